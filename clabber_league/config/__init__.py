@@ -1,0 +1,9 @@
+"""Project configuration: settings, URLs, the Celery app, WSGI and ASGI entry points.
+
+The Celery app is imported here so that ``@shared_task`` functions bind to it
+whenever Django starts.
+"""
+
+from .celery import app as celery_app
+
+__all__ = ["celery_app"]

@@ -1,0 +1,1 @@
+"""Settings: ``base`` reads the environment; ``local``, ``test`` and ``production`` adjust it."""

@@ -1,0 +1,25 @@
+"""URL map: pages, the API (club-scoped under /api/clubs/<club>/), the calculator, admin."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from clabber_league.calculator import api as calculator_api
+from clabber_league.calculator import views as calculator_views
+from clabber_league.core import views as core_views
+
+api_patterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("rules/score", calculator_api.ScoreDealView.as_view(), name="rules-score"),
+    path("rules/game", calculator_api.ScoreGameView.as_view(), name="rules-game"),
+]
+
+urlpatterns = [
+    path("", core_views.home, name="home"),
+    path("healthz", core_views.healthz, name="healthz"),
+    path("rules/", calculator_views.rules_page, name="rules"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("admin/", admin.site.urls),
+    path("api/", include(api_patterns)),
+]
