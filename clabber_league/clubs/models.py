@@ -1,0 +1,79 @@
+"""Clubs and who belongs to them.
+
+A club is the tenant: every other row in the service belongs to exactly one
+club, and every query starts from the club named in the URL. Members have one
+role in a club; a player is a person at the card table, who may or may not
+have a login.
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    city = models.CharField(max_length=120, blank=True)
+    is_public = models.BooleanField(
+        default=False, help_text="Standings and score sheets can be read without logging in."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Role(models.TextChoices):
+    VIEWER = "viewer", "Viewer"
+    PLAYER = "player", "Player"
+    SCORER = "scorer", "Scorer"
+    ADMIN = "admin", "Club admin"
+
+
+#: Each role can do what the roles before it can.
+ROLE_RANK = {Role.VIEWER: 1, Role.PLAYER: 2, Role.SCORER: 3, Role.ADMIN: 4}
+
+
+class Membership(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.VIEWER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_one_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} ({self.role})"
+
+    def has_role(self, role: str) -> bool:
+        return ROLE_RANK[Role(self.role)] >= ROLE_RANK[Role(role)]
+
+
+class Player(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=120)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+    )
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club")
+        ]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,19 @@
+"""Reading clubs and memberships; every other app asks here who may see what."""
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+
+from .models import Club, Membership
+
+
+def clubs_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Club]:
+    """The clubs a person may look at: their own, and every public club."""
+    if user.is_authenticated:
+        return Club.objects.filter(Q(memberships__user=user) | Q(is_public=True)).distinct()
+    return Club.objects.filter(is_public=True)
+
+
+def membership_get(*, club: Club, user: AbstractBaseUser | AnonymousUser) -> Membership | None:
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(club=club, user=user).first()

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class GamesConfig(AppConfig):
+    name = "clabber_league.games"
+    label = "games"

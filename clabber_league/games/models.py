@@ -1,0 +1,192 @@
+"""Games and deals as they are stored.
+
+A game is played by two or three sides (``A``, ``B``, ``C``) of seated players.
+A deal row keeps what was recorded at the table (``data``: the rules engine's
+deal JSON, without the rule set) and what the engine made of it (outcome, the
+sheet's numbers, running totals), so that score sheets and standings read
+plain columns. The engine is the only code that computes those numbers; this
+module only stores them.
+
+Every create, change or delete of a deal leaves a ``DealRevision`` (who, when,
+before, after), shown on the game's page.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from clabber_league.clubs.models import Club, Player
+from clabber_league.leagues.models import Division, Team
+from clabber_league.scheduling.models import Fixture
+
+SIDES = ("A", "B", "C")
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        FINISHED = "finished", "Finished"
+        CONFIRMED = "confirmed", "Confirmed"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
+    division = models.ForeignKey(Division, on_delete=models.PROTECT, related_name="games")
+    fixture = models.ForeignKey(
+        Fixture, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
+    number = models.PositiveSmallIntegerField(default=1, help_text="Game number in the fixture.")
+    rules = models.JSONField(
+        help_text="The rule set this game is scored by, fixed when it starts "
+        "(a slug, or house-rules data)."
+    )
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(
+        max_length=12, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True
+    )
+    winner = models.CharField(max_length=4, blank=True, help_text="A, B, C or tie")
+    score_a = models.IntegerField(default=0)
+    score_b = models.IntegerField(default=0)
+    score_c = models.IntegerField(null=True, blank=True)
+    deal_count = models.PositiveIntegerField(default=0)
+    played_on = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["club", "status"])]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}"
+
+    @property
+    def scores(self) -> dict[str, int]:
+        out = {"A": self.score_a, "B": self.score_b}
+        if self.score_c is not None:
+            out["C"] = self.score_c
+        return out
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.IN_PROGRESS
+
+
+class GameSide(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sides")
+    side = models.CharField(max_length=1, choices=[(s, s) for s in SIDES])
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="game_sides"
+    )
+
+    class Meta:
+        ordering = ["game", "side"]
+        constraints = [models.UniqueConstraint(fields=["game", "side"], name="game_side_once")]
+
+    def __str__(self) -> str:
+        return f"{self.side}: {self.team}"
+
+
+class GameSeat(models.Model):
+    """A player at the table. Seats are numbered clockwise from 0; the side is fixed by seat."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    side = models.CharField(max_length=1, choices=[(s, s) for s in SIDES])
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="game_seat_once"),
+            models.UniqueConstraint(fields=["game", "player"], name="game_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} ({self.side}): {self.player}"
+
+
+class Deal(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField()
+    dealer = models.PositiveSmallIntegerField(help_text="Seat of the dealer.")
+    maker_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    data = models.JSONField(help_text="The deal as recorded, in the rules engine's JSON.")
+    outcome = models.CharField(max_length=8)
+    maker = models.CharField(max_length=1, blank=True)
+    score_a = models.IntegerField(default=0)
+    score_b = models.IntegerField(default=0)
+    score_c = models.IntegerField(null=True, blank=True)
+    running_a = models.IntegerField(default=0)
+    running_b = models.IntegerField(default=0)
+    running_c = models.IntegerField(null=True, blank=True)
+    result = models.JSONField(default=dict, help_text="The rules engine's answer for this deal.")
+    idempotency_key = models.CharField(max_length=80, null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="deal_number_once"),
+            models.UniqueConstraint(
+                fields=["game", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="deal_idempotency_key_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Deal {self.number} of game {self.game_id}"
+
+    @property
+    def scores(self) -> dict[str, int]:
+        out = {"A": self.score_a, "B": self.score_b}
+        if self.score_c is not None:
+            out["C"] = self.score_c
+        return out
+
+    @property
+    def running(self) -> dict[str, int]:
+        out = {"A": self.running_a, "B": self.running_b}
+        if self.running_c is not None:
+            out["C"] = self.running_c
+        return out
+
+
+class DealRevision(models.Model):
+    """The audit history: every change to a game's deals, kept even after a delete."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", "Recorded"
+        UPDATE = "update", "Corrected"
+        DELETE = "delete", "Deleted"
+        CONFIRM = "confirm", "Confirmed"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="revisions")
+    deal_number = models.PositiveIntegerField(null=True, blank=True)
+    action = models.CharField(max_length=8, choices=Action.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} deal {self.deal_number} of game {self.game_id}"

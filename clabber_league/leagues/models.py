@@ -1,0 +1,113 @@
+"""Seasons, divisions and the teams that play in them.
+
+A division plays one rule set: a built-in one (by its slug) or the club's own
+house rules, stored as plain data (a base rule set plus options) that the rules
+engine reads. A team is a partnership of two for four-handed play, three for
+six-handed play, or a single player for two- and three-handed games.
+"""
+
+from django.db import models
+
+from clabber_league.clubs.models import Club, Player
+
+
+class HouseRules(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="house_rules")
+    name = models.CharField(max_length=80)
+    base = models.CharField(max_length=40, help_text="Slug of the built-in rule set it starts from.")
+    options = models.JSONField(default=dict, blank=True)
+    description = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name_plural = "house rules"
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="house_rules_name_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def as_rules_data(self) -> dict[str, object]:
+        return {"name": self.name, "base": self.base, "options": dict(self.options)}
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60)
+    start_date = models.DateField()
+    end_date = models.DateField(null=True, blank=True)
+    points_win = models.PositiveSmallIntegerField(default=2)
+    points_tie = models.PositiveSmallIntegerField(default=1)
+    points_loss = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="season_slug_unique_in_club")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Division(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="divisions")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="divisions")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60)
+    ruleset = models.CharField(
+        max_length=40, default="clabber", help_text="Built-in rule set, unless house rules are set."
+    )
+    house_rules = models.ForeignKey(
+        HouseRules, null=True, blank=True, on_delete=models.PROTECT, related_name="divisions"
+    )
+    games_per_fixture = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["season", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "slug"], name="division_slug_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} · {self.name}"
+
+    def rules_spec(self) -> str | dict[str, object]:
+        """What the rules engine needs to know which rule set this division plays."""
+        if self.house_rules_id:
+            return self.house_rules.as_rules_data()
+        return self.ruleset
+
+
+class Team(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="teams")
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(max_length=120)
+    players = models.ManyToManyField(Player, through="TeamMember", related_name="teams")
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["division", "name"], name="team_name_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TeamMember(models.Model):
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="team_memberships")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["team", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "player"], name="team_member_once"),
+            models.UniqueConstraint(fields=["team", "position"], name="team_member_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.team})"

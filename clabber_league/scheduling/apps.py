@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SchedulingConfig(AppConfig):
+    name = "clabber_league.scheduling"
+    label = "scheduling"
