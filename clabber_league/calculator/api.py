@@ -1,0 +1,123 @@
+"""The rules calculator over HTTP: the twin of ``python -m clabber_league.rules``.
+
+``POST /api/rules/score`` scores one deal, ``POST /api/rules/game`` a whole game,
+with the same JSON as the command line (RULES.md section 6): 200 with the answer,
+or 400 with ``{"errors": [{"field", "message"}]}``. Open to anonymous users and
+throttled. The views only hand the body to the rules engine.
+"""
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from clabber_league.rules import RulesError, score_deal, score_game
+
+BODY_NOT_OBJECT = "The request body must be a JSON object."
+
+ERROR_BODY = inline_serializer(
+    "RulesErrors",
+    fields={
+        "errors": serializers.ListField(
+            child=inline_serializer(
+                "RulesErrorItem",
+                fields={"field": serializers.CharField(), "message": serializers.CharField()},
+            )
+        )
+    },
+)
+
+DEAL_EXAMPLE = {
+    "ruleset": "clabber",
+    "maker": "A",
+    "trump": "hearts",
+    "bidding": {"round": 2, "turned": "spades"},
+    "points": {"A": 90, "B": 62},
+    "last_trick": "A",
+    "melds": {
+        "A": [{"kind": "sequence", "suit": "spades", "top": "A", "length": 3}],
+        "B": [{"kind": "four", "rank": "J"}],
+    },
+    "bell": "A",
+}
+DEAL_ANSWER = {
+    "outcome": "set",
+    "score": {"A": 0, "B": 262},
+    "totals": {"A": 120, "B": 262},
+    "meld_winner": "B",
+    "meld_points": {"A": 20, "B": 200},
+}
+GAME_EXAMPLE = {
+    "ruleset": "clabber",
+    "options": {"target": 500},
+    "deals": [
+        {"maker": "A", "trump": "clubs", "points": {"A": 100, "B": 52}, "last_trick": "A"},
+        {"passed": True},
+    ],
+}
+
+
+class _CalculatorView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "calculator"
+    compute: Callable[[Mapping[str, Any]], dict[str, Any]]
+
+    def post(self, request: Request) -> Response:
+        if not isinstance(request.data, Mapping):
+            return Response(
+                {"errors": [{"field": "", "message": BODY_NOT_OBJECT}]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        try:
+            answer = type(self).compute(request.data)
+        except RulesError as exc:
+            return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(answer)
+
+
+class ScoreDealView(_CalculatorView):
+    compute = staticmethod(score_deal)
+
+    @extend_schema(
+        operation_id="rules_score",
+        summary="Score one deal",
+        tags=["rules"],
+        request=OpenApiTypes.OBJECT,
+        responses={200: OpenApiTypes.OBJECT, 400: ERROR_BODY},
+        examples=[
+            OpenApiExample("A set maker (RULES.md section 6)", value=DEAL_EXAMPLE, request_only=True),
+            OpenApiExample("Its answer", value=DEAL_ANSWER, response_only=True, status_codes=["200"]),
+            OpenApiExample(
+                "A rejected deal",
+                value={"errors": [{"field": "points.B", "message": "..."}]},
+                response_only=True,
+                status_codes=["400"],
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        return super().post(request)
+
+
+class ScoreGameView(_CalculatorView):
+    compute = staticmethod(score_game)
+
+    @extend_schema(
+        operation_id="rules_game",
+        summary="Score a whole game",
+        tags=["rules"],
+        request=OpenApiTypes.OBJECT,
+        responses={200: OpenApiTypes.OBJECT, 400: ERROR_BODY},
+        examples=[OpenApiExample("Two deals", value=GAME_EXAMPLE, request_only=True)],
+    )
+    def post(self, request: Request) -> Response:
+        return super().post(request)
