@@ -1,0 +1,67 @@
+# Clabber League: the two commands are `make run` and `make test`.
+# Both need only Python 3.11+ and make; everything else goes into .venv.
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: run test lint bench vendor docs migrate demo clean help
+
+help:
+	@echo "make run    - install into $(VENV), migrate, load the demo league, serve http://$(HOST):$(PORT)"
+	@echo "make test   - install the test tools and run the whole suite (ruff + pytest)"
+	@echo "make bench  - run the benchmarks in bench/"
+	@echo "make docs   - regenerate docs/rulesets.md from the rule-set data"
+	@echo "make vendor - refresh static/vendor from the npm registry (needs node)"
+
+$(VENV)/.installed-run: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml $(VENV)/.installed-run
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+migrate: $(VENV)/.installed-run
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py seed_demo
+
+run: demo
+	@echo "Serving Clabber League on http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+lint: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check .
+
+test: $(VENV)/.installed-test lint
+	@if [ -x "$${CHROMIUM_PATH:-/usr/bin/chromium}" ] || command -v chromium >/dev/null 2>&1; then \
+		echo "Browser tests: using $${CHROMIUM_PATH:-$$(command -v chromium)}"; \
+	else \
+		echo "Browser tests: NO Chromium found (install Debian's 'chromium'); they will be skipped here and fail under CI=true"; \
+	fi
+	@echo "Database: $${DATABASE_URL:-SQLite (DATABASE_URL unset)}; Celery: $${REDIS_URL:-eager, in-process (REDIS_URL unset)}"
+	@$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here"; exit 1; fi; \
+	exit $$rc
+
+bench: $(VENV)/.installed-test
+	$(PY) bench/rules.py
+
+docs: $(VENV)/.installed-run
+	$(PY) -m clabber_league.rules catalog --markdown > docs/rulesets.md
+
+vendor:
+	npm install --no-audit --no-fund --ignore-scripts
+	mkdir -p static/vendor/htmx static/vendor/chartjs
+	cp node_modules/htmx.org/dist/htmx.min.js node_modules/htmx.org/LICENSE static/vendor/htmx/
+	cp node_modules/chart.js/dist/chart.umd.min.js node_modules/chart.js/LICENSE.md static/vendor/chartjs/
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,59 @@
+"""Browser tests: Playwright for Python driving Debian's Chromium against a live server.
+
+Chromium is found at ``$CHROMIUM_PATH`` or ``/usr/bin/chromium``. Without one the tests are
+skipped with a plain reason locally, and fail under ``CI=true``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tests.conftest import IN_CI, chromium_path
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
+# around it are synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    path = chromium_path()
+    if path is None:
+        message = "no Chromium found (set CHROMIUM_PATH or apt-get install -y chromium)"
+        if IN_CI:
+            pytest.fail(f"browser tests need Chromium under CI=true: {message}")
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone at the table
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()

@@ -1,0 +1,140 @@
+"""Test-session wiring: which services the suite runs against, and a real Celery worker.
+
+- ``DATABASE_URL`` set: pytest-django creates ``test_<name>`` on that server (PostgreSQL in
+  CI); unset: SQLite.
+- ``REDIS_URL`` set: Redis must answer, and tests marked ``worker`` send tasks through a real
+  ``celery worker`` process started here; unset: tasks run eagerly in-process.
+- ``CI=true``: PostgreSQL and Redis are required; a missing one fails the run, never skips.
+
+Django is imported lazily so that ``tests/rules`` also runs with ``-p no:django``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def _redis_answers(url: str) -> bool:
+    parts = urlsplit(url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379), 2) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    database_url = os.environ.get("DATABASE_URL", "")
+    redis_url = os.environ.get("REDIS_URL", "")
+    if IN_CI and not database_url.startswith(("postgres://", "postgresql://")):
+        pytest.exit("CI=true but DATABASE_URL is not a PostgreSQL URL: CI must test on PostgreSQL", 3)
+    if IN_CI and not redis_url:
+        pytest.exit("CI=true but REDIS_URL is unset: CI must test with a real Celery worker", 3)
+    if redis_url and not _redis_answers(redis_url):
+        pytest.exit(f"REDIS_URL is set ({redis_url}) but Redis does not answer", 3)
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    return [
+        f"database: {os.environ.get('DATABASE_URL') or 'SQLite (DATABASE_URL unset)'}",
+        f"celery: {os.environ.get('REDIS_URL') or 'eager, in-process (REDIS_URL unset)'}",
+        f"browser: {chromium_path() or 'none found: browser tests are skipped (CI: fail)'}",
+    ]
+
+
+def chromium_path() -> str | None:
+    candidates = [os.environ.get("CHROMIUM_PATH", ""), "/usr/bin/chromium", "/usr/bin/chromium-browser"]
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return shutil.which("chromium")
+
+
+# --- a real Celery worker ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[dict | None]:
+    """A ``celery worker`` subprocess on Redis, using the test database; None when eager.
+
+    Each test session listens on a queue of its own so that no other worker on the same
+    Redis (a developer's, say) can take its tasks.
+    """
+    from django.conf import settings
+    from django.db import connection
+
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        yield None
+        return
+
+    from clabber_league.config.celery import app
+
+    queue = f"test-{uuid.uuid4().hex[:10]}"
+    app.conf.task_default_queue = queue
+    env = dict(os.environ)
+    env["DJANGO_SETTINGS_MODULE"] = "clabber_league.config.settings.test"
+    env["DATABASE_URL"] = _test_database_url(os.environ["DATABASE_URL"], connection)
+    log = ROOT / ".pytest_cache" / f"celery-{queue}.log"
+    log.parent.mkdir(exist_ok=True)
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "clabber_league.config", "worker",
+             "--pool=solo", "--concurrency=1", "-Q", queue, "--loglevel=INFO",
+             "--without-gossip", "--without-mingle", "-n", f"{queue}@%h"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"celery worker exited at start:\n{log.read_text()[-3000:]}")
+            replies = app.control.ping(destination=[f"{queue}@{socket.gethostname()}"], timeout=1)
+            if replies:
+                break
+            if time.monotonic() > deadline:
+                pytest.fail(f"celery worker did not answer in 60 s:\n{log.read_text()[-3000:]}")
+        yield {"queue": queue, "pid": proc.pid, "log": log}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _test_database_url(url: str, connection) -> str:
+    """The same server, the test database's name."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + connection.settings_dict["NAME"]))
+
+
+# --- factories as fixtures ----------------------------------------------------------------
+
+
+@pytest.fixture
+def club_factory():
+    from tests.factories import ClubFactory
+
+    return ClubFactory
+
+
+@pytest.fixture
+def user_factory():
+    from tests.factories import UserFactory
+
+    return UserFactory
