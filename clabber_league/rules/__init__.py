@@ -1,0 +1,56 @@
+"""The Clabber League rules engine: pure Python, standard library only.
+
+It knows the eleven built-in rule sets and clubs' house rules, checks a deal
+as a score sheet records it and scores deals and games (RULES.md).  Importing
+it pulls in no web framework, so scripts, tests and the command line
+(``python -m clabber_league.rules score|game|catalog``) can use it alone.
+
+Public interface (docs/rules-engine-interface.md)::
+
+    score_deal(data) -> dict            score_game(data) -> dict
+    get_ruleset(spec, options=None)     ruleset_from_data(data)    RuleSet.to_data()
+    BUILTIN_RULESETS                    catalog()                  catalog_markdown()
+    next_dealer(ruleset, dealer, seats, *, outcome=None, winner=None)
+    check_sheet_row(ruleset, options, maker, score, mark)
+    RulesError (user-facing, ``.errors``)   RulesBug (cannot happen)
+"""
+
+from __future__ import annotations
+
+from .calculator import score_deal, score_game
+from .catalog import catalog, catalog_markdown
+from .deal import Deal, DealResult, Outcome
+from .errors import RulesBug, RulesError
+from .game import GameState, next_dealer
+from .rulesets import (
+    BUILTIN_RULESETS,
+    HOUSE_RULE_EXAMPLES,
+    RuleSet,
+    get_ruleset,
+    ruleset_from_data,
+)
+from .scoring import score
+from .sheet import check_sheet_row
+from .validation import parse_deal
+
+__all__ = [
+    "BUILTIN_RULESETS",
+    "HOUSE_RULE_EXAMPLES",
+    "Deal",
+    "DealResult",
+    "GameState",
+    "Outcome",
+    "RuleSet",
+    "RulesBug",
+    "RulesError",
+    "catalog",
+    "catalog_markdown",
+    "check_sheet_row",
+    "get_ruleset",
+    "next_dealer",
+    "parse_deal",
+    "ruleset_from_data",
+    "score",
+    "score_deal",
+    "score_game",
+]

@@ -1,0 +1,96 @@
+"""The calculator contract (RULES.md section 6): plain JSON data in, plain data out.
+
+:func:`score_deal` scores one deal, :func:`score_game` a whole game; both take
+the JSON objects of section 6 (already decoded) and return JSON-serialisable
+dicts, or raise :class:`~clabber_league.rules.errors.RulesError` whose
+``errors`` are the body of a 400 answer / an exit status 2.  The command line
+(``python -m clabber_league.rules``) and the HTTP API both call these two.
+
+A deal's answer has exactly ``outcome``, ``score``, ``totals``,
+``meld_winner`` and ``meld_points``, every side present.  ``score_deal``
+also accepts an optional ``pot`` (a whole number, default 0): a pot left
+hanging by earlier ``tie_hangs`` deals, added to this deal's winner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from .errors import ErrorList, RulesError
+from .game import GameState
+from .rulesets import RuleSet, get_ruleset
+from .scoring import score
+from .validation import parse_deal
+
+INPUT_NOT_OBJECT: Final = "The input must be a JSON object."
+RULESET_MISSING: Final = "A rule set is needed: a slug such as \"clabber\", or house rules."
+POT_NOT_WHOLE: Final = "pot must be a whole number of at least 0, not {value!r}."
+DEALS_NOT_LIST: Final = "deals must be a list of deals."
+DEAL_OTHER_RULESET: Final = (
+    "A deal of a game is scored by the game's rule set; leave out {name} or give the game's."
+)
+
+
+def _ruleset(data: Any) -> RuleSet:
+    if not isinstance(data, Mapping):
+        raise RulesError(INPUT_NOT_OBJECT)
+    spec = data.get("ruleset")
+    if spec is None:
+        raise RulesError(RULESET_MISSING, "ruleset")
+    return get_ruleset(spec, data.get("options"))
+
+
+def score_deal(data: Mapping[str, Any]) -> dict[str, Any]:
+    """One deal's JSON (``ruleset``, ``options``, ``maker`` ...) to its ``score`` answer."""
+    ruleset = _ruleset(data)
+    pot = data.get("pot", 0)
+    if pot is None:
+        pot = 0
+    if isinstance(pot, bool) or not isinstance(pot, int) or pot < 0:
+        raise RulesError(POT_NOT_WHOLE.format(value=pot), "pot")
+    return score(ruleset, parse_deal(data, ruleset), pot).to_data()
+
+
+def score_game(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's JSON (``ruleset``, ``options``, ``deals``) to its ``game`` answer."""
+    ruleset = _ruleset(data)
+    deals = data.get("deals", [])
+    if not isinstance(deals, list):
+        raise RulesError(DEALS_NOT_LIST, "deals")
+    errors = ErrorList()
+    state = GameState(ruleset)
+    answers: list[dict[str, Any]] = []
+    running: list[dict[str, int]] = []
+    broken = False  # after a rejected deal the running totals are unknown
+    for i, raw in enumerate(deals):
+        path = f"deals[{i}]"
+        if not broken and state.finished:
+            try:
+                state.check_open()
+            except RulesError as exc:
+                errors.extend(exc, path)
+            continue
+        try:
+            if isinstance(raw, Mapping):
+                for name in ("ruleset", "options"):
+                    if raw.get(name) not in (None, data.get(name)) and raw.get(name) != {}:
+                        raise RulesError(DEAL_OTHER_RULESET.format(name=name), name)
+            deal = parse_deal(raw, ruleset)
+        except RulesError as exc:
+            errors.extend(exc, path)
+            broken = True
+            continue
+        if broken:
+            continue
+        result = score(ruleset, deal, state.pot)
+        answers.append(result.to_data())
+        running.append(state.add(result))
+    errors.raise_if_any()
+    return {
+        "deals": answers,
+        "running": running,
+        "scores": dict(state.totals),
+        "finished": state.finished,
+        "winner": state.winner,
+    }

@@ -1,0 +1,112 @@
+"""The catalog: every built-in rule set, its options and meld table, as data and markdown.
+
+:func:`catalog` is what the docs table and the rules page are generated from;
+:func:`catalog_markdown` renders it (``python -m clabber_league.rules catalog
+--markdown``).  The house-rule examples of seed 001 (Czech Darda, Polish
+Derda) and seed 004 (to 501) are included with ``include_examples=True``: they
+are built from options alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .options import MELD_KINDS, OPTION_DOCS, OPTION_NAMES
+from .rulesets import BUILTIN_RULESETS, HOUSE_RULE_EXAMPLES, RuleSet, get_ruleset
+
+
+def _options(ruleset: RuleSet) -> dict[str, Any]:
+    return {
+        "target": ruleset.target,
+        "tie_at_target": ruleset.tie_at_target,
+        "tie_hangs": ruleset.tie_hangs,
+        "no_trick_no_meld": ruleset.no_trick_no_meld,
+        "renege_penalty": ruleset.renege_penalty,
+        "passout_redeal": ruleset.passout_redeal,
+        "second_round_other_suit": ruleset.second_round_other_suit,
+        "meld_values": dict(ruleset.meld_values),
+        "meld_order": list(ruleset.meld_order),
+        "meld_compare": ruleset.meld_compare,
+        "bell_value": ruleset.bell_value,
+        "trump_order": list(ruleset.trump_order),
+        "trump_points": dict(ruleset.trump_points),
+        "plain_points": dict(ruleset.plain_points),
+        "winning_melds": list(ruleset.winning_melds),
+    }
+
+
+def describe(ruleset: RuleSet) -> dict[str, Any]:
+    """One rule set as JSON-able data."""
+    return {
+        "slug": ruleset.slug,
+        "title": ruleset.title,
+        "description": ruleset.description,
+        "builtin": BUILTIN_RULESETS.get(ruleset.slug) == ruleset,
+        "house_rules": ruleset.to_data(),
+        "family": ruleset.family.value,
+        "players": ruleset.players,
+        "sides": list(ruleset.sides),
+        "players_per_side": ruleset.players_per_side,
+        "pack": ruleset.pack,
+        "hand_size": ruleset.hand_size,
+        "tricks": ruleset.tricks,
+        "trick_size": ruleset.trick_size,
+        "all_cards_played": ruleset.all_cards_played,
+        "card_points": ruleset.card_points_total(),
+        "max_card_points": ruleset.max_card_points(),
+        "allows_no_trumps": ruleset.allows_no_trumps,
+        "card_points_no_trumps": ruleset.card_points_total(True)
+        if ruleset.allows_no_trumps else None,
+        "renege_points": ruleset.renege_points(),
+        "dealer_rotation": ruleset.dealer_rotation.value,
+        "options": _options(ruleset),
+        "melds": [{"kind": k, "points": v} for k, v in ruleset.meld_values],
+    }
+
+
+def catalog(include_examples: bool = False) -> list[dict[str, Any]]:
+    """Every built-in rule set (and, if asked, the house-rule examples) as data."""
+    entries = [describe(r) for r in BUILTIN_RULESETS.values()]
+    if include_examples:
+        entries += [describe(get_ruleset(data)) for data in HOUSE_RULE_EXAMPLES.values()]
+    return entries
+
+
+def catalog_markdown(include_examples: bool = True) -> str:
+    """Markdown tables of the rule sets, the meld tables and the options."""
+    entries = catalog(include_examples)
+    lines = [
+        "## Rule sets", "",
+        "| slug | players / sides | pack, hand | tricks | all cards played? | card points "
+        "| target | maker test | melds compare |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for e in entries:
+        played, points = "yes", f"{e['card_points']}"
+        if not e["all_cards_played"]:
+            played = f"no: {e['tricks'] * e['trick_size']} cards"
+            points = f"at most {e['max_card_points']}"
+        if e["allows_no_trumps"]:
+            points += f" ({e['card_points_no_trumps']} at no trumps)"
+        slug = f"`{e['slug']}`"
+        if not e["builtin"]:
+            slug += f" (house rules on `{e['house_rules']['base']}`)"
+        lines.append(
+            f"| {slug} | {e['players']} / {', '.join(e['sides'])} "
+            f"| {e['pack']}, {e['hand_size']} | {e['tricks']} of {e['trick_size']} | {played} "
+            f"| {points} | {e['options']['target']} | {e['family']} "
+            f"| {e['options']['meld_compare']} |"
+        )
+    kinds = [k for k in MELD_KINDS if any(k in e["options"]["meld_values"] for e in entries)]
+    lines += ["", "## Meld values (0 or blank: no meld; bell separately)", "",
+              "| slug | " + " | ".join(kinds) + " | bell |",
+              "|---|" + "---|" * (len(kinds) + 1)]
+    for e in entries:
+        values = e["options"]["meld_values"]
+        lines.append(f"| `{e['slug']}` | " + " | ".join(str(values.get(k, "")) for k in kinds)
+                     + f" | {e['options']['bell_value']} |")
+    lines += ["", "## Options", "", "| option | meaning | default |", "|---|---|---|"]
+    for name in OPTION_NAMES:
+        meaning, default = OPTION_DOCS[name]
+        lines.append(f"| `{name}` | {meaning} | {default} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,266 @@
+"""House-rule options: the knobs a club may turn on a built-in rule set.
+
+A club's house rules are a base rule set plus a small JSON object of options
+(RULES.md section 2.1).  This module knows every option, its meaning, its
+default and how to read it from plain data; :func:`parse_options` turns the
+JSON into field updates for a :class:`~clabber_league.rules.rulesets.RuleSet`
+and names each bad option by its JSON path (``options.target``,
+``options.meld_values.run-7`` ...).
+
+Decisions where RULES.md leaves room:
+
+* ``meld_values``, ``trump_points`` and ``plain_points`` are merged over the
+  base rule set's tables: a club lists only what differs, and removes a meld
+  kind by giving it 0.
+* ``meld_order``, when given, must list exactly the kinds that have a value.
+  When it is not given, the kinds are ordered by value, highest first, ties
+  kept in the base rule set's order (then fours before runs), so adding
+  ``{"run-6": 300}`` to ``clabber`` puts the six above the four Jacks.
+* ``renege_penalty`` ``null`` (the default) means "all the points of a deal":
+  the pack's card points plus the last trick, 162, or 130 at no trumps.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from .errors import ErrorList, RulesError
+
+if TYPE_CHECKING:
+    from .rulesets import RuleSet
+
+MELD_KINDS: Final = (
+    "four-J", "four-9", "four-A", "four-10", "four-K", "four-Q", "four-8", "four-7",
+    "run-6", "run-5", "run-4", "run-3",
+)
+"""Every meld kind the engine knows, in a canonical order (fours before runs)."""
+
+MELD_COMPARE_MODES: Final = ("order", "length", "value")
+TIE_AT_TARGET_MODES: Final = ("tie", "play_on")
+
+OPTION_UNKNOWN: Final = "Unknown option {name!r}; the options are: {known}."
+OPTION_NOT_OBJECT: Final = "Options must be a JSON object of option names and values."
+OPTION_INTEGER: Final = "{name} must be a whole number of at least {minimum}, not {value!r}."
+OPTION_BOOLEAN: Final = "{name} must be true or false, not {value!r}."
+OPTION_CHOICE: Final = "{name} must be one of {choices}, not {value!r}."
+OPTION_MAPPING: Final = "{name} must be a JSON object, not {value!r}."
+OPTION_LIST: Final = "{name} must be a list, not {value!r}."
+MELD_KIND_UNKNOWN_OPTION: Final = "Unknown meld kind {kind!r}; the kinds are: {known}."
+MELD_KIND_WITHOUT_VALUE: Final = (
+    "{name} lists {kind}, which has no value in this rule set (give it one in meld_values)."
+)
+MELD_ORDER_MISMATCH: Final = (
+    "meld_order must list every meld kind that has a value exactly once; "
+    "missing: {missing}; extra or repeated: {extra}."
+)
+RANK_NOT_IN_PACK_OPTION: Final = (
+    "{name} names the rank {rank!r}, which is not in the {pack}-card pack."
+)
+TRUMP_ORDER_PERMUTATION: Final = (
+    "trump_order must list each rank of the {pack}-card pack exactly once: {ranks}."
+)
+
+
+def _integer(name: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise RulesError(OPTION_INTEGER.format(name=name, minimum=minimum, value=value))
+    return value
+
+
+def _boolean(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError(OPTION_BOOLEAN.format(name=name, value=value))
+    return value
+
+
+def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise RulesError(
+            OPTION_CHOICE.format(name=name, choices=", ".join(choices), value=value)
+        )
+    return str(value)
+
+
+def _mapping(name: str, value: Any) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise RulesError(OPTION_MAPPING.format(name=name, value=value))
+    return value
+
+
+def _kind_list(name: str, value: Any) -> list[str]:
+    if not isinstance(value, list | tuple):
+        raise RulesError(OPTION_LIST.format(name=name, value=value))
+    errors = ErrorList()
+    for i, kind in enumerate(value):
+        if kind not in MELD_KINDS:
+            errors.add(
+                f"[{i}]", MELD_KIND_UNKNOWN_OPTION.format(kind=kind, known=", ".join(MELD_KINDS))
+            )
+    errors.raise_if_any()
+    return list(value)
+
+
+def _points(name: str, value: Any, base: Mapping[str, int], pack_ranks: tuple[str, ...], pack: int
+            ) -> dict[str, int]:
+    table = dict(base)
+    errors = ErrorList()
+    for rank, points in _mapping(name, value).items():
+        if rank not in pack_ranks:
+            errors.add(rank, RANK_NOT_IN_PACK_OPTION.format(name=name, rank=rank, pack=pack))
+            continue
+        try:
+            table[rank] = _integer(f"{name}.{rank}", points, 0)
+        except RulesError as exc:
+            errors.extend(exc, rank)
+    errors.raise_if_any()
+    return table
+
+
+# name -> (meaning, default as shown in the docs)
+OPTION_DOCS: Final[Mapping[str, tuple[str, str]]] = {
+    "target": ("game ends when a side reaches it", "500"),
+    "tie_at_target": ("`tie` (tied game) or `play_on`", "`tie`"),
+    "tie_hangs": (
+        "equal totals of maker and opponent: nobody scores, the pot goes to the next "
+        "scored deal's winner", "false",
+    ),
+    "no_trick_no_meld": (
+        "a side that won no trick scores no meld (bell still counts; needs `tricks`)",
+        "true in the Klaberjass family, false in Clabber",
+    ),
+    "renege_penalty": (
+        "what each non-offending side scores besides its own melds and bell",
+        "all the points of a deal: 162 (130 at no trumps)",
+    ),
+    "passout_redeal": ("after a passed-out deal the same dealer deals again", "false"),
+    "second_round_other_suit": (
+        "a second-round trump must differ from the turned-up suit",
+        "true in Clabber, false elsewhere",
+    ),
+    "meld_values": (
+        "points of each meld kind, merged over the rule set's table; 0 removes a kind",
+        "per rule set",
+    ),
+    "meld_order": ("for `meld_compare: order`, the valued kinds best first", "per rule set"),
+    "meld_compare": (
+        "`order` (table rows), `length` (longer run first) or `value` (points first)",
+        "`order` in Clabber, `length` elsewhere (`value` in zensa)",
+    ),
+    "bell_value": ("points of the bell / bela", "20"),
+    "trump_order": ("the trump suit's trick order, high to low", "J 9 A 10 K Q (8 7)"),
+    "trump_points": ("card points of the trump suit, by rank", "J 20, 9 14, A 11, 10 10, K 4, Q 3"),
+    "plain_points": ("card points of the plain suits, by rank", "A 11, 10 10, K 4, Q 3, J 2"),
+    "winning_melds": ("meld kinds that win the game outright when scored", "none"),
+}
+OPTION_NAMES: Final = tuple(OPTION_DOCS)
+
+
+def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
+    """Check ``options`` against ``base`` and return the RuleSet fields they change.
+
+    Raises RulesError with fields relative to the options object (``target``,
+    ``meld_values.run-7``); the caller puts them under ``options``.
+    """
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise RulesError(OPTION_NOT_OBJECT)
+    errors = ErrorList()
+    updates: dict[str, Any] = {}
+    simple: dict[str, Callable[[str, Any], Any]] = {
+        "target": lambda n, v: _integer(n, v, 1),
+        "tie_at_target": lambda n, v: _choice(n, v, TIE_AT_TARGET_MODES),
+        "tie_hangs": _boolean,
+        "no_trick_no_meld": _boolean,
+        "passout_redeal": _boolean,
+        "second_round_other_suit": _boolean,
+        "renege_penalty": lambda n, v: None if v is None else _integer(n, v, 0),
+        "meld_compare": lambda n, v: _choice(n, v, MELD_COMPARE_MODES),
+        "bell_value": lambda n, v: _integer(n, v, 0),
+    }
+    for name, value in options.items():
+        try:
+            if name in simple:
+                updates[name] = simple[name](name, value)
+            elif name == "meld_values":
+                table = dict(base.meld_values)
+                sub = ErrorList()
+                for kind, points in _mapping(name, value).items():
+                    if kind not in MELD_KINDS:
+                        sub.add(kind, MELD_KIND_UNKNOWN_OPTION.format(
+                            kind=kind, known=", ".join(MELD_KINDS)))
+                        continue
+                    try:
+                        table[kind] = _integer(f"meld_values.{kind}", points, 0)
+                    except RulesError as exc:
+                        sub.extend(exc, kind)
+                sub.raise_if_any()
+                updates["meld_values"] = table
+            elif name == "meld_order":
+                updates["meld_order"] = _kind_list(name, value)
+            elif name == "winning_melds":
+                updates["winning_melds"] = _kind_list(name, value)
+            elif name == "trump_order":
+                order = value if isinstance(value, list | tuple) else None
+                if order is None or sorted(order, key=str) != sorted(base.pack_ranks, key=str):
+                    raise RulesError(TRUMP_ORDER_PERMUTATION.format(
+                        pack=base.pack, ranks=" ".join(base.pack_ranks)))
+                updates["trump_order"] = tuple(order)
+            elif name in ("trump_points", "plain_points"):
+                updates[name] = _points(
+                    name, value, dict(getattr(base, name)), base.pack_ranks, base.pack
+                )
+            else:
+                raise RulesError(
+                    OPTION_UNKNOWN.format(name=name, known=", ".join(OPTION_NAMES))
+                )
+        except RulesError as exc:
+            errors.extend(exc, name)
+    errors.raise_if_any()
+    _settle_meld_table(base, updates, errors)
+    errors.raise_if_any()
+    return updates
+
+
+def _settle_meld_table(base: RuleSet, updates: dict[str, Any], errors: ErrorList) -> None:
+    """Fill in ``meld_values`` / ``meld_order`` / ``winning_melds`` so they agree."""
+    values: dict[str, int] = updates.get("meld_values", dict(base.meld_values))
+    valued = [k for k, v in values.items() if v > 0]
+    if "meld_order" in updates:
+        order = updates["meld_order"]
+        missing = [k for k in valued if k not in order]
+        extra = [k for i, k in enumerate(order) if k not in valued or k in order[:i]]
+        if missing or extra:
+            errors.add("meld_order", MELD_ORDER_MISMATCH.format(
+                missing=", ".join(missing) or "none", extra=", ".join(extra) or "none"))
+            return
+    else:
+        base_rank = {k: i for i, k in enumerate(base.meld_order)}
+        canonical = {k: i for i, k in enumerate(MELD_KINDS)}
+        order = sorted(
+            valued,
+            key=lambda k: (-values[k], base_rank.get(k, len(base_rank)), canonical[k]),
+        )
+    updates["meld_values"] = tuple((k, values[k]) for k in order)
+    updates["meld_order"] = tuple(order)
+    winning = updates.get("winning_melds", list(base.winning_melds))
+    for i, kind in enumerate(winning):
+        if kind not in valued:
+            errors.add(f"winning_melds[{i}]",
+                       MELD_KIND_WITHOUT_VALUE.format(name="winning_melds", kind=kind))
+    updates["winning_melds"] = tuple(winning)
+    for key in ("trump_points", "plain_points"):
+        if key in updates:
+            updates[key] = tuple(sorted(updates[key].items(), key=lambda kv: _RANK_POS[kv[0]]))
+
+
+_RANK_POS: Final = {r: i for i, r in enumerate(("A", "K", "Q", "J", "10", "9", "8", "7"))}
+
+
+def options_key(options: Mapping[str, Any] | None) -> str:
+    """A canonical, hashable spelling of an options object (for caches and round trips)."""
+    if not options:
+        return ""
+    return json.dumps(options, sort_keys=True, separators=(",", ":"))

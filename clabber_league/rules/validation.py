@@ -1,0 +1,567 @@
+"""Checking a deal: everything RULES.md section 5 says the service must reject.
+
+:func:`parse_deal` reads the JSON of one deal (RULES.md section 6) against a
+rule set and returns a checked :class:`~clabber_league.rules.deal.Deal`, or
+raises one :class:`~clabber_league.rules.errors.RulesError` that lists every
+mistake it found, each under the JSON path of the field
+(``maker``, ``points.B``, ``melds.A[0].top``, ``bell``, ``renege[0]`` ...).
+
+What is checked, in the order a scorer fills in a sheet:
+
+* sides, suits and ranks exist; the maker is a side; trump is a suit (``none``
+  only where the rule set has a no-trumps bid); the bidding round agrees with
+  trump (first round: the turned-up suit; second round: another suit where
+  ``second_round_other_suit`` holds);
+* card points are whole, not negative, and *possible* (see
+  :mod:`~clabber_league.rules.feasibility`): they add up to the pack's total
+  when every card is played, to at most what the played cards can hold
+  otherwise, and can be split into whole tricks from one pack; ``tricks``, if
+  given, add up to the deal's tricks and agree with the points; the last
+  trick went to a side that took a trick;
+* melds exist in the pack and in the rule set's table, share no card, and fit
+  in the hands (per player where melds name one, per side otherwise);
+* the bell: one only, not at no trumps, its King and Queen in no other side's
+  meld and in one player's hand.
+
+A deal stopped by a renege needs no points or last trick; a passed-out deal
+needs nothing but its rule set.  Unknown top-level fields are ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from .cards import (
+    NO_TRUMPS,
+    RANK_INDEX,
+    RANKS,
+    SUITS,
+    card_bit,
+    mask_cards,
+)
+from .deal import Deal
+from .errors import ErrorList, RulesBug, RulesError
+from .feasibility import FeasibilityTable, PackShape, feasibility_table
+from .melds import Meld, four, sequence
+from .rulesets import RuleSet
+
+DEAL_NOT_OBJECT: Final = "A deal must be a JSON object."
+PASSED_NOT_BOOLEAN: Final = "passed must be true or false, not {value!r}."
+SIDE_UNKNOWN: Final = "{value!r} is not a side of this game; the sides are {sides}."
+MAKER_MISSING: Final = "A scored deal needs the maker: the side that named trump ({sides})."
+TRUMP_MISSING: Final = "A scored deal needs the trump suit ({suits})."
+TRUMP_UNKNOWN: Final = "Unknown trump suit {value!r}; the suits are {suits}."
+TRUMP_NONE_NOT_ALLOWED: Final = (
+    "No trumps (\"none\") is not a bid in {ruleset}; only a rule set with a no-trumps bid "
+    "(bela-4) allows it."
+)
+BIDDING_NOT_OBJECT: Final = (
+    "bidding must be an object with round (1 or 2) and turned (the turned-up suit)."
+)
+BIDDING_ROUND: Final = (
+    "The bidding round must be 1 (the turned-up suit) or 2 (a named suit), not {value!r}."
+)
+BIDDING_TURNED: Final = "Unknown turned-up suit {value!r}; the suits are {suits}."
+FIRST_ROUND_TRUMP: Final = "In the first round trump is the turned-up suit ({turned}), not {trump}."
+SECOND_ROUND_SAME_SUIT: Final = (
+    "In {ruleset} a second-round trump must differ from the turned-up suit ({turned})."
+)
+POINTS_NOT_OBJECT: Final = "points must be an object of card points per side, such as {example}."
+POINTS_MISSING: Final = (
+    "Card points of side {side} are missing; a deal played to the end needs them."
+)
+POINTS_NOT_WHOLE: Final = "Card points must be a whole number of at least 0, not {value!r}."
+POINTS_SUM_ALL_PLAYED: Final = (
+    "Card points must add up to {total} when every card is played; these add up to {sum}."
+)
+POINTS_SUM_AT_MOST: Final = (
+    "Card points can add up to at most {most} in {ruleset}, where {played} of the {pack} cards "
+    "are played; these add up to {sum}."
+)
+POINTS_SIDE_IMPOSSIBLE: Final = (
+    "{points} card points cannot be taken by one side in {ruleset}: no set of whole tricks "
+    "holds exactly that."
+)
+POINTS_NO_TRICK: Final = "Side {side} took no trick, so it cannot have {points} card points."
+POINTS_JOINT_IMPOSSIBLE: Final = (
+    "These card points ({points}) cannot be taken together from one pack in {ruleset}."
+)
+TRICKS_NOT_OBJECT: Final = "tricks must be an object of tricks won per side, such as {example}."
+TRICKS_MISSING: Final = "Tricks of side {side} are missing; give every side's tricks or none."
+TRICKS_NOT_WHOLE: Final = "Tricks must be a whole number of at least 0, not {value!r}."
+TRICKS_SUM: Final = (
+    "Tricks must add up to {tricks}, the tricks of a deal in {ruleset}; these add up to {sum}."
+)
+TRICKS_CANNOT_HOLD: Final = (
+    "{tricks} trick(s) of side {side} cannot hold exactly {points} card points in {ruleset}."
+)
+TRICKS_JOINT_IMPOSSIBLE: Final = (
+    "The card points ({points}) cannot be taken in these tricks ({tricks}) from one pack."
+)
+LAST_TRICK_MISSING: Final = (
+    "A deal played to the end needs the side that took the last trick ({sides})."
+)
+LAST_TRICK_NO_TRICKS: Final = "Side {side} took no trick, so it cannot have taken the last trick."
+LAST_TRICK_IMPOSSIBLE: Final = (
+    "Side {side} cannot have taken the last trick: its {points} card points cannot include "
+    "a whole trick beside the other sides' points."
+)
+MELDS_NOT_OBJECT: Final = "melds must be an object of meld lists per side."
+MELD_LIST: Final = "The melds of side {side} must be a list."
+MELD_NOT_OBJECT: Final = (
+    "A meld is an object such as {\"kind\": \"sequence\", \"suit\": \"hearts\", \"top\": \"A\", "
+    "\"length\": 3} or {\"kind\": \"four\", \"rank\": \"J\"}."
+)
+MELD_KIND_INVALID: Final = (
+    "Unknown meld {value!r}: a meld is a \"sequence\" or a \"four\" (of a kind)."
+)
+MELD_KIND_UNKNOWN: Final = (
+    "The meld kind {kind} is unknown to this rule set ({ruleset}): it is no meld here."
+)
+MELD_SUIT_UNKNOWN: Final = "Unknown suit {value!r}; the suits are {suits}."
+MELD_RANK_UNKNOWN: Final = "Unknown rank {value!r}; the ranks are {ranks}."
+MELD_RANK_NOT_IN_PACK: Final = "There is no {rank} in the {pack}-card pack."
+MELD_LENGTH_INVALID: Final = (
+    "A sequence has 3 to {most} cards in the {pack}-card pack, not {value!r}."
+)
+SEQUENCE_NOT_IN_PACK: Final = (
+    "A sequence of {length} topped by {top} needs the {low}, which is not in the {pack}-card pack."
+)
+MELD_SHARES_CARD: Final = "This meld shares the {cards} with {other}; no card can be in two melds."
+MELDS_TOO_MANY_CARDS_SIDE: Final = (
+    "The melds of side {side} need {count} different cards, more than its {players} player(s) "
+    "hold ({capacity})."
+)
+MELDS_TOO_MANY_CARDS_PLAYER: Final = (
+    "The melds of player {player} need {count} different cards, more than a hand of {hand}."
+)
+MELD_PLAYER_INVALID: Final = (
+    "A meld's player must be a seat or player id (text or a number), not {value!r}."
+)
+MELD_TOO_MANY_PLAYERS: Final = (
+    "Side {side} has {players} player(s), but its melds name {count}: {names}."
+)
+MELD_PLAYER_TWO_SIDES: Final = "Player {player} cannot meld for two sides ({sides})."
+BELL_TWO: Final = (
+    "There is only one bell (the King and Queen of trumps): it cannot go to {sides}."
+)
+BELL_NO_TRUMPS: Final = "There is no bell at no trumps."
+BELL_CARD_IN_OTHER_MELD: Final = (
+    "The {card} is in a meld of side {other} ({path}), so side {side} cannot hold the bell."
+)
+BELL_SPLIT: Final = (
+    "The bell is the King and Queen of trumps in one hand, but the melds of side {side} put "
+    "them with two players ({first}, {second})."
+)
+RENEGE_NOT_LIST: Final = "renege must be a list of the sides that reneged."
+RENEGE_DUPLICATE: Final = "Side {side} is listed twice."
+
+_SUITS_TEXT: Final = ", ".join(SUITS)
+_SEQUENCE_KINDS: Final = frozenset({"sequence", "run", "seq"})
+_FOUR_KINDS: Final = frozenset({"four", "fours", "four-of-a-kind"})
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _sides_text(ruleset: RuleSet) -> str:
+    return ", ".join(ruleset.sides)
+
+
+def pack_table(ruleset: RuleSet, no_trumps: bool) -> FeasibilityTable:
+    """The feasibility table of a rule set's pack (cached per shape)."""
+    return feasibility_table(PackShape(
+        ruleset.pack_card_values(no_trumps), ruleset.trick_size, ruleset.tricks,
+        len(ruleset.sides),
+    ))
+
+
+def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
+    """Check one deal's JSON against ``ruleset``; a Deal, or RulesError with every mistake."""
+    if not isinstance(data, Mapping):
+        raise RulesError(DEAL_NOT_OBJECT)
+    errors = ErrorList()
+    passed = data.get("passed", False)
+    if passed is None:
+        passed = False
+    if not isinstance(passed, bool):
+        raise RulesError(PASSED_NOT_BOOLEAN.format(value=passed), "passed")
+    if passed:
+        return Deal(passed=True)
+
+    sides = ruleset.side_index
+    renege = _renege(data.get("renege"), ruleset, errors)
+    redeal = bool(renege) and len(set(renege)) == len(sides)
+    stopped = bool(renege)
+
+    maker = data.get("maker")
+    if maker is None:
+        if not redeal:
+            errors.add("maker", MAKER_MISSING.format(sides=_sides_text(ruleset)))
+    elif maker not in sides:
+        errors.add("maker", SIDE_UNKNOWN.format(value=maker, sides=_sides_text(ruleset)))
+        maker = None
+
+    trump = _trump(data, ruleset, errors, required=not redeal)
+    no_trumps = trump == NO_TRUMPS
+
+    melds, bell = _melds_and_bell(data, ruleset, trump, errors)
+
+    points = tricks = None
+    last = data.get("last_trick")
+    if last is not None and last not in sides:
+        errors.add("last_trick", SIDE_UNKNOWN.format(value=last, sides=_sides_text(ruleset)))
+        last = None
+    raw_points = data.get("points")
+    raw_tricks = data.get("tricks")
+    if stopped:
+        # Play stopped: whatever was counted is only checked for form.
+        if raw_points is not None:
+            points = _per_side(raw_points, "points", ruleset, errors, POINTS_NOT_OBJECT,
+                               POINTS_NOT_WHOLE, None)
+        if raw_tricks is not None:
+            tricks = _per_side(raw_tricks, "tricks", ruleset, errors, TRICKS_NOT_OBJECT,
+                               TRICKS_NOT_WHOLE, None)
+    else:
+        if "last_trick" not in data or data.get("last_trick") is None:
+            errors.add("last_trick", LAST_TRICK_MISSING.format(sides=_sides_text(ruleset)))
+        points = _per_side(raw_points, "points", ruleset, errors, POINTS_NOT_OBJECT,
+                           POINTS_NOT_WHOLE, POINTS_MISSING)
+        if raw_tricks is not None:
+            tricks = _per_side(raw_tricks, "tricks", ruleset, errors, TRICKS_NOT_OBJECT,
+                               TRICKS_NOT_WHOLE, TRICKS_MISSING)
+        if points is not None and trump is not None and not errors.has("points"):
+            _check_points(ruleset, no_trumps, points, tricks, last, errors)
+
+    errors.raise_if_any()
+    return Deal(
+        passed=False, maker=maker, trump=trump, points=points, last_trick=last,
+        tricks=tricks, melds=melds, bell=bell, renege=renege,
+    )
+
+
+# ----------------------------------------------------------------------------
+def _renege(raw: Any, ruleset: RuleSet, errors: ErrorList) -> tuple[str, ...]:
+    if raw is None or raw == []:
+        return ()
+    if isinstance(raw, str):
+        raw = [raw]
+    if not isinstance(raw, list | tuple):
+        errors.add("renege", RENEGE_NOT_LIST)
+        return ()
+    found: list[str] = []
+    for i, side in enumerate(raw):
+        if side not in ruleset.side_index:
+            errors.add(f"renege[{i}]", SIDE_UNKNOWN.format(value=side, sides=_sides_text(ruleset)))
+        elif side in found:
+            errors.add(f"renege[{i}]", RENEGE_DUPLICATE.format(side=side))
+        else:
+            found.append(side)
+    return tuple(found)
+
+
+def _trump(data: Mapping[str, Any], ruleset: RuleSet, errors: ErrorList, *, required: bool
+           ) -> str | None:
+    trump = data.get("trump")
+    if trump is None:
+        if required:
+            errors.add("trump", TRUMP_MISSING.format(suits=_SUITS_TEXT))
+        return None
+    if trump == NO_TRUMPS:
+        if not ruleset.allows_no_trumps:
+            errors.add("trump", TRUMP_NONE_NOT_ALLOWED.format(ruleset=ruleset.slug))
+            return None
+    elif trump not in SUITS:
+        errors.add("trump", TRUMP_UNKNOWN.format(value=trump, suits=_SUITS_TEXT))
+        return None
+    bidding = data.get("bidding")
+    if bidding is None:
+        return trump
+    if not isinstance(bidding, Mapping):
+        errors.add("bidding", BIDDING_NOT_OBJECT)
+        return trump
+    rnd = bidding.get("round")
+    turned = bidding.get("turned")
+    ok = True
+    if rnd not in (1, 2) or isinstance(rnd, bool):
+        errors.add("bidding.round", BIDDING_ROUND.format(value=rnd))
+        ok = False
+    if turned not in SUITS:
+        errors.add("bidding.turned", BIDDING_TURNED.format(value=turned, suits=_SUITS_TEXT))
+        ok = False
+    if ok:
+        if rnd == 1 and trump != turned:
+            errors.add("trump", FIRST_ROUND_TRUMP.format(turned=turned, trump=trump))
+        elif rnd == 2 and trump == turned and ruleset.second_round_other_suit:
+            errors.add("trump", SECOND_ROUND_SAME_SUIT.format(ruleset=ruleset.slug, turned=turned))
+    return trump
+
+
+def _per_side(raw: Any, name: str, ruleset: RuleSet, errors: ErrorList, not_object: str,
+              not_whole: str, missing: str | None) -> dict[str, int] | None:
+    sides = ruleset.sides
+    if not isinstance(raw, Mapping):
+        if raw is None and missing is None:
+            return None
+        example = "{" + ", ".join(f'"{s}": 0' for s in sides) + "}"
+        errors.add(name, not_object.format(example=example))
+        return None
+    result: dict[str, int] = {}
+    ok = True
+    for side, value in raw.items():
+        if side not in ruleset.side_index:
+            errors.add(f"{name}.{side}",
+                       SIDE_UNKNOWN.format(value=side, sides=_sides_text(ruleset)))
+            ok = False
+        elif not _whole(value):
+            errors.add(f"{name}.{side}", not_whole.format(value=value))
+            ok = False
+        else:
+            result[side] = value
+    for side in sides:
+        if side not in raw:
+            ok = False
+            if missing is not None:
+                errors.add(f"{name}.{side}", missing.format(side=side))
+    if not ok:
+        return None
+    return {s: result[s] for s in sides}
+
+
+def _check_points(ruleset: RuleSet, no_trumps: bool, points: dict[str, int],
+                  tricks: dict[str, int] | None, last: str | None, errors: ErrorList) -> None:
+    table = pack_table(ruleset, no_trumps)
+    sides = ruleset.sides
+    values = [points[s] for s in sides]
+    vector = None if tricks is None else [tricks[s] for s in sides]
+    last_index = None if last is None else ruleset.side_index[last]
+    if vector is not None and sum(vector) != ruleset.tricks:
+        errors.add("tricks", TRICKS_SUM.format(
+            tricks=ruleset.tricks, ruleset=ruleset.slug, sum=sum(vector)))
+        vector = None
+    if table.possible(values, vector, last_index):
+        return  # the usual case: one table lookup
+    total = sum(values)
+    if ruleset.all_cards_played and total != table.total:
+        errors.add("points", POINTS_SUM_ALL_PLAYED.format(total=table.total, sum=total))
+        return
+    if total > table.max_played:
+        errors.add("points", POINTS_SUM_AT_MOST.format(
+            most=table.max_played, ruleset=ruleset.slug, played=ruleset.cards_played,
+            pack=ruleset.pack, sum=total))
+        return
+    blamed = False
+    for side, p in zip(sides, values, strict=True):
+        t = None if vector is None else vector[ruleset.side_index[side]]
+        if not table.side_can_take(p):
+            errors.add(f"points.{side}", POINTS_SIDE_IMPOSSIBLE.format(
+                points=p, ruleset=ruleset.slug))
+            blamed = True
+        elif t == 0 and p:
+            errors.add(f"points.{side}", POINTS_NO_TRICK.format(side=side, points=p))
+            blamed = True
+        elif t is not None and not table.side_can_take(p, t):
+            errors.add(f"tricks.{side}", TRICKS_CANNOT_HOLD.format(
+                tricks=t, side=side, points=p, ruleset=ruleset.slug))
+            blamed = True
+    if last is not None and vector is not None and vector[last_index or 0] == 0:
+        errors.add("last_trick", LAST_TRICK_NO_TRICKS.format(side=last))
+        blamed = True
+    if blamed:
+        return
+    shown = ", ".join(f"{s} {p}" for s, p in zip(sides, values, strict=True))
+    if not table.possible(values, None, None):
+        errors.add("points", POINTS_JOINT_IMPOSSIBLE.format(points=shown, ruleset=ruleset.slug))
+    elif vector is not None and not table.possible(values, vector, None):
+        errors.add("tricks", TRICKS_JOINT_IMPOSSIBLE.format(
+            points=shown, tricks=", ".join(f"{s} {t}" for s, t in zip(sides, vector, strict=True))))
+    elif last is not None:
+        errors.add("last_trick", LAST_TRICK_IMPOSSIBLE.format(side=last, points=points[last]))
+    else:
+        raise RulesBug(f"points {values} rejected without a reason")
+
+
+def _player(raw: Any, path: str, errors: ErrorList) -> str | None:
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, str | int):
+        errors.add(path, MELD_PLAYER_INVALID.format(value=raw))
+        return None
+    return str(raw)
+
+
+def _one_meld(raw: Any, path: str, ruleset: RuleSet, trump: str | None, errors: ErrorList
+              ) -> Meld | None:
+    if not isinstance(raw, Mapping):
+        errors.add(path, MELD_NOT_OBJECT)
+        return None
+    kind = raw.get("kind")
+    player = _player(raw.get("player"), f"{path}.player", errors)
+    pack_ranks = ruleset.pack_ranks
+    if isinstance(kind, str) and kind.startswith("four-") and kind[5:] in RANK_INDEX:
+        rank: Any = raw.get("rank", kind[5:])
+        kind = "four"
+    else:
+        rank = raw.get("rank")
+    length: Any = raw.get("length")
+    if isinstance(kind, str) and kind.startswith("run-") and kind[4:].isdigit():
+        length = raw.get("length", int(kind[4:]))
+        kind = "sequence"
+    if kind in _FOUR_KINDS:
+        if rank not in RANK_INDEX:
+            errors.add(f"{path}.rank", MELD_RANK_UNKNOWN.format(value=rank, ranks=" ".join(RANKS)))
+            return None
+        if rank not in pack_ranks:
+            errors.add(f"{path}.rank", MELD_RANK_NOT_IN_PACK.format(rank=rank, pack=ruleset.pack))
+            return None
+        meld = four(ruleset, rank, player=player)
+        if meld is None:
+            errors.add(f"{path}.kind", MELD_KIND_UNKNOWN.format(
+                kind=f"four-{rank}", ruleset=ruleset.slug))
+        return meld
+    if kind not in _SEQUENCE_KINDS:
+        errors.add(f"{path}.kind", MELD_KIND_INVALID.format(value=kind))
+        return None
+    suit = raw.get("suit")
+    top = raw.get("top")
+    ok = True
+    if suit not in SUITS:
+        errors.add(f"{path}.suit", MELD_SUIT_UNKNOWN.format(value=suit, suits=_SUITS_TEXT))
+        ok = False
+    most = len(pack_ranks)
+    if not _whole(length) or not 3 <= length <= most:
+        errors.add(f"{path}.length", MELD_LENGTH_INVALID.format(
+            most=most, pack=ruleset.pack, value=length))
+        ok = False
+    if top not in RANK_INDEX:
+        errors.add(f"{path}.top", MELD_RANK_UNKNOWN.format(value=top, ranks=" ".join(RANKS)))
+        return None
+    if top not in pack_ranks:
+        errors.add(f"{path}.top", MELD_RANK_NOT_IN_PACK.format(rank=top, pack=ruleset.pack))
+        return None
+    if not ok:
+        return None
+    low = RANK_INDEX[top] + length - 1
+    if low >= most:
+        errors.add(f"{path}.top", SEQUENCE_NOT_IN_PACK.format(
+            length=length, top=top, low=RANKS[low] if low < len(RANKS) else "card below the 7",
+            pack=ruleset.pack))
+        return None
+    meld = sequence(ruleset, suit, top, length, trump=trump, player=player)
+    if meld is None:
+        errors.add(f"{path}.kind", MELD_KIND_UNKNOWN.format(
+            kind=f"run-{min(length, 6)}", ruleset=ruleset.slug))
+    return meld
+
+
+def _melds_and_bell(data: Mapping[str, Any], ruleset: RuleSet, trump: str | None,
+                    errors: ErrorList) -> tuple[dict[str, tuple[Meld, ...]], str | None]:
+    raw = data.get("melds")
+    sides = ruleset.side_index
+    melds: dict[str, tuple[Meld, ...]] = {s: () for s in ruleset.sides}
+    if raw is not None and not isinstance(raw, Mapping):
+        errors.add("melds", MELDS_NOT_OBJECT)
+        raw = None
+    seen: list[tuple[int, str, str]] = []  # mask, path, side
+    owner: dict[str, str] = {}  # player -> side
+    for side, items in (raw or {}).items():
+        if side not in sides:
+            errors.add(f"melds.{side}", SIDE_UNKNOWN.format(value=side, sides=_sides_text(ruleset)))
+            continue
+        if items is None:
+            continue
+        if not isinstance(items, list | tuple):
+            errors.add(f"melds.{side}", MELD_LIST.format(side=side))
+            continue
+        found: list[Meld] = []
+        for i, item in enumerate(items):
+            path = f"melds.{side}[{i}]"
+            meld = _one_meld(item, path, ruleset, trump, errors)
+            if meld is None:
+                continue
+            for mask, other_path, _ in seen:
+                if mask & meld.mask:
+                    errors.add(path, MELD_SHARES_CARD.format(
+                        cards=", ".join(mask_cards(mask & meld.mask)), other=other_path))
+                    break
+            seen.append((meld.mask, path, side))
+            if meld.player is not None:
+                first = owner.setdefault(meld.player, side)
+                if first != side:
+                    errors.add(f"{path}.player", MELD_PLAYER_TWO_SIDES.format(
+                        player=meld.player, sides=f"{first}, {side}"))
+            found.append(meld)
+        melds[side] = tuple(found)
+    bell = _bell(data.get("bell"), ruleset, trump, seen, errors)
+    _check_hands(ruleset, melds, bell, trump, errors)
+    return melds, bell
+
+
+def _bell(raw: Any, ruleset: RuleSet, trump: str | None, seen: list[tuple[int, str, str]],
+          errors: ErrorList) -> str | None:
+    if isinstance(raw, list | tuple):
+        if len(raw) > 1:
+            errors.add("bell", BELL_TWO.format(sides=", ".join(map(str, raw))))
+            return None
+        raw = raw[0] if raw else None
+    if raw is None or raw is False:
+        return None
+    if raw not in ruleset.side_index:
+        errors.add("bell", SIDE_UNKNOWN.format(value=raw, sides=_sides_text(ruleset)))
+        return None
+    if trump == NO_TRUMPS:
+        errors.add("bell", BELL_NO_TRUMPS)
+        return None
+    if trump is None:
+        return raw
+    for rank in ("K", "Q"):
+        bit = card_bit(trump, rank)
+        for mask, path, side in seen:
+            if side != raw and mask & bit:
+                errors.add("bell", BELL_CARD_IN_OTHER_MELD.format(
+                    card=f"{rank} of {trump}", other=side, path=path, side=raw))
+                return None
+    return raw
+
+
+def _check_hands(ruleset: RuleSet, melds: Mapping[str, tuple[Meld, ...]], bell: str | None,
+                 trump: str | None, errors: ErrorList) -> None:
+    hand = ruleset.hand_size
+    per_side = ruleset.players_per_side
+    bell_mask = 0
+    if bell is not None and trump not in (None, NO_TRUMPS):
+        bell_mask = card_bit(trump, "K") | card_bit(trump, "Q")
+    for side, side_melds in melds.items():
+        extra = bell_mask if side == bell else 0
+        if not side_melds and not extra:
+            continue
+        union = extra
+        by_player: dict[str, int] = {}
+        for m in side_melds:
+            union |= m.mask
+            if m.player is not None:
+                by_player[m.player] = by_player.get(m.player, 0) | m.mask
+        count = union.bit_count()
+        if count > hand * per_side:
+            errors.add(f"melds.{side}", MELDS_TOO_MANY_CARDS_SIDE.format(
+                side=side, count=count, players=per_side, capacity=hand * per_side))
+            continue
+        if not by_player:
+            continue
+        if len(by_player) > per_side:
+            errors.add(f"melds.{side}", MELD_TOO_MANY_PLAYERS.format(
+                side=side, players=per_side, count=len(by_player), names=", ".join(by_player)))
+            continue
+        if extra:
+            holders = [p for p, mask in by_player.items() if mask & extra]
+            if len(holders) > 1:
+                errors.add("bell", BELL_SPLIT.format(side=side, first=holders[0],
+                                                      second=holders[1]))
+            elif holders:
+                by_player[holders[0]] |= extra
+        for player, mask in by_player.items():
+            if mask.bit_count() > hand:
+                errors.add(f"melds.{side}", MELDS_TOO_MANY_CARDS_PLAYER.format(
+                    player=player, count=mask.bit_count(), hand=hand))
