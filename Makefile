@@ -61,7 +61,7 @@ vendor:
 	npm install --no-audit --no-fund --ignore-scripts
 	mkdir -p static/vendor/htmx static/vendor/chartjs
 	cp node_modules/htmx.org/dist/htmx.min.js node_modules/htmx.org/LICENSE static/vendor/htmx/
-	cp node_modules/chart.js/dist/chart.umd.min.js node_modules/chart.js/LICENSE.md static/vendor/chartjs/
+	cp node_modules/chart.js/dist/chart.umd.min.js node_modules/chart.js/dist/chart.umd.min.js.map node_modules/chart.js/LICENSE.md static/vendor/chartjs/
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis

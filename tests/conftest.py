@@ -42,7 +42,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     database_url = os.environ.get("DATABASE_URL", "")
     redis_url = os.environ.get("REDIS_URL", "")
     if IN_CI and not database_url.startswith(("postgres://", "postgresql://")):
-        pytest.exit("CI=true but DATABASE_URL is not a PostgreSQL URL: CI must test on PostgreSQL", 3)
+        pytest.exit(
+            "CI=true but DATABASE_URL is not a PostgreSQL URL: CI must test on PostgreSQL", 3
+        )
     if IN_CI and not redis_url:
         pytest.exit("CI=true but REDIS_URL is unset: CI must test with a real Celery worker", 3)
     if redis_url and not _redis_answers(redis_url):
@@ -58,7 +60,11 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 
 def chromium_path() -> str | None:
-    candidates = [os.environ.get("CHROMIUM_PATH", ""), "/usr/bin/chromium", "/usr/bin/chromium-browser"]
+    candidates = [
+        os.environ.get("CHROMIUM_PATH", ""),
+        "/usr/bin/chromium",
+        "/usr/bin/chromium-browser",
+    ]
     for candidate in candidates:
         if candidate and os.access(candidate, os.X_OK):
             return candidate
@@ -93,10 +99,27 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[dict |
     log.parent.mkdir(exist_ok=True)
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "clabber_league.config", "worker",
-             "--pool=solo", "--concurrency=1", "-Q", queue, "--loglevel=INFO",
-             "--without-gossip", "--without-mingle", "-n", f"{queue}@%h"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "clabber_league.config",
+                "worker",
+                "--pool=solo",
+                "--concurrency=1",
+                "-Q",
+                queue,
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "-n",
+                f"{queue}@%h",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     try:
         deadline = time.monotonic() + 60

@@ -94,8 +94,12 @@ class ScoreDealView(_CalculatorView):
         request=OpenApiTypes.OBJECT,
         responses={200: OpenApiTypes.OBJECT, 400: ERROR_BODY},
         examples=[
-            OpenApiExample("A set maker (RULES.md section 6)", value=DEAL_EXAMPLE, request_only=True),
-            OpenApiExample("Its answer", value=DEAL_ANSWER, response_only=True, status_codes=["200"]),
+            OpenApiExample(
+                "A set maker (RULES.md section 6)", value=DEAL_EXAMPLE, request_only=True
+            ),
+            OpenApiExample(
+                "Its answer", value=DEAL_ANSWER, response_only=True, status_codes=["200"]
+            ),
             OpenApiExample(
                 "A rejected deal",
                 value={"errors": [{"field": "points.B", "message": "..."}]},

@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from clabber_league.calculator import api as calculator_api
 from clabber_league.calculator import views as calculator_views
+from clabber_league.clubs import views as club_views
 from clabber_league.core import views as core_views
 
 api_patterns = [
@@ -13,12 +14,15 @@ api_patterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("rules/score", calculator_api.ScoreDealView.as_view(), name="rules-score"),
     path("rules/game", calculator_api.ScoreGameView.as_view(), name="rules-game"),
+    path("", include("clabber_league.config.api_router")),
 ]
 
 urlpatterns = [
     path("", core_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
     path("rules/", calculator_views.rules_page, name="rules"),
+    path("clubs/<slug:club_slug>/", club_views.club_home, name="club-home"),
+    path("clubs/<slug:club_slug>/games/", include("clabber_league.games.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),

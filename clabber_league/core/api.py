@@ -24,7 +24,8 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, (OperationalError, InterfaceError)):
         logger.warning("database unavailable: %s", exc)
         return Response(
-            {"detail": SERVICE_UNAVAILABLE}, status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            {"detail": SERVICE_UNAVAILABLE},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": "5"},
         )
     if isinstance(exc, DatabaseError):

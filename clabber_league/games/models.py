@@ -52,11 +52,17 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
 
@@ -128,9 +134,13 @@ class Deal(models.Model):
     running_b = models.IntegerField(default=0)
     running_c = models.IntegerField(null=True, blank=True)
     result = models.JSONField(default=dict, help_text="The rules engine's answer for this deal.")
-    idempotency_key = models.CharField(max_length=80, null=True, blank=True)
+    # NULL means "no key": the partial unique index below then ignores the row.
+    idempotency_key = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -178,7 +188,10 @@ class DealRevision(models.Model):
     deal_number = models.PositiveIntegerField(null=True, blank=True)
     action = models.CharField(max_length=8, choices=Action.choices)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
     at = models.DateTimeField(auto_now_add=True)

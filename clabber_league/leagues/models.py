@@ -14,7 +14,9 @@ from clabber_league.clubs.models import Club, Player
 class HouseRules(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="house_rules")
     name = models.CharField(max_length=80)
-    base = models.CharField(max_length=40, help_text="Slug of the built-in rule set it starts from.")
+    base = models.CharField(
+        max_length=40, help_text="Slug of the built-in rule set it starts from."
+    )
     options = models.JSONField(default=dict, blank=True)
     description = models.TextField(blank=True)
 

@@ -6,134 +6,312 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('clubs', '0001_initial'),
-        ('leagues', '0001_initial'),
-        ('scheduling', '0001_initial'),
+        ("clubs", "0001_initial"),
+        ("leagues", "0001_initial"),
+        ("scheduling", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField(default=1, help_text='Game number in the fixture.')),
-                ('rules', models.JSONField(help_text='The rule set this game is scored by, fixed when it starts (a slug, or house-rules data).')),
-                ('first_dealer', models.PositiveSmallIntegerField(default=0)),
-                ('status', models.CharField(choices=[('in_progress', 'In progress'), ('finished', 'Finished'), ('confirmed', 'Confirmed')], db_index=True, default='in_progress', max_length=12)),
-                ('winner', models.CharField(blank=True, help_text='A, B, C or tie', max_length=4)),
-                ('score_a', models.IntegerField(default=0)),
-                ('score_b', models.IntegerField(default=0)),
-                ('score_c', models.IntegerField(blank=True, null=True)),
-                ('deal_count', models.PositiveIntegerField(default=0)),
-                ('played_on', models.DateField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('confirmed_at', models.DateTimeField(blank=True, null=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to='clubs.club')),
-                ('confirmed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('division', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='games', to='leagues.division')),
-                ('fixture', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='games', to='scheduling.fixture')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "number",
+                    models.PositiveSmallIntegerField(
+                        default=1, help_text="Game number in the fixture."
+                    ),
+                ),
+                (
+                    "rules",
+                    models.JSONField(
+                        help_text="The rule set this game is scored by, fixed when it starts (a slug, or house-rules data)."
+                    ),
+                ),
+                ("first_dealer", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("in_progress", "In progress"),
+                            ("finished", "Finished"),
+                            ("confirmed", "Confirmed"),
+                        ],
+                        db_index=True,
+                        default="in_progress",
+                        max_length=12,
+                    ),
+                ),
+                ("winner", models.CharField(blank=True, help_text="A, B, C or tie", max_length=4)),
+                ("score_a", models.IntegerField(default=0)),
+                ("score_b", models.IntegerField(default=0)),
+                ("score_c", models.IntegerField(blank=True, null=True)),
+                ("deal_count", models.PositiveIntegerField(default=0)),
+                ("played_on", models.DateField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("confirmed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="games",
+                        to="clubs.club",
+                    ),
+                ),
+                (
+                    "confirmed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "division",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="games",
+                        to="leagues.division",
+                    ),
+                ),
+                (
+                    "fixture",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="games",
+                        to="scheduling.fixture",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='DealRevision',
+            name="DealRevision",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('deal_number', models.PositiveIntegerField(blank=True, null=True)),
-                ('action', models.CharField(choices=[('create', 'Recorded'), ('update', 'Corrected'), ('delete', 'Deleted'), ('confirm', 'Confirmed')], max_length=8)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('before', models.JSONField(blank=True, null=True)),
-                ('after', models.JSONField(blank=True, null=True)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='revisions', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("deal_number", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("create", "Recorded"),
+                            ("update", "Corrected"),
+                            ("delete", "Deleted"),
+                            ("confirm", "Confirmed"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                ("before", models.JSONField(blank=True, null=True)),
+                ("after", models.JSONField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="revisions",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'at', 'id'],
+                "ordering": ["game", "at", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Deal',
+            name="Deal",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('dealer', models.PositiveSmallIntegerField(help_text='Seat of the dealer.')),
-                ('maker_seat', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('data', models.JSONField(help_text="The deal as recorded, in the rules engine's JSON.")),
-                ('outcome', models.CharField(max_length=8)),
-                ('maker', models.CharField(blank=True, max_length=1)),
-                ('score_a', models.IntegerField(default=0)),
-                ('score_b', models.IntegerField(default=0)),
-                ('score_c', models.IntegerField(blank=True, null=True)),
-                ('running_a', models.IntegerField(default=0)),
-                ('running_b', models.IntegerField(default=0)),
-                ('running_c', models.IntegerField(blank=True, null=True)),
-                ('result', models.JSONField(default=dict, help_text="The rules engine's answer for this deal.")),
-                ('idempotency_key', models.CharField(blank=True, max_length=80, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deals', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                ("dealer", models.PositiveSmallIntegerField(help_text="Seat of the dealer.")),
+                ("maker_seat", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "data",
+                    models.JSONField(help_text="The deal as recorded, in the rules engine's JSON."),
+                ),
+                ("outcome", models.CharField(max_length=8)),
+                ("maker", models.CharField(blank=True, max_length=1)),
+                ("score_a", models.IntegerField(default=0)),
+                ("score_b", models.IntegerField(default=0)),
+                ("score_c", models.IntegerField(blank=True, null=True)),
+                ("running_a", models.IntegerField(default=0)),
+                ("running_b", models.IntegerField(default=0)),
+                ("running_c", models.IntegerField(blank=True, null=True)),
+                (
+                    "result",
+                    models.JSONField(
+                        default=dict, help_text="The rules engine's answer for this deal."
+                    ),
+                ),
+                ("idempotency_key", models.CharField(blank=True, max_length=80, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="deals",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'number'],
+                "ordering": ["game", "number"],
             },
         ),
         migrations.CreateModel(
-            name='GameSeat',
+            name="GameSeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('side', models.CharField(choices=[('A', 'A'), ('B', 'B'), ('C', 'C')], max_length=1)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.game')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='clubs.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField()),
+                (
+                    "side",
+                    models.CharField(choices=[("A", "A"), ("B", "B"), ("C", "C")], max_length=1),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to="clubs.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'seat'],
+                "ordering": ["game", "seat"],
             },
         ),
         migrations.CreateModel(
-            name='GameSide',
+            name="GameSide",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('side', models.CharField(choices=[('A', 'A'), ('B', 'B'), ('C', 'C')], max_length=1)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='sides', to='games.game')),
-                ('team', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='game_sides', to='leagues.team')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "side",
+                    models.CharField(choices=[("A", "A"), ("B", "B"), ("C", "C")], max_length=1),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="sides",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="game_sides",
+                        to="leagues.team",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'side'],
+                "ordering": ["game", "side"],
             },
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['club', 'status'], name='games_game_club_id_616de5_idx'),
+            model_name="game",
+            index=models.Index(fields=["club", "status"], name="games_game_club_id_616de5_idx"),
         ),
         migrations.AddConstraint(
-            model_name='deal',
-            constraint=models.UniqueConstraint(fields=('game', 'number'), name='deal_number_once'),
+            model_name="deal",
+            constraint=models.UniqueConstraint(fields=("game", "number"), name="deal_number_once"),
         ),
         migrations.AddConstraint(
-            model_name='deal',
-            constraint=models.UniqueConstraint(condition=models.Q(('idempotency_key__isnull', False)), fields=('game', 'idempotency_key'), name='deal_idempotency_key_once'),
+            model_name="deal",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("idempotency_key__isnull", False)),
+                fields=("game", "idempotency_key"),
+                name="deal_idempotency_key_once",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='gameseat',
-            constraint=models.UniqueConstraint(fields=('game', 'seat'), name='game_seat_once'),
+            model_name="gameseat",
+            constraint=models.UniqueConstraint(fields=("game", "seat"), name="game_seat_once"),
         ),
         migrations.AddConstraint(
-            model_name='gameseat',
-            constraint=models.UniqueConstraint(fields=('game', 'player'), name='game_player_once'),
+            model_name="gameseat",
+            constraint=models.UniqueConstraint(fields=("game", "player"), name="game_player_once"),
         ),
         migrations.AddConstraint(
-            model_name='gameside',
-            constraint=models.UniqueConstraint(fields=('game', 'side'), name='game_side_once'),
+            model_name="gameside",
+            constraint=models.UniqueConstraint(fields=("game", "side"), name="game_side_once"),
         ),
     ]

@@ -5,113 +5,226 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('clubs', '0001_initial'),
+        ("clubs", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='HouseRules',
+            name="HouseRules",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=80)),
-                ('base', models.CharField(help_text='Slug of the built-in rule set it starts from.', max_length=40)),
-                ('options', models.JSONField(blank=True, default=dict)),
-                ('description', models.TextField(blank=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='house_rules', to='clubs.club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=80)),
+                (
+                    "base",
+                    models.CharField(
+                        help_text="Slug of the built-in rule set it starts from.", max_length=40
+                    ),
+                ),
+                ("options", models.JSONField(blank=True, default=dict)),
+                ("description", models.TextField(blank=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="house_rules",
+                        to="clubs.club",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'house rules',
+                "verbose_name_plural": "house rules",
             },
         ),
         migrations.CreateModel(
-            name='Season',
+            name="Season",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('slug', models.SlugField(max_length=60)),
-                ('start_date', models.DateField()),
-                ('end_date', models.DateField(blank=True, null=True)),
-                ('points_win', models.PositiveSmallIntegerField(default=2)),
-                ('points_tie', models.PositiveSmallIntegerField(default=1)),
-                ('points_loss', models.PositiveSmallIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seasons', to='clubs.club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120)),
+                ("slug", models.SlugField(max_length=60)),
+                ("start_date", models.DateField()),
+                ("end_date", models.DateField(blank=True, null=True)),
+                ("points_win", models.PositiveSmallIntegerField(default=2)),
+                ("points_tie", models.PositiveSmallIntegerField(default=1)),
+                ("points_loss", models.PositiveSmallIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seasons",
+                        to="clubs.club",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-start_date', 'name'],
+                "ordering": ["-start_date", "name"],
             },
         ),
         migrations.CreateModel(
-            name='Division',
+            name="Division",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('slug', models.SlugField(max_length=60)),
-                ('ruleset', models.CharField(default='clabber', help_text='Built-in rule set, unless house rules are set.', max_length=40)),
-                ('games_per_fixture', models.PositiveSmallIntegerField(default=1)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='divisions', to='clubs.club')),
-                ('house_rules', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='divisions', to='leagues.houserules')),
-                ('season', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='divisions', to='leagues.season')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120)),
+                ("slug", models.SlugField(max_length=60)),
+                (
+                    "ruleset",
+                    models.CharField(
+                        default="clabber",
+                        help_text="Built-in rule set, unless house rules are set.",
+                        max_length=40,
+                    ),
+                ),
+                ("games_per_fixture", models.PositiveSmallIntegerField(default=1)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="divisions",
+                        to="clubs.club",
+                    ),
+                ),
+                (
+                    "house_rules",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="divisions",
+                        to="leagues.houserules",
+                    ),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="divisions",
+                        to="leagues.season",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['season', 'name'],
+                "ordering": ["season", "name"],
             },
         ),
         migrations.CreateModel(
-            name='Team',
+            name="Team",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='teams', to='clubs.club')),
-                ('division', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='teams', to='leagues.division')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="teams",
+                        to="clubs.club",
+                    ),
+                ),
+                (
+                    "division",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="teams",
+                        to="leagues.division",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='TeamMember',
+            name="TeamMember",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(default=0)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='team_memberships', to='clubs.player')),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='members', to='leagues.team')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="team_memberships",
+                        to="clubs.player",
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="members",
+                        to="leagues.team",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['team', 'position'],
+                "ordering": ["team", "position"],
             },
         ),
         migrations.AddField(
-            model_name='team',
-            name='players',
-            field=models.ManyToManyField(related_name='teams', through='leagues.TeamMember', to='clubs.player'),
+            model_name="team",
+            name="players",
+            field=models.ManyToManyField(
+                related_name="teams", through="leagues.TeamMember", to="clubs.player"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='houserules',
-            constraint=models.UniqueConstraint(fields=('club', 'name'), name='house_rules_name_unique'),
+            model_name="houserules",
+            constraint=models.UniqueConstraint(
+                fields=("club", "name"), name="house_rules_name_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='season',
-            constraint=models.UniqueConstraint(fields=('club', 'slug'), name='season_slug_unique_in_club'),
+            model_name="season",
+            constraint=models.UniqueConstraint(
+                fields=("club", "slug"), name="season_slug_unique_in_club"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='division',
-            constraint=models.UniqueConstraint(fields=('season', 'slug'), name='division_slug_unique'),
+            model_name="division",
+            constraint=models.UniqueConstraint(
+                fields=("season", "slug"), name="division_slug_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='teammember',
-            constraint=models.UniqueConstraint(fields=('team', 'player'), name='team_member_once'),
+            model_name="teammember",
+            constraint=models.UniqueConstraint(fields=("team", "player"), name="team_member_once"),
         ),
         migrations.AddConstraint(
-            model_name='teammember',
-            constraint=models.UniqueConstraint(fields=('team', 'position'), name='team_member_position'),
+            model_name="teammember",
+            constraint=models.UniqueConstraint(
+                fields=("team", "position"), name="team_member_position"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='team',
-            constraint=models.UniqueConstraint(fields=('division', 'name'), name='team_name_unique'),
+            model_name="team",
+            constraint=models.UniqueConstraint(
+                fields=("division", "name"), name="team_name_unique"
+            ),
         ),
     ]

@@ -5,56 +5,128 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('clubs', '0001_initial'),
-        ('leagues', '0001_initial'),
+        ("clubs", "0001_initial"),
+        ("leagues", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Venue',
+            name="Venue",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('tables', models.PositiveSmallIntegerField(default=4)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='venues', to='clubs.club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120)),
+                ("tables", models.PositiveSmallIntegerField(default=4)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="venues",
+                        to="clubs.club",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Fixture',
+            name="Fixture",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round_number', models.PositiveIntegerField()),
-                ('date', models.DateField(blank=True, null=True)),
-                ('table', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('games_planned', models.PositiveSmallIntegerField(default=1)),
-                ('status', models.CharField(choices=[('scheduled', 'Scheduled'), ('played', 'Played'), ('postponed', 'Postponed'), ('forfeit', 'Forfeit')], default='scheduled', max_length=12)),
-                ('away', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='away_fixtures', to='leagues.team')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='fixtures', to='clubs.club')),
-                ('division', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='fixtures', to='leagues.division')),
-                ('home', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='home_fixtures', to='leagues.team')),
-                ('venue', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='fixtures', to='scheduling.venue')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("round_number", models.PositiveIntegerField()),
+                ("date", models.DateField(blank=True, null=True)),
+                ("table", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("games_planned", models.PositiveSmallIntegerField(default=1)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("scheduled", "Scheduled"),
+                            ("played", "Played"),
+                            ("postponed", "Postponed"),
+                            ("forfeit", "Forfeit"),
+                        ],
+                        default="scheduled",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "away",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="away_fixtures",
+                        to="leagues.team",
+                    ),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="fixtures",
+                        to="clubs.club",
+                    ),
+                ),
+                (
+                    "division",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="fixtures",
+                        to="leagues.division",
+                    ),
+                ),
+                (
+                    "home",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="home_fixtures",
+                        to="leagues.team",
+                    ),
+                ),
+                (
+                    "venue",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="fixtures",
+                        to="scheduling.venue",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['division', 'round_number', 'table', 'id'],
+                "ordering": ["division", "round_number", "table", "id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='venue',
-            constraint=models.UniqueConstraint(fields=('club', 'name'), name='venue_name_unique_in_club'),
+            model_name="venue",
+            constraint=models.UniqueConstraint(
+                fields=("club", "name"), name="venue_name_unique_in_club"
+            ),
         ),
         migrations.AddIndex(
-            model_name='fixture',
-            index=models.Index(fields=['division', 'round_number'], name='scheduling__divisio_0f03a5_idx'),
+            model_name="fixture",
+            index=models.Index(
+                fields=["division", "round_number"], name="scheduling__divisio_0f03a5_idx"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='fixture',
-            constraint=models.CheckConstraint(condition=models.Q(('home', models.F('away')), _negated=True), name='fixture_not_against_itself'),
+            model_name="fixture",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("home", models.F("away")), _negated=True),
+                name="fixture_not_against_itself",
+            ),
         ),
     ]

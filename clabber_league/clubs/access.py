@@ -1,0 +1,78 @@
+"""Who may do what in a club: the one place pages and the API ask.
+
+The club comes from the URL and is checked once per request (pretix's
+``api/auth/permission.py`` does the same for organizers); every queryset then
+starts from that club, so one club can never see or change another's rows by id.
+
+| need | who |
+|---|---|
+| ``read`` | any member; anybody, logged in or not, when the club is public |
+| ``play`` | players, scorers and club admins (confirm a game they played in) |
+| ``score`` | scorers and club admins (start games, record and correct deals) |
+| ``manage`` | club admins (players, teams, seasons, divisions, members) |
+
+A club that a person may not read answers 404, as if it did not exist.
+"""
+
+from dataclasses import dataclass
+from typing import Literal
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.http import Http404
+
+from .models import Club, Membership, Role
+
+Need = Literal["read", "play", "score", "manage"]
+
+NEED_ROLE: dict[str, Role] = {
+    "play": Role.PLAYER,
+    "score": Role.SCORER,
+    "manage": Role.ADMIN,
+}
+
+NOT_FOUND = "No such club."
+
+
+@dataclass(frozen=True)
+class ClubAccess:
+    """A club and what the person asking may do in it."""
+
+    club: Club
+    membership: Membership | None
+
+    @property
+    def role(self) -> str | None:
+        return self.membership.role if self.membership else None
+
+    @property
+    def can_play(self) -> bool:
+        return self.can("play")
+
+    @property
+    def can_score(self) -> bool:
+        return self.can("score")
+
+    @property
+    def can_manage(self) -> bool:
+        return self.can("manage")
+
+    def can(self, need: Need) -> bool:
+        if need == "read":
+            return self.membership is not None or self.club.is_public
+        if self.membership is None:
+            return False
+        return self.membership.has_role(NEED_ROLE[need])
+
+
+def club_access(*, slug: str, user: AbstractBaseUser | AnonymousUser) -> ClubAccess:
+    """The club of the URL with the person's membership; 404 when they may not read it."""
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        raise Http404(NOT_FOUND)
+    membership = None
+    if user.is_authenticated:
+        membership = Membership.objects.filter(club=club, user=user).first()
+    access = ClubAccess(club=club, membership=membership)
+    if not access.can("read"):
+        raise Http404(NOT_FOUND)
+    return access

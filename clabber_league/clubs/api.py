@@ -1,0 +1,94 @@
+"""API of clubs: the clubs a person can see, their members and players."""
+
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.permissions import AllowAny
+
+from .api_base import ClubScopedModelViewSet
+from .models import Club, Membership, Player
+from .selectors import clubs_for_user
+from .serializers_base import ClubScopedSerializer
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["slug", "name", "city", "is_public"]
+
+
+class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """The clubs you belong to, and every public club."""
+
+    serializer_class = ClubSerializer
+    permission_classes = [AllowAny]
+    lookup_field = "slug"
+    queryset = Club.objects.none()
+    filterset_fields = ["is_public", "city"]
+
+    def get_queryset(self) -> QuerySet[Club]:
+        return clubs_for_user(user=self.request.user).order_by("name")
+
+
+class MembershipSerializer(serializers.ModelSerializer):
+    username = serializers.SlugRelatedField(
+        source="user", slug_field="username", queryset=get_user_model().objects.all()
+    )
+
+    class Meta:
+        model = Membership
+        fields = ["id", "username", "role", "created_at"]
+        read_only_fields = ["created_at"]
+        validators: list = []
+
+    def validate_username(self, user):
+        club = self.context["club"]
+        existing = Membership.objects.filter(club=club, user=user)
+        if self.instance is not None:
+            existing = existing.exclude(pk=self.instance.pk)
+        if existing.exists():
+            raise serializers.ValidationError("This person is already a member of the club.")
+        return user
+
+    def create(self, validated_data):
+        validated_data["club"] = self.context["club"]
+        return super().create(validated_data)
+
+
+class MembershipViewSet(ClubScopedModelViewSet):
+    """Members and their roles (viewer, player, scorer, club admin). Club admins manage them;
+    only members can list them, even in a public club."""
+
+    serializer_class = MembershipSerializer
+    queryset = Membership.objects.none()
+    filterset_fields = ["role"]
+
+    def queryset_for_club(self, club) -> QuerySet[Membership]:
+        if self.club_access.membership is None:
+            return Membership.objects.none()
+        return club.memberships.select_related("user").order_by("user__username")
+
+
+class PlayerSerializer(ClubScopedSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "active"]
+
+    def validate_name(self, name: str) -> str:
+        club = self.context["club"]
+        clash = Player.objects.filter(club=club, name=name)
+        if self.instance is not None:
+            clash = clash.exclude(pk=self.instance.pk)
+        if clash.exists():
+            raise serializers.ValidationError("The club already has a player of this name.")
+        return name
+
+
+class PlayerViewSet(ClubScopedModelViewSet):
+    serializer_class = PlayerSerializer
+    queryset = Player.objects.none()
+    filterset_fields = ["active"]
+    search_fields = ["name"]
+
+    def queryset_for_club(self, club) -> QuerySet[Player]:
+        return club.players.order_by("name")

@@ -1,0 +1,82 @@
+"""The base of every club-scoped API view.
+
+The club comes from the URL (``/api/clubs/<club_slug>/...``), is looked up and
+checked once in ``initial()``, and every queryset starts from it. Safe methods
+need ``read``; writes need the view's ``write_need`` (``score`` or ``manage``).
+"""
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework import permissions, viewsets
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.request import Request
+
+from .access import NOT_FOUND, ClubAccess, Need, club_access
+
+CLUB_PARAMETER = OpenApiParameter(
+    "club_slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's slug."
+)
+NEEDS_ROLE = "Your role in this club does not allow this."
+
+
+class ClubPermission(permissions.BasePermission):
+    """Reads need ``read``; writes need the view's ``write_need``."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        access: ClubAccess = view.club_access
+        need: Need = "read" if request.method in permissions.SAFE_METHODS else view.write_need
+        if not access.can(need):
+            if not request.user.is_authenticated:
+                return False  # DRF answers 401/403 for anonymous users
+            raise PermissionDenied(NEEDS_ROLE)
+        return True
+
+
+class ClubScopedMixin:
+    """Resolves ``self.club`` from the URL once per request."""
+
+    write_need: Need = "manage"
+    permission_classes = [ClubPermission]
+    club_access: ClubAccess
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        try:
+            self.club_access = club_access(slug=kwargs.get("club_slug", ""), user=request.user)
+        except Http404 as exc:
+            raise NotFound(NOT_FOUND) from exc
+        super().initial(request, *args, **kwargs)  # type: ignore[misc]
+
+    @property
+    def club(self):
+        return self.club_access.club
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()  # type: ignore[misc]
+        context["club"] = self.club_access.club if hasattr(self, "club_access") else None
+        return context
+
+
+class ClubScopedModelViewSet(ClubScopedMixin, viewsets.ModelViewSet):
+    """A model viewset whose queryset is ``queryset_for_club(club)``."""
+
+    def queryset_for_club(self, club) -> QuerySet:
+        raise NotImplementedError
+
+    def get_queryset(self) -> QuerySet:
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no club
+            return self.queryset
+        return self.queryset_for_club(self.club)
+
+
+class ClubScopedReadOnlyViewSet(ClubScopedMixin, viewsets.ReadOnlyModelViewSet):
+    def queryset_for_club(self, club) -> QuerySet:
+        raise NotImplementedError
+
+    def get_queryset(self) -> QuerySet:
+        if getattr(self, "swagger_fake_view", False):  # schema generation: no club
+            return self.queryset
+        return self.queryset_for_club(self.club)

@@ -1,0 +1,27 @@
+"""The club's own page: its seasons and divisions, games in progress, recent results."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from clabber_league.games.selectors import game_list
+
+from .decorators import club_view
+
+
+@club_view("read")
+def club_home(request: HttpRequest) -> HttpResponse:
+    club = request.club
+    games = game_list(club=club).order_by("-created_at")
+    return render(
+        request,
+        "clubs/home.html",
+        {
+            "club": club,
+            "access": request.club_access,
+            "divisions": club.divisions.select_related("season").order_by(
+                "-season__start_date", "name"
+            ),
+            "in_progress": games.filter(status="in_progress")[:20],
+            "recent": games.exclude(status="in_progress")[:20],
+        },
+    )

@@ -1,0 +1,27 @@
+"""The REST API's routes. Club data lives under ``/api/clubs/<club_slug>/``."""
+
+from rest_framework.routers import DefaultRouter
+
+from clabber_league.clubs import api as clubs_api
+from clabber_league.games import api as games_api
+from clabber_league.leagues import api as leagues_api
+from clabber_league.scheduling import api as scheduling_api
+
+CLUB = r"clubs/(?P<club_slug>[-a-zA-Z0-9_]+)"
+GAME = CLUB + r"/games/(?P<game_pk>[0-9]+)"
+
+router = DefaultRouter(trailing_slash=True)
+router.register(r"clubs", clubs_api.ClubViewSet, basename="club")
+router.register(CLUB + "/members", clubs_api.MembershipViewSet, basename="member")
+router.register(CLUB + "/players", clubs_api.PlayerViewSet, basename="player")
+router.register(CLUB + "/house-rules", leagues_api.HouseRulesViewSet, basename="house-rules")
+router.register(CLUB + "/seasons", leagues_api.SeasonViewSet, basename="season")
+router.register(CLUB + "/divisions", leagues_api.DivisionViewSet, basename="division")
+router.register(CLUB + "/teams", leagues_api.TeamViewSet, basename="team")
+router.register(CLUB + "/venues", scheduling_api.VenueViewSet, basename="venue")
+router.register(CLUB + "/fixtures", scheduling_api.FixtureViewSet, basename="fixture")
+router.register(CLUB + "/games", games_api.GameViewSet, basename="game")
+router.register(GAME + "/deals", games_api.DealViewSet, basename="deal")
+router.register(GAME + "/history", games_api.RevisionViewSet, basename="game-history")
+
+urlpatterns = router.urls

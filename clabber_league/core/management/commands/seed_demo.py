@@ -1,0 +1,162 @@
+"""``manage.py seed_demo``: a demo club to look around in. Safe to run twice.
+
+Creates the Evansville Clabber Club (public), an admin and a scorer login, the
+Winter 2026 season with a Monday Night division of eight partnerships, finished
+games played card by card through the same services a scorer uses, and one game
+still in progress. A second run changes nothing but the demo passwords, which it
+resets so that the login it prints is true.
+"""
+
+import datetime
+import random
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from clabber_league.clubs.models import Club, Membership, Player, Role
+from clabber_league.games import services as game_services
+from clabber_league.games.models import Game
+from clabber_league.leagues.models import Division, Season, Team, TeamMember
+from clabber_league.rules import get_ruleset
+from clabber_league.rules.simulate import simulate_deal
+
+DEMO_PASSWORD = "clabber-demo"
+PLAYERS = [
+    "Ada Kessler",
+    "Bud Hartig",
+    "Carl Wempe",
+    "Dot Schnur",
+    "Earl Mattingly",
+    "Fern Goebel",
+    "Gus Reitz",
+    "Hazel Stoll",
+    "Ike Rexing",
+    "June Folz",
+    "Kurt Ubelhor",
+    "Lena Heerdink",
+    "Mo Fehrenbacher",
+    "Nell Seib",
+    "Otto Kuebler",
+    "Pearl Happe",
+]
+TEAMS = [
+    "Jack & Nine",
+    "Mules",
+    "Turkey Tracks",
+    "Dad 'n' Bell",
+    "Hicksters",
+    "Fifty Club",
+    "West Side",
+    "Franklin Street",
+]
+PAIRINGS = [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7)]
+
+
+class Command(BaseCommand):
+    help = "Load a demo club with a season, eight partnerships and finished games (idempotent)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--seed", type=int, default=500, help="random seed for the deals")
+
+    def handle(self, *args, **options):
+        rng = random.Random(options["seed"])
+        with transaction.atomic():
+            club, admin, scorer = self._club_and_logins()
+            division, teams = self._league(club)
+        created = self._games(club, division, teams, admin, scorer, rng)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo club ready: {club.name} ({Game.objects.filter(club=club).count()} games, "
+                f"{created} new)."
+            )
+        )
+        self.stdout.write(
+            "Log in at http://127.0.0.1:8000/accounts/login/ with\n"
+            f"  club admin (and Django admin): admin / {DEMO_PASSWORD}\n"
+            f"  scorer:                        scorer / {DEMO_PASSWORD}\n"
+            f"The club's page: http://127.0.0.1:8000/clubs/{club.slug}/"
+        )
+
+    def _club_and_logins(self):
+        User = get_user_model()
+        club, _ = Club.objects.get_or_create(
+            slug="evansville",
+            defaults={
+                "name": "Evansville Clabber Club",
+                "city": "Evansville, Indiana",
+                "is_public": True,
+            },
+        )
+        admin, _ = User.objects.get_or_create(
+            username="admin", defaults={"email": "admin@localhost"}
+        )
+        admin.is_staff = admin.is_superuser = True
+        admin.set_password(DEMO_PASSWORD)
+        admin.save()
+        scorer, _ = User.objects.get_or_create(username="scorer")
+        scorer.set_password(DEMO_PASSWORD)
+        scorer.save()
+        Membership.objects.update_or_create(club=club, user=admin, defaults={"role": Role.ADMIN})
+        Membership.objects.update_or_create(club=club, user=scorer, defaults={"role": Role.SCORER})
+        return club, admin, scorer
+
+    def _league(self, club):
+        season, _ = Season.objects.get_or_create(
+            club=club,
+            slug="winter-2026",
+            defaults={"name": "Winter 2026", "start_date": datetime.date(2026, 9, 7)},
+        )
+        division, _ = Division.objects.get_or_create(
+            club=club,
+            season=season,
+            slug="monday-night",
+            defaults={"name": "Monday Night", "ruleset": "clabber"},
+        )
+        players = [Player.objects.get_or_create(club=club, name=name)[0] for name in PLAYERS]
+        teams = []
+        for index, name in enumerate(TEAMS):
+            team, created = Team.objects.get_or_create(club=club, division=division, name=name)
+            if created:
+                for position, player in enumerate(players[2 * index : 2 * index + 2]):
+                    TeamMember.objects.create(team=team, player=player, position=position)
+            teams.append(team)
+        return division, teams
+
+    def _games(self, club, division, teams, admin, scorer, rng) -> int:
+        if Game.objects.filter(division=division).exists():
+            return 0
+        ruleset = get_ruleset(division.rules_spec())
+        created = 0
+        for number, (a, b) in enumerate([*PAIRINGS, (2, 5)]):
+            side_a, side_b = teams[a], teams[b]
+            a_players = [m.player for m in side_a.members.order_by("position")]
+            b_players = [m.player for m in side_b.members.order_by("position")]
+            seats = [a_players[0], b_players[0], a_players[1], b_players[1]]
+            game = game_services.game_start(
+                club=club,
+                division=division,
+                sides={"A": side_a, "B": side_b},
+                seats=seats,
+                first_dealer=number % 4,
+                user=scorer,
+                played_on=datetime.date(2026, 9, 7) + datetime.timedelta(weeks=number // 4),
+            )
+            created += 1
+            in_progress = number == len(PAIRINGS)
+            dealer = game.first_dealer
+            for _ in range(4 if in_progress else 200):
+                deal = simulate_deal(ruleset, rng, dealer=dealer)
+                maker_seat = None
+                if "maker" in deal:
+                    maker_seat = rng.choice(
+                        [s for s in range(4) if ruleset.sides[s % 2] == deal["maker"]]
+                    )
+                game_services.deal_record(game=game, data=deal, maker_seat=maker_seat, user=scorer)
+                game.refresh_from_db()
+                if game.status != Game.Status.IN_PROGRESS:
+                    break
+                dealer = game_services.next_dealer_seat(game=game)
+            if number < 4 and game.status == Game.Status.FINISHED:
+                game_services.game_confirm(game=game, user=admin)
+        return created

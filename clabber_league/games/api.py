@@ -1,0 +1,352 @@
+"""API of games: start a game, record deals (idempotently), correct them, confirm the game.
+
+Deal errors use the rules calculator's body, ``{"errors": [{"field", "message"}]}``,
+with the fields of the deal (``points.B``, ``melds.A[0].top``).
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from clabber_league.calculator.api import ERROR_BODY
+from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSet
+from clabber_league.clubs.models import Player
+from clabber_league.clubs.serializers_base import ClubScopedSerializer
+from clabber_league.leagues.models import Division, Team
+from clabber_league.scheduling.models import Fixture
+
+from . import selectors, services
+from .models import Deal, DealRevision, Game
+
+BODY_NOT_OBJECT = "The deal must be a JSON object."
+IDEMPOTENCY_KEY_TOO_LONG = "The Idempotency-Key header is at most 80 characters."
+
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="A key unique to this deal; a retried request with the same key returns the "
+    "deal recorded the first time (200) instead of recording it twice.",
+)
+
+
+def _errors_response(exc: services.GameError) -> Response:
+    return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+
+
+class GameSerializer(serializers.ModelSerializer):
+    sides = serializers.SerializerMethodField()
+    seats = serializers.SerializerMethodField()
+    scores = serializers.DictField(child=serializers.IntegerField(), read_only=True)
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "division",
+            "fixture",
+            "number",
+            "rules",
+            "first_dealer",
+            "status",
+            "winner",
+            "scores",
+            "deal_count",
+            "played_on",
+            "created_at",
+            "finished_at",
+            "confirmed_at",
+            "sides",
+            "seats",
+        ]
+        read_only_fields = fields
+
+    def get_sides(self, game: Game) -> dict[str, int | None]:
+        return {s.side: s.team_id for s in game.sides.all()}
+
+    def get_seats(self, game: Game) -> list[dict[str, Any]]:
+        return [
+            {"seat": s.seat, "side": s.side, "player": s.player_id, "name": s.player.name}
+            for s in game.seats.all()
+        ]
+
+
+class GameCreateSerializer(ClubScopedSerializer):
+    division = serializers.PrimaryKeyRelatedField(queryset=Division.objects.all())
+    fixture = serializers.PrimaryKeyRelatedField(
+        queryset=Fixture.objects.all(), required=False, allow_null=True
+    )
+    sides = serializers.DictField(
+        child=serializers.PrimaryKeyRelatedField(queryset=Team.objects.all(), allow_null=True),
+        help_text='Team of each side: {"A": team id, "B": team id}.',
+    )
+    seats = serializers.PrimaryKeyRelatedField(
+        many=True,
+        queryset=Player.objects.all(),
+        help_text="Players in seat order, clockwise; seat 0, 2 are side A in a partnership game.",
+    )
+    first_dealer = serializers.IntegerField(min_value=0, default=0)
+    number = serializers.IntegerField(min_value=1, default=1)
+    played_on = serializers.DateField(required=False, allow_null=True)
+
+    class Meta:
+        model = Game
+        fields = ["division", "fixture", "sides", "seats", "first_dealer", "number", "played_on"]
+
+    def get_fields(self):
+        fields = super().get_fields()
+        club = self.context.get("club")
+        child = fields["sides"].child
+        child.queryset = Team.objects.filter(club=club) if club else Team.objects.none()
+        return fields
+
+
+class GameViewSet(
+    ClubScopedMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """A club's games. Scorers and club admins start games; players confirm finished ones."""
+
+    serializer_class = GameSerializer
+    queryset = Game.objects.none()
+    write_need = "score"
+    filterset_fields = ["division", "status", "fixture"]
+
+    def get_queryset(self) -> QuerySet[Game]:
+        if getattr(self, "swagger_fake_view", False):
+            return self.queryset
+        return selectors.game_list(club=self.club)
+
+    def get_serializer_class(self):
+        return GameCreateSerializer if self.action == "create" else GameSerializer
+
+    def get_permissions(self):
+        if self.action == "confirm":
+            self.write_need = "play"
+        return super().get_permissions()
+
+    @extend_schema(request=GameCreateSerializer, responses={201: GameSerializer, 400: ERROR_BODY})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        serializer = GameCreateSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            game = services.game_start(
+                club=self.club,
+                division=data["division"],
+                sides=data["sides"],
+                seats=data["seats"],
+                first_dealer=data["first_dealer"],
+                fixture=data.get("fixture"),
+                number=data["number"],
+                played_on=data.get("played_on"),
+                user=request.user,
+            )
+        except services.GameError as exc:
+            return _errors_response(exc)
+        game = selectors.game_list(club=self.club).get(pk=game.pk)
+        return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: GameSerializer, 400: ERROR_BODY})
+    @action(detail=True, methods=["post"])
+    def confirm(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        game = self.get_object()
+        try:
+            services.game_confirm(game=game, user=request.user)
+        except services.GameError as exc:
+            return _errors_response(exc)
+        return Response(GameSerializer(selectors.game_list(club=self.club).get(pk=game.pk)).data)
+
+
+class DealSerializer(serializers.ModelSerializer):
+    score = serializers.DictField(source="scores", child=serializers.IntegerField(), read_only=True)
+    running_totals = serializers.DictField(
+        source="running", child=serializers.IntegerField(), read_only=True
+    )
+
+    class Meta:
+        model = Deal
+        fields = [
+            "id",
+            "number",
+            "dealer",
+            "maker_seat",
+            "maker",
+            "data",
+            "outcome",
+            "score",
+            "running_totals",
+            "result",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+
+class DealRevisionSerializer(serializers.ModelSerializer):
+    user = serializers.CharField(source="user.username", default=None, read_only=True)
+
+    class Meta:
+        model = DealRevision
+        fields = ["id", "deal_number", "action", "user", "at", "before", "after"]
+        read_only_fields = fields
+
+
+def _deal_body(request: Request) -> tuple[dict[str, Any], int | None]:
+    if not isinstance(request.data, Mapping):
+        raise ValidationError({"errors": [{"field": "", "message": BODY_NOT_OBJECT}]})
+    body = dict(request.data)
+    maker_seat = body.pop("maker_seat", None)
+    if maker_seat is not None and (isinstance(maker_seat, bool) or not isinstance(maker_seat, int)):
+        raise ValidationError(
+            {"errors": [{"field": "maker_seat", "message": "A seat is a whole number."}]}
+        )
+    return body, maker_seat
+
+
+class MeldInputSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["sequence", "four"])
+    suit = serializers.CharField(required=False, help_text="A sequence's suit.")
+    top = serializers.CharField(required=False, help_text="A sequence's top card: A K Q J 10 9 8.")
+    length = serializers.IntegerField(required=False, help_text="A sequence's length, 3 or more.")
+    rank = serializers.CharField(required=False, help_text="The rank of a four of a kind.")
+    player = serializers.IntegerField(required=False, help_text="Seat of the player who showed it.")
+
+
+class DealInputSerializer(serializers.Serializer):
+    """A deal in the rules calculator's JSON (RULES.md section 6) without ``ruleset`` and
+    ``options``, which are the game's. Documents the body; the rules engine checks it."""
+
+    passed = serializers.BooleanField(required=False)
+    maker = serializers.CharField(required=False, help_text="The side that named trump: A, B or C.")
+    maker_seat = serializers.IntegerField(
+        required=False, help_text="Seat of the player who named trump."
+    )
+    trump = serializers.CharField(
+        required=False, help_text="clubs, diamonds, hearts, spades or none."
+    )
+    bidding = serializers.DictField(required=False, help_text='{"round": 1|2, "turned": suit}')
+    points = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Card points taken in tricks, per side.",
+    )
+    last_trick = serializers.CharField(required=False)
+    tricks = serializers.DictField(child=serializers.IntegerField(), required=False)
+    melds = serializers.DictField(child=MeldInputSerializer(many=True), required=False)
+    bell = serializers.CharField(required=False)
+    renege = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class DealViewSet(ClubScopedModelViewSet):
+    """The deals of one game, in order. Recording needs scorer or club admin."""
+
+    serializer_class = DealSerializer
+    queryset = Deal.objects.none()
+    write_need = "score"
+    http_method_names = ["get", "post", "put", "delete", "head", "options"]
+
+    def queryset_for_club(self, club) -> QuerySet[Deal]:
+        return selectors.deal_list(club=club, game_id=self.kwargs["game_pk"])
+
+    def _game(self) -> Game:
+        return get_object_or_404(Game, club=self.club, pk=self.kwargs["game_pk"])
+
+    @extend_schema(
+        request=DealInputSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: DealSerializer, 200: DealSerializer, 400: ERROR_BODY},
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get("Idempotency-Key") or None
+        if key and len(key) > 80:
+            return Response(
+                {"errors": [{"field": "Idempotency-Key", "message": IDEMPOTENCY_KEY_TOO_LONG}]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        data, maker_seat = _deal_body(request)
+        game = self._game()
+        try:
+            recorded = services.deal_record(
+                game=game,
+                data=data,
+                maker_seat=maker_seat,
+                user=request.user,
+                idempotency_key=key,
+            )
+        except services.GameError as exc:
+            return _errors_response(exc)
+        return Response(
+            DealSerializer(recorded.deal).data,
+            status=status.HTTP_201_CREATED if recorded.created else status.HTTP_200_OK,
+        )
+
+    @extend_schema(request=DealInputSerializer, responses={200: DealSerializer, 400: ERROR_BODY})
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        deal = self.get_object()
+        data, maker_seat = _deal_body(request)
+        try:
+            deal = services.deal_correct(
+                deal=deal, data=data, maker_seat=maker_seat, user=request.user
+            )
+        except services.GameError as exc:
+            return _errors_response(exc)
+        return Response(DealSerializer(deal).data)
+
+    @extend_schema(responses={204: None, 400: ERROR_BODY})
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        deal = self.get_object()
+        try:
+            services.deal_delete(deal=deal, user=request.user)
+        except services.GameError as exc:
+            return _errors_response(exc)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        request=DealInputSerializer, responses={200: OpenApiTypes.OBJECT, 400: ERROR_BODY}
+    )
+    @action(detail=False, methods=["post"])
+    def preview(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """What the deal would put on the sheet, without saving it."""
+        data, maker_seat = _deal_body(request)
+        try:
+            preview = services.deal_preview(game=self._game(), data=data, maker_seat=maker_seat)
+        except services.GameError as exc:
+            return _errors_response(exc)
+        return Response(
+            {
+                "number": preview.number,
+                "dealer": preview.dealer,
+                "score": preview.answer["score"],
+                "outcome": preview.answer["outcome"],
+                "result": preview.answer,
+                "running_totals": preview.running,
+                "finished": preview.finished,
+                "winner": preview.winner,
+                "next_dealer": preview.next_dealer,
+            }
+        )
+
+
+class RevisionViewSet(ClubScopedMixin, viewsets.ReadOnlyModelViewSet):
+    """The audit history of a game: who changed which deal, when, before and after."""
+
+    serializer_class = DealRevisionSerializer
+    queryset = DealRevision.objects.none()
+
+    def get_queryset(self) -> QuerySet[DealRevision]:
+        if getattr(self, "swagger_fake_view", False):
+            return self.queryset
+        return selectors.revision_list(club=self.club, game_id=self.kwargs["game_pk"])

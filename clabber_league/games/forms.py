@@ -1,0 +1,294 @@
+"""The deal-entry form: what a scorer taps at the table, turned into the engine's deal JSON.
+
+The form only collects and translates: which fields exist comes from the game's
+rule set (sides, seats, meld kinds, whether no-trumps can be bid), and every
+check of the rules is the engine's. Its errors come back with the engine's field
+names (``points.B``, ``melds.A[0].top``) and are shown beside the field that
+produced them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from clabber_league.rules import RuleSet
+from clabber_league.rules.cards import NO_TRUMPS, SUITS
+
+from .models import Game
+
+SUIT_LABELS = {
+    "clubs": "♣ Clubs",
+    "diamonds": "♦ Diamonds",
+    "hearts": "♥ Hearts",
+    "spades": "♠ Spades",
+    NO_TRUMPS: "No trumps",
+}
+MELD_ROWS = 8
+RANK_LABELS = {
+    "A": "Aces",
+    "K": "Kings",
+    "Q": "Queens",
+    "J": "Jacks",
+    "10": "Tens",
+    "9": "Nines",
+    "8": "Eights",
+    "7": "Sevens",
+}
+RUN_NAMES = {
+    3: "Run of 3 (dad)",
+    4: "Run of 4 (fifty)",
+    5: "Run of 5",
+    6: "Run of 6",
+    7: "Run of 7",
+    8: "Run of 8",
+}
+ONE_SIDE_POINTS = "Enter the card points of at least one side."
+MELD_NEEDS_PLAYER = "Say who showed this meld."
+MELD_NEEDS_SUIT = "Give the suit and top card of the run."
+
+
+def meld_kind_choices(ruleset: RuleSet) -> list[tuple[str, str]]:
+    """Runs of every length a hand can hold, and the fours the rule set scores."""
+    longest = min(ruleset.hand_size, len(ruleset.pack_ranks))
+    runs = [(f"run-{n}", RUN_NAMES[n]) for n in range(3, longest + 1)]
+    fours = [
+        (kind, f"Four {RANK_LABELS[kind[5:]]}")
+        for kind in ruleset.meld_table
+        if kind.startswith("four-") and ruleset.meld_value(kind) > 0
+    ]
+    return [("", "—"), *runs, *fours]
+
+
+class DealForm(forms.Form):
+    """One deal. Built for a game: ``DealForm(game=..., ruleset=..., data=...)``."""
+
+    passed = forms.BooleanField(required=False, label="Passed out (everybody passed)")
+    round = forms.TypedChoiceField(
+        choices=[(1, "1st round: took the turned-up suit"), (2, "2nd round: named a suit")],
+        coerce=int,
+        required=False,
+        widget=forms.RadioSelect,
+        label="Round",
+    )
+    turned = forms.ChoiceField(required=False, label="Turned-up suit", widget=forms.RadioSelect)
+    maker_seat = forms.TypedChoiceField(
+        coerce=int, required=False, widget=forms.RadioSelect, label="Who named trump"
+    )
+    trump = forms.ChoiceField(required=False, widget=forms.RadioSelect, label="Trump")
+    last_trick = forms.ChoiceField(required=False, widget=forms.RadioSelect, label="Last trick")
+    bell = forms.TypedChoiceField(
+        coerce=int,
+        required=False,
+        empty_value=None,
+        label="Bell (K-Q of trumps)",
+        widget=forms.RadioSelect,
+    )
+    renege = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label="Renege by"
+    )
+
+    def __init__(
+        self, *args: Any, game: Game, ruleset: RuleSet, seat_names: dict[int, str], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.ruleset = ruleset
+        self.sides = list(ruleset.sides)
+        self.seat_names = seat_names
+        suits = [(s, SUIT_LABELS[s]) for s in SUITS]
+        trumps = suits + ([(NO_TRUMPS, SUIT_LABELS[NO_TRUMPS])] if ruleset.allows_no_trumps else [])
+        self.fields["turned"].choices = suits
+        self.fields["trump"].choices = trumps
+        seat_choices = [(seat, self.seat_label(seat)) for seat in sorted(seat_names)]
+        self.fields["maker_seat"].choices = seat_choices
+        self.fields["bell"].choices = [("", "Nobody"), *seat_choices]
+        self.fields["last_trick"].choices = [(s, f"Side {s}") for s in self.sides]
+        self.fields["renege"].choices = [(s, f"Side {s}") for s in self.sides]
+        for side in self.sides:
+            self.fields[f"points_{side}"] = forms.IntegerField(
+                required=False,
+                label=f"Card points {side}",
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
+            )
+            self.fields[f"tricks_{side}"] = forms.IntegerField(
+                required=False,
+                label=f"Tricks {side}",
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
+            )
+        kinds = meld_kind_choices(ruleset)
+        ranks = [("", "—")] + [(r, r) for r in ruleset.pack_ranks]
+        for i in range(MELD_ROWS):
+            self.fields[f"meld_{i}_seat"] = forms.TypedChoiceField(
+                coerce=int,
+                required=False,
+                empty_value=None,
+                label="Player",
+                choices=[("", "—"), *seat_choices],
+            )
+            self.fields[f"meld_{i}_kind"] = forms.ChoiceField(
+                required=False, label="Meld", choices=kinds
+            )
+            self.fields[f"meld_{i}_suit"] = forms.ChoiceField(
+                required=False, label="Suit", choices=[("", "—"), *suits]
+            )
+            self.fields[f"meld_{i}_top"] = forms.ChoiceField(
+                required=False, label="Top card", choices=ranks
+            )
+        self.meld_rows: dict[tuple[str, int], int] = {}
+
+    # --- presentation helpers -----------------------------------------------------------
+
+    def seat_side(self, seat: int) -> str:
+        return self.sides[seat % len(self.sides)]
+
+    def seat_label(self, seat: int) -> str:
+        return f"{self.seat_names[seat]} ({self.seat_side(seat)})"
+
+    def side_fields(self, prefix: str) -> list[forms.BoundField]:
+        return [self[f"{prefix}_{side}"] for side in self.sides]
+
+    @property
+    def points_fields(self) -> list[forms.BoundField]:
+        return self.side_fields("points")
+
+    @property
+    def tricks_fields(self) -> list[forms.BoundField]:
+        return self.side_fields("tricks")
+
+    @property
+    def error_names(self) -> list[str]:
+        """Every field that can show an error, for the preview's out-of-band updates."""
+        return list(self.fields)
+
+    def meld_row_fields(self) -> list[dict[str, Any]]:
+        rows = []
+        for i in range(MELD_ROWS):
+            bound = {part: self[f"meld_{i}_{part}"] for part in ("seat", "kind", "suit", "top")}
+            filled = any(bound[p].value() not in (None, "") for p in bound)
+            rows.append({"index": i, "fields": bound, "filled": filled})
+        return rows
+
+    # --- to the engine ------------------------------------------------------------------
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if cleaned.get("passed"):
+            return cleaned
+        points = {s: cleaned.get(f"points_{s}") for s in self.sides}
+        given = {s: p for s, p in points.items() if p is not None}
+        if not given:
+            self.add_error(f"points_{self.sides[0]}", ONE_SIDE_POINTS)
+        for i in range(MELD_ROWS):
+            kind = cleaned.get(f"meld_{i}_kind")
+            if not kind:
+                continue
+            if cleaned.get(f"meld_{i}_seat") is None:
+                self.add_error(f"meld_{i}_seat", MELD_NEEDS_PLAYER)
+            if kind.startswith("run-") and not (
+                cleaned.get(f"meld_{i}_suit") and cleaned.get(f"meld_{i}_top")
+            ):
+                self.add_error(f"meld_{i}_top", MELD_NEEDS_SUIT)
+        return cleaned
+
+    def derived_points(self, cleaned: dict[str, Any]) -> dict[str, int]:
+        """One side's points may be left out where every card is played: the engine's pack
+        total gives the other."""
+        points = {s: cleaned.get(f"points_{s}") for s in self.sides}
+        missing = [s for s, p in points.items() if p is None]
+        if len(missing) == 1 and self.ruleset.all_cards_played:
+            no_trumps = cleaned.get("trump") == NO_TRUMPS
+            total = self.ruleset.card_points_total(no_trumps)
+            points[missing[0]] = total - sum(p for p in points.values() if p is not None)
+        return {s: p for s, p in points.items() if p is not None}
+
+    def to_engine(self) -> tuple[dict[str, Any], int | None]:
+        """The deal JSON and the seat of the player who named trump. Call after is_valid()."""
+        c = self.cleaned_data
+        if c.get("passed"):
+            return {"passed": True}, None
+        maker_seat = c.get("maker_seat")
+        data: dict[str, Any] = {}
+        if maker_seat is not None:
+            data["maker"] = self.seat_side(maker_seat)
+        round_ = c.get("round")
+        trump = c.get("trump") or (c.get("turned") if round_ == 1 else None)
+        if trump:
+            data["trump"] = trump
+        if round_:
+            bidding: dict[str, Any] = {"round": round_}
+            if c.get("turned"):
+                bidding["turned"] = c["turned"]
+            data["bidding"] = bidding
+        data["points"] = self.derived_points(c)
+        if c.get("last_trick"):
+            data["last_trick"] = c["last_trick"]
+        tricks = {s: c[f"tricks_{s}"] for s in self.sides if c.get(f"tricks_{s}") is not None}
+        if tricks:
+            data["tricks"] = tricks
+        melds: dict[str, list[dict[str, Any]]] = {}
+        self.meld_rows = {}
+        for i in range(MELD_ROWS):
+            kind, seat = c.get(f"meld_{i}_kind"), c.get(f"meld_{i}_seat")
+            if not kind or seat is None:
+                continue
+            side = self.seat_side(seat)
+            if kind.startswith("run-"):
+                meld = {
+                    "kind": "sequence",
+                    "suit": c.get(f"meld_{i}_suit"),
+                    "top": c.get(f"meld_{i}_top"),
+                    "length": int(kind[4:]),
+                }
+            else:
+                meld = {"kind": "four", "rank": kind[5:]}
+            meld["player"] = seat
+            self.meld_rows[(side, len(melds.setdefault(side, [])))] = i
+            melds[side].append(meld)
+        if melds:
+            data["melds"] = melds
+        if c.get("bell") is not None:
+            data["bell"] = self.seat_side(c["bell"])
+        if c.get("renege"):
+            data["renege"] = list(c["renege"])
+        return data, maker_seat
+
+    # --- engine errors back onto the fields ----------------------------------------------
+
+    def add_engine_errors(self, errors: list[dict[str, str]]) -> None:
+        for error in errors:
+            self.add_error(self.field_for(error["field"]), error["message"])
+
+    def field_for(self, path: str) -> str | None:
+        """The form field that an engine error path points at (None: the whole deal)."""
+        head, _, rest = path.partition(".")
+        if head in ("points", "tricks") and rest in self.sides:
+            return f"{head}_{rest}"
+        if head == "bidding":
+            return "round" if rest == "round" else "turned"
+        if head in ("maker", "maker_seat"):
+            return "maker_seat"
+        if head in ("trump", "last_trick", "bell", "passed"):
+            return head
+        if head.startswith("renege"):
+            return "renege"
+        if head == "melds" and rest:
+            side, _, tail = rest.partition("[")
+            index_text, _, part = tail.partition("]")
+            if index_text.isdigit():
+                row = self.meld_rows.get((side, int(index_text)))
+                if row is not None:
+                    part = part.lstrip(".")
+                    name = {
+                        "top": "top",
+                        "suit": "suit",
+                        "length": "kind",
+                        "rank": "kind",
+                        "kind": "kind",
+                        "player": "seat",
+                    }.get(part, "kind")
+                    return f"meld_{row}_{name}"
+        if head in ("points", "tricks"):
+            return f"{head}_{self.sides[0]}"
+        return None

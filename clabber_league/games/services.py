@@ -1,0 +1,514 @@
+"""Recording games: start a game, record, correct and delete deals, confirm the result.
+
+Every write runs in one transaction with the game's row locked (``SELECT ... FOR
+UPDATE``), so two scorers at one table are served one after the other: neither
+deal is lost and none is recorded twice. The unique ``(game, number)`` constraint
+and the per-game idempotency key back that up in the database itself.
+
+The rules engine scores the whole game from its deals on every change (a game is
+a few dozen deals), so running totals, the finish and the winner can never drift
+from the deals, and a correction re-scores everything after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from clabber_league.clubs.models import Club, Player
+from clabber_league.leagues.models import Division, Team
+from clabber_league.rules import RulesError, get_ruleset, next_dealer, score_game
+from clabber_league.scheduling.models import Fixture
+
+from . import adapters
+from .models import Deal, DealRevision, Game, GameSeat, GameSide
+
+GAME_FINISHED = "This game is finished: no deal can be added."
+GAME_CONFIRMED = "This game is confirmed: its deals can no longer be changed."
+GAME_NOT_FINISHED = "Only a finished game can be confirmed."
+GAME_ALREADY_CONFIRMED = "This game is already confirmed."
+CONFIRM_NOT_SEATED = "Only a player of the game, or a club admin, can confirm it."
+CONFIRM_SAME_SIDE = (
+    "The result is confirmed by the other side: someone who did not record these deals."
+)
+SEATS_COUNT = "{ruleset} is played by {players} players; {given} seats were given."
+SEAT_TWICE = "A player can sit only once at a table."
+SEAT_NOT_IN_TEAM = "{player} is not a player of {team}, which plays as side {side}."
+PLAYER_OTHER_CLUB = "This player is not a member of the club."
+TEAM_OTHER_DIVISION = "This team does not play in the division."
+SIDES_MISSING = "Give a team for every side ({sides})."
+FIRST_DEALER_RANGE = "The first dealer must be one of the seats 0 to {last}."
+MAKER_SEAT_SIDE = "The player who named trump sits on side {seat_side}, not on side {maker}."
+MAKER_SEAT_RANGE = "No such seat at this table."
+LAST_DEAL_ONLY = "Only the game's deals can be corrected here."
+
+
+class GameError(Exception):
+    """A rejected write; ``errors`` are ``{"field", "message"}`` like the rules engine's."""
+
+    def __init__(self, errors: list[dict[str, str]]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{e['field']}: {e['message']}" for e in errors))
+
+    @classmethod
+    def one(cls, field_name: str, message: str) -> GameError:
+        return cls([{"field": field_name, "message": message}])
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What a deal would put on the sheet, before it is saved."""
+
+    number: int
+    dealer: int
+    answer: dict[str, Any]
+    running: dict[str, int]
+    finished: bool
+    winner: str | None
+    next_dealer: int | None
+
+
+@dataclass
+class Recorded:
+    deal: Deal
+    created: bool
+    preview: Preview | None = field(default=None)
+
+
+# --- starting a game ----------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_start(
+    *,
+    club: Club,
+    division: Division,
+    sides: Mapping[str, Team | None],
+    seats: Sequence[Player],
+    first_dealer: int = 0,
+    fixture: Fixture | None = None,
+    number: int = 1,
+    played_on: Any = None,
+    user: Any = None,
+) -> Game:
+    """Seat the players and open the game. Seat ``i`` plays for side ``A``, ``B``(, ``C``)
+    in turn, so partners sit opposite one another."""
+    if division.club_id != club.pk:
+        raise GameError.one("division", TEAM_OTHER_DIVISION)
+    rules = division.rules_spec()
+    ruleset = get_ruleset(rules)
+    side_names = list(ruleset.sides)
+    errors: list[dict[str, str]] = []
+    if len(seats) != ruleset.players:
+        errors.append(
+            {
+                "field": "seats",
+                "message": SEATS_COUNT.format(
+                    ruleset=ruleset.slug, players=ruleset.players, given=len(seats)
+                ),
+            }
+        )
+    if len({p.pk for p in seats}) != len(seats):
+        errors.append({"field": "seats", "message": SEAT_TWICE})
+    if not 0 <= first_dealer < ruleset.players:
+        errors.append(
+            {
+                "field": "first_dealer",
+                "message": FIRST_DEALER_RANGE.format(last=ruleset.players - 1),
+            }
+        )
+    for side in side_names:
+        team = sides.get(side)
+        if team is not None and team.division_id != division.pk:
+            errors.append({"field": f"sides.{side}", "message": TEAM_OTHER_DIVISION})
+    for index, player in enumerate(seats):
+        if player.club_id != club.pk:
+            errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
+    if errors:
+        raise GameError(errors)
+    members = {
+        team.pk: {m.player_id for m in team.members.all()}
+        for team in sides.values()
+        if team is not None
+    }
+    for index, player in enumerate(seats):
+        side = adapters.seat_side(index, len(side_names))
+        team = sides.get(side)
+        if team is not None and player.pk not in members[team.pk]:
+            errors.append(
+                {
+                    "field": f"seats[{index}]",
+                    "message": SEAT_NOT_IN_TEAM.format(
+                        player=player.name, team=team.name, side=side
+                    ),
+                }
+            )
+    if errors:
+        raise GameError(errors)
+
+    game = Game.objects.create(
+        club=club,
+        division=division,
+        fixture=fixture,
+        number=number,
+        rules=rules,
+        first_dealer=first_dealer,
+        played_on=played_on or timezone.localdate(),
+        score_c=0 if len(side_names) == 3 else None,
+        created_by=user,
+    )
+    GameSide.objects.bulk_create(
+        GameSide(game=game, side=side, team=sides.get(side)) for side in side_names
+    )
+    GameSeat.objects.bulk_create(
+        GameSeat(game=game, seat=i, side=adapters.seat_side(i, len(side_names)), player=p)
+        for i, p in enumerate(seats)
+    )
+    return game
+
+
+# --- scoring a game's deals -----------------------------------------------------------------
+
+
+def _score(game: Game, datas: list[dict[str, Any]], *, at: int | None = None) -> dict[str, Any]:
+    """The engine's answer for the whole game. Errors on deal ``at`` lose their ``deals[i].``
+    prefix so that they name the fields of the deal being entered."""
+    try:
+        return score_game(adapters.game_input(game, datas))
+    except RulesError as exc:
+        prefix = f"deals[{at}]" if at is not None else None
+        errors = []
+        for error in exc.errors:
+            name = error["field"]
+            if prefix and name == prefix:
+                name = "deal"
+            elif prefix and name.startswith(prefix + "."):
+                name = name[len(prefix) + 1 :]
+            errors.append({"field": name, "message": error["message"]})
+        raise GameError(errors) from exc
+
+
+def _dealers(game: Game, answer: Mapping[str, Any]) -> list[int]:
+    """The dealer of every deal and of the next one (one more than the deals)."""
+    ruleset = adapters.game_ruleset(game)
+    seats = list(range(ruleset.players))
+    dealers = [game.first_dealer]
+    for deal_answer in answer["deals"]:
+        dealers.append(
+            next_dealer(
+                ruleset,
+                dealers[-1],
+                seats,
+                outcome=deal_answer["outcome"],
+                winner=adapters.deal_winner_seat(ruleset, deal_answer),
+            )
+        )
+    return dealers
+
+
+def _check_maker_seat(game: Game, data: Mapping[str, Any], maker_seat: int | None) -> None:
+    """The player who named trump must sit on the maker's side."""
+    if maker_seat is None:
+        return
+    if not 0 <= maker_seat < adapters.game_ruleset(game).players:
+        raise GameError.one("maker_seat", MAKER_SEAT_RANGE)
+    seat_side = adapters.seat_side(maker_seat, len(game.scores))
+    maker = data.get("maker")
+    if maker is not None and maker != seat_side:
+        raise GameError.one("maker_seat", MAKER_SEAT_SIDE.format(seat_side=seat_side, maker=maker))
+
+
+def _preview_from(game: Game, answer: Mapping[str, Any], index: int) -> Preview:
+    dealers = _dealers(game, answer)
+    last = index == len(answer["deals"]) - 1
+    return Preview(
+        number=index + 1,
+        dealer=dealers[index],
+        answer=dict(answer["deals"][index]),
+        running=dict(answer["running"][index]),
+        finished=bool(answer["finished"]) and last,
+        winner=answer["winner"] if last else None,
+        next_dealer=None if answer["finished"] else dealers[-1],
+    )
+
+
+def deal_preview(*, game: Game, data: Mapping[str, Any], maker_seat: int | None = None) -> Preview:
+    """Score a deal as the next one of the game without saving anything."""
+    if game.status != Game.Status.IN_PROGRESS:
+        raise GameError.one("game", GAME_FINISHED)
+    datas = list(game.deals.order_by("number").values_list("data", flat=True))
+    new = adapters.deal_data(data)
+    _check_maker_seat(game, new, maker_seat)
+    answer = _score(game, [*datas, new], at=len(datas))
+    return _preview_from(game, answer, len(datas))
+
+
+def deal_record(
+    *,
+    game: Game,
+    data: Mapping[str, Any],
+    maker_seat: int | None = None,
+    user: Any = None,
+    idempotency_key: str | None = None,
+) -> Recorded:
+    """Record the next deal of a game, whole or not at all.
+
+    With an ``idempotency_key`` a retried request returns the deal the first one
+    recorded (``created=False``) instead of recording it twice.
+    """
+    try:
+        with transaction.atomic():
+            return _deal_record(game.pk, data, maker_seat, user, idempotency_key)
+    except IntegrityError:
+        # Only a concurrent retry with the same key can get here: the lock serialises
+        # everything else. Hand back the deal that request recorded.
+        if idempotency_key:
+            existing = Deal.objects.filter(game_id=game.pk, idempotency_key=idempotency_key).first()
+            if existing is not None:
+                return Recorded(deal=existing, created=False)
+        raise
+
+
+def _deal_record(
+    game_id: int,
+    data: Mapping[str, Any],
+    maker_seat: int | None,
+    user: Any,
+    idempotency_key: str | None,
+) -> Recorded:
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if idempotency_key:
+        existing = game.deals.filter(idempotency_key=idempotency_key).first()
+        if existing is not None:
+            return Recorded(deal=existing, created=False)
+    if game.status != Game.Status.IN_PROGRESS:
+        raise GameError.one("game", GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED)
+    datas = list(game.deals.order_by("number").values_list("data", flat=True))
+    new = adapters.deal_data(data)
+    _check_maker_seat(game, new, maker_seat)
+    answer = _score(game, [*datas, new], at=len(datas))
+    preview = _preview_from(game, answer, len(datas))
+    deal = Deal.objects.create(
+        game=game,
+        number=preview.number,
+        dealer=preview.dealer,
+        maker_seat=maker_seat,
+        data=new,
+        maker=new.get("maker") or "",
+        idempotency_key=idempotency_key or None,
+        created_by=user,
+        **adapters.deal_columns(preview.answer, preview.running),
+    )
+    _close_or_continue(game, answer)
+    game.save(
+        update_fields=[
+            "score_a",
+            "score_b",
+            "score_c",
+            "deal_count",
+            "status",
+            "winner",
+            "finished_at",
+        ]
+    )
+    DealRevision.objects.create(
+        game=game,
+        deal_number=deal.number,
+        action=DealRevision.Action.CREATE,
+        user=user,
+        after=_revision_view(deal),
+    )
+    return Recorded(deal=deal, created=True, preview=preview)
+
+
+def _close_or_continue(game: Game, answer: Mapping[str, Any]) -> None:
+    scores = answer["scores"]
+    game.score_a = scores.get("A", 0)
+    game.score_b = scores.get("B", 0)
+    game.score_c = scores.get("C")
+    game.deal_count = len(answer["deals"])
+    if answer["finished"]:
+        game.status = Game.Status.FINISHED
+        game.winner = answer["winner"] or ""
+        game.finished_at = game.finished_at or timezone.now()
+    else:
+        game.status = Game.Status.IN_PROGRESS
+        game.winner = ""
+        game.finished_at = None
+
+
+def _revision_view(deal: Deal) -> dict[str, Any]:
+    return {
+        "number": deal.number,
+        "dealer": deal.dealer,
+        "maker_seat": deal.maker_seat,
+        "data": deal.data,
+        "outcome": deal.outcome,
+        "score": deal.scores,
+    }
+
+
+# --- corrections ---------------------------------------------------------------------------
+
+
+def _rescore_rows(game: Game, rows: list[Deal], answer: Mapping[str, Any]) -> None:
+    """Write the engine's answer back onto every deal row and the game."""
+    dealers = _dealers(game, answer)
+    changed = []
+    for index, (row, deal_answer) in enumerate(zip(rows, answer["deals"], strict=True)):
+        columns = adapters.deal_columns(deal_answer, answer["running"][index])
+        columns["number"] = index + 1
+        columns["dealer"] = dealers[index]
+        if any(getattr(row, k) != v for k, v in columns.items()):
+            for k, v in columns.items():
+                setattr(row, k, v)
+            changed.append(row)
+    if changed:
+        Deal.objects.bulk_update(
+            changed,
+            [
+                "number",
+                "dealer",
+                "outcome",
+                "result",
+                "score_a",
+                "score_b",
+                "score_c",
+                "running_a",
+                "running_b",
+                "running_c",
+            ],
+        )
+    _close_or_continue(game, answer)
+    game.save(
+        update_fields=[
+            "score_a",
+            "score_b",
+            "score_c",
+            "deal_count",
+            "status",
+            "winner",
+            "finished_at",
+        ]
+    )
+
+
+def _locked_open_game(game_id: int) -> Game:
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.status == Game.Status.CONFIRMED:
+        raise GameError.one("game", GAME_CONFIRMED)
+    return game
+
+
+@transaction.atomic
+def deal_correct(
+    *, deal: Deal, data: Mapping[str, Any], maker_seat: int | None = None, user: Any = None
+) -> Deal:
+    """Change a recorded deal; every deal after it is re-scored. Kept in the audit history."""
+    game = _locked_open_game(deal.game_id)
+    rows = list(game.deals.order_by("number"))
+    index = next((i for i, r in enumerate(rows) if r.pk == deal.pk), None)
+    if index is None:
+        raise GameError.one("deal", LAST_DEAL_ONLY)
+    row = rows[index]
+    before = _revision_view(row)
+    new = adapters.deal_data(data)
+    _check_maker_seat(game, new, maker_seat)
+    datas = [r.data for r in rows]
+    datas[index] = new
+    answer = _score(game, datas, at=index)
+    row.data = new
+    row.maker = new.get("maker") or ""
+    row.maker_seat = maker_seat
+    row.save(update_fields=["data", "maker", "maker_seat", "updated_at"])
+    _rescore_rows(game, rows, answer)
+    DealRevision.objects.create(
+        game=game,
+        deal_number=row.number,
+        action=DealRevision.Action.UPDATE,
+        user=user,
+        before=before,
+        after=_revision_view(row),
+    )
+    return row
+
+
+@transaction.atomic
+def deal_delete(*, deal: Deal, user: Any = None) -> None:
+    """Remove a deal; the deals after it move up one and everything is re-scored."""
+    game = _locked_open_game(deal.game_id)
+    rows = list(game.deals.order_by("number"))
+    index = next((i for i, r in enumerate(rows) if r.pk == deal.pk), None)
+    if index is None:
+        raise GameError.one("deal", LAST_DEAL_ONLY)
+    removed = rows.pop(index)
+    before = _revision_view(removed)
+    answer = _score(game, [r.data for r in rows])
+    removed.delete()
+    # Move the later deals down one number, lowest first, so no two rows ever share one.
+    for row in rows[index:]:
+        Deal.objects.filter(pk=row.pk).update(number=row.number - 1)
+        row.number -= 1
+    _rescore_rows(game, rows, answer)
+    DealRevision.objects.create(
+        game=game,
+        deal_number=removed.number,
+        action=DealRevision.Action.DELETE,
+        user=user,
+        before=before,
+    )
+
+
+@transaction.atomic
+def game_confirm(*, game: Game, user: Any) -> Game:
+    """The other side confirms a finished game; then no deal can be changed (bridge clubs'
+    two-person check). A club admin may confirm a game whose deals they did not record."""
+    from clabber_league.clubs.models import Membership, Role
+
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status == Game.Status.CONFIRMED:
+        raise GameError.one("game", GAME_ALREADY_CONFIRMED)
+    if game.status != Game.Status.FINISHED:
+        raise GameError.one("game", GAME_NOT_FINISHED)
+    recorders = set(game.deals.exclude(created_by=None).values_list("created_by", flat=True))
+    seat = game.seats.filter(player__user=user).first()
+    is_admin = Membership.objects.filter(club_id=game.club_id, user=user, role=Role.ADMIN).exists()
+    if seat is None and not is_admin:
+        raise GameError.one("game", CONFIRM_NOT_SEATED)
+    if user.pk in recorders:
+        raise GameError.one("game", CONFIRM_SAME_SIDE)
+    if seat is not None and not is_admin:
+        recorder_sides = set(
+            game.seats.filter(player__user_id__in=recorders).values_list("side", flat=True)
+        )
+        if seat.side in recorder_sides:
+            raise GameError.one("game", CONFIRM_SAME_SIDE)
+    game.status = Game.Status.CONFIRMED
+    game.confirmed_at = timezone.now()
+    game.confirmed_by = user
+    game.save(update_fields=["status", "confirmed_at", "confirmed_by"])
+    DealRevision.objects.create(game=game, action=DealRevision.Action.CONFIRM, user=user)
+    return game
+
+
+@transaction.atomic
+def game_rescore(*, game_id: int) -> Game:
+    """Re-score every deal of a game from its recorded data (after an engine fix, say)."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    rows = list(game.deals.order_by("number"))
+    answer = _score(game, [r.data for r in rows])
+    _rescore_rows(game, rows, answer)
+    return game
+
+
+def next_dealer_seat(*, game: Game) -> int | None:
+    """Who deals the game's next deal (None once it is finished)."""
+    if game.status != Game.Status.IN_PROGRESS:
+        return None
+    datas = list(game.deals.order_by("number").values_list("data", flat=True))
+    answer = _score(game, datas)
+    return _dealers(game, answer)[-1]

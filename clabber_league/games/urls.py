@@ -1,0 +1,15 @@
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("new/", views.game_new, name="new"),
+    path("<int:pk>/", views.game_detail, name="detail"),
+    path("<int:pk>/deal/", views.deal_new, name="deal-new"),
+    path("<int:pk>/deal/preview/", views.deal_preview, name="deal-preview"),
+    path("<int:pk>/deals/<int:number>/edit/", views.deal_edit, name="deal-edit"),
+    path("<int:pk>/deals/<int:number>/delete/", views.deal_delete, name="deal-delete"),
+    path("<int:pk>/confirm/", views.game_confirm, name="confirm"),
+]

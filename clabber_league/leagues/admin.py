@@ -1,0 +1,36 @@
+from django.contrib import admin
+
+from .models import Division, HouseRules, Season, Team, TeamMember
+
+
+@admin.register(HouseRules)
+class HouseRulesAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "base"]
+    list_filter = ["club"]
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "start_date", "end_date"]
+    list_filter = ["club"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(Division)
+class DivisionAdmin(admin.ModelAdmin):
+    list_display = ["name", "season", "ruleset", "house_rules"]
+    list_filter = ["club", "season"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+class TeamMemberInline(admin.TabularInline):
+    model = TeamMember
+    extra = 0
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ["name", "division", "club"]
+    list_filter = ["club", "division"]
+    search_fields = ["name"]
+    inlines = [TeamMemberInline]
