@@ -72,6 +72,7 @@ class TeamFactory(factory.django.DjangoModelFactory):
 
     class Meta:
         model = Team
+        skip_postgeneration_save = True
 
     division = factory.SubFactory(DivisionFactory)
     club = factory.SelfAttribute("division.club")

@@ -18,3 +18,10 @@ def get_item(mapping: Any, key: Any) -> Any:
 @register.filter
 def field_errors(form: Any, name: str) -> list[str]:
     return list(form.errors.get(name, []))
+
+
+@register.filter
+def join_if_list(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value) if value else "none"
+    return str(value)

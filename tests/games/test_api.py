@@ -1,0 +1,150 @@
+"""The games API: deals recorded idempotently, errors by field, roles and clubs kept apart."""
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from clabber_league.games.models import Deal
+from tests.factories import ClubFactory, MembershipFactory, UserFactory
+
+from .conftest import made
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def _deals_url(game) -> str:
+    return f"/api/clubs/{game.club.slug}/games/{game.pk}/deals/"
+
+
+def test_a_scorer_records_a_deal_with_a_token(game, scorer):
+    response = _client(scorer).post(_deals_url(game), {**made(), "maker_seat": 2}, format="json")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert (body["number"], body["score"], body["running_totals"]) == (
+        1,
+        {"A": 110, "B": 52},
+        {"A": 110, "B": 52},
+    )
+    assert body["maker_seat"] == 2
+
+
+def test_a_rejected_deal_answers_400_with_errors_by_field_and_saves_nothing(game, scorer):
+    bad = {"maker": "A", "trump": "hearts", "points": {"A": 100, "B": 51}, "last_trick": "A"}
+    response = _client(scorer).post(_deals_url(game), bad, format="json")
+    assert response.status_code == 400
+    fields = [e["field"] for e in response.json()["errors"]]
+    assert any(f.startswith("points") for f in fields)
+    assert Deal.objects.count() == 0
+
+
+def test_the_same_idempotency_key_never_records_a_deal_twice(game, scorer):
+    client = _client(scorer)
+    first = client.post(_deals_url(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="abc")
+    retry = client.post(_deals_url(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="abc")
+    assert (first.status_code, retry.status_code) == (201, 200)
+    assert first.json()["id"] == retry.json()["id"]
+    assert game.deals.count() == 1
+
+
+def test_recording_a_deal_costs_at_most_12_queries(game, scorer, django_assert_max_num_queries):
+    client = _client(scorer)
+    client.post(_deals_url(game), made(), format="json")  # warm the token and caches
+    with django_assert_max_num_queries(12):
+        response = client.post(
+            _deals_url(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="second"
+        )
+    assert response.status_code == 201
+
+
+def test_preview_scores_without_saving(game, scorer):
+    response = _client(scorer).post(
+        _deals_url(game) + "preview/", made("A", 60, last="B"), format="json"
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["outcome"], body["score"], body["next_dealer"]) == ("set", {"A": 0, "B": 102}, 1)
+    assert game.deals.count() == 0
+
+
+def test_a_correction_through_put_and_the_history(game, scorer):
+    client = _client(scorer)
+    deal_id = client.post(_deals_url(game), made(), format="json").json()["id"]
+    response = client.put(f"{_deals_url(game)}{deal_id}/", made("A", 60, last="B"), format="json")
+    assert response.status_code == 200
+    assert response.json()["score"] == {"A": 0, "B": 102}
+    history = client.get(f"/api/clubs/{game.club.slug}/games/{game.pk}/history/").json()
+    assert [r["action"] for r in history["results"]] == ["update", "create"]
+
+
+def test_a_viewer_can_read_but_not_record(game, viewer):
+    client = _client(viewer)
+    assert client.get(_deals_url(game)).status_code == 200
+    assert client.post(_deals_url(game), made(), format="json").status_code == 403
+    assert game.deals.count() == 0
+
+
+def test_anonymous_users_cannot_see_a_private_club(game):
+    assert _client().get(_deals_url(game)).status_code == 404
+    assert _client().get(f"/api/clubs/{game.club.slug}/games/").status_code == 404
+
+
+def test_anonymous_users_read_a_public_club_but_cannot_write(game):
+    game.club.is_public = True
+    game.club.save()
+    client = _client()
+    assert client.get(f"/api/clubs/{game.club.slug}/games/").status_code == 200
+    assert client.post(_deals_url(game), made(), format="json").status_code in (401, 403)
+
+
+def test_a_scorer_of_another_club_cannot_reach_this_clubs_game(game):
+    other = ClubFactory()
+    stranger = MembershipFactory(club=other, user=UserFactory(username="stranger")).user
+    client = _client(stranger)
+    # by this club's URL: the club is not theirs
+    assert client.get(_deals_url(game)).status_code == 404
+    assert client.post(_deals_url(game), made(), format="json").status_code == 404
+    # by their own club's URL with this game's id: no such game there
+    url = f"/api/clubs/{other.slug}/games/{game.pk}/deals/"
+    assert client.post(url, made(), format="json").status_code == 404
+    assert client.get(f"/api/clubs/{other.slug}/games/{game.pk}/").status_code == 404
+    assert game.deals.count() == 0
+
+
+def test_starting_a_game_through_the_api(club, division, teams, scorer):
+    a, b = teams
+    seats = [
+        a.members.all()[0].player_id,
+        b.members.all()[0].player_id,
+        a.members.all()[1].player_id,
+        b.members.all()[1].player_id,
+    ]
+    response = _client(scorer).post(
+        f"/api/clubs/{club.slug}/games/",
+        {"division": division.pk, "sides": {"A": a.pk, "B": b.pk}, "seats": seats},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["sides"] == {"A": a.pk, "B": b.pk}
+    assert [s["side"] for s in response.json()["seats"]] == ["A", "B", "A", "B"]
+
+
+def test_a_team_of_another_club_cannot_be_used_by_id(club, division, teams, scorer):
+    from tests.factories import TeamFactory
+
+    foreign = TeamFactory()
+    a, _ = teams
+    response = _client(scorer).post(
+        f"/api/clubs/{club.slug}/games/",
+        {"division": division.pk, "sides": {"A": a.pk, "B": foreign.pk}, "seats": []},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "sides" in response.json()
