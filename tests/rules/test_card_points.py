@@ -7,13 +7,7 @@ must be a sum of card values that its whole tricks can hold.
 """
 
 from clabber_league.rules import score_deal
-from tests.rules.support import assert_rejected, assert_rejected_under, deal
-
-
-def played(ruleset="clabber", **fields):
-    fields.setdefault("last_trick", "A")
-    return deal(ruleset, **fields)
-
+from tests.rules.support import assert_rejected, assert_rejected_under, played
 
 # --- accepted -----------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from tests.rules.support import (
     assert_rejected_under,
     deal,
     four,
+    played,
     seq,
 )
 
@@ -427,10 +428,6 @@ def test_polish_derda_fuf_scores_50():
 
 
 # --- bad options --------------------------------------------------------------------------
-
-
-def played(**fields):
-    return deal(points={"A": 90, "B": 62}, last_trick="A", **fields)
 
 
 def test_unknown_meld_kind_in_meld_values_is_rejected():

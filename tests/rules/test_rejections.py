@@ -13,16 +13,9 @@ from tests.rules.support import (
     assert_rejected_under,
     deal,
     four,
+    played,
     seq,
 )
-
-
-def played(ruleset="clabber", **fields):
-    """A played-out deal that is fine apart from what the test changes."""
-    fields.setdefault("points", {"A": 90, "B": 62})
-    fields.setdefault("last_trick", "A")
-    return deal(ruleset, **fields)
-
 
 # --- unknown names ------------------------------------------------------------------------
 
