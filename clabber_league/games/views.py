@@ -310,8 +310,11 @@ def deal_initial(deal: Deal, form: DealForm) -> dict[str, Any]:
     initial["maker_seat"] = deal.maker_seat
     initial["trump"] = d.get("trump")
     initial["last_trick"] = d.get("last_trick")
-    for side, points in (d.get("points") or {}).items():
-        initial[f"points_{side}"] = points
+    points = dict(d.get("points") or {})
+    if form.ruleset.all_cards_played and len(points) == len(form.sides):
+        points.pop(form.sides[-1])  # derived again from the others, as on the entry page
+    for side, value in points.items():
+        initial[f"points_{side}"] = value
     for side, tricks in (d.get("tricks") or {}).items():
         initial[f"tricks_{side}"] = tricks
     if d.get("bell"):

@@ -129,6 +129,7 @@ def test_the_correction_page_starts_from_the_recorded_deal(client, game, scorer)
     response = client.get(_url("deal-edit", game, number=1))
     form = response.context["form"]
     assert form.initial["points_A"] == 100 and form.initial["maker_seat"] == 2
+    assert "points_B" not in form.initial  # derived from A's, as when it was entered
     response = client.post(
         _url("deal-edit", game, number=1), _form(points_A="60", last_trick="B", maker_seat="2")
     )
