@@ -7,11 +7,13 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from clabber_league.calculator import api as calculator_api
 from clabber_league.calculator import views as calculator_views
 from clabber_league.clubs import views as club_views
+from clabber_league.core import api as core_api
 from clabber_league.core import views as core_views
 
 api_patterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("whoami/", core_api.WhoAmIView.as_view(), name="whoami"),
     path("rules/score", calculator_api.ScoreDealView.as_view(), name="rules-score"),
     path("rules/game", calculator_api.ScoreGameView.as_view(), name="rules-game"),
     path("", include("clabber_league.config.api_router")),
