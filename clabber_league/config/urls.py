@@ -29,3 +29,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
 ]
+
+handler500 = "clabber_league.core.views.server_error"

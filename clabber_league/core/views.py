@@ -1,13 +1,21 @@
-"""Site-wide pages: the home page and the health check."""
+"""Site-wide pages: the home page, the health check, and the error pages."""
 
+import logging
+import sys
+
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.views.decorators.cache import never_cache
 
 from clabber_league import __version__
 from clabber_league.clubs.selectors import clubs_for_user
 
+from .api import INTERNAL_ERROR, SERVICE_UNAVAILABLE
 from .health import broker_check, database_check
+
+logger = logging.getLogger(__name__)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -26,3 +34,20 @@ def healthz(request: HttpRequest) -> JsonResponse:
         "broker": broker.as_dict(),
     }
     return JsonResponse(body, status=200 if ok else 503)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: never a stack trace. A database that is down is a 503 the client can
+    retry (JSON under ``/api/``, a friendly page elsewhere); anything else a plain 500.
+    Django reconnects by itself on a later request once the database is back."""
+    exc = sys.exc_info()[1]
+    unavailable = isinstance(exc, (OperationalError, InterfaceError))
+    status, message = (503, SERVICE_UNAVAILABLE) if unavailable else (500, INTERNAL_ERROR)
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse({"detail": message}, status=status)
+    else:
+        template = "503.html" if unavailable else "500.html"
+        response = HttpResponse(render_to_string(template, {"message": message}), status=status)
+    if unavailable:
+        response["Retry-After"] = "5"
+    return response

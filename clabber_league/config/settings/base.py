@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "clabber_league.leagues",
     "clabber_league.scheduling",
     "clabber_league.games",
+    "clabber_league.standings",
 ]
 
 MIDDLEWARE = [
