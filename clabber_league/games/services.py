@@ -23,6 +23,7 @@ from clabber_league.clubs.models import Club, Player
 from clabber_league.leagues.models import Division, Team
 from clabber_league.rules import RulesError, get_ruleset, next_dealer, score_game
 from clabber_league.scheduling.models import Fixture
+from clabber_league.standings.services import standings_game_changed
 
 from . import adapters
 from .models import Deal, DealRevision, Game, GameSeat, GameSide
@@ -322,6 +323,7 @@ def _deal_record(
         user=user,
         after=_revision_view(deal),
     )
+    standings_game_changed(game=game)
     return Recorded(deal=deal, created=True, preview=preview)
 
 
@@ -395,6 +397,7 @@ def _rescore_rows(game: Game, rows: list[Deal], answer: Mapping[str, Any]) -> No
             "finished_at",
         ]
     )
+    standings_game_changed(game=game)
 
 
 def _locked_open_game(game_id: int) -> Game:
@@ -492,6 +495,7 @@ def game_confirm(*, game: Game, user: Any) -> Game:
     game.confirmed_by = user
     game.save(update_fields=["status", "confirmed_at", "confirmed_by"])
     DealRevision.objects.create(game=game, action=DealRevision.Action.CONFIRM, user=user)
+    standings_game_changed(game=game)
     return game
 
 

@@ -1,0 +1,157 @@
+"""The standings aggregates, kept in step with deals, corrections and confirmations."""
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from clabber_league.games import services as games
+from clabber_league.scheduling.models import Fixture
+from clabber_league.standings.models import (
+    PlayerGameStat,
+    RatingChange,
+    StandingContribution,
+    TeamStanding,
+)
+from clabber_league.standings.services import standings_differences
+
+from .conftest import A_WINS, B_WINS, made, play, start
+
+pytestmark = pytest.mark.django_db
+
+
+def standing(team) -> dict:
+    row = TeamStanding.objects.filter(team=team).first()
+    return row.counters() if row else {}
+
+
+def test_a_finished_game_counts_at_once_and_is_provisional_until_confirmed(
+    division, teams, scorer, admin
+):
+    aces, bells = teams[:2]
+    game = play(division, aces, bells, A_WINS, user=scorer)
+    assert game.status == "finished"
+    assert standing(aces) == {
+        **dict.fromkeys(TeamStanding.COUNTERS, 0),
+        "matches_played": 1,
+        "matches_won": 1,
+        "games_played": 1,
+        "games_won": 1,
+        "games_unconfirmed": 1,
+        "points_for": 608,
+        "points_against": 40,
+        "deals": 4,
+    }
+    assert standing(bells)["matches_lost"] == 1
+    games.game_confirm(game=game, user=admin)
+    assert standing(aces)["games_unconfirmed"] == 0
+    assert standing(aces)["points_for"] == 608
+    assert standings_differences() == []
+
+
+def test_a_game_at_the_table_counts_for_nothing(division, teams, scorer):
+    aces, bells = teams[:2]
+    play(division, aces, bells, A_WINS[:3], user=scorer)  # A 456: not finished
+    assert not TeamStanding.objects.exists()
+    assert not StandingContribution.objects.exists()
+    assert not PlayerGameStat.objects.exists()
+
+
+def test_sets_are_inflicted_by_the_defenders_and_suffered_by_the_makers(division, teams, scorer):
+    aces, bells = teams[:2]
+    set_deal = made("A", 60, last="B")  # A named trump with 60 against 102: set, XX
+    play(division, aces, bells, [set_deal, *B_WINS[:3]], user=scorer)
+    assert (standing(aces)["sets_suffered"], standing(aces)["sets_inflicted"]) == (1, 0)
+    assert (standing(bells)["sets_suffered"], standing(bells)["sets_inflicted"]) == (0, 1)
+    assert (standing(bells)["points_for"], standing(bells)["points_against"]) == (558, 30)
+
+
+def test_a_correction_that_reopens_a_finished_game_takes_it_out_again(division, teams, scorer):
+    aces, bells = teams[:2]
+    game = play(division, aces, bells, A_WINS, user=scorer)
+    assert standing(aces)["games_won"] == 1
+    games.deal_delete(deal=game.deals.get(number=4), user=scorer)  # back to 456: in progress
+    assert standing(aces) == dict.fromkeys(TeamStanding.COUNTERS, 0)
+    assert not StandingContribution.objects.exists()
+    assert not PlayerGameStat.objects.filter(game=game).exists()
+    games.deal_record(game=game, data=made("A", 142), user=scorer)
+    assert standing(aces)["games_won"] == 1
+    assert standings_differences() == []
+
+
+def test_a_correction_that_changes_the_winner_moves_the_result(division, teams, scorer):
+    aces, bells = teams[:2]
+    game = play(division, aces, bells, [*A_WINS[:3], made("B", 10, last="B")], user=scorer)
+    # 456 + 10 = 466 for A after four deals: still open; a fifth finishes it for A.
+    games.deal_record(game=game, data=made("A", 142), user=scorer)
+    assert standing(aces)["games_won"] == 1
+    first = game.deals.get(number=1)
+    games.deal_correct(deal=first, data=made("A", 60, last="B"), user=scorer)  # now set
+    game.refresh_from_db()
+    assert game.status == "in_progress"  # 0 + 152*3 = 456: below the target again
+    assert standing(aces) == dict.fromkeys(TeamStanding.COUNTERS, 0)
+    assert standings_differences() == []
+
+
+def test_a_fixture_result_counts_once_all_its_games_count(division, teams, scorer):
+    aces, bells = teams[:2]
+    division.season.points_win, division.season.points_tie = 3, 1
+    division.season.save()
+    fixture = Fixture.objects.create(
+        club=division.club,
+        division=division,
+        round_number=1,
+        home=aces,
+        away=bells,
+        games_planned=2,
+    )
+    play(division, aces, bells, A_WINS, user=scorer, fixture=fixture, number=1)
+    assert standing(aces)["games_won"] == 1
+    assert standing(aces)["matches_played"] == 0  # one of two games: the match is not over
+    play(division, aces, bells, B_WINS, user=scorer, fixture=fixture, number=2)
+    a, b = standing(aces), standing(bells)
+    assert (a["matches_played"], a["matches_tied"], a["games_won"], a["games_lost"]) == (1, 1, 1, 1)
+    assert (b["matches_tied"], b["points_for"], b["points_against"]) == (1, 648, 648)
+    contribution = StandingContribution.objects.get(team=aces)
+    assert (contribution.match_key, contribution.opponent, contribution.round_number) == (
+        f"f{fixture.pk}",
+        bells,
+        1,
+    )
+    assert standings_differences() == []
+
+
+def test_confirming_a_game_rates_its_players_once(division, teams, scorer, admin):
+    aces, bells = teams[:2]
+    game = play(division, aces, bells, A_WINS, user=scorer, confirm_by=admin)
+    changes = {c.player_id: c for c in RatingChange.objects.filter(game=game)}
+    assert len(changes) == 4
+    winners = {m.player_id for m in aces.members.all()}
+    for player_id, change in changes.items():
+        assert (change.mu > change.mu_before) == (player_id in winners)
+        assert change.sigma < change.sigma_before
+    games.game_rescore(game_id=game.pk)  # the hook runs again: no second rating
+    assert RatingChange.objects.filter(game=game).count() == 4
+
+
+def test_standings_check_lists_differences_exits_non_zero_and_fixes(division, teams, scorer):
+    aces, bells = teams[:2]
+    play(division, aces, bells, A_WINS, user=scorer)
+    call_command("standings_check")  # agrees: returns quietly
+    TeamStanding.objects.filter(team=aces).update(points_for=1, sets_inflicted=5)
+    with pytest.raises(CommandError, match="2 differences"):
+        call_command("standings_check")
+    call_command("standings_check", "--fix")
+    assert standing(aces)["points_for"] == 608
+    assert standings_differences() == []
+
+
+def test_recording_at_the_table_costs_the_standings_no_query(
+    division, teams, scorer, django_assert_num_queries
+):
+    from clabber_league.standings.services import standings_game_changed
+
+    game = start(division, *teams[:2], user=scorer)
+    games.deal_record(game=game, data=made(), user=scorer)
+    game = type(game).objects.get(pk=game.pk)
+    with django_assert_num_queries(0):
+        standings_game_changed(game=game)
