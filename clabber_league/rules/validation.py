@@ -136,6 +136,10 @@ MELDS_TOO_MANY_CARDS_SIDE: Final = (
 MELDS_TOO_MANY_CARDS_PLAYER: Final = (
     "The melds of player {player} need {count} different cards, more than a hand of {hand}."
 )
+MELDS_DO_NOT_FIT: Final = (
+    "The melds of side {side} cannot be shared among its {players} hand(s) of {hand} cards: "
+    "each meld lies in one player's hand."
+)
 MELD_PLAYER_INVALID: Final = (
     "A meld's player must be a seat or player id (text or a number), not {value!r}."
 )
@@ -526,8 +530,29 @@ def _bell(raw: Any, ruleset: RuleSet, trump: str | None, seen: list[tuple[int, s
     return raw
 
 
+def _fits(sizes: list[int], room: list[int]) -> bool:
+    """Whether items of ``sizes`` can be put in bins with ``room`` (each item in one bin)."""
+    if sum(sizes) <= max(room, default=0):
+        return True
+    sizes = sorted(sizes, reverse=True)
+
+    def place(i: int, room: tuple[int, ...]) -> bool:
+        if i == len(sizes):
+            return True
+        tried = set()
+        for b, free in enumerate(room):
+            if free >= sizes[i] and free not in tried:
+                tried.add(free)
+                if place(i + 1, (*room[:b], free - sizes[i], *room[b + 1:])):
+                    return True
+        return False
+
+    return place(0, tuple(room))
+
+
 def _check_hands(ruleset: RuleSet, melds: Mapping[str, tuple[Meld, ...]], bell: str | None,
                  trump: str | None, errors: ErrorList) -> None:
+    """Each meld lies in one player's hand; a side's melds must fit its players' hands."""
     hand = ruleset.hand_size
     per_side = ruleset.players_per_side
     bell_mask = 0
@@ -537,31 +562,46 @@ def _check_hands(ruleset: RuleSet, melds: Mapping[str, tuple[Meld, ...]], bell: 
         extra = bell_mask if side == bell else 0
         if not side_melds and not extra:
             continue
-        union = extra
-        by_player: dict[str, int] = {}
+        # The items that must each lie in one hand: the melds, except that the bell's
+        # King and Queen and every meld holding one of them form one item.
+        items: list[tuple[int, str | None]] = []
+        bell_item, bell_players = extra, []
         for m in side_melds:
-            union |= m.mask
-            if m.player is not None:
-                by_player[m.player] = by_player.get(m.player, 0) | m.mask
-        count = union.bit_count()
+            if m.mask & extra:
+                bell_item |= m.mask
+                if m.player is not None and m.player not in bell_players:
+                    bell_players.append(m.player)
+            else:
+                items.append((m.mask, m.player))
+        if len(bell_players) > 1:
+            errors.add("bell", BELL_SPLIT.format(side=side, first=bell_players[0],
+                                                  second=bell_players[1]))
+            continue
+        if bell_item:
+            items.append((bell_item, bell_players[0] if bell_players else None))
+        count = sum(mask.bit_count() for mask, _ in items)
         if count > hand * per_side:
             errors.add(f"melds.{side}", MELDS_TOO_MANY_CARDS_SIDE.format(
                 side=side, count=count, players=per_side, capacity=hand * per_side))
             continue
-        if not by_player:
-            continue
-        if len(by_player) > per_side:
+        load: dict[str, int] = {}
+        free: list[int] = []
+        for mask, player in items:
+            if player is None:
+                free.append(mask.bit_count())
+            else:
+                load[player] = load.get(player, 0) + mask.bit_count()
+        if len(load) > per_side:
             errors.add(f"melds.{side}", MELD_TOO_MANY_PLAYERS.format(
-                side=side, players=per_side, count=len(by_player), names=", ".join(by_player)))
+                side=side, players=per_side, count=len(load), names=", ".join(load)))
             continue
-        if extra:
-            holders = [p for p, mask in by_player.items() if mask & extra]
-            if len(holders) > 1:
-                errors.add("bell", BELL_SPLIT.format(side=side, first=holders[0],
-                                                      second=holders[1]))
-            elif holders:
-                by_player[holders[0]] |= extra
-        for player, mask in by_player.items():
-            if mask.bit_count() > hand:
-                errors.add(f"melds.{side}", MELDS_TOO_MANY_CARDS_PLAYER.format(
-                    player=player, count=mask.bit_count(), hand=hand))
+        over = [p for p, n in load.items() if n > hand]
+        for player in over:
+            errors.add(f"melds.{side}", MELDS_TOO_MANY_CARDS_PLAYER.format(
+                player=player, count=load[player], hand=hand))
+        if over or not free:
+            continue
+        room = [hand - n for n in load.values()] + [hand] * (per_side - len(load))
+        if not _fits(free, room):
+            errors.add(f"melds.{side}", MELDS_DO_NOT_FIT.format(
+                side=side, players=per_side, hand=hand))
