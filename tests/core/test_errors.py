@@ -3,7 +3,9 @@ API and a friendly page in the browser; any other failure a plain 500."""
 
 import pytest
 from django.db import OperationalError
-from django.test import Client
+
+from clabber_league.clubs import api as clubs_api
+from clabber_league.core import views as core_views
 
 pytestmark = pytest.mark.django_db
 
@@ -16,36 +18,42 @@ def failing(monkeypatch):
         def boom(*args, **kwargs):
             raise exc
 
-        monkeypatch.setattr("clabber_league.clubs.selectors.clubs_for_user", boom)
-        monkeypatch.setattr("clabber_league.core.views.clubs_for_user", boom)
-        monkeypatch.setattr("clabber_league.clubs.api.clubs_for_user", boom)
+        # Patch where it is used; the modules are imported above, before any patching.
+        monkeypatch.setattr(core_views, "clubs_for_user", boom)
+        monkeypatch.setattr(clubs_api, "clubs_for_user", boom)
 
     return set_failure
 
 
-def test_a_lost_database_is_a_json_503_on_the_api(failing):
+@pytest.fixture
+def client(client):
+    client.raise_request_exception = False  # answer as a user would see it
+    return client
+
+
+def test_a_lost_database_is_a_json_503_on_the_api(failing, client):
     failing(OperationalError("server closed the connection unexpectedly"))
-    response = Client(raise_request_exception=False).get("/api/clubs/")
+    response = client.get("/api/clubs/")
     assert response.status_code == 503
     assert response["Content-Type"] == "application/json"
     assert "try again" in response.json()["detail"]
     assert response["Retry-After"] == "5"
 
 
-def test_a_lost_database_is_a_friendly_503_page_in_the_browser(failing):
+def test_a_lost_database_is_a_friendly_503_page_in_the_browser(failing, client):
     failing(OperationalError("connection refused"))
-    response = Client(raise_request_exception=False).get("/")
+    response = client.get("/")
     assert response.status_code == 503
     body = response.content.decode()
     assert "Back in a moment" in body
     assert "Traceback" not in body and "OperationalError" not in body
 
 
-def test_any_other_failure_is_a_plain_500_without_a_trace(failing):
+def test_any_other_failure_is_a_plain_500_without_a_trace(failing, client):
     failing(ZeroDivisionError("oops"))
-    response = Client(raise_request_exception=False).get("/")
+    response = client.get("/")
     assert response.status_code == 500
     assert "Something went wrong" in response.content.decode()
     assert "ZeroDivisionError" not in response.content.decode()
-    api = Client(raise_request_exception=False).get("/api/clubs/")
+    api = client.get("/api/clubs/")
     assert api.status_code == 500 and "detail" in api.json()
