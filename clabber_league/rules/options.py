@@ -243,6 +243,10 @@ def _settle_meld_table(base: RuleSet, updates: dict[str, Any], errors: ErrorList
             valued,
             key=lambda k: (-values[k], base_rank.get(k, len(base_rank)), canonical[k]),
         )
+    for kind in valued:
+        if kind.startswith("four-") and kind[5:] not in base.pack_ranks:
+            errors.add(f"meld_values.{kind}", RANK_NOT_IN_PACK_OPTION.format(
+                name="meld_values", rank=kind[5:], pack=base.pack))
     updates["meld_values"] = tuple((k, values[k]) for k in order)
     updates["meld_order"] = tuple(order)
     winning = updates.get("winning_melds", list(base.winning_melds))

@@ -38,6 +38,7 @@ from .cards import (
     pack_values,
 )
 from .errors import RulesBug, RulesError
+from .feasibility import FeasibilityTable, PackShape, feasibility_table
 from .options import options_key, parse_options
 
 RULESET_UNKNOWN: Final = "Unknown rule set {name!r}; the rule sets are: {known}."
@@ -163,6 +164,19 @@ class RuleSet:
             pack_values(self.pack_ranks, self.trump_point_table, self.plain_point_table,
                         no_trumps=True),
         )
+
+    def feasibility(self, no_trumps: bool = False) -> FeasibilityTable:
+        """The card-point feasibility table of this pack (shared by equal shapes)."""
+        return self._feasibility[bool(no_trumps)]
+
+    @cached_property
+    def _feasibility(self) -> tuple[FeasibilityTable, FeasibilityTable]:
+        def table(no_trumps: bool) -> FeasibilityTable:
+            return feasibility_table(PackShape(
+                self.pack_card_values(no_trumps), self.trick_size, self.tricks, len(self.sides)
+            ))
+
+        return table(False), table(True)
 
     def max_card_points(self, no_trumps: bool = False) -> int:
         """The most card points the played cards can hold (146 in ``klaberjass``)."""

@@ -42,7 +42,7 @@ from .cards import (
 )
 from .deal import Deal
 from .errors import ErrorList, RulesBug, RulesError
-from .feasibility import FeasibilityTable, PackShape, feasibility_table
+from .feasibility import FeasibilityTable
 from .melds import Meld, four, sequence
 from .rulesets import RuleSet
 
@@ -176,10 +176,7 @@ def _sides_text(ruleset: RuleSet) -> str:
 
 def pack_table(ruleset: RuleSet, no_trumps: bool) -> FeasibilityTable:
     """The feasibility table of a rule set's pack (cached per shape)."""
-    return feasibility_table(PackShape(
-        ruleset.pack_card_values(no_trumps), ruleset.trick_size, ruleset.tricks,
-        len(ruleset.sides),
-    ))
+    return ruleset.feasibility(no_trumps)
 
 
 def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
