@@ -159,9 +159,12 @@ def _row_possible(ruleset: RuleSet, maker: str, score: dict[str, int], mark: str
             points = {maker: p_maker}
             if two_sided_klaberjass:
                 other = others[0]
-                theirs = score[other] if mine == score[other] else score[other] - mine
-                if theirs < mine:
-                    continue
+                if mine == score[other]:
+                    theirs = mine  # tie: the opponent scores its own total
+                else:
+                    theirs = score[other] - mine  # less: its own total plus the maker's
+                    if theirs <= mine:
+                        continue
                 points[other] = theirs - bonus(other)
             else:
                 if mine > max(score[s] for s in others):
@@ -196,7 +199,7 @@ def _renege_possible(ruleset: RuleSet, score: dict[str, int], errors: ErrorList)
         bell_options.append((side, plain, belled))
     if not errors and sum(1 for _, plain, _ in bell_options if not plain) > 1:
         errors.add("score", ROW_IMPOSSIBLE.format(
-            ruleset=ruleset.slug, row=score, mark="renege"))
+            ruleset=ruleset.slug, row=_row_text(score), mark="renege"))
 
 
 def check_sheet_row(ruleset: str | Mapping[str, Any] | RuleSet,
@@ -235,4 +238,9 @@ def check_sheet_row(ruleset: str | Mapping[str, Any] | RuleSet,
         if value > top:
             raise RulesError(SIDE_IMPOSSIBLE.format(
                 ruleset=rules.slug, side=side, value=value, mark=mark), f"score.{side}")
-    raise RulesError(ROW_IMPOSSIBLE.format(ruleset=rules.slug, row=row, mark=mark), "score")
+    raise RulesError(ROW_IMPOSSIBLE.format(ruleset=rules.slug, row=_row_text(row), mark=mark),
+                     "score")
+
+
+def _row_text(row: Mapping[str, int]) -> str:
+    return ", ".join(f"{side} {value}" for side, value in row.items())
