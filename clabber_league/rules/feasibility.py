@@ -109,6 +109,7 @@ class FeasibilityTable:
         self.shape = shape
         self.total = sum(shape.values)
         self.max_played = sum(shape.values[: shape.played])
+        self.min_played = self.total - sum(shape.values[: shape.left_out])
         self.radix = self.total + 1
         self._groups = _groups(shape.values)
         self._nonzero = sum(c for _, c in self._groups)

@@ -79,6 +79,10 @@ POINTS_SUM_AT_MOST: Final = (
     "Card points can add up to at most {most} in {ruleset}, where {played} of the {pack} cards "
     "are played; these add up to {sum}."
 )
+POINTS_SUM_AT_LEAST: Final = (
+    "Card points must add up to at least {least} in {ruleset}: the {out} cards left out hold "
+    "at most {most}; these add up to {sum}."
+)
 POINTS_SIDE_IMPOSSIBLE: Final = (
     "{points} card points cannot be taken by one side in {ruleset}: no set of whole tricks "
     "holds exactly that."
@@ -353,6 +357,11 @@ def _check_points(ruleset: RuleSet, no_trumps: bool, points: dict[str, int],
             most=table.max_played, ruleset=ruleset.slug, played=ruleset.cards_played,
             pack=ruleset.pack, sum=total))
         return
+    if total < table.min_played:
+        errors.add("points", POINTS_SUM_AT_LEAST.format(
+            least=table.min_played, ruleset=ruleset.slug, out=ruleset.pack - ruleset.cards_played,
+            most=table.total - table.min_played, sum=total))
+        return
     blamed = False
     for side, p in zip(sides, values, strict=True):
         t = None if vector is None else vector[ruleset.side_index[side]]
@@ -367,7 +376,7 @@ def _check_points(ruleset: RuleSet, no_trumps: bool, points: dict[str, int],
             errors.add(f"tricks.{side}", TRICKS_CANNOT_HOLD.format(
                 tricks=t, side=side, points=p, ruleset=ruleset.slug))
             blamed = True
-    if last is not None and vector is not None and vector[last_index or 0] == 0:
+    if last_index is not None and vector is not None and vector[last_index] == 0:
         errors.add("last_trick", LAST_TRICK_NO_TRICKS.format(side=last))
         blamed = True
     if blamed:
