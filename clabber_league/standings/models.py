@@ -284,3 +284,7 @@ class RatingChange(models.Model):
     @property
     def ordinal_before(self) -> float:
         return self.mu_before - 3 * self.sigma_before
+
+    @property
+    def change(self) -> float:
+        return self.ordinal - self.ordinal_before

@@ -1,0 +1,400 @@
+"""Reading the standings, leaderboards and ratings: every query starts from the club.
+
+The division table costs a fixed number of queries however many teams play: the teams
+with their aggregate rows (one query), and, when teams are level on match points and
+the league breaks ties head-to-head, the results between exactly those teams (one more).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Sum
+from django.utils import timezone
+
+from clabber_league.clubs.models import Club, Player
+from clabber_league.games.models import Game, GameSide
+from clabber_league.leagues.models import Division, Season, Team
+from clabber_league.scheduling.models import Fixture
+
+from .contributions import zero_counters
+from .models import (
+    DEFAULT_TIEBREAKERS,
+    Counters,
+    PartnershipGameStat,
+    PlayerGameStat,
+    PlayerRating,
+    RatingChange,
+    StandingContribution,
+    TeamStanding,
+)
+from .ordering import Line, explain, match_points, order_lines, teams_level_on_match_points
+
+
+def division_list(*, club: Club) -> QuerySet[Division]:
+    return (
+        Division.objects.filter(club=club)
+        .select_related("season")
+        .order_by("-season__start_date", "season__name", "name")
+    )
+
+
+def division_get(*, club: Club, pk: int) -> Division:
+    """One division of the club with its season and tiebreakers; DoesNotExist otherwise."""
+    return (
+        Division.objects.filter(club=club).select_related("season", "tiebreaker_rules").get(pk=pk)
+    )
+
+
+def division_tiebreakers(division: Division) -> list[str]:
+    try:
+        return list(division.tiebreaker_rules.tiebreakers)
+    except Division.tiebreaker_rules.RelatedObjectDoesNotExist:
+        return list(DEFAULT_TIEBREAKERS)
+
+
+def season_points(season: Season) -> dict[str, int]:
+    return {"win": season.points_win, "tie": season.points_tie, "loss": season.points_loss}
+
+
+@dataclass
+class Table:
+    division: Division
+    lines: list[Line]
+    tiebreakers: list[str]
+    explanation: list[str]
+    unconfirmed: int = 0
+    points: dict[str, int] = field(default_factory=dict)
+
+
+def head_to_head(
+    *, division: Division, team_ids: set[int], points: dict[str, int]
+) -> dict[tuple[int, int], int]:
+    """Match points each of ``team_ids`` took from its matches against each other one."""
+    rows = (
+        StandingContribution.objects.filter(
+            division=division, team_id__in=team_ids, opponent_id__in=team_ids
+        )
+        .values("team_id", "opponent_id")
+        .annotate(won=Sum("matches_won"), tied=Sum("matches_tied"), lost=Sum("matches_lost"))
+    )
+    return {
+        (r["team_id"], r["opponent_id"]): r["won"] * points["win"]
+        + r["tied"] * points["tie"]
+        + r["lost"] * points["loss"]
+        for r in rows
+    }
+
+
+def _line(team_id: int, name: str, counters: dict[str, int], points: dict[str, int]) -> Line:
+    return Line(
+        team_id=team_id,
+        name=name,
+        counters=counters,
+        match_points=match_points(
+            counters, win=points["win"], tie=points["tie"], loss=points["loss"]
+        ),
+    )
+
+
+def standings_table(*, division: Division) -> Table:
+    """The division's table in order, from the aggregate rows."""
+    points = season_points(division.season)
+    tiebreakers = division_tiebreakers(division)
+    names = [f"standing__{name}" for name in Counters.COUNTERS]
+    lines = []
+    for row in Team.objects.filter(division=division).values_list("pk", "name", *names):
+        counters = {n: (v or 0) for n, v in zip(Counters.COUNTERS, row[2:], strict=True)}
+        lines.append(_line(row[0], row[1], counters, points))
+    h2h: dict[tuple[int, int], int] = {}
+    level = teams_level_on_match_points(lines)
+    if level and "head_to_head" in tiebreakers:
+        h2h = head_to_head(division=division, team_ids=level, points=points)
+    ordered = order_lines(lines, tiebreakers, h2h)
+    return Table(
+        division=division,
+        lines=ordered,
+        tiebreakers=tiebreakers,
+        explanation=explain(tiebreakers, **points),
+        unconfirmed=sum(line.counters["games_unconfirmed"] for line in ordered),
+        points=points,
+    )
+
+
+@dataclass
+class LiveGame:
+    pk: int
+    sides: list[tuple[str, str, int]]  # (side, team name, score)
+    deal_count: int
+
+
+def live_games(*, division: Division) -> list[LiveGame]:
+    """Games of the division at the table right now, with their running scores: one query."""
+    rows = (
+        GameSide.objects.filter(game__division=division, game__status=Game.Status.IN_PROGRESS)
+        .order_by("game_id", "side")
+        .values_list(
+            "game_id",
+            "side",
+            "team__name",
+            "game__score_a",
+            "game__score_b",
+            "game__score_c",
+            "game__deal_count",
+        )
+    )
+    games: dict[int, LiveGame] = {}
+    for game_id, side, team, a, b, c, deals in rows:
+        live = games.setdefault(game_id, LiveGame(pk=game_id, sides=[], deal_count=deals))
+        score = {"A": a, "B": b, "C": c}.get(side) or 0
+        live.sides.append((side, team or f"Side {side}", score))
+    return list(games.values())
+
+
+def league_night(*, division: Division) -> bool:
+    """A game of the division is played, or a fixture is due, today: one query."""
+    today = timezone.localdate()
+    games = Game.objects.filter(division=OuterRef("pk"), played_on=today)
+    fixtures = Fixture.objects.filter(division=OuterRef("pk"), date=today)
+    return Division.objects.filter(pk=division.pk).filter(Exists(games) | Exists(fixtures)).exists()
+
+
+# --- charts ----------------------------------------------------------------------------------
+
+
+def positions_by_round(*, division: Division) -> dict[str, Any]:
+    """Each team's place after each round (or each league night, where the division plays
+    games outside a schedule), ordered exactly as the table is."""
+    points = season_points(division.season)
+    tiebreakers = division_tiebreakers(division)
+    names = dict(Team.objects.filter(division=division).values_list("pk", "name"))
+    rows = list(
+        StandingContribution.objects.filter(division=division).values(
+            "team_id", "opponent_id", "round_number", "played_on", *Counters.COUNTERS
+        )
+    )
+    by_round = all(r["round_number"] is not None for r in rows)
+    step_of = (lambda r: r["round_number"]) if by_round else (lambda r: r["played_on"])
+    steps = sorted({step_of(r) for r in rows if step_of(r) is not None})
+    totals = {team_id: zero_counters() for team_id in names}
+    h2h: dict[tuple[int, int], int] = defaultdict(int)
+    places: dict[int, list[int]] = {team_id: [] for team_id in names}
+    grouped: dict[Any, list[dict]] = defaultdict(list)
+    for row in rows:
+        grouped[step_of(row)].append(row)
+    for step in steps:
+        for row in grouped[step]:
+            if row["team_id"] not in totals:
+                continue
+            for name in Counters.COUNTERS:
+                totals[row["team_id"]][name] += row[name]
+            if row["opponent_id"]:
+                h2h[(row["team_id"], row["opponent_id"])] += match_points(row, **points)
+        lines = [_line(t, names[t], dict(c), points) for t, c in totals.items()]
+        for line in order_lines(lines, tiebreakers, h2h):
+            places[line.team_id].append(line.position)
+    labels = [f"Round {s}" if by_round else s.strftime("%-d %b") for s in steps]
+    return {
+        "type": "line",
+        "labels": labels,
+        "reverse": True,
+        "yTitle": "Place",
+        "datasets": [
+            {"label": names[t], "data": places[t]}
+            for t in sorted(names, key=lambda t: (places[t][-1] if places[t] else 0, names[t]))
+        ],
+    }
+
+
+def team_form(*, team: Team) -> dict[str, Any]:
+    """A team's matches in order, with running match points: the form chart and its list."""
+    points = season_points(team.division.season)
+    rows = list(
+        StandingContribution.objects.filter(team=team)
+        .select_related("opponent")
+        .order_by("round_number", "played_on", "pk")
+    )
+    running = 0
+    matches = []
+    for row in rows:
+        gained = match_points(row.counters(), **points)
+        running += gained
+        if row.matches_won:
+            result = "W"
+        elif row.matches_tied:
+            result = "T"
+        elif row.matches_lost:
+            result = "L"
+        else:
+            result = "…"  # a match whose planned games are not all in yet
+        matches.append(
+            {
+                "row": row,
+                "result": result,
+                "points": gained,
+                "running": running,
+                "difference": row.points_for - row.points_against,
+            }
+        )
+    labels = [
+        f"R{m['row'].round_number}" if m["row"].round_number else str(m["row"].played_on or "")
+        for m in matches
+    ]
+    chart = {
+        "type": "bar",
+        "labels": labels,
+        "datasets": [
+            {
+                "label": "Points difference",
+                "data": [m["difference"] for m in matches],
+                "type": "bar",
+                "yAxisID": "y",
+            },
+            {
+                "label": "Match points, running",
+                "data": [m["running"] for m in matches],
+                "type": "line",
+                "yAxisID": "y1",
+            },
+        ],
+        "twoAxes": True,
+    }
+    return {"matches": matches, "chart": chart}
+
+
+# --- leaderboards ----------------------------------------------------------------------------
+
+STAT_SUMS = {
+    "games": Count("id"),
+    "wins": Sum("won"),
+    "ties": Sum("tied"),
+    "losses": Sum("lost"),
+    "deals": Sum("deals"),
+    "points": Sum("points"),
+    "calls": Sum("calls"),
+    "calls_made": Sum("calls_made"),
+    "calls_set": Sum("calls_set"),
+    "melds": Sum("melds"),
+    "meld_deals": Sum("meld_deals"),
+    "best_meld": Max("best_meld"),
+    "reneges": Sum("reneges"),
+}
+
+
+def _derive(row: dict[str, Any]) -> dict[str, Any]:
+    row["win_pct"] = round(100 * row["wins"] / row["games"], 1) if row["games"] else None
+    row["points_per_deal"] = round(row["points"] / row["deals"], 1) if row["deals"] else None
+    row["made_pct"] = round(100 * row["calls_made"] / row["calls"], 1) if row["calls"] else None
+    row["set_pct"] = round(100 * row["calls_set"] / row["calls"], 1) if row["calls"] else None
+    row["meld_pct"] = round(100 * row["meld_deals"] / row["deals"], 1) if row["deals"] else None
+    return row
+
+
+def _ordered(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = [_derive(r) for r in rows]
+    rows.sort(
+        key=lambda r: (-(r["win_pct"] or 0), -r["games"], -(r["points_per_deal"] or 0), r["name"])
+    )
+    for place, row in enumerate(rows, start=1):
+        row["place"] = place
+    return rows
+
+
+def _stats_filter(club: Club, season: Season | None) -> Q:
+    return Q(club=club, season=season) if season is not None else Q(club=club)
+
+
+def player_leaderboard(*, club: Club, season: Season | None = None) -> list[dict[str, Any]]:
+    """Per player over counted games of a season (or all time): one query."""
+    rows = (
+        PlayerGameStat.objects.filter(_stats_filter(club, season))
+        .values("player_id", "player__name", "player__rating__mu", "player__rating__sigma")
+        .annotate(**STAT_SUMS)
+        .order_by()
+    )
+    out = []
+    for r in rows:
+        mu, sigma = r.pop("player__rating__mu"), r.pop("player__rating__sigma")
+        r["name"] = r.pop("player__name")
+        r["rating"] = round(mu - 3 * sigma, 2) if mu is not None else None
+        out.append(r)
+    return _ordered(out)
+
+
+def partnership_leaderboard(*, club: Club, season: Season | None = None) -> list[dict[str, Any]]:
+    """Per partnership (the same two or three players on one side): one query."""
+    rows = (
+        PartnershipGameStat.objects.filter(_stats_filter(club, season))
+        .values("key", "player_1__name", "player_2__name", "player_3__name")
+        .annotate(**STAT_SUMS)
+        .order_by()
+    )
+    out = []
+    for r in rows:
+        players = [r.pop("player_1__name"), r.pop("player_2__name"), r.pop("player_3__name")]
+        r["name"] = " & ".join(p for p in players if p)
+        out.append(r)
+    return _ordered(out)
+
+
+def leaderboard_chart(rows: list[dict[str, Any]], *, top: int = 12) -> dict[str, Any]:
+    shown = rows[:top]
+    return {
+        "type": "bar",
+        "horizontal": True,
+        "labels": [r["name"] for r in shown],
+        "datasets": [{"label": "Win %", "data": [r["win_pct"] or 0 for r in shown]}],
+        "yTitle": "Win %",
+    }
+
+
+# --- players -----------------------------------------------------------------------------------
+
+
+def player_get(*, club: Club, pk: int) -> Player:
+    return Player.objects.filter(club=club).get(pk=pk)
+
+
+def player_profile(*, club: Club, player: Player) -> dict[str, Any]:
+    rating = PlayerRating.objects.filter(club=club, player=player).first()
+    history = list(
+        RatingChange.objects.filter(club=club, player=player)
+        .select_related("game")
+        .order_by("at", "id")
+    )
+    seasons = (
+        PlayerGameStat.objects.filter(club=club, player=player)
+        .values("season_id", "season__name")
+        .annotate(**STAT_SUMS)
+        .order_by("-season__start_date")
+    )
+    season_rows = []
+    for r in seasons:
+        r["name"] = r.pop("season__name")
+        season_rows.append(_derive(r))
+    chart = {
+        "type": "line",
+        "labels": ["start", *[f"Game {c.game_id}" for c in history]],
+        "datasets": [
+            {
+                "label": "Rating (mu - 3 sigma)",
+                "data": [
+                    round(history[0].ordinal_before, 2) if history else 0,
+                    *[round(c.ordinal, 2) for c in history],
+                ],
+            }
+        ],
+        "yTitle": "Rating",
+    }
+    return {"rating": rating, "history": history, "seasons": season_rows, "chart": chart}
+
+
+def seasons_with_stats(*, club: Club) -> QuerySet[Season]:
+    return Season.objects.filter(club=club).order_by("-start_date", "name")
+
+
+def division_counters(*, division: Division) -> dict[int, dict[str, int]]:
+    """Stored aggregate rows by team (tests and exports)."""
+    return {s.team_id: s.counters() for s in TeamStanding.objects.filter(division=division)}
