@@ -17,14 +17,13 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, TextIO
 
-from .calculator import score_deal, score_game
+from .calculator import INPUT_NOT_OBJECT, score_deal, score_game
 from .catalog import catalog, catalog_markdown
 from .errors import RulesError
 from .sheet import check_sheet_row
 
 EXIT_REJECTED: Final = 2
 MALFORMED_JSON: Final = "The input is not valid JSON: {detail}."
-INPUT_NOT_OBJECT: Final = "The input must be a JSON object."
 
 
 def _sheet(data: Mapping[str, Any]) -> dict[str, Any]:

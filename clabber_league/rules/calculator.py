@@ -21,7 +21,7 @@ from .errors import ErrorList, RulesError
 from .game import GameState
 from .rulesets import RuleSet, get_ruleset
 from .scoring import score
-from .validation import parse_deal
+from .validation import is_whole, parse_deal
 
 INPUT_NOT_OBJECT: Final = "The input must be a JSON object."
 RULESET_MISSING: Final = "A rule set is needed: a slug such as \"clabber\", or house rules."
@@ -47,7 +47,7 @@ def score_deal(data: Mapping[str, Any]) -> dict[str, Any]:
     pot = data.get("pot", 0)
     if pot is None:
         pot = 0
-    if isinstance(pot, bool) or not isinstance(pot, int) or pot < 0:
+    if not is_whole(pot):
         raise RulesError(POT_NOT_WHOLE.format(value=pot), "pot")
     return score(ruleset, parse_deal(data, ruleset), pot).to_data()
 

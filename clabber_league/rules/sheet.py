@@ -25,13 +25,12 @@ from .cards import LAST_TRICK_BONUS, PACK_RANKS, SUITS, four_mask, sequence_mask
 from .errors import ErrorList, RulesError
 from .melds import run_kind
 from .rulesets import Family, RuleSet, get_ruleset
-from .validation import pack_table
+from .validation import SIDE_UNKNOWN, is_whole, pack_table
 
 MARKS: Final = ("made", "set", "renege")
 MARK_UNKNOWN: Final = "The mark must be one of made, set (XX) or renege, not {value!r}."
 SCORE_NOT_WHOLE: Final = "A sheet number must be a whole number of at least 0, not {value!r}."
 SCORE_SHAPE: Final = "score must give one number per side ({sides})."
-MAKER_UNKNOWN: Final = "{value!r} is not a side of this game; the sides are {sides}."
 MADE_NOT_AHEAD: Final = (
     "A made deal needs the maker's score ({mine}) above every other side's ({best})."
 )
@@ -106,7 +105,7 @@ def _parse_score(ruleset: RuleSet, score: Any, errors: ErrorList) -> dict[str, i
     result = {}
     for side in sides:
         value = score[side]
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        if not is_whole(value):
             errors.add(f"score.{side}", SCORE_NOT_WHOLE.format(value=value))
         else:
             result[side] = value
@@ -209,7 +208,7 @@ def check_sheet_row(ruleset: str | Mapping[str, Any] | RuleSet,
     rules = get_ruleset(ruleset, options)
     errors = ErrorList()
     if maker not in rules.side_index:
-        errors.add("maker", MAKER_UNKNOWN.format(value=maker, sides=", ".join(rules.sides)))
+        errors.add("maker", SIDE_UNKNOWN.format(value=maker, sides=", ".join(rules.sides)))
     if mark not in MARKS:
         errors.add("mark", MARK_UNKNOWN.format(value=mark))
     row = _parse_score(rules, score, errors)

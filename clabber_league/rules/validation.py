@@ -170,7 +170,8 @@ _SEQUENCE_KINDS: Final = frozenset({"sequence", "run", "seq"})
 _FOUR_KINDS: Final = frozenset({"four", "fours", "four-of-a-kind"})
 
 
-def _whole(value: Any) -> bool:
+def is_whole(value: Any) -> bool:
+    """A whole number of at least 0 (``True``/``False`` are not numbers here)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
@@ -320,7 +321,7 @@ def _per_side(raw: Any, name: str, ruleset: RuleSet, errors: ErrorList, not_obje
             errors.add(f"{name}.{side}",
                        SIDE_UNKNOWN.format(value=side, sides=_sides_text(ruleset)))
             ok = False
-        elif not _whole(value):
+        elif not is_whole(value):
             errors.add(f"{name}.{side}", not_whole.format(value=value))
             ok = False
         else:
@@ -441,7 +442,7 @@ def _one_meld(raw: Any, path: str, ruleset: RuleSet, trump: str | None, errors: 
         errors.add(f"{path}.suit", MELD_SUIT_UNKNOWN.format(value=suit, suits=_SUITS_TEXT))
         ok = False
     most = len(pack_ranks)
-    if not _whole(length) or not 3 <= length <= most:
+    if not is_whole(length) or not 3 <= length <= most:
         errors.add(f"{path}.length", MELD_LENGTH_INVALID.format(
             most=most, pack=ruleset.pack, value=length))
         ok = False
