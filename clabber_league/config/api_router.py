@@ -6,6 +6,7 @@ from clabber_league.clubs import api as clubs_api
 from clabber_league.games import api as games_api
 from clabber_league.leagues import api as leagues_api
 from clabber_league.scheduling import api as scheduling_api
+from clabber_league.standings import api as standings_api
 
 CLUB = r"clubs/(?P<club_slug>[-a-zA-Z0-9_]+)"
 GAME = CLUB + r"/games/(?P<game_pk>[0-9]+)"
@@ -23,5 +24,8 @@ router.register(CLUB + "/fixtures", scheduling_api.FixtureViewSet, basename="fix
 router.register(CLUB + "/games", games_api.GameViewSet, basename="game")
 router.register(GAME + "/deals", games_api.DealViewSet, basename="deal")
 router.register(GAME + "/history", games_api.RevisionViewSet, basename="game-history")
+router.register(CLUB + "/standings", standings_api.StandingsViewSet, basename="standings")
+router.register(CLUB + "/leaderboards", standings_api.LeaderboardViewSet, basename="leaderboard")
+router.register(CLUB + "/ratings", standings_api.RatingViewSet, basename="rating")
 
 urlpatterns = router.urls

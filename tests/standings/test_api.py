@@ -1,0 +1,124 @@
+"""The standings API: the table and every deal as JSON and CSV, tiebreakers, leaderboards,
+ratings; scoped to the club in the URL."""
+
+import csv
+import io
+
+import pytest
+from rest_framework.test import APIClient
+
+from clabber_league.clubs.models import Role
+from tests.factories import ClubFactory, MembershipFactory
+
+from .conftest import A_WINS, B_WINS, play
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(division, teams, scorer, admin):
+    aces, bells, dads, mules = teams
+    play(division, aces, bells, A_WINS, user=scorer, confirm_by=admin)
+    play(division, dads, mules, B_WINS, user=scorer)
+    return teams
+
+
+def _client(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def _base(division) -> str:
+    return f"/api/clubs/{division.club.slug}"
+
+
+def test_the_table_as_json(division, viewer, played):
+    response = _client(viewer).get(f"{_base(division)}/standings/{division.pk}/")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["tiebreakers"] == [
+        "head_to_head",
+        "game_difference",
+        "points_difference",
+        "sets_inflicted",
+    ]
+    assert body["points"] == {"win": 2, "tie": 1, "loss": 0}
+    rows = body["rows"]
+    assert [(r["position"], r["team"], r["match_points"], r["points_for"]) for r in rows] == [
+        (1, "Aces", 2, 608),
+        (1, "Mules", 2, 608),
+        (3, "Bells", 0, 40),
+        (3, "Dads", 0, 40),
+    ]
+    assert rows[0]["shared"] is True and rows[1]["games_unconfirmed"] == 1
+
+
+def test_the_table_and_every_deal_as_csv(division, viewer, played):
+    client = _client(viewer)
+    response = client.get(f"{_base(division)}/standings/{division.pk}/", {"format": "csv"})
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
+    assert [r["team"] for r in rows] == ["Aces", "Mules", "Bells", "Dads"]
+    deals = client.get(f"{_base(division)}/standings/{division.pk}/deals/", {"format": "csv"})
+    lines = list(csv.DictReader(io.StringIO(b"".join(deals.streaming_content).decode())))
+    assert len(lines) == 8
+    assert {line["game status"] for line in lines} == {"confirmed", "finished"}
+
+
+def test_every_deal_as_json_is_paginated(division, viewer, played):
+    response = _client(viewer).get(f"{_base(division)}/standings/{division.pk}/deals/")
+    body = response.json()
+    assert body["count"] == 8
+    assert body["results"][0]["score"] == {"A": 152, "B": 10}
+    assert body["results"][0]["game_status"] == "confirmed"
+
+
+def test_club_admins_set_the_tiebreakers_and_others_cannot(division, admin, viewer, played):
+    url = f"{_base(division)}/standings/{division.pk}/tiebreakers/"
+    body = {"tiebreakers": ["points_for", "head_to_head"]}
+    assert _client(viewer).put(url, body, format="json").status_code == 403
+    response = _client(admin).put(url, body, format="json")
+    assert response.status_code == 200 and response.json() == body
+    assert _client(viewer).get(url).json() == body
+    bad = _client(admin).put(url, {"tiebreakers": ["coin_toss"]}, format="json")
+    assert bad.status_code == 400
+    twice = _client(admin).put(url, {"tiebreakers": ["points_for", "points_for"]}, format="json")
+    assert twice.status_code == 400
+    assert twice.json()["errors"][0]["message"] == "Each tiebreaker can be chosen once."
+
+
+def test_leaderboards_and_ratings(division, viewer, played):
+    client = _client(viewer)
+    players = client.get(f"{_base(division)}/leaderboards/players/").json()
+    assert len(players) == 8 and players[0]["win_pct"] == 100.0
+    season = client.get(
+        f"{_base(division)}/leaderboards/partnerships/", {"season": division.season.slug}
+    ).json()
+    assert len(season) == 4
+    assert (
+        client.get(f"{_base(division)}/leaderboards/players/", {"season": "nope"}).status_code
+        == 404
+    )
+    ratings = client.get(f"{_base(division)}/ratings/").json()["results"]
+    assert len(ratings) == 4  # only the confirmed game is rated
+    history = client.get(f"{_base(division)}/ratings/{ratings[0]['player']}/history/").json()
+    assert len(history) == 1 and history[0]["rating"] > history[0]["rating_before"]
+
+
+def test_another_clubs_member_and_anonymous_visitors_get_nothing(division, played):
+    stranger = MembershipFactory(club=ClubFactory(), role=Role.ADMIN).user
+    for client in (_client(stranger), _client()):
+        assert client.get(f"{_base(division)}/standings/{division.pk}/").status_code == 404
+        assert client.get(f"{_base(division)}/leaderboards/players/").status_code == 404
+    own = f"/api/clubs/{stranger.memberships.get().club.slug}/standings/{division.pk}/"
+    assert _client(stranger).get(own).status_code == 404
+
+
+def test_a_public_club_answers_anonymous_readers(division, played):
+    division.club.is_public = True
+    division.club.save()
+    assert _client().get(f"{_base(division)}/standings/{division.pk}/").status_code == 200
+    url = f"{_base(division)}/standings/{division.pk}/tiebreakers/"
+    assert _client().put(url, {"tiebreakers": []}, format="json").status_code in (401, 403)

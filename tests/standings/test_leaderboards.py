@@ -1,0 +1,124 @@
+"""Leaderboards: exact numbers on a small crafted season, and all-time across seasons."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from clabber_league.leagues.models import Team, TeamMember
+from clabber_league.standings import selectors
+from tests.factories import DivisionFactory, SeasonFactory, TeamFactory
+
+from .conftest import A_WINS, B_WINS, made, play
+
+pytestmark = pytest.mark.django_db
+
+MULES = {"A": [{"kind": "four", "rank": "J", "player": 0}]}  # four Jacks shown by seat 0: 200
+#: Aces (side A) v Bells (B), every deal named by seat 0 (A) or seat 1 (B):
+#: 1. A makes with four Jacks: 142 + 10 + 200 = 352 to 10;
+#: 2. A is set (XX): 0 to 102;  3. B reneges: A 162, B 0.  A wins 514 to 112.
+CRAFTED = [
+    made("A", 142, melds=MULES),
+    made("A", 60, last="B"),
+    {"maker": "A", "trump": "hearts", "renege": ["B"]},
+]
+
+
+@pytest.fixture
+def season_games(division, teams, scorer, admin):
+    aces, bells = teams[:2]
+    first = play(division, aces, bells, CRAFTED, user=scorer, confirm_by=admin)
+    second = play(division, aces, bells, B_WINS, user=scorer, confirm_by=admin)  # B 608, A 40
+    return first, second
+
+
+def _players(aces, bells):
+    a0, a1 = [m.player for m in aces.members.order_by("position")]
+    b0, b1 = [m.player for m in bells.members.order_by("position")]
+    return a0, a1, b0, b1
+
+
+def _pick(rows, key, value):
+    return next(r for r in rows if r[key] == value)
+
+
+def test_the_player_leaderboard_of_a_crafted_season(division, teams, season_games):
+    a0, a1, b0, b1 = _players(*teams[:2])
+    rows = selectors.player_leaderboard(club=division.club, season=division.season)
+    assert len(rows) == 4
+    first = _pick(rows, "player_id", a0.pk)
+    assert {k: first[k] for k in (
+        "games", "wins", "losses", "deals", "points", "calls", "calls_made", "calls_set",
+        "melds", "meld_deals", "best_meld", "reneges", "win_pct", "points_per_deal",
+        "made_pct", "set_pct", "meld_pct",
+    )} == {
+        "games": 2, "wins": 1, "losses": 1, "deals": 7, "points": 554, "calls": 3,
+        "calls_made": 1, "calls_set": 1, "melds": 1, "meld_deals": 1, "best_meld": 200,
+        "reneges": 0, "win_pct": 50.0, "points_per_deal": 79.1, "made_pct": 33.3,
+        "set_pct": 33.3, "meld_pct": 14.3,
+    }  # fmt: skip
+    partner = _pick(rows, "player_id", a1.pk)
+    assert (partner["calls"], partner["melds"], partner["best_meld"], partner["points"]) == (
+        0, 0, 0, 554,
+    )  # fmt: skip
+    caller = _pick(rows, "player_id", b0.pk)
+    assert (caller["calls"], caller["calls_made"], caller["made_pct"], caller["reneges"]) == (
+        4, 4, 100.0, 1,
+    )  # fmt: skip
+    assert (caller["points"], caller["deals"], caller["points_per_deal"]) == (720, 7, 102.9)
+    assert _pick(rows, "player_id", b1.pk)["reneges"] == 1
+    # ordered by win %, then games: all four won one of two; the ratings are there too
+    assert all(r["rating"] is not None for r in rows)
+
+
+def test_the_partnership_leaderboard_of_a_crafted_season(division, teams, season_games):
+    aces, bells = teams[:2]
+    a0, a1, b0, b1 = _players(aces, bells)
+    rows = selectors.partnership_leaderboard(club=division.club, season=division.season)
+    assert len(rows) == 2
+    pair = _pick(rows, "key", "-".join(str(i) for i in sorted([a0.pk, a1.pk])))
+    assert pair["name"] == f"{a0.name} & {a1.name}" or pair["name"] == f"{a1.name} & {a0.name}"
+    assert (pair["games"], pair["wins"], pair["calls"], pair["calls_made"], pair["calls_set"]) == (
+        2, 1, 3, 1, 1,
+    )  # fmt: skip
+    assert (pair["meld_deals"], pair["best_meld"], pair["reneges"]) == (1, 200, 0)
+    other = _pick(rows, "key", "-".join(str(i) for i in sorted([b0.pk, b1.pk])))
+    assert (other["calls"], other["calls_made"], other["reneges"], other["points"]) == (
+        4, 4, 1, 720,
+    )  # fmt: skip
+
+
+def test_all_time_adds_up_the_seasons(division, teams, scorer, admin, season_games):
+    aces = teams[0]
+    a0, a1 = [m.player for m in aces.members.order_by("position")]
+    later = SeasonFactory(club=division.club, start_date=datetime.date(2027, 9, 1))
+    spring = DivisionFactory(season=later)
+    again = Team.objects.create(club=division.club, division=spring, name="Aces again")
+    TeamMember.objects.create(team=again, player=a0, position=0)
+    TeamMember.objects.create(team=again, player=a1, position=1)
+    newcomers = TeamFactory(division=spring, name="Newcomers")
+    play(spring, again, newcomers, A_WINS, user=scorer, confirm_by=admin)
+    season = _pick(selectors.player_leaderboard(club=division.club, season=division.season),
+                   "player_id", a0.pk)  # fmt: skip
+    all_time = _pick(selectors.player_leaderboard(club=division.club), "player_id", a0.pk)
+    assert (season["games"], season["wins"], season["calls"]) == (2, 1, 3)
+    assert (all_time["games"], all_time["wins"], all_time["calls"], all_time["calls_made"]) == (
+        3, 2, 7, 5,
+    )  # fmt: skip
+    assert all_time["place"] == 1  # the best win % of the club: 2 of 3
+
+
+def test_the_leaderboard_and_player_pages(client, viewer, division, teams, season_games):
+    a0 = teams[0].members.order_by("position").first().player
+    client.force_login(viewer)
+    url = reverse("standings:leaderboards", args=[division.club.slug])
+    response = client.get(url, {"season": division.season.slug})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="leaderboard-chart"' in html and "leaderboard-chart-data" in html
+    assert len(response.context["players"]) == 4 and len(response.context["partnerships"]) == 2
+    assert client.get(url, {"season": "no-such-season"}).status_code == 404
+    page = client.get(reverse("standings:player", args=[division.club.slug, a0.pk]))
+    assert page.status_code == 200
+    assert len(page.context["history"]) == 2  # two confirmed games: two steps of the rating
+    assert 'id="rating-chart"' in page.content.decode()
