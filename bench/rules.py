@@ -2,7 +2,7 @@
 
 Run as ``python bench/rules.py`` (standard library only).  It generates legal
 deals for every built-in rule set and the house-rule examples
-(:mod:`clabber_league.rules.generate`), then measures on one core:
+(:mod:`clabber_league.rules.simulate`: cards dealt and played), then measures on one core:
 
 1. ``score_deal``: each deal checked (feasible card points, melds, bell ...)
    and scored from its JSON, as the API and the CLI do;
@@ -35,7 +35,7 @@ from clabber_league.rules import (
     score_game,
 )
 from clabber_league.rules.game import GameState
-from clabber_league.rules.generate import random_deal
+from clabber_league.rules.simulate import simulate_deal
 
 TARGET_DEALS_PER_SECOND = 20_000
 DEAL_SAMPLE = 50_000
@@ -55,7 +55,7 @@ def _deals(count: int, rng: random.Random) -> list[dict[str, Any]]:
     deals = []
     for i in range(count):
         ruleset, spec = rulesets[i % len(rulesets)]
-        deal = random_deal(ruleset, rng)
+        deal = simulate_deal(ruleset, rng, tricks_share=0.5)
         deal["ruleset"] = spec
         deals.append(deal)
     return deals
@@ -71,8 +71,7 @@ def _season(total: int, rng: random.Random) -> list[dict[str, Any]]:
         state = GameState(ruleset)
         deals = []
         while not state.finished and played < total:
-            deal = random_deal(ruleset, rng)
-            deal.pop("ruleset")
+            deal = simulate_deal(ruleset, rng, tricks_share=0.5)
             state.add(score(ruleset, parse_deal(deal, ruleset), state.pot))
             deals.append(deal)
             played += 1

@@ -1,4 +1,4 @@
-"""Simulated deals: cards really dealt and played, as the demo league and benchmarks need.
+"""Simulated deals: cards really dealt and played, for the demo league, tests and benchmarks.
 
 :func:`simulate_deal` shuffles the rule set's pack, deals the hands, names a
 maker and trump, plays every trick (follow suit, else trump if you can, else
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .cards import NO_TRUMPS, RANKS, SUITS
-from .rulesets import RuleSet
+from .rulesets import RuleSet, get_ruleset
 
 Card = tuple[str, str]  # (suit, rank)
 
@@ -104,15 +104,21 @@ def hand_melds(
 
 
 def simulate_deal(
-    ruleset: RuleSet,
+    ruleset: RuleSet | str,
     rng: random.Random,
     *,
     dealer: int = 0,
     passed_share: float = 0.04,
     renege_share: float = 0.02,
+    tricks_share: float = 1.0,
     with_melds: bool = True,
 ) -> dict[str, Any]:
-    """One legal deal of ``ruleset`` in the calculator's JSON (without ``ruleset``)."""
+    """One legal deal of ``ruleset`` in the calculator's JSON (without ``ruleset``).
+
+    ``tricks_share`` of the deals report the tricks each side took (the rest leave them out,
+    as many score sheets do); melds always name the seat of the player who showed them.
+    """
+    ruleset = get_ruleset(ruleset)
     if rng.random() < passed_share:
         return {"passed": True}
     sides = ruleset.sides
@@ -157,8 +163,8 @@ def simulate_deal(
             if (trump, "K") in hand and (trump, "Q") in hand:
                 deal["bell"] = side_of[seat]
     if rng.random() < renege_share:
-        deal["renege"] = [rng.choice(sides)]
-        deal.pop("melds", None) if rng.random() < 0.5 else None
+        # Mostly one side; now and then every side, which makes the deal a redeal.
+        deal["renege"] = [rng.choice(sides)] if rng.random() < 0.9 else list(sides)
         return deal
 
     points = dict.fromkeys(sides, 0)
@@ -179,7 +185,8 @@ def simulate_deal(
         tricks[side] += 1
         leader = last_winner = winner
     deal["points"] = points
-    deal["tricks"] = tricks
+    if rng.random() < tricks_share:
+        deal["tricks"] = tricks
     deal["last_trick"] = side_of[last_winner]
     return deal
 

@@ -23,7 +23,7 @@ from clabber_league.rules import (
     score_game,
 )
 from clabber_league.rules.__main__ import main
-from clabber_league.rules.generate import random_deal
+from clabber_league.rules.simulate import simulate_deal
 from clabber_league.rules.validation import (
     MELD_KIND_UNKNOWN,
     POINTS_SUM_ALL_PLAYED,
@@ -189,6 +189,6 @@ def test_generated_legal_deals_are_all_accepted():
     rng = random.Random(7)
     for i in range(2000):
         slug = list(BUILTIN_RULESETS)[i % 11]
-        answer = score_deal(random_deal(slug, rng))
+        answer = score_deal({"ruleset": slug, **simulate_deal(slug, rng)})
         assert set(answer) == {"outcome", "score", "totals", "meld_winner", "meld_points"}
         assert set(answer["score"]) == set(BUILTIN_RULESETS[slug].sides)
