@@ -158,7 +158,7 @@ def explain(tiebreakers: Sequence[str], *, win: int, tie: int, loss: int) -> lis
     ]
     known = [t for t in tiebreakers if t in TIEBREAKERS]
     for number, name in enumerate(known, start=1):
-        lead = "Teams level on match points are separated by" if number == 1 else "then by"
+        lead = "Teams level on match points are separated by" if number == 1 else "Then by"
         steps.append(f"{lead} {TIEBREAKER_TITLES[name].lower()}: {TIEBREAKERS[name]}.")
     if "head_to_head" in known:
         steps.append(

@@ -239,7 +239,9 @@ def team_form(*, team: Team) -> dict[str, Any]:
             }
         )
     labels = [
-        f"R{m['row'].round_number}" if m["row"].round_number else str(m["row"].played_on or "")
+        f"R{m['row'].round_number}"
+        if m["row"].round_number
+        else (m["row"].played_on.strftime("%-d %b") if m["row"].played_on else "")
         for m in matches
     ]
     chart = {
