@@ -1,9 +1,32 @@
-"""Fixtures: which teams meet, in which round, on which night, at which table."""
+"""Fixtures: which teams meet, in which round, on which night, at which table.
 
+A division's ``ScheduleConfig`` says how its season is played: the format (round robin,
+single or double, or a Swiss over a set number of rounds), the league night (a weekday
+from a start date, skipping listed dates) and the venues whose tables are used, in order.
+A ``ScheduleRun`` is one generation of the schedule by a Celery task: its state and
+progress are what the progress bar polls. A ``LeagueNight`` records that a night's
+fixture list has been published (by the periodic task, once per club and date).
+
+Points for a win, a tie and a loss are the season's (``Season.points_win/tie/loss``); a
+forfeit or walkover gives the winner ``points_win`` and the loser ``points_loss``.
+"""
+
+from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 from clabber_league.clubs.models import Club
 from clabber_league.leagues.models import Division, Team
+
+WEEKDAYS = [
+    (0, "Monday"),
+    (1, "Tuesday"),
+    (2, "Wednesday"),
+    (3, "Thursday"),
+    (4, "Friday"),
+    (5, "Saturday"),
+    (6, "Sunday"),
+]
 
 
 class Venue(models.Model):
@@ -28,6 +51,9 @@ class Fixture(models.Model):
         POSTPONED = "postponed", "Postponed"
         FORFEIT = "forfeit", "Forfeit"
 
+    #: A fixture in one of these states is a result: re-generation never touches it.
+    DONE = (Status.PLAYED, Status.FORFEIT)
+
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="fixtures")
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="fixtures")
     round_number = models.PositiveIntegerField()
@@ -40,10 +66,24 @@ class Fixture(models.Model):
     table = models.PositiveSmallIntegerField(null=True, blank=True)
     games_planned = models.PositiveSmallIntegerField(default=1)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED)
+    original_date = models.DateField(
+        null=True, blank=True, help_text="The night it was first scheduled for, once moved."
+    )
+    forfeit_winner = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="forfeit_wins"
+    )
+    note = models.CharField(max_length=200, blank=True, help_text="Why it was moved or forfeited.")
+    reminded_at = models.DateTimeField(null=True, blank=True)
+    flagged_at = models.DateTimeField(
+        null=True, blank=True, help_text="Set when its date passed without a result."
+    )
 
     class Meta:
         ordering = ["division", "round_number", "table", "id"]
-        indexes = [models.Index(fields=["division", "round_number"])]
+        indexes = [
+            models.Index(fields=["division", "round_number"]),
+            models.Index(fields=["club", "date"]),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=~models.Q(home=models.F("away")), name="fixture_not_against_itself"
@@ -52,3 +92,149 @@ class Fixture(models.Model):
 
     def __str__(self) -> str:
         return f"R{self.round_number}: {self.home} v {self.away}"
+
+    @property
+    def is_done(self) -> bool:
+        return self.status in self.DONE
+
+
+class ScheduleConfig(models.Model):
+    """How a division's season is scheduled. One per division."""
+
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "Round robin"
+        SWISS = "swiss", "Swiss (open club nights)"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="schedule_configs")
+    division = models.OneToOneField(
+        Division, on_delete=models.CASCADE, related_name="schedule_config"
+    )
+    format = models.CharField(max_length=12, choices=Format.choices, default=Format.ROUND_ROBIN)
+    cycles = models.PositiveSmallIntegerField(
+        default=1, help_text="Round robin: 1 (single) or 2 (double, home and away)."
+    )
+    swiss_rounds = models.PositiveSmallIntegerField(
+        default=5, help_text="Swiss: how many rounds are paired, one at a time."
+    )
+    weekday = models.PositiveSmallIntegerField(choices=WEEKDAYS, default=0)
+    start_date = models.DateField(help_text="League nights start on the first weekday from here.")
+    start_time = models.TimeField(null=True, blank=True, help_text="When play starts.")
+    venues = models.ManyToManyField(
+        Venue, through="ScheduleVenue", related_name="schedule_configs", blank=True
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(cycles__in=[1, 2]), name="schedule_cycles_1_or_2"),
+            models.CheckConstraint(condition=Q(weekday__lte=6), name="schedule_weekday_0_6"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Schedule of {self.division}"
+
+    def ordered_venues(self) -> list[Venue]:
+        rows = self.schedule_venues.select_related("venue").order_by("position")
+        return [row.venue for row in rows]
+
+
+class ScheduleVenue(models.Model):
+    """A venue used by a schedule; tables fill in ``position`` order (overflow goes on)."""
+
+    config = models.ForeignKey(
+        ScheduleConfig, on_delete=models.CASCADE, related_name="schedule_venues"
+    )
+    venue = models.ForeignKey(Venue, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["config", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["config", "venue"], name="schedule_venue_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.venue} (#{self.position + 1})"
+
+
+class SkipDate(models.Model):
+    """A night without league play (a holiday, the hall booked for a wedding)."""
+
+    config = models.ForeignKey(ScheduleConfig, on_delete=models.CASCADE, related_name="skip_dates")
+    date = models.DateField()
+    reason = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["config", "date"]
+        constraints = [models.UniqueConstraint(fields=["config", "date"], name="skip_date_once")]
+
+    def __str__(self) -> str:
+        return f"{self.date} ({self.reason})" if self.reason else str(self.date)
+
+
+class ScheduleRun(models.Model):
+    """One generation of a division's schedule, as the progress bar sees it."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    ACTIVE = (State.QUEUED, State.RUNNING)
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="schedule_runs")
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="schedule_runs")
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0, help_text="Percent done, 0 to 100.")
+    message = models.CharField(max_length=300, blank=True)
+    notes = models.JSONField(
+        default=list, blank=True, help_text="What the page says: overflows, byes, warnings."
+    )
+    fixtures_created = models.PositiveIntegerField(default=0)
+    fixtures_kept = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # One generation at a time per division, enforced by the database itself.
+            models.UniqueConstraint(
+                fields=["division"],
+                condition=Q(state__in=["queued", "running"]),
+                name="schedule_run_one_active_per_division",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Schedule run {self.pk} of {self.division} ({self.state})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.state in self.ACTIVE
+
+
+class LeagueNight(models.Model):
+    """A club's league night whose fixture list has been published."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="league_nights")
+    date = models.DateField()
+    published_at = models.DateTimeField(null=True, blank=True)
+    fixture_count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-date"]
+        constraints = [models.UniqueConstraint(fields=["club", "date"], name="league_night_once")]
+
+    def __str__(self) -> str:
+        return f"{self.club} · {self.date}"
