@@ -28,6 +28,7 @@ from . import selectors, services
 from .models import Deal, DealRevision, Game
 
 BODY_NOT_OBJECT = "The deal must be a JSON object."
+ROWS_NOT_LIST = "rows must be a list of sheet rows (objects)."
 IDEMPOTENCY_KEY_TOO_LONG = "The Idempotency-Key header is at most 80 characters."
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -110,6 +111,46 @@ class GameCreateSerializer(ClubScopedSerializer):
         return fields
 
 
+class SheetRowSerializer(serializers.Serializer):
+    sheet = serializers.DictField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Each side's number as written on the sheet.",
+    )
+    maker = serializers.CharField(required=False)
+    mark = serializers.ChoiceField(choices=["made", "set", "renege"], required=False)
+    passed = serializers.BooleanField(required=False)
+
+
+class SheetRowsSerializer(serializers.Serializer):
+    rows = SheetRowSerializer(many=True)
+
+
+class DealSerializer(serializers.ModelSerializer):
+    score = serializers.DictField(source="scores", child=serializers.IntegerField(), read_only=True)
+    running_totals = serializers.DictField(
+        source="running", child=serializers.IntegerField(), read_only=True
+    )
+
+    class Meta:
+        model = Deal
+        fields = [
+            "id",
+            "number",
+            "dealer",
+            "maker_seat",
+            "maker",
+            "data",
+            "outcome",
+            "score",
+            "running_totals",
+            "result",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+
 class GameViewSet(
     ClubScopedMixin,
     mixins.ListModelMixin,
@@ -159,6 +200,28 @@ class GameViewSet(
         game = selectors.game_list(club=self.club).get(pk=game.pk)
         return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(
+        request=SheetRowsSerializer,
+        responses={201: DealSerializer(many=True), 400: ERROR_BODY},
+        summary="Copy rows of an old paper sheet",
+    )
+    @action(detail=True, methods=["post"], url_path="paper-sheet")
+    def paper_sheet(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Each row is checked for being a result some legal deal could give; all rows are
+        saved or none. Errors name the row: ``rows[2].sheet.B``."""
+        game = self.get_object()
+        rows = request.data.get("rows") if isinstance(request.data, Mapping) else None
+        if not isinstance(rows, list) or not all(isinstance(r, Mapping) for r in rows):
+            return Response(
+                {"errors": [{"field": "rows", "message": ROWS_NOT_LIST}]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        try:
+            deals = services.sheet_rows_record(game=game, rows=rows, user=request.user)
+        except services.GameError as exc:
+            return _errors_response(exc)
+        return Response(DealSerializer(deals, many=True).data, status=status.HTTP_201_CREATED)
+
     @extend_schema(request=None, responses={200: GameSerializer, 400: ERROR_BODY})
     @action(detail=True, methods=["post"])
     def confirm(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -168,31 +231,6 @@ class GameViewSet(
         except services.GameError as exc:
             return _errors_response(exc)
         return Response(GameSerializer(selectors.game_list(club=self.club).get(pk=game.pk)).data)
-
-
-class DealSerializer(serializers.ModelSerializer):
-    score = serializers.DictField(source="scores", child=serializers.IntegerField(), read_only=True)
-    running_totals = serializers.DictField(
-        source="running", child=serializers.IntegerField(), read_only=True
-    )
-
-    class Meta:
-        model = Deal
-        fields = [
-            "id",
-            "number",
-            "dealer",
-            "maker_seat",
-            "maker",
-            "data",
-            "outcome",
-            "score",
-            "running_totals",
-            "result",
-            "created_at",
-            "updated_at",
-        ]
-        read_only_fields = fields
 
 
 class DealRevisionSerializer(serializers.ModelSerializer):

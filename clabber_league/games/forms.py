@@ -292,3 +292,94 @@ class DealForm(forms.Form):
         if head in ("points", "tricks"):
             return f"{head}_{self.sides[0]}"
         return None
+
+
+QUICK_ROWS = 12
+QUICK_MARKS = [("made", "made"), ("set", "XX (set)"), ("renege", "renege"), ("passed", "passed")]
+QUICK_ROW_INCOMPLETE = "Give the maker, the mark and every side's number."
+
+
+class SheetRowsForm(forms.Form):
+    """Copying an old paper sheet: per row the maker, the mark and each side's number."""
+
+    def __init__(self, *args: Any, ruleset: RuleSet, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.sides = list(ruleset.sides)
+        for i in range(QUICK_ROWS):
+            self.fields[f"row_{i}_maker"] = forms.ChoiceField(
+                required=False, label="Maker", choices=[("", "—")] + [(s, s) for s in self.sides]
+            )
+            self.fields[f"row_{i}_mark"] = forms.ChoiceField(
+                required=False, label="Mark", choices=[("", "—"), *QUICK_MARKS]
+            )
+            for side in self.sides:
+                self.fields[f"row_{i}_{side}"] = forms.IntegerField(
+                    required=False,
+                    label=side,
+                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
+                )
+        self.row_index: list[int] = []
+
+    def table(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "index": i,
+                "maker": self[f"row_{i}_maker"],
+                "mark": self[f"row_{i}_mark"],
+                "numbers": [self[f"row_{i}_{s}"] for s in self.sides],
+            }
+            for i in range(QUICK_ROWS)
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        for i in range(QUICK_ROWS):
+            mark = cleaned.get(f"row_{i}_mark")
+            numbers = [cleaned.get(f"row_{i}_{s}") for s in self.sides]
+            maker = cleaned.get(f"row_{i}_maker")
+            if not mark and not maker and all(n is None for n in numbers):
+                continue
+            if mark != "passed" and (not mark or not maker or any(n is None for n in numbers)):
+                self.add_error(f"row_{i}_mark", QUICK_ROW_INCOMPLETE)
+        return cleaned
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The filled rows as the engine's sheet rows (call after is_valid())."""
+        c = self.cleaned_data
+        out: list[dict[str, Any]] = []
+        self.row_index = []
+        for i in range(QUICK_ROWS):
+            mark = c.get(f"row_{i}_mark")
+            if not mark:
+                continue
+            if mark == "passed":
+                out.append({"passed": True})
+            else:
+                out.append(
+                    {
+                        "sheet": {s: c[f"row_{i}_{s}"] for s in self.sides},
+                        "maker": c[f"row_{i}_maker"],
+                        "mark": mark,
+                    }
+                )
+            self.row_index.append(i)
+        return out
+
+    def add_row_errors(self, errors: list[dict[str, str]]) -> None:
+        """``rows[k].sheet.B`` -> the B field of the k-th filled row."""
+        for error in errors:
+            head, _, rest = error["field"].partition(".")
+            if (
+                head.startswith("rows[")
+                and head[5:-1].isdigit()
+                and int(head[5:-1]) < len(self.row_index)
+            ):
+                i = self.row_index[int(head[5:-1])]
+                if rest.startswith("sheet.") and rest[6:] in self.sides:
+                    self.add_error(f"row_{i}_{rest[6:]}", error["message"])
+                elif rest == "maker":
+                    self.add_error(f"row_{i}_maker", error["message"])
+                else:
+                    self.add_error(f"row_{i}_mark", error["message"])
+            else:
+                self.add_error(None, error["message"])

@@ -12,4 +12,5 @@ urlpatterns = [
     path("<int:pk>/deals/<int:number>/edit/", views.deal_edit, name="deal-edit"),
     path("<int:pk>/deals/<int:number>/delete/", views.deal_delete, name="deal-delete"),
     path("<int:pk>/confirm/", views.game_confirm, name="confirm"),
+    path("<int:pk>/paper-sheet/", views.sheet_rows, name="sheet-rows"),
 ]

@@ -20,7 +20,7 @@ from clabber_league.clubs.models import Player
 from clabber_league.leagues.models import Division, Team
 
 from . import adapters, selectors, services
-from .forms import DealForm
+from .forms import DealForm, SheetRowsForm
 from .models import Deal, Game
 from .sheet import game_sheet, sheet_cell
 
@@ -336,3 +336,24 @@ def deal_initial(deal: Deal, form: DealForm) -> dict[str, Any]:
                 initial[f"meld_{row}_kind"] = f"four-{meld.get('rank')}"
             row += 1
     return initial
+
+
+@club_view("score")
+def sheet_rows(request: HttpRequest, pk: int) -> HttpResponse:
+    """Quick entry of an old paper sheet: two numbers, the maker and the mark per row."""
+    game = _game_or_404(request, pk)
+    if game.status != Game.Status.IN_PROGRESS:
+        messages.info(request, services.GAME_FINISHED)
+        return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
+    form = SheetRowsForm(request.POST or None, ruleset=adapters.game_ruleset(game))
+    if request.method == "POST" and form.is_valid():
+        rows = form.rows()
+        if rows:
+            try:
+                deals = services.sheet_rows_record(game=game, rows=rows, user=request.user)
+            except services.GameError as exc:
+                form.add_row_errors(exc.errors)
+            else:
+                messages.success(request, f"{len(deals)} rows copied from the paper sheet.")
+                return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
+    return render(request, "games/sheet_rows.html", _context(request, game, form=form))

@@ -21,6 +21,7 @@ from .errors import ErrorList, RulesError
 from .game import GameState
 from .rulesets import RuleSet, get_ruleset
 from .scoring import score
+from .sheet import sheet_row_result
 from .validation import is_whole, parse_deal
 
 INPUT_NOT_OBJECT: Final = "The input must be a JSON object."
@@ -76,14 +77,17 @@ def score_game(data: Mapping[str, Any]) -> dict[str, Any]:
                 for name in ("ruleset", "options"):
                     if raw.get(name) not in (None, data.get(name)) and raw.get(name) != {}:
                         raise RulesError(DEAL_OTHER_RULESET.format(name=name), name)
-            deal = parse_deal(raw, ruleset)
+            if isinstance(raw, Mapping) and "sheet" in raw:
+                row = sheet_row_result(ruleset, raw)  # a row copied from a paper sheet
+            else:
+                deal, row = parse_deal(raw, ruleset), None
         except RulesError as exc:
             errors.extend(exc, path)
             broken = True
             continue
         if broken:
             continue
-        result = score(ruleset, deal, state.pot)
+        result = row if row is not None else score(ruleset, deal, state.pot)
         answers.append(result.to_data())
         running.append(state.add(result))
     errors.raise_if_any()

@@ -8,6 +8,10 @@ trick, at most one bell, melds that fit in the hands, and the maker test of
 RULES.md 3.1.  A row that no deal can give raises RulesError naming the
 field (``score.B``, ``score``, ``maker``, ``mark``).
 
+Inside a game (:func:`sheet_row_result`) such a row stands for a deal entered from an old
+paper sheet, ``{"sheet": {"A": 0, "B": 162}, "maker": "A", "mark": "set"}``; its errors
+name ``sheet.B`` instead of ``score.B``.
+
 The melds a side can show are enumerated from the pack once per rule set
 (per player: disjoint melds within a hand; a side adds its players' sums,
 each four of a kind used once).  Runs shown by two players of one side are
@@ -22,6 +26,7 @@ from functools import lru_cache
 from typing import Any, Final
 
 from .cards import LAST_TRICK_BONUS, PACK_RANKS, SUITS, four_mask, sequence_mask
+from .deal import DealResult, Outcome
 from .errors import ErrorList, RulesError
 from .melds import run_kind
 from .rulesets import Family, RuleSet, get_ruleset
@@ -243,3 +248,32 @@ def check_sheet_row(ruleset: str | Mapping[str, Any] | RuleSet,
 
 def _row_text(row: Mapping[str, int]) -> str:
     return ", ".join(f"{side} {value}" for side, value in row.items())
+
+
+SHEET_ROW_KEYS: Final = frozenset({"sheet", "maker", "mark"})
+SHEET_ROW_EXTRA: Final = (
+    "A sheet row has only sheet, maker and mark; {names} belong to a full deal."
+)
+
+
+def sheet_row_result(ruleset: RuleSet, row: Mapping[str, Any]) -> DealResult:
+    """A paper-sheet row inside a game: ``{"sheet": {side: number}, "maker", "mark"}``.
+
+    The row is checked with :func:`check_sheet_row` and then counts as written: its
+    numbers are the deal's score and totals. A hanging pot is not modelled for such rows.
+    """
+    extra = sorted(set(row) - SHEET_ROW_KEYS - {"ruleset", "options"})
+    if extra:
+        raise RulesError(SHEET_ROW_EXTRA.format(names=", ".join(extra)), extra[0])
+    try:
+        check_sheet_row(ruleset, None, row.get("maker", ""), row.get("sheet"), row.get("mark", ""))
+    except RulesError as exc:
+        raise RulesError(
+            {"field": "sheet" + e["field"][5:] if e["field"].startswith("score") else e["field"],
+             "message": e["message"]} for e in exc.errors
+        ) from None
+    score = dict(_parse_score(ruleset, row["sheet"], ErrorList()))
+    return DealResult(
+        outcome=Outcome(row["mark"]), score=score, totals=dict(score), meld_winner=None,
+        meld_points=dict.fromkeys(ruleset.sides, 0),
+    )
