@@ -516,3 +516,67 @@ def next_dealer_seat(*, game: Game) -> int | None:
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
     answer = _score(game, datas)
     return _dealers(game, answer)[-1]
+
+
+@transaction.atomic
+def sheet_rows_record(
+    *, game: Game, rows: Sequence[Mapping[str, Any]], user: Any = None
+) -> list[Deal]:
+    """Copy rows of an old paper sheet into a game, all of them or none.
+
+    Each row is ``{"sheet": {"A": n, "B": m}, "maker": side, "mark": made|set|renege}`` or
+    ``{"passed": true}``. The rules engine checks that some legal deal could give each row;
+    errors name the row: ``rows[2].sheet.B``.
+    """
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status != Game.Status.IN_PROGRESS:
+        raise GameError.one("game", GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED)
+    existing = list(game.deals.order_by("number").values_list("data", flat=True))
+    news = [adapters.deal_data(row) for row in rows]
+    try:
+        answer = score_game(adapters.game_input(game, [*existing, *news]))
+    except RulesError as exc:
+        errors = []
+        for error in exc.errors:
+            name = error["field"]
+            head, dot, rest = name.partition(".")
+            if head.startswith("deals[") and head[6:-1].isdigit():
+                index = int(head[6:-1]) - len(existing)
+                name = f"rows[{index}]{dot}{rest}"
+            errors.append({"field": name, "message": error["message"]})
+        raise GameError(errors) from exc
+    dealers = _dealers(game, answer)
+    deals = []
+    for offset, data in enumerate(news):
+        index = len(existing) + offset
+        deal = Deal.objects.create(
+            game=game,
+            number=index + 1,
+            dealer=dealers[index],
+            data=data,
+            maker=data.get("maker") or "",
+            created_by=user,
+            **adapters.deal_columns(answer["deals"][index], answer["running"][index]),
+        )
+        DealRevision.objects.create(
+            game=game,
+            deal_number=deal.number,
+            action=DealRevision.Action.CREATE,
+            user=user,
+            after=_revision_view(deal),
+        )
+        deals.append(deal)
+    _close_or_continue(game, answer)
+    game.save(
+        update_fields=[
+            "score_a",
+            "score_b",
+            "score_c",
+            "deal_count",
+            "status",
+            "winner",
+            "finished_at",
+        ]
+    )
+    standings_game_changed(game=game)
+    return deals
