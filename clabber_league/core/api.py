@@ -1,14 +1,19 @@
 """API-wide behaviour: every error is JSON, never a stack trace; who am I.
 
+Every rejected input, whichever endpoint, answers 400 with the rules calculator's body:
+``{"errors": [{"field": "sides.B", "message": "..."}]}``.
+
 DRF's own exceptions keep their status; a lost database connection becomes a
 503 with a JSON body so clients can retry; anything else a 500 with a JSON body.
 """
 
 import logging
+from typing import Any
 
 from django.db import DatabaseError, InterfaceError, OperationalError
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -24,6 +29,9 @@ INTERNAL_ERROR = "Something went wrong on our side; the request was not saved."
 def exception_handler(exc: Exception, context: dict) -> Response | None:
     response = drf_exception_handler(exc, context)
     if response is not None:
+        if isinstance(exc, ValidationError) and "errors" not in (response.data or {}):
+            # One shape for every rejected input, the rules calculator's.
+            response.data = {"errors": error_list(response.data)}
         return response
     if isinstance(exc, (OperationalError, InterfaceError)):
         logger.warning("database unavailable: %s", exc)
@@ -50,3 +58,22 @@ class WhoAmIView(APIView):
     )
     def get(self, request: Request) -> Response:
         return Response({"username": request.user.get_username()})
+
+
+def error_list(detail: Any, prefix: str = "") -> list[dict[str, str]]:
+    """DRF's nested validation errors as the calculator's ``[{"field", "message"}]`` list."""
+    if isinstance(detail, dict):
+        out: list[dict[str, str]] = []
+        for key, value in detail.items():
+            name = "" if key == "non_field_errors" else str(key)
+            out.extend(error_list(value, f"{prefix}.{name}" if prefix and name else prefix or name))
+        return out
+    if isinstance(detail, list):
+        if all(not isinstance(v, (dict, list)) for v in detail):
+            return [{"field": prefix, "message": str(v)} for v in detail]
+        out = []
+        for index, value in enumerate(detail):
+            if value:
+                out.extend(error_list(value, f"{prefix}[{index}]"))
+        return out
+    return [{"field": prefix, "message": str(detail)}]

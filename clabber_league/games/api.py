@@ -21,6 +21,7 @@ from clabber_league.calculator.api import ERROR_BODY
 from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSet
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
+from clabber_league.core.api import error_list
 from clabber_league.leagues.models import Division, Team
 from clabber_league.scheduling.models import Fixture
 
@@ -181,7 +182,9 @@ class GameViewSet(
     @extend_schema(request=GameCreateSerializer, responses={201: GameSerializer, 400: ERROR_BODY})
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = GameCreateSerializer(data=request.data, context=self.get_serializer_context())
-        serializer.is_valid(raise_exception=True)
+        if not serializer.is_valid():
+            return Response({"errors": error_list(serializer.errors)},
+                            status=status.HTTP_400_BAD_REQUEST)
         data = serializer.validated_data
         try:
             game = services.game_start(

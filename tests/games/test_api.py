@@ -147,4 +147,4 @@ def test_a_team_of_another_club_cannot_be_used_by_id(club, division, teams, scor
         format="json",
     )
     assert response.status_code == 400
-    assert "sides" in response.json()
+    assert [e["field"] for e in response.json()["errors"]] == ["sides.B"]
