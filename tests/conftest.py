@@ -161,3 +161,64 @@ def user_factory():
     from tests.factories import UserFactory
 
     return UserFactory
+
+
+# --- a club with a scorer, a viewer, an admin, two partnerships and a game at the table ---
+
+
+@pytest.fixture
+def division(db):
+    from tests.factories import DivisionFactory
+
+    return DivisionFactory(ruleset="clabber")
+
+
+@pytest.fixture
+def club(division):
+    return division.club
+
+
+@pytest.fixture
+def scorer(club):
+    from clabber_league.clubs.models import Role
+    from tests.factories import MembershipFactory, UserFactory
+
+    return MembershipFactory(club=club, role=Role.SCORER, user=UserFactory(username="scorer")).user
+
+
+@pytest.fixture
+def viewer(club):
+    from clabber_league.clubs.models import Role
+    from tests.factories import MembershipFactory, UserFactory
+
+    return MembershipFactory(club=club, role=Role.VIEWER, user=UserFactory(username="viewer")).user
+
+
+@pytest.fixture
+def admin(club):
+    from clabber_league.clubs.models import Role
+    from tests.factories import MembershipFactory, UserFactory
+
+    return MembershipFactory(
+        club=club, role=Role.ADMIN, user=UserFactory(username="clubadmin")
+    ).user
+
+
+@pytest.fixture
+def teams(division):
+    from tests.factories import TeamFactory
+
+    return TeamFactory(division=division, name="Mules"), TeamFactory(division=division, name="Dads")
+
+
+@pytest.fixture
+def game(club, division, teams, scorer):
+    from clabber_league.games import services
+
+    a, b = teams
+    a_players = [m.player for m in a.members.order_by("position")]
+    b_players = [m.player for m in b.members.order_by("position")]
+    seats = [a_players[0], b_players[0], a_players[1], b_players[1]]
+    return services.game_start(
+        club=club, division=division, sides={"A": a, "B": b}, seats=seats, user=scorer
+    )

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "clabber_league.leagues",
     "clabber_league.scheduling",
     "clabber_league.games",
+    "clabber_league.backup",
     "clabber_league.standings",
 ]
 
