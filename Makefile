@@ -54,6 +54,7 @@ test: $(VENV)/.installed-test lint
 bench: $(VENV)/.installed-test
 	$(PY) bench/rules.py
 	$(PY) bench/record.py
+	$(PY) bench/standings.py
 
 docs: $(VENV)/.installed-run
 	$(PY) -m clabber_league.rules catalog --markdown > docs/rulesets.md

@@ -20,6 +20,7 @@ equal a full recomputation from the deals.
 """
 
 from django.db import models
+from django.utils import timezone
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.games.models import Game
@@ -266,7 +267,7 @@ class RatingChange(models.Model):
     sigma_before = models.FloatField()
     mu = models.FloatField()
     sigma = models.FloatField()
-    at = models.DateTimeField(auto_now_add=True)
+    at = models.DateTimeField(default=timezone.now, help_text="When the game was confirmed.")
 
     class Meta:
         ordering = ["player", "at", "id"]

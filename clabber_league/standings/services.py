@@ -46,7 +46,7 @@ from .models import (
     TeamStanding,
     TiebreakerRules,
 )
-from .ratings import ratings_game_confirmed
+from .ratings import ratings_game_confirmed, ratings_replay
 
 TIEBREAKER_UNKNOWN = "Unknown tiebreaker {name!r}: choose from {known}."
 TIEBREAKER_TWICE = "Each tiebreaker can be chosen once."
@@ -400,6 +400,5 @@ def standings_rebuild(*, division: Division | None = None) -> int:
     )
     if division is not None:
         unrated = unrated.filter(division=division)
-    for game in unrated.order_by("confirmed_at", "pk"):
-        ratings_game_confirmed(game=game)
+    ratings_replay(games=list(unrated.order_by("confirmed_at", "pk")))
     return teams

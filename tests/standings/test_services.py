@@ -155,3 +155,28 @@ def test_recording_at_the_table_costs_the_standings_no_query(
     game = type(game).objects.get(pk=game.pk)
     with django_assert_num_queries(0):
         standings_game_changed(game=game)
+
+
+def test_a_rebuild_replays_the_ratings_in_the_order_games_were_confirmed(
+    division, teams, scorer, admin
+):
+    from clabber_league.standings.models import PlayerRating
+
+    aces, bells, dads, _ = teams
+    play(division, aces, bells, A_WINS, user=scorer, confirm_by=admin)
+    play(division, aces, dads, B_WINS, user=scorer, confirm_by=admin)
+    before = {r.player_id: (r.mu, r.sigma, r.games) for r in PlayerRating.objects.all()}
+    history = list(RatingChange.objects.order_by("at", "id").values_list("player_id", "mu"))
+    RatingChange.objects.all().delete()
+    PlayerRating.objects.all().delete()
+    games = sorted(division.games.values_list("pk", flat=True))
+    assert sorted(standings_differences()) == [f"game {g}: confirmed but not rated" for g in games]
+    call_command("standings_check", "--fix")
+    after = {r.player_id: (r.mu, r.sigma, r.games) for r in PlayerRating.objects.all()}
+    assert after.keys() == before.keys()
+    for player_id, (mu, sigma, played) in before.items():
+        assert after[player_id][0] == pytest.approx(mu)
+        assert after[player_id][1] == pytest.approx(sigma)
+        assert after[player_id][2] == played
+    replayed = list(RatingChange.objects.order_by("at", "id").values_list("player_id", "mu"))
+    assert [p for p, _ in replayed] == [p for p, _ in history]

@@ -1,0 +1,303 @@
+"""Standings of a big division: the aggregate selector against a hand-written SQL GROUP BY.
+
+A generated division of 50 teams plays a full double round robin (98 rounds, 2,450
+fixtures of 3 games: 7,350 games, about 43,000 deals). Every game's deals are simulated
+and scored by the rules engine (``simulate_game`` + ``score_game``) and bulk-inserted
+as Game / GameSide / GameSeat / Deal rows; ``standings_rebuild`` then builds the
+aggregates from them, as ``manage.py standings_check --fix`` would.
+
+Then, in the same run, on the same data:
+
+- the selector: ``standings.selectors.standings_table`` (the table in order, with the
+  league's tiebreakers, head-to-head included) from the aggregate rows;
+- raw SQL: one hand-written query that GROUPs the same deals and games by team (games
+  and fixtures won, tied and lost, points for and against, sets, deals) and orders them
+  by match points and points difference.
+
+Each is timed over ``--repeat`` runs; the median is printed, with the ratio selector/SQL
+(target: below 1, never above 2). Runs on PostgreSQL, in a database of its own that it
+creates and migrates (``BENCH_DATABASE_URL``, default
+``postgres://postgres@127.0.0.1:5432/clabber_league_bench_standings``).
+
+    .venv/bin/python bench/standings.py [--teams 50] [--games-per-fixture 3] [--repeat 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import random
+import statistics
+import time
+
+import _django
+
+_started = time.perf_counter()
+_django.setup("clabber_league_bench_standings")
+_setup_seconds = time.perf_counter() - _started
+
+from django.db import connection, transaction  # noqa: E402
+
+from clabber_league.clubs.models import Club, Player  # noqa: E402
+from clabber_league.games.adapters import deal_columns, seat_side  # noqa: E402
+from clabber_league.games.models import Deal, Game, GameSeat, GameSide  # noqa: E402
+from clabber_league.leagues.models import Division, Season, Team, TeamMember  # noqa: E402
+from clabber_league.rules import get_ruleset, score_game  # noqa: E402
+from clabber_league.rules.simulate import simulate_game  # noqa: E402
+from clabber_league.scheduling.models import Fixture  # noqa: E402
+from clabber_league.standings import selectors, services  # noqa: E402
+
+RAW_SQL = """
+WITH g AS (
+    SELECT id, fixture_id, winner, score_a, score_b, status
+    FROM games_game
+    WHERE division_id = %(division)s AND status IN ('finished', 'confirmed')
+),
+d AS (
+    SELECT dl.game_id,
+           COUNT(*) AS deals,
+           SUM(CASE WHEN dl.outcome = 'set' AND dl.maker = 'A' THEN 1 ELSE 0 END) AS set_a,
+           SUM(CASE WHEN dl.outcome = 'set' AND dl.maker = 'B' THEN 1 ELSE 0 END) AS set_b
+    FROM games_deal dl JOIN g ON g.id = dl.game_id
+    GROUP BY dl.game_id
+),
+per_game AS (
+    SELECT gs.team_id, g.fixture_id,
+           CASE WHEN g.winner = gs.side THEN 1 ELSE 0 END AS won,
+           CASE WHEN g.winner = 'tie' THEN 1 ELSE 0 END AS tied,
+           CASE WHEN g.winner NOT IN ('tie', gs.side) THEN 1 ELSE 0 END AS lost,
+           CASE WHEN g.status = 'finished' THEN 1 ELSE 0 END AS unconfirmed,
+           CASE WHEN gs.side = 'A' THEN g.score_a ELSE g.score_b END AS points_for,
+           CASE WHEN gs.side = 'A' THEN g.score_b ELSE g.score_a END AS points_against,
+           CASE WHEN gs.side = 'A' THEN d.set_b ELSE d.set_a END AS sets_inflicted,
+           CASE WHEN gs.side = 'A' THEN d.set_a ELSE d.set_b END AS sets_suffered,
+           d.deals
+    FROM g JOIN games_gameside gs ON gs.game_id = g.id JOIN d ON d.game_id = g.id
+),
+per_fixture AS (
+    SELECT team_id, fixture_id, SUM(won) AS won FROM per_game GROUP BY team_id, fixture_id
+),
+matches AS (
+    SELECT a.team_id,
+           SUM(CASE WHEN a.won > b.won THEN 1 ELSE 0 END) AS m_won,
+           SUM(CASE WHEN a.won = b.won THEN 1 ELSE 0 END) AS m_tied,
+           SUM(CASE WHEN a.won < b.won THEN 1 ELSE 0 END) AS m_lost
+    FROM per_fixture a
+    JOIN per_fixture b ON a.fixture_id = b.fixture_id AND a.team_id <> b.team_id
+    GROUP BY a.team_id
+),
+totals AS (
+    SELECT team_id, COUNT(*) AS games, SUM(won) AS won, SUM(tied) AS tied, SUM(lost) AS lost,
+           SUM(unconfirmed) AS unconfirmed, SUM(points_for) AS points_for,
+           SUM(points_against) AS points_against, SUM(sets_inflicted) AS sets_inflicted,
+           SUM(sets_suffered) AS sets_suffered, SUM(deals) AS deals
+    FROM per_game GROUP BY team_id
+)
+SELECT t.id, t.name, m.m_won + m.m_tied + m.m_lost, m.m_won, m.m_tied, m.m_lost,
+       s.games, s.won, s.tied, s.lost, s.unconfirmed, s.points_for, s.points_against,
+       s.sets_inflicted, s.sets_suffered, s.deals,
+       m.m_won * %(win)s + m.m_tied * %(tie)s + m.m_lost * %(loss)s AS match_points
+FROM leagues_team t
+LEFT JOIN totals s ON s.team_id = t.id
+LEFT JOIN matches m ON m.team_id = t.id
+WHERE t.division_id = %(division)s
+ORDER BY match_points DESC, s.points_for - s.points_against DESC, t.name
+"""
+
+
+def double_round_robin(n: int) -> list[list[tuple[int, int]]]:
+    """The circle method: n-1 rounds where everyone meets everyone, then the return legs."""
+    order = list(range(n))
+    rounds = []
+    for _ in range(n - 1):
+        pairs = [(order[i], order[n - 1 - i]) for i in range(n // 2)]
+        rounds.append(pairs)
+        order = [order[0], order[-1], *order[1:-1]]
+    return rounds + [[(b, a) for a, b in pairs] for pairs in rounds]
+
+
+def generate(teams_count: int, games_per_fixture: int, seed: int) -> Division:
+    rng = random.Random(seed)
+    ruleset = get_ruleset("clabber")
+    club = Club.objects.create(name="Bench Club", slug="bench", is_public=True)
+    season = Season.objects.create(
+        club=club, name="Bench season", slug="bench", start_date=datetime.date(2026, 1, 5)
+    )
+    division = Division.objects.create(club=club, season=season, name="Premier", slug="premier")
+    players = Player.objects.bulk_create(
+        Player(club=club, name=f"Player {i:03d}") for i in range(teams_count * 2)
+    )
+    teams = Team.objects.bulk_create(
+        Team(club=club, division=division, name=f"Team {i:02d}") for i in range(teams_count)
+    )
+    TeamMember.objects.bulk_create(
+        TeamMember(team=team, player=players[2 * i + p], position=p)
+        for i, team in enumerate(teams)
+        for p in range(2)
+    )
+    rounds = double_round_robin(teams_count)
+    fixtures = Fixture.objects.bulk_create(
+        Fixture(
+            club=club,
+            division=division,
+            round_number=r + 1,
+            home=teams[h],
+            away=teams[a],
+            date=season.start_date + datetime.timedelta(weeks=r),
+            games_planned=games_per_fixture,
+            status="played",
+        )
+        for r, pairs in enumerate(rounds)
+        for h, a in pairs
+    )
+    game_rows, answers = [], []
+    for fixture in fixtures:
+        for number in range(1, games_per_fixture + 1):
+            first_dealer = rng.randrange(4)
+            deals = simulate_game(ruleset, rng, first_dealer=first_dealer)
+            answer = score_game({"ruleset": "clabber", "deals": deals})
+            scores = answer["scores"]
+            game_rows.append(
+                Game(
+                    club=club,
+                    division=division,
+                    fixture=fixture,
+                    number=number,
+                    rules="clabber",
+                    first_dealer=first_dealer,
+                    status=Game.Status.CONFIRMED,
+                    winner=answer["winner"] or "",
+                    score_a=scores["A"],
+                    score_b=scores["B"],
+                    deal_count=len(deals),
+                    played_on=fixture.date,
+                )
+            )
+            answers.append((fixture, first_dealer, deals, answer))
+    games = Game.objects.bulk_create(game_rows, batch_size=2000)
+    sides, seats, deal_rows = [], [], []
+    for game, (fixture, first_dealer, deals, answer) in zip(games, answers, strict=True):
+        home = [2 * teams.index(fixture.home), 2 * teams.index(fixture.home) + 1]
+        away = [2 * teams.index(fixture.away), 2 * teams.index(fixture.away) + 1]
+        sides += [
+            GameSide(game=game, side="A", team_id=fixture.home_id),
+            GameSide(game=game, side="B", team_id=fixture.away_id),
+        ]
+        order = [home[0], away[0], home[1], away[1]]
+        seats += [
+            GameSeat(game=game, seat=s, side=seat_side(s, 2), player=players[order[s]])
+            for s in range(4)
+        ]
+        for i, (data, deal_answer) in enumerate(zip(deals, answer["deals"], strict=True)):
+            maker = data.get("maker")
+            deal_rows.append(
+                Deal(
+                    game=game,
+                    number=i + 1,
+                    dealer=(first_dealer + i) % 4,
+                    maker_seat=("AB".index(maker) + 2 * rng.randrange(2)) if maker else None,
+                    data=data,
+                    maker=maker or "",
+                    **deal_columns(deal_answer, answer["running"][i]),
+                )
+            )
+    GameSide.objects.bulk_create(sides, batch_size=5000)
+    GameSeat.objects.bulk_create(seats, batch_size=5000)
+    Deal.objects.bulk_create(deal_rows, batch_size=5000)
+    return division
+
+
+def timed(fn, repeat: int) -> tuple[float, object]:
+    result = fn()  # warm: plans cached, connection open
+    runs = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        runs.append(time.perf_counter() - start)
+    return statistics.median(runs), result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--teams", type=int, default=50)
+    parser.add_argument("--games-per-fixture", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        print(f"note: running on {connection.vendor}, not PostgreSQL")
+    print(f"created and migrated {connection.settings_dict['NAME']} in {_setup_seconds:.1f} s")
+
+    start = time.perf_counter()
+    with transaction.atomic():
+        division = generate(args.teams, args.games_per_fixture, args.seed)
+    generated = time.perf_counter() - start
+    games = Game.objects.filter(division=division).count()
+    deals = Deal.objects.filter(game__division=division).count()
+    print(
+        f"generated {args.teams} teams, {games} games, {deals} deals "
+        f"(simulated and scored by the rules engine) in {generated:.1f} s"
+    )
+
+    start = time.perf_counter()
+    services.standings_rebuild(division=division)
+    print(
+        f"built the aggregates from every deal (standings_rebuild) in "
+        f"{time.perf_counter() - start:.1f} s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    start = time.perf_counter()
+    differences = services.standings_differences(division=division)
+    print(
+        f"standings_check: {len(differences)} differences, in {time.perf_counter() - start:.1f} s"
+    )
+
+    division = Division.objects.select_related("season").get(pk=division.pk)
+    season = division.season
+    params = {
+        "division": division.pk,
+        "win": season.points_win,
+        "tie": season.points_tie,
+        "loss": season.points_loss,
+    }
+
+    def raw() -> list[tuple]:
+        with connection.cursor() as cursor:
+            cursor.execute(RAW_SQL, params)
+            return cursor.fetchall()
+
+    def selector():
+        fresh = selectors.division_get(club=division.club, pk=division.pk)
+        return selectors.standings_table(division=fresh)
+
+    sql_time, rows = timed(raw, args.repeat)
+    selector_time, table = timed(selector, args.repeat)
+    assert len(rows) == len(table.lines) == args.teams
+    by_team = {line.team_id: line for line in table.lines}
+    for row in rows:  # both answers agree on every team's numbers
+        line = by_team[row[0]]
+        assert (line.match_points, line.points_for, line.sets_inflicted, line.deals) == (
+            row[16], row[11], row[13], row[15],
+        ), row  # fmt: skip
+    ratio = selector_time / sql_time
+    level = sum(1 for line in table.lines if line.placed_by)
+    print(f"raw SQL GROUP BY over the deals: {sql_time * 1000:8.2f} ms (median of {args.repeat})")
+    print(
+        f"standings selector (aggregates): {selector_time * 1000:8.2f} ms "
+        f"(median of {args.repeat}; {level} teams placed by a tiebreaker)"
+    )
+    print(f"ratio selector / SQL: {ratio:.3f}  (target < 1, at worst < 2)")
+
+    game = Game.objects.filter(division=division).order_by("?").first()
+    hook_time, _ = timed(lambda: services.standings_game_changed(game=game), 20)
+    print(
+        f"standings_game_changed on one confirmed game of a 3-game fixture: "
+        f"{hook_time * 1000:.2f} ms (median of 20)"
+    )
+    if ratio >= 2:
+        raise SystemExit("the selector is more than twice as slow as the raw SQL")
+
+
+if __name__ == "__main__":
+    main()
