@@ -234,7 +234,7 @@ def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
     """htmx: the deal's score, running totals and next dealer, or each error by its field."""
     game = _game_or_404(request, pk)
     form = _deal_form(game, request.POST)
-    context = _context(request, game, **_preview_context(game, form))
+    context = _context(request, game, oob=True, **_preview_context(game, form))
     return render(request, "games/_preview.html", context)
 
 
