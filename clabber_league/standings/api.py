@@ -41,12 +41,17 @@ class CSVRenderer(BaseRenderer):
         if data is None:
             return b""
         rows = data.get("results", [data]) if isinstance(data, dict) else list(data)
-        out = io.StringIO()
         if rows:
-            writer = csv.DictWriter(out, fieldnames=list(rows[0]), extrasaction="ignore")
-            writer.writeheader()
-            for row in rows:
-                writer.writerow({k: v for k, v in row.items() if not isinstance(v, (dict, list))})
+            columns = list(rows[0])
+        else:  # no rows: still the header, from the view's serializer
+            view = (renderer_context or {}).get("view")
+            serializer = view.get_serializer_class() if view is not None else None
+            columns = list(serializer().fields) if serializer is not None else ["empty"]
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: v for k, v in row.items() if not isinstance(v, (dict, list))})
         return out.getvalue().encode("utf-8")
 
 
@@ -311,7 +316,9 @@ class RatingViewSet(ClubScopedReadOnlyViewSet):
 
     queryset = PlayerRating.objects.none()
     serializer_class = RatingSerializer
-    lookup_field = "player"
+    # Through the player's own id, so an id out of range is simply "not found".
+    lookup_field = "player__pk"
+    lookup_url_kwarg = "player"
 
     def queryset_for_club(self, club):
         return PlayerRating.objects.filter(club=club).select_related("player").order_by("-mu")
