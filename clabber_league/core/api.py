@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from django.db import DatabaseError, InterfaceError, OperationalError
+from django.db.models import ProtectedError, RestrictedError
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
@@ -24,6 +25,9 @@ logger = logging.getLogger(__name__)
 
 SERVICE_UNAVAILABLE = "The database is not reachable right now; please try again shortly."
 INTERNAL_ERROR = "Something went wrong on our side; the request was not saved."
+STILL_IN_USE = (
+    "This cannot be deleted: {used_by} still refer to it. Remove or change those first."
+)
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
@@ -33,6 +37,11 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
             # One shape for every rejected input, the rules calculator's.
             response.data = {"errors": error_list(response.data)}
         return response
+    if isinstance(exc, (ProtectedError, RestrictedError)):
+        used_by = sorted({str(obj._meta.verbose_name_plural) for obj in exc.protected_objects})
+        message = STILL_IN_USE.format(used_by=", ".join(used_by) or "other records")
+        return Response({"errors": [{"field": "", "message": message}]},
+                        status=status.HTTP_409_CONFLICT)
     if isinstance(exc, (OperationalError, InterfaceError)):
         logger.warning("database unavailable: %s", exc)
         return Response(

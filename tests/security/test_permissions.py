@@ -1,0 +1,380 @@
+"""Who may do what, for every club-scoped endpoint and page, derived from the URL map.
+
+Every URL under a club (``/api/clubs/<club>/...`` and ``/clubs/<club>/...``) is found in
+the resolver, so a new endpoint is tested the day it is added; the table below says what
+each one needs, and the test fails for an endpoint that is missing from it. Each is
+called with every method it takes by every role of the club (anonymous, viewer, player,
+scorer, club admin) and by the admin of another club:
+
+- another club's admin never gets anything but 404, and anonymous visitors of a private
+  club get 404 (or, for pages that need a login, the login page);
+- a member whose role is too low gets 403;
+- a role that is allowed is never refused (no 401/403/404 on the club's own objects);
+- nobody ever gets a 5xx (a 405 for GET on a POST-only page is fine: it reveals nothing).
+
+Writes run in a transaction that is rolled back, so one request cannot hide another.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.db import transaction
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from rest_framework.test import APIClient
+
+from clabber_league.clubs.models import Role
+
+READ, PLAY, SCORE, MANAGE = "read", "play", "score", "manage"
+RANK = {READ: 0, PLAY: 2, SCORE: 3, MANAGE: 4}
+ROLE_RANK = {None: -1, Role.VIEWER: 1, Role.PLAYER: 2, Role.SCORER: 3, Role.ADMIN: 4}
+
+# API route name -> what its unsafe methods need (GET is always "read").
+API = {
+    "member-list": MANAGE,
+    "member-detail": MANAGE,
+    "player-list": MANAGE,
+    "player-detail": MANAGE,
+    "house-rules-list": MANAGE,
+    "house-rules-detail": MANAGE,
+    "season-list": MANAGE,
+    "season-detail": MANAGE,
+    "division-list": MANAGE,
+    "division-detail": MANAGE,
+    "team-list": MANAGE,
+    "team-detail": MANAGE,
+    "venue-list": MANAGE,
+    "venue-detail": MANAGE,
+    "fixture-list": MANAGE,
+    "fixture-detail": MANAGE,
+    "fixture-postpone": MANAGE,
+    "fixture-forfeit": MANAGE,
+    "schedule-config-list": MANAGE,
+    "schedule-config-detail": MANAGE,
+    "schedule-run-list": MANAGE,
+    "schedule-run-detail": MANAGE,
+    "schedule-run-retry": MANAGE,
+    "game-list": SCORE,
+    "game-detail": SCORE,
+    "game-confirm": PLAY,
+    "game-paper-sheet": SCORE,
+    "deal-list": SCORE,
+    "deal-detail": SCORE,
+    "deal-preview": SCORE,
+    "game-history-list": READ,
+    "game-history-detail": READ,
+    "standings-list": MANAGE,
+    "standings-detail": MANAGE,
+    "standings-tiebreakers": MANAGE,
+    "standings-deals": READ,
+    "standings-csv": READ,
+    "leaderboard-players": READ,
+    "leaderboard-partnerships": READ,
+    "leaderboard-list": READ,
+    "rating-list": READ,
+    "rating-detail": READ,
+    "rating-history": READ,
+}
+# Page name -> (what GET needs, what POST needs).
+PAGES = {
+    "club-home": (READ, READ),
+    "games:new": (SCORE, SCORE),
+    "games:detail": (READ, READ),
+    "games:deal-new": (SCORE, SCORE),
+    "games:deal-preview": (SCORE, SCORE),
+    "games:deal-edit": (SCORE, SCORE),
+    "games:deal-delete": (SCORE, SCORE),
+    "games:confirm": (PLAY, PLAY),
+    "games:sheet-rows": (SCORE, SCORE),
+    "scheduling:index": (READ, READ),
+    "scheduling:season-new": (MANAGE, MANAGE),
+    "scheduling:season": (READ, MANAGE),
+    "scheduling:venue-new": (MANAGE, MANAGE),
+    "scheduling:venue": (READ, READ),
+    "scheduling:division": (READ, READ),
+    "scheduling:setup": (MANAGE, MANAGE),
+    "scheduling:team-new": (MANAGE, MANAGE),
+    "scheduling:generate": (MANAGE, MANAGE),
+    "scheduling:run": (MANAGE, MANAGE),
+    "scheduling:run-status": (MANAGE, MANAGE),
+    "scheduling:run-retry": (MANAGE, MANAGE),
+    "scheduling:team": (READ, READ),
+    "scheduling:team-ics": (READ, READ),
+    "scheduling:night": (READ, READ),
+    "scheduling:fixture-move": (MANAGE, MANAGE),
+    "scheduling:fixture-forfeit": (MANAGE, MANAGE),
+    "standings:index": (READ, READ),
+    "standings:leaderboards": (READ, READ),
+    "standings:division": (READ, READ),
+    "standings:positions": (READ, READ),
+    "standings:tiebreakers": (MANAGE, MANAGE),
+    "standings:standings-csv": (READ, READ),
+    "standings:deals-csv": (READ, READ),
+    "standings:team": (READ, READ),
+    "standings:player": (READ, READ),
+}
+ROLES = [None, Role.VIEWER, Role.PLAYER, Role.SCORER, Role.ADMIN]
+# Who belongs to a club (usernames, roles) is shown to its members only, even when public.
+MEMBERS_ONLY = {"member-list", "member-detail"}
+
+
+def _walk(patterns, prefix="", namespace=""):
+    for p in patterns:
+        if isinstance(p, URLResolver):
+            ns = f"{namespace}{p.namespace}:" if p.namespace else namespace
+            yield from _walk(p.url_patterns, prefix + str(p.pattern), ns)
+        elif isinstance(p, URLPattern) and p.name:
+            yield prefix + str(p.pattern), f"{namespace}{p.name}", p
+
+
+def club_routes():
+    """(kind, name, pattern) of every club-scoped route, without format-suffix twins."""
+    seen = set()
+    for route, name, pattern in _walk(get_resolver().url_patterns):
+        if "club_slug" not in route or "format" in route:
+            continue
+        kind = "api" if route.startswith("api/") else "page"
+        if (kind, name) not in seen:
+            seen.add((kind, name))
+            pattern.full_route = route
+            yield kind, name, pattern
+
+
+def test_every_club_scoped_route_is_in_the_table():
+    missing = [
+        f"{kind} {name}"
+        for kind, name, _ in club_routes()
+        if name not in (API if kind == "api" else PAGES)
+    ]
+    assert not missing, f"add these to the permission table: {missing}"
+
+
+@pytest.fixture
+def world(game, teams, division, club):
+    """One club with an object of each kind, and a second club with its own admin."""
+    from clabber_league.games import services
+    from clabber_league.leagues.models import HouseRules
+    from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
+    from clabber_league.standings.models import PlayerRating
+    from tests.factories import ClubFactory, MembershipFactory, UserFactory
+
+    services.deal_record(
+        game=game,
+        data={"maker": "A", "trump": "clubs", "points": {"A": 100, "B": 52}, "last_trick": "A"},
+    )
+    a, b = teams
+    venue = Venue.objects.create(club=club, name="Hall", tables=4)
+    fixture = Fixture.objects.create(
+        club=club, division=division, round_number=1, home=a, away=b, venue=venue
+    )
+    users = {None: None}
+    for role in ROLES[1:]:
+        users[role] = MembershipFactory(
+            club=club, role=role, user=UserFactory(username=f"m-{role}")
+        ).user
+    other = ClubFactory(slug="elsewhere")
+    outsider = MembershipFactory(
+        club=other, role=Role.ADMIN, user=UserFactory(username="outsider")
+    ).user
+    player = a.members.first().player
+    house_rules = HouseRules.objects.create(
+        club=club, name="Derda", base="klaberjass", options={"meld_values": {"run-3": 30}}
+    )
+    config = ScheduleConfig.objects.create(
+        club=club, division=division, start_date=datetime.date(2026, 9, 7)
+    )
+    run = ScheduleRun.objects.create(club=club, division=division)
+    PlayerRating.objects.create(club=club, player=player, mu=25.0, sigma=8.3)
+    objects = {
+        "game": game.pk,
+        "deal": game.deals.first().pk,
+        "player": player.pk,
+        "team": a.pk,
+        "division": division.pk,
+        "season": division.season.pk,
+        "fixture": fixture.pk,
+        "venue": venue.pk,
+        "member": club.memberships.first().pk,
+        "house_rules": house_rules.pk,
+        "schedule_config": config.pk,
+        "schedule_run": run.pk,
+        "revision": game.revisions.first().pk,
+    }
+    return {
+        "club": club,
+        "users": users,
+        "outsider": outsider,
+        "objects": objects,
+        "season_slug": division.season.slug,
+    }
+
+
+# Which object a route's ``pk``/``id`` names.
+PK_OBJECT = {
+    "member": "member",
+    "player": "player",
+    "house-rules": "house_rules",
+    "season": "season",
+    "division": "division",
+    "team": "team",
+    "venue": "venue",
+    "fixture": "fixture",
+    "schedule-config": "schedule_config",
+    "schedule-run": "schedule_run",
+    "game": "game",
+    "deal": "deal",
+    "game-history": "revision",
+    "standings": "division",
+    "leaderboard": "division",
+    "games": "game",
+    "scheduling:venue": "venue",
+    "scheduling:division": "division",
+    "scheduling:setup": "division",
+    "scheduling:team-new": "division",
+    "scheduling:generate": "division",
+    "scheduling:run": "schedule_run",
+    "scheduling:run-status": "schedule_run",
+    "scheduling:run-retry": "schedule_run",
+    "scheduling:team": "team",
+    "scheduling:team-ics": "team",
+    "scheduling:fixture-move": "fixture",
+    "scheduling:fixture-forfeit": "fixture",
+    "standings": "division",
+    "standings:team": "team",
+    "standings:player": "player",
+}
+
+
+def _pk_object(name: str) -> str:
+    """The object of the longest table key that the route name starts with."""
+    keys = [k for k in PK_OBJECT if name == k or name.startswith((k + "-", k + ":"))]
+    return PK_OBJECT[max(keys, key=len)]
+
+
+def _kwargs(name: str, pattern, world) -> dict:
+    objects = world["objects"]
+    values = {
+        "club_slug": world["club"].slug,
+        "game_pk": objects["game"],
+        "number": 1,
+        "slug": world["season_slug"],
+        "day": "2026-09-07",
+        "player": objects["player"],
+    }
+    kwargs = {}
+    keys = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", pattern.full_route)
+    for key in [a or b for a, b in keys]:
+        kwargs[key] = objects[_pk_object(name)] if key in ("pk", "id") else values[key]
+    return kwargs
+
+
+def _methods(kind: str, pattern) -> list[str]:
+    if kind == "page":
+        return ["get", "post"]
+    actions = getattr(pattern.callback, "actions", None) or {}
+    return sorted(actions) or ["get"]
+
+
+def _allowed(role, need: str) -> bool:
+    return ROLE_RANK[role] >= RANK[need] if need != READ else role is not None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", ROLES + ["outsider"], ids=lambda r: str(r or "anonymous"))
+def test_every_route_answers_each_role_as_the_table_says(world, role):
+    problems = []
+    for kind, name, pattern in club_routes():
+        table = API if kind == "api" else PAGES
+        if name not in table:
+            continue  # reported by test_every_club_scoped_route_is_in_the_table
+        url = reverse(name, kwargs=_kwargs(name, pattern, world))
+        for method in _methods(kind, pattern):
+            if kind == "api":
+                need = READ if method in ("get", "head", "options") else table[name]
+            else:
+                need = table[name][0 if method == "get" else 1]
+            status = _call(kind, method, url, world, role)
+            expected = _judge(kind, role, need, status)
+            if expected:
+                problems.append(
+                    f"{method.upper()} {url} ({name}, needs {need}): {status}, {expected}"
+                )
+    assert not problems, "\n".join(problems)
+
+
+def _call(kind, method, url, world, role) -> int:
+    client = APIClient()
+    user = world["outsider"] if role == "outsider" else world["users"][role]
+    if user is not None:
+        client.force_login(user)
+    with transaction.atomic():
+        response = (
+            getattr(client, method)(url, {}, format="json")
+            if kind == "api"
+            else getattr(client, method)(url, {})
+        )
+        transaction.set_rollback(True)
+    return response.status_code
+
+
+def _judge(kind, role, need, status) -> str:
+    """What is wrong with ``status`` for this role and need ('' when it is right)."""
+    if status >= 500:
+        return "a server error"
+    if status == 405:  # a POST-only page asked with GET: refused before anything is read
+        return ""
+    if role == "outsider":
+        return "" if status == 404 else "another club's admin must get 404"
+    if role is None:  # the club is private: a 404, or the login page for pages that need one
+        if kind == "page" and need != READ:
+            return "" if status in (302, 404) else "anonymous users must be sent to log in"
+        return "" if status in (401, 403, 404) else "anonymous users must not see a private club"
+    if ROLE_RANK[role] >= RANK[need]:
+        return "" if status not in (401, 403, 404) else "an allowed role was refused"
+    return "" if status == 403 else "a role that is too low must get 403"
+
+
+@pytest.mark.django_db
+def test_a_public_club_is_read_by_anyone_and_written_by_nobody_outside(world):
+    world["club"].is_public = True
+    world["club"].save()
+    problems = []
+    for kind, name, pattern in club_routes():
+        table = API if kind == "api" else PAGES
+        url = reverse(name, kwargs=_kwargs(name, pattern, world))
+        for method in _methods(kind, pattern):
+            if kind == "api":
+                need = READ if method in ("get", "head", "options") else table[name]
+            else:
+                need = table[name][0 if method == "get" else 1]
+            for role in (None, "outsider"):
+                status = _call(kind, method, url, world, role)
+                if status >= 500:
+                    wrong = "a server error"
+                elif status == 405:
+                    wrong = ""
+                elif need == READ and name in MEMBERS_ONLY:
+                    wrong = "" if status in (200, 404) else "members must stay private"
+                elif need == READ:
+                    wrong = "" if status not in (401, 403, 404) else "a public club hid a page"
+                else:
+                    refused = (401, 403) if kind == "api" else (302, 403, 404)
+                    wrong = "" if status in refused else "someone outside the club wrote"
+                if wrong:
+                    problems.append(
+                        f"{method.upper()} {url} as {role or 'anonymous'}: {status}, {wrong}"
+                    )
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.django_db
+def test_the_member_list_of_a_public_club_is_empty_to_outsiders(world):
+    world["club"].is_public = True
+    world["club"].save()
+    url = f"/api/clubs/{world['club'].slug}/members/"
+    assert APIClient().get(url).json()["results"] == []
+    member = APIClient()
+    member.force_login(world["users"][Role.VIEWER])
+    assert len(member.get(url).json()["results"]) == world["club"].memberships.count()
