@@ -1,6 +1,14 @@
 from django.contrib import admin
 
-from .models import Fixture, Venue
+from .models import (
+    Fixture,
+    LeagueNight,
+    ScheduleConfig,
+    ScheduleRun,
+    ScheduleVenue,
+    SkipDate,
+    Venue,
+)
 
 
 @admin.register(Venue)
@@ -13,3 +21,35 @@ class VenueAdmin(admin.ModelAdmin):
 class FixtureAdmin(admin.ModelAdmin):
     list_display = ["division", "round_number", "home", "away", "date", "venue", "table", "status"]
     list_filter = ["club", "division", "status"]
+    raw_id_fields = ["home", "away", "forfeit_winner", "division", "venue"]
+    show_full_result_count = False
+
+
+class ScheduleVenueInline(admin.TabularInline):
+    model = ScheduleVenue
+    extra = 0
+
+
+class SkipDateInline(admin.TabularInline):
+    model = SkipDate
+    extra = 0
+
+
+@admin.register(ScheduleConfig)
+class ScheduleConfigAdmin(admin.ModelAdmin):
+    list_display = ["division", "format", "cycles", "swiss_rounds", "weekday", "start_date"]
+    list_filter = ["club", "format"]
+    inlines = [ScheduleVenueInline, SkipDateInline]
+
+
+@admin.register(ScheduleRun)
+class ScheduleRunAdmin(admin.ModelAdmin):
+    list_display = ["id", "division", "state", "progress", "fixtures_created", "created_at"]
+    list_filter = ["club", "state"]
+    readonly_fields = ["notes", "created_at", "started_at", "heartbeat_at", "finished_at"]
+
+
+@admin.register(LeagueNight)
+class LeagueNightAdmin(admin.ModelAdmin):
+    list_display = ["club", "date", "published_at", "fixture_count"]
+    list_filter = ["club"]

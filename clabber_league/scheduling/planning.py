@@ -404,12 +404,17 @@ def _home_first(a: Standing, b: Standing, rank: Mapping[int, int]) -> tuple[int,
 def league_nights(
     *, start: dt.date, weekday: int, skip: Iterable[dt.date] = (), after: dt.date | None = None
 ) -> Iterator[dt.date]:
-    """Every ``weekday`` from ``start`` (and after ``after``), without the ``skip`` dates."""
+    """Every ``weekday`` from ``start`` (and after ``after``), without the ``skip`` dates.
+
+    The arguments are read at once (not when the first night is asked for)."""
     if not 0 <= weekday <= 6:
         raise PlanningError.one("weekday", WEEKDAY_RANGE)
     skipped = set(skip)
     first = start if after is None else max(start, after + dt.timedelta(days=1))
-    night = first + dt.timedelta(days=(weekday - first.weekday()) % 7)
+    return _weekly(first + dt.timedelta(days=(weekday - first.weekday()) % 7), skipped)
+
+
+def _weekly(night: dt.date, skipped: set[dt.date]) -> Iterator[dt.date]:
     while True:
         if night not in skipped:
             yield night

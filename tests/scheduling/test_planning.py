@@ -14,7 +14,7 @@ import json
 import subprocess
 import sys
 from collections import Counter, defaultdict
-from itertools import combinations, islice
+from itertools import combinations, islice, pairwise
 from pathlib import Path
 
 import pytest
@@ -94,7 +94,7 @@ def test_byes_are_spread_evenly(league):
 @settings(max_examples=150, deadline=None)
 @given(leagues)
 def test_no_team_plays_twice_in_a_night(league):
-    _, rounds, placements, _, context = _plan(league)
+    _, rounds, placements, _, _context = _plan(league)
     by_night: dict[dt.date, list[int]] = defaultdict(list)
     for p in placements:
         by_night[p.date] += [p.meeting.home, p.meeting.away]
@@ -136,7 +136,7 @@ def test_nights_are_the_league_night_and_skip_the_listed_dates(league):
 @settings(max_examples=100, deadline=None)
 @given(leagues)
 def test_a_team_plays_its_rounds_in_order_and_every_move_is_noted(league):
-    _, rounds, placements, notes, _ = _plan(league)
+    _, _rounds, placements, notes, _ = _plan(league)
     last: dict[int, tuple[int, dt.date]] = {}
     for p in sorted(placements, key=lambda p: (p.meeting.round, p.date)):
         for team in (p.meeting.home, p.meeting.away):
@@ -164,7 +164,7 @@ def test_home_and_away_alternate_with_few_breaks():
                 homes = s.count("H")
                 assert abs(homes - s.count("A")) <= (1 if cycles == 1 else 0)
                 run = best = 1
-                for a, b in zip(s, s[1:], strict=False):
+                for a, b in pairwise(s):
                     run = run + 1 if a == b else 1
                     best = max(best, run)
                 runs[best] += 1
@@ -384,16 +384,17 @@ def test_a_swiss_dead_end_is_refused_with_a_reason():
     # 4 teams, every pairing played: round 4 cannot exist (and 3 rounds is the most).
     with pytest.raises(PlanningError) as caught:
         planning.swiss_round([1, 2, 3, 4], [], round_number=1, total_rounds=4)
-    assert caught.value.errors[0]["message"] == planning.SWISS_ROUNDS_RANGE.format(
-        teams=4, most=3
+    assert caught.value.errors[0]["message"] == planning.SWISS_ROUNDS_RANGE.format(teams=4, most=3)
+    assert (
+        planning.matching_round(
+            planning.swiss_standings(
+                [1, 2, 3, 4],
+                [Result(1, a, b) for a, b in combinations([1, 2, 3, 4], 2)],
+            ),
+            4,
+        )
+        is None
     )
-    assert planning.matching_round(
-        planning.swiss_standings(
-            [1, 2, 3, 4],
-            [Result(1, a, b) for a, b in combinations([1, 2, 3, 4], 2)],
-        ),
-        4,
-    ) is None
 
 
 def test_the_planner_is_pure():

@@ -1,0 +1,251 @@
+"""Reading schedules: a division's rounds, a team's or a venue's fixtures, a night's list,
+and which fixtures already have a result.
+
+**Which games belong to a fixture.** A game started from a fixture carries it
+(``Game.fixture``). A game started without one (the "New game" page has no fixture field)
+is counted for the fixture between the same two teams of its division: the latest one
+dated on or before the day it was played, else the earliest. Only finished and confirmed
+games count towards a result; any game at all makes a fixture "played or being played",
+which schedule re-generation keeps.
+
+**Results.** A fixture is won by the team that won more of its games, and scores the
+season's ``points_win`` / ``points_tie`` / ``points_loss``. A forfeit or walkover gives the
+winner ``points_win`` and every planned game; the loser ``points_loss`` and none.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet
+
+from clabber_league.clubs.models import Club
+from clabber_league.games.models import Game, GameSide
+from clabber_league.leagues.models import Division, Season, Team
+
+from .models import Fixture, LeagueNight, ScheduleConfig, ScheduleRun, Venue
+
+COUNTED = (Game.Status.FINISHED, Game.Status.CONFIRMED)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    fixture_id: int | None
+    status: str
+    winner: str
+    played_on: dt.date | None
+    teams: dict[str, int]  # side -> team id
+
+
+@dataclass
+class Outcome:
+    """What a fixture has produced so far."""
+
+    games: int = 0  # games started for it, any status
+    counted: int = 0  # finished or confirmed
+    home_won: int = 0
+    away_won: int = 0
+    home_points: int = 0
+    away_points: int = 0
+    decided: bool = False
+
+    @property
+    def score(self) -> str:
+        return f"{self.home_won}\u2013{self.away_won}"
+
+
+def division_games(*, division: Division) -> list[GameRow]:
+    sides: dict[int, dict[str, int]] = defaultdict(dict)
+    for game_id, side, team_id in GameSide.objects.filter(
+        game__division=division, team__isnull=False
+    ).values_list("game_id", "side", "team_id"):
+        sides[game_id][side] = team_id
+    return [
+        GameRow(pk, fixture_id, status, winner, played_on, sides.get(pk, {}))
+        for pk, fixture_id, status, winner, played_on in Game.objects.filter(
+            division=division
+        ).values_list("id", "fixture_id", "status", "winner", "played_on")
+    ]
+
+
+def games_by_fixture(*, division: Division) -> dict[int, list[GameRow]]:
+    """Every game of the division under the fixture it belongs to (see the module)."""
+    games = division_games(division=division)
+    out: dict[int, list[GameRow]] = defaultdict(list)
+    unlinked: dict[frozenset[int], list[GameRow]] = defaultdict(list)
+    for game in games:
+        if game.fixture_id is not None:
+            out[game.fixture_id].append(game)
+        elif len(set(game.teams.values())) == 2 and len(game.teams) == 2:
+            unlinked[frozenset(game.teams.values())].append(game)
+    if not unlinked:
+        return out
+    wanted = Q()
+    for pair in unlinked:
+        a, b = sorted(pair)
+        wanted |= Q(home_id=a, away_id=b) | Q(home_id=b, away_id=a)
+    candidates: dict[frozenset[int], list[tuple[int, dt.date | None]]] = defaultdict(list)
+    for pk, home, away, date in (
+        Fixture.objects.filter(division=division)
+        .filter(wanted)
+        .values_list("id", "home_id", "away_id", "date")
+    ):
+        candidates[frozenset((home, away))].append((pk, date))
+    for pair, pair_games in unlinked.items():
+        fixtures = sorted(candidates.get(pair, []), key=lambda f: (f[1] or dt.date.max, f[0]))
+        if not fixtures:
+            continue
+        for game in pair_games:
+            day = game.played_on or dt.date.max
+            before = [f for f in fixtures if f[1] is not None and f[1] <= day]
+            chosen = before[-1] if before else fixtures[0]
+            out[chosen[0]].append(game)
+    return out
+
+
+def fixture_outcomes(
+    *, division: Division, fixtures: Iterable[Fixture], season: Season | None = None
+) -> dict[int, Outcome]:
+    """The outcome of each of ``fixtures`` (all of one division)."""
+    season = season or division.season
+    by_fixture = games_by_fixture(division=division)
+    out: dict[int, Outcome] = {}
+    for fixture in fixtures:
+        outcome = Outcome()
+        for game in by_fixture.get(fixture.pk, []):
+            outcome.games += 1
+            if game.status not in COUNTED:
+                continue
+            outcome.counted += 1
+            winner_team = game.teams.get(game.winner)
+            if winner_team == fixture.home_id:
+                outcome.home_won += 1
+            elif winner_team == fixture.away_id:
+                outcome.away_won += 1
+        if fixture.status == Fixture.Status.FORFEIT and fixture.forfeit_winner_id:
+            home_wins = fixture.forfeit_winner_id == fixture.home_id
+            outcome.home_won = fixture.games_planned if home_wins else 0
+            outcome.away_won = 0 if home_wins else fixture.games_planned
+            outcome.home_points = season.points_win if home_wins else season.points_loss
+            outcome.away_points = season.points_loss if home_wins else season.points_win
+            outcome.decided = True
+        elif outcome.counted:
+            if outcome.home_won > outcome.away_won:
+                outcome.home_points, outcome.away_points = season.points_win, season.points_loss
+            elif outcome.home_won < outcome.away_won:
+                outcome.home_points, outcome.away_points = season.points_loss, season.points_win
+            else:
+                outcome.home_points = outcome.away_points = season.points_tie
+            outcome.decided = True
+        out[fixture.pk] = outcome
+    return out
+
+
+def kept_fixture_ids(*, division: Division) -> set[int]:
+    """Fixtures that are results or have games: re-generation never touches them."""
+    done = set(
+        Fixture.objects.filter(division=division, status__in=Fixture.DONE).values_list(
+            "id", flat=True
+        )
+    )
+    return done | {pk for pk, games in games_by_fixture(division=division).items() if games}
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+def config_get(*, division: Division) -> ScheduleConfig | None:
+    return (
+        ScheduleConfig.objects.filter(division=division)
+        .prefetch_related("skip_dates", "schedule_venues__venue")
+        .first()
+    )
+
+
+def division_list(*, club: Club) -> QuerySet[Division]:
+    return (
+        Division.objects.filter(club=club)
+        .select_related("season")
+        .order_by("-season__start_date", "season__name", "name")
+    )
+
+
+def fixture_list(*, club: Club) -> QuerySet[Fixture]:
+    return Fixture.objects.filter(club=club).select_related(
+        "home", "away", "venue", "division", "forfeit_winner"
+    )
+
+
+def division_fixtures(
+    *, division: Division, rounds: Iterable[int] | None = None
+) -> QuerySet[Fixture]:
+    qs = fixture_list(club=division.club).filter(division=division)
+    if rounds is not None:
+        qs = qs.filter(round_number__in=list(rounds))
+    return qs.order_by("round_number", "date", "venue__name", "table", "id")
+
+
+def round_numbers(*, division: Division) -> list[int]:
+    return list(
+        Fixture.objects.filter(division=division)
+        .order_by("round_number")
+        .values_list("round_number", flat=True)
+        .distinct()
+    )
+
+
+def team_fixtures(*, team: Team) -> QuerySet[Fixture]:
+    return (
+        fixture_list(club=team.club)
+        .filter(Q(home=team) | Q(away=team))
+        .order_by("date", "round_number", "id")
+    )
+
+
+def venue_fixtures(*, venue: Venue, since: dt.date | None = None) -> QuerySet[Fixture]:
+    qs = fixture_list(club=venue.club).filter(venue=venue)
+    if since is not None:
+        qs = qs.filter(date__gte=since)
+    return qs.order_by("date", "table", "id")
+
+
+def night_fixtures(*, club: Club, date: dt.date) -> QuerySet[Fixture]:
+    return (
+        fixture_list(club=club)
+        .filter(date=date)
+        .select_related("division__season")
+        .order_by("venue__name", "table", "division__name", "id")
+    )
+
+
+def published_nights(*, club: Club, limit: int = 8) -> QuerySet[LeagueNight]:
+    return LeagueNight.objects.filter(club=club, published_at__isnull=False).order_by("-date")[
+        :limit
+    ]
+
+
+def latest_run(*, division: Division) -> ScheduleRun | None:
+    return ScheduleRun.objects.filter(division=division).order_by("-created_at", "-id").first()
+
+
+def latest_done_run(*, division: Division) -> ScheduleRun | None:
+    return (
+        ScheduleRun.objects.filter(division=division, state=ScheduleRun.State.DONE)
+        .order_by("-created_at", "-id")
+        .first()
+    )
+
+
+def byes_by_round(*, division: Division, fixtures: Iterable[Fixture]) -> dict[int, list[Team]]:
+    """Teams of the division without a fixture in each round shown."""
+    teams = list(division.teams.order_by("name"))
+    playing: dict[int, set[int]] = defaultdict(set)
+    for f in fixtures:
+        playing[f.round_number].update((f.home_id, f.away_id))
+    return {
+        number: [t for t in teams if t.pk not in ids] for number, ids in sorted(playing.items())
+    }

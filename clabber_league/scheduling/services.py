@@ -1,0 +1,813 @@
+"""Writing schedules: season setup, generating a division's fixtures, moving and forfeiting
+fixtures, and the periodic work (publishing nights, reminders, overdue flags).
+
+**Generation** runs in a Celery task (``tasks.generate_schedule``) that calls
+``schedule_run_execute``. ``schedule_generate`` only records a queued ``ScheduleRun`` and
+queues the task once the request's transaction commits; if the broker does not answer
+the run is marked failed with ``BROKER_DOWN`` and can be retried.
+
+The work itself is one transaction: the division's schedule config row is locked (moves
+and forfeits lock it too, so they wait), the fixtures of unplayed rounds are deleted and
+the new ones inserted in bulk, and the run is marked done in the same transaction. So
+the schedule is all the new fixtures or none of them; a failure (or a killed worker)
+leaves the old schedule exactly as it was. A round with any result (a fixture with games,
+played or forfeit) is kept whole; only rounds without one are planned again.
+
+Progress (percent, message, heartbeat) is written on a second database connection while
+the transaction runs, so the progress bar moves; SQLite has one writer at a time, so
+there it jumps from "planning" to done.
+
+The seasons, divisions and teams of season setup are the leagues app's models: leagues
+has no services of its own, and setup is the first step of a schedule, so they are
+written here.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import logging
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import send_mass_mail
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.text import slugify
+
+from clabber_league.clubs.models import Club, Player
+from clabber_league.leagues.models import Division, Season, Team, TeamMember
+from clabber_league.rules import RulesError, get_ruleset
+
+from . import bulk, planning, selectors
+from .models import (
+    Fixture,
+    LeagueNight,
+    ScheduleConfig,
+    ScheduleRun,
+    ScheduleVenue,
+    SkipDate,
+    Venue,
+)
+
+logger = logging.getLogger(__name__)
+
+NO_CONFIG = "Set up the division's schedule (format, league night, venues) first."
+RUN_ACTIVE = "This division's schedule is already being generated; wait for it to finish."
+BROKER_DOWN = (
+    "The task queue (Redis) did not answer, so the schedule was not generated. "
+    "Nothing was changed; try again in a minute."
+)
+WORKER_LOST = (
+    "The worker stopped before finishing; nothing was changed. Generate the schedule again."
+)
+RUN_NOT_RETRYABLE = "Only a failed or stalled run can be retried."
+RUN_FAILED = "Generating the schedule failed; nothing was changed. ({detail})"
+VENUE_OTHER_CLUB = "This venue is not one of the club's."
+VENUE_NAME_TAKEN = "The club already has a venue of this name."
+TABLES_RANGE = "A venue has 1 to 500 tables."
+TABLE_RANGE = "{venue} has tables 1 to {tables}."
+TABLE_NEEDS_VENUE = "Give the venue of the table."
+TABLE_TAKEN = "Table {table} at {venue} is taken that night by {home} v {away}."
+TEAM_BUSY = "{team} already plays that night ({home} v {away})."
+FIXTURE_DONE = "This fixture has a result; it can no longer be moved."
+FIXTURE_HAS_GAMES = "Games have been recorded for this fixture; it cannot be forfeited."
+FORFEIT_WINNER = "The winner of a forfeit is one of the fixture's two teams."
+FORFEIT_TWICE = "This fixture is already a forfeit."
+SEASON_DATES = "The season cannot end before it starts."
+GAMES_PER_FIXTURE = "A fixture is 1 to 9 games."
+POINTS_ORDER = "A win must be worth at least a tie, and a tie at least a loss."
+TEAM_NAME_TAKEN = "The division already has a team of this name."
+TEAM_SIZE = "A team in {ruleset} has {size} player(s); got {given}."
+PLAYER_TWICE = "A player can be in a team only once."
+PLAYER_OTHER_CLUB = "This player is not a member of the club."
+UNKNOWN_RULESET = "No such rule set."
+FORMAT_UNKNOWN = "The format is round_robin or swiss."
+
+#: A queued or running run with no sign of life for this long is taken to have stopped.
+STALE_AFTER = dt.timedelta(minutes=10)
+#: Notes stored on a run (the rest are counted).
+MAX_NOTES = 300
+
+
+class ScheduleError(Exception):
+    """A rejected write; ``errors`` are ``{"field", "message"}`` like the rules engine's."""
+
+    def __init__(self, errors: list[dict[str, str]]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{e['field']}: {e['message']}" for e in errors))
+
+    @classmethod
+    def one(cls, field_name: str, message: str) -> ScheduleError:
+        return cls([{"field": field_name, "message": message}])
+
+
+# --- season setup ---------------------------------------------------------------------------
+
+
+def venue_create(*, club: Club, name: str, tables: int) -> Venue:
+    if not 1 <= tables <= 500:
+        raise ScheduleError.one("tables", TABLES_RANGE)
+    if Venue.objects.filter(club=club, name=name).exists():
+        raise ScheduleError.one("name", VENUE_NAME_TAKEN)
+    return Venue.objects.create(club=club, name=name, tables=tables)
+
+
+def _unique_slug(base: str, taken: Iterable[str]) -> str:
+    taken = set(taken)
+    slug = (slugify(base) or "season")[:50]
+    candidate, n = slug, 2
+    while candidate in taken:
+        candidate = f"{slug}-{n}"
+        n += 1
+    return candidate
+
+
+def _check_points(win: int, tie: int, loss: int) -> None:
+    if not win >= tie >= loss >= 0:
+        raise ScheduleError.one("points_win", POINTS_ORDER)
+
+
+def season_create(
+    *,
+    club: Club,
+    name: str,
+    start_date: dt.date,
+    end_date: dt.date | None = None,
+    points_win: int = 2,
+    points_tie: int = 1,
+    points_loss: int = 0,
+) -> Season:
+    if end_date and end_date < start_date:
+        raise ScheduleError.one("end_date", SEASON_DATES)
+    _check_points(points_win, points_tie, points_loss)
+    slug = _unique_slug(name, Season.objects.filter(club=club).values_list("slug", flat=True))
+    return Season.objects.create(
+        club=club,
+        name=name,
+        slug=slug,
+        start_date=start_date,
+        end_date=end_date,
+        points_win=points_win,
+        points_tie=points_tie,
+        points_loss=points_loss,
+    )
+
+
+def season_update(
+    *,
+    season: Season,
+    start_date: dt.date,
+    end_date: dt.date | None,
+    points_win: int,
+    points_tie: int,
+    points_loss: int,
+) -> Season:
+    if end_date and end_date < start_date:
+        raise ScheduleError.one("end_date", SEASON_DATES)
+    _check_points(points_win, points_tie, points_loss)
+    season.start_date, season.end_date = start_date, end_date
+    season.points_win, season.points_tie, season.points_loss = points_win, points_tie, points_loss
+    season.save(update_fields=["start_date", "end_date", "points_win", "points_tie", "points_loss"])
+    return season
+
+
+def division_create(
+    *, season: Season, name: str, ruleset: str = "clabber", games_per_fixture: int = 1
+) -> Division:
+    try:
+        get_ruleset(ruleset)
+    except RulesError as exc:
+        raise ScheduleError.one("ruleset", UNKNOWN_RULESET) from exc
+    if not 1 <= games_per_fixture <= 9:
+        raise ScheduleError.one("games_per_fixture", GAMES_PER_FIXTURE)
+    slug = _unique_slug(name, Division.objects.filter(season=season).values_list("slug", flat=True))
+    return Division.objects.create(
+        club=season.club,
+        season=season,
+        name=name,
+        slug=slug,
+        ruleset=ruleset,
+        games_per_fixture=games_per_fixture,
+    )
+
+
+@transaction.atomic
+def team_register(
+    *,
+    division: Division,
+    name: str,
+    players: Sequence[Player] = (),
+    player_names: Sequence[str] = (),
+) -> Team:
+    """A team of ``players`` (or of players named ``player_names``, added to the club when
+    new), in seating order. The rule set says how many players a team has."""
+    club = division.club
+    chosen = list(players)
+    for player_name in player_names:
+        player_name = player_name.strip()
+        if player_name:
+            chosen.append(Player.objects.get_or_create(club=club, name=player_name)[0])
+    errors: list[dict[str, str]] = []
+    if Team.objects.filter(division=division, name=name).exists():
+        errors.append({"field": "name", "message": TEAM_NAME_TAKEN})
+    if any(p.club_id != club.pk for p in chosen):
+        errors.append({"field": "players", "message": PLAYER_OTHER_CLUB})
+    if len({p.pk for p in chosen}) != len(chosen):
+        errors.append({"field": "players", "message": PLAYER_TWICE})
+    ruleset = get_ruleset(division.rules_spec())
+    if len(chosen) != ruleset.players_per_side:
+        errors.append(
+            {
+                "field": "players",
+                "message": TEAM_SIZE.format(
+                    ruleset=ruleset.slug, size=ruleset.players_per_side, given=len(chosen)
+                ),
+            }
+        )
+    if errors:
+        raise ScheduleError(errors)
+    team = Team.objects.create(club=club, division=division, name=name)
+    TeamMember.objects.bulk_create(
+        TeamMember(team=team, player=p, position=i) for i, p in enumerate(chosen)
+    )
+    return team
+
+
+@transaction.atomic
+def schedule_config_save(
+    *,
+    division: Division,
+    format: str = ScheduleConfig.Format.ROUND_ROBIN,
+    cycles: int = 1,
+    swiss_rounds: int = 5,
+    weekday: int = 0,
+    start_date: dt.date | None = None,
+    start_time: dt.time | None = None,
+    venues: Sequence[Venue] = (),
+    skip_dates: Iterable[dt.date | tuple[dt.date, str]] = (),
+    games_per_fixture: int | None = None,
+) -> ScheduleConfig:
+    """Create or replace the division's schedule config. ``venues`` fill in this order."""
+    errors: list[dict[str, str]] = []
+    if format not in ScheduleConfig.Format.values:
+        errors.append({"field": "format", "message": FORMAT_UNKNOWN})
+    if cycles not in (1, 2):
+        errors.append({"field": "cycles", "message": planning.CYCLES_RANGE})
+    if not 0 <= weekday <= 6:
+        errors.append({"field": "weekday", "message": planning.WEEKDAY_RANGE})
+    if swiss_rounds < 1:
+        errors.append(
+            {
+                "field": "swiss_rounds",
+                "message": planning.SWISS_ROUNDS_RANGE.format(teams="The", most="n - 1"),
+            }
+        )
+    if any(v.club_id != division.club_id for v in venues):
+        errors.append({"field": "venues", "message": VENUE_OTHER_CLUB})
+    if games_per_fixture is not None and not 1 <= games_per_fixture <= 9:
+        errors.append({"field": "games_per_fixture", "message": GAMES_PER_FIXTURE})
+    if errors:
+        raise ScheduleError(errors)
+    config, _ = ScheduleConfig.objects.select_for_update().update_or_create(
+        division=division,
+        defaults={
+            "club": division.club,
+            "format": format,
+            "cycles": cycles,
+            "swiss_rounds": swiss_rounds,
+            "weekday": weekday,
+            "start_date": start_date or division.season.start_date,
+            "start_time": start_time,
+        },
+    )
+    config.schedule_venues.all().delete()
+    seen: set[int] = set()
+    rows = []
+    for venue in venues:
+        if venue.pk not in seen:
+            seen.add(venue.pk)
+            rows.append(ScheduleVenue(config=config, venue=venue, position=len(rows)))
+    ScheduleVenue.objects.bulk_create(rows)
+    config.skip_dates.all().delete()
+    skips: dict[dt.date, str] = {}
+    for item in skip_dates:
+        day, reason = item if isinstance(item, tuple) else (item, "")
+        skips[day] = reason
+    SkipDate.objects.bulk_create(
+        SkipDate(config=config, date=day, reason=reason) for day, reason in sorted(skips.items())
+    )
+    if games_per_fixture is not None and games_per_fixture != division.games_per_fixture:
+        division.games_per_fixture = games_per_fixture
+        division.save(update_fields=["games_per_fixture"])
+    return config
+
+
+# --- generating a schedule ------------------------------------------------------------------
+
+
+def _is_stale(run: ScheduleRun, now: dt.datetime) -> bool:
+    last = run.heartbeat_at or run.started_at or run.created_at
+    return run.is_active and now - last > STALE_AFTER
+
+
+def schedule_generate(*, division: Division, user: Any = None) -> ScheduleRun:
+    """Queue the generation of the division's schedule; returns the queued run.
+
+    The task is sent when the surrounding transaction commits. A run already queued or
+    running for the division refuses a second one (unless it has stalled)."""
+    if not ScheduleConfig.objects.filter(division=division).exists():
+        raise ScheduleError.one("division", NO_CONFIG)
+    now = timezone.now()
+    with transaction.atomic():
+        for active in ScheduleRun.objects.select_for_update().filter(
+            division=division, state__in=ScheduleRun.ACTIVE
+        ):
+            if not _is_stale(active, now):
+                raise ScheduleError.one("division", RUN_ACTIVE)
+            _finish(active.pk, state=ScheduleRun.State.FAILED, message=WORKER_LOST)
+        try:
+            with transaction.atomic():
+                run = ScheduleRun.objects.create(
+                    club=division.club, division=division, created_by=user, message="Queued."
+                )
+        except IntegrityError as exc:  # another request queued one a moment ago
+            raise ScheduleError.one("division", RUN_ACTIVE) from exc
+        transaction.on_commit(lambda: _enqueue(run.pk))
+    return run
+
+
+def schedule_run_retry(*, run: ScheduleRun, user: Any = None) -> ScheduleRun:
+    """Generate again after a failed or stalled run."""
+    if not (run.state == ScheduleRun.State.FAILED or _is_stale(run, timezone.now())):
+        raise ScheduleError.one("run", RUN_NOT_RETRYABLE)
+    return schedule_generate(division=run.division, user=user)
+
+
+def _enqueue(run_id: int) -> None:
+    from kombu.exceptions import OperationalError as KombuOperationalError
+
+    from .tasks import generate_schedule
+
+    try:
+        generate_schedule.apply_async(args=[run_id])
+    except (KombuOperationalError, OSError) as exc:
+        logger.warning("schedule run %s not queued: %s", run_id, exc)
+        _finish(run_id, state=ScheduleRun.State.FAILED, message=BROKER_DOWN)
+
+
+def _finish(run_id: int, *, state: str, message: str, **fields: Any) -> None:
+    ScheduleRun.objects.filter(pk=run_id).update(
+        state=state, message=message[:300], finished_at=timezone.now(), **fields
+    )
+
+
+class _Progress:
+    """Writes a run's progress on a connection of its own, so it is seen at once even while
+    the generating transaction is still open. SQLite (one writer) gets no mid-run updates."""
+
+    def __init__(self, run_id: int) -> None:
+        self.run_id = run_id
+        self.last = -1
+        self.side = None
+        if connection.vendor == "postgresql":
+            wrapper = connections[DEFAULT_DB_ALIAS]
+            settings_dict = copy.deepcopy(wrapper.settings_dict)
+            self.side = type(wrapper)(settings_dict, alias="scheduling-progress")
+
+    def __call__(self, percent: int, message: str) -> None:
+        percent = max(0, min(99, percent))
+        if percent == self.last:
+            return
+        self.last = percent
+        now = timezone.now()
+        if self.side is None:
+            if not connection.in_atomic_block:
+                ScheduleRun.objects.filter(pk=self.run_id).update(
+                    progress=percent, message=message, heartbeat_at=now
+                )
+            return
+        table = ScheduleRun._meta.db_table
+        with self.side.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} SET progress = %s, message = %s, heartbeat_at = %s "
+                "WHERE id = %s AND state = %s",
+                [percent, message[:300], now, self.run_id, ScheduleRun.State.RUNNING],
+            )
+
+    def close(self) -> None:
+        if self.side is not None:
+            self.side.close()
+
+
+def schedule_run_execute(*, run_id: int, today: dt.date | None = None) -> ScheduleRun:
+    """The task's work: generate the run's division schedule, all or nothing. Never raises
+    for a failed generation: the run records it as failed with a message.
+
+    Rounds planned again never go on a night before ``today`` (default: today)."""
+    claimed = ScheduleRun.objects.filter(pk=run_id, state__in=ScheduleRun.ACTIVE).update(
+        state=ScheduleRun.State.RUNNING,
+        started_at=timezone.now(),
+        heartbeat_at=timezone.now(),
+        progress=1,
+        message="Reading the teams, nights and venues.",
+    )
+    run = ScheduleRun.objects.select_related("division__season", "club").get(pk=run_id)
+    if not claimed:
+        return run  # already done or failed
+    progress = _Progress(run_id)
+    try:
+        with transaction.atomic():
+            summary = _generate(run, progress, today or timezone.localdate())
+            ScheduleRun.objects.filter(pk=run_id).update(
+                state=ScheduleRun.State.DONE,
+                progress=100,
+                message=summary["message"][:300],
+                notes=summary["notes"],
+                fixtures_created=summary["created"],
+                fixtures_kept=summary["kept"],
+                heartbeat_at=timezone.now(),
+                finished_at=timezone.now(),
+            )
+    except (ScheduleError, planning.PlanningError) as exc:
+        _finish(
+            run_id,
+            state=ScheduleRun.State.FAILED,
+            message=" ".join(e["message"] for e in exc.errors),
+        )
+    except Exception as exc:  # any failure is recorded on the run
+        logger.exception("schedule run %s failed", run_id)
+        detail = f"{type(exc).__name__}: {exc}".strip()[:200]
+        _finish(run_id, state=ScheduleRun.State.FAILED, message=RUN_FAILED.format(detail=detail))
+    finally:
+        progress.close()
+    run.refresh_from_db()
+    return run
+
+
+def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str, Any]:
+    division = run.division
+    config = ScheduleConfig.objects.select_for_update().filter(division=division).first()
+    if config is None:
+        raise ScheduleError.one("division", NO_CONFIG)
+    venues = config.ordered_venues()
+    team_ids = list(division.teams.order_by("id").values_list("id", flat=True))
+    kept_ids = selectors.kept_fixture_ids(division=division)
+    kept_rounds = set(
+        Fixture.objects.filter(pk__in=kept_ids).values_list("round_number", flat=True)
+    )
+    kept = list(
+        Fixture.objects.filter(division=division, round_number__in=kept_rounds).only(
+            "id",
+            "round_number",
+            "home_id",
+            "away_id",
+            "date",
+            "venue_id",
+            "table",
+            "status",
+            "forfeit_winner_id",
+            "games_planned",
+        )
+    )
+    progress(5, "Planning the rounds.")
+    notes = planning.Notes(venue_names={v.pk: v.name for v in venues})
+    occupied: dict[dt.date, tuple[set[int], set[planning.Table]]] = defaultdict(
+        lambda: (set(), set())
+    )
+    for f in kept:
+        if f.date is not None:
+            teams, tables = occupied[f.date]
+            teams.update((f.home_id, f.away_id))
+            if f.table is not None:
+                tables.add(planning.Table(f.venue_id, f.table))
+    last_kept = max((f.date for f in kept if f.date), default=None)
+    after = last_kept
+    if kept:
+        yesterday = today - dt.timedelta(days=1)
+        after = max(last_kept or yesterday, yesterday)
+    nights = planning.league_nights(
+        start=config.start_date,
+        weekday=config.weekday,
+        skip=list(config.skip_dates.values_list("date", flat=True)),
+        after=after,
+    )
+    tables = planning.tables_of([(v.pk, v.tables) for v in venues])
+
+    if config.format == ScheduleConfig.Format.SWISS:
+        rounds, total = _swiss_rounds(division, config, team_ids, kept, kept_rounds)
+        rounds_count = 1
+    else:
+        rounds = planning.remaining_round_robin(
+            team_ids,
+            cycles=config.cycles,
+            played=[(f.home_id, f.away_id) for f in kept],
+            taken_numbers=kept_rounds,
+        )
+        rounds_count = planning.round_robin_rounds(len(team_ids), config.cycles)
+        total = max(planning.round_robin_meetings(len(team_ids), config.cycles) - len(kept), 1)
+
+    doomed = Fixture.objects.filter(division=division).exclude(round_number__in=kept_rounds)
+    progress(8, "Clearing the unplayed rounds.")
+    _delete_fixtures(doomed)
+
+    # Everything the plan reads is in memory now: the rows stream into COPY below, and the
+    # connection can do nothing else until that ends.
+    placements = planning.timetable(
+        rounds,
+        nights=nights,
+        tables=tables,
+        total_meetings=total,
+        occupied=occupied,
+        notes=notes,
+        max_nights=max(planning.MAX_NIGHTS, 2 * rounds_count),
+    )
+    span: list[dt.date] = []  # the first and the last night used
+
+    def spanned() -> Iterator[planning.Placement]:
+        for p in placements:
+            if not span:
+                span.extend((p.date, p.date))
+            elif p.date > span[1]:
+                span[1] = p.date
+            yield p
+
+    def on_batch(written: int) -> None:
+        progress(10 + int(85 * written / total), f"Writing fixtures: {written:,} of {total:,}.")
+
+    created = bulk.write_fixtures(
+        spanned(),
+        club_id=division.club_id,
+        division_id=division.pk,
+        games_planned=division.games_per_fixture,
+        on_batch=on_batch,
+    )
+    season = division.season
+    if span and season.end_date and span[1] > season.end_date:
+        notes.add(
+            "past_end",
+            f"The schedule runs to {_day(span[1])}, after the season's end "
+            f"({_day(season.end_date)}).",
+            date=span[1].isoformat(),
+        )
+    items = notes.items
+    if len(items) > MAX_NOTES:
+        items = [
+            *items[:MAX_NOTES],
+            {"kind": "more", "text": f"... and {len(items) - MAX_NOTES} more notes like these."},
+        ]
+    if created:
+        message = f"{created:,} fixtures planned, {_day(span[0])} to {_day(span[1])}."
+    else:
+        message = "Nothing left to plan: every round has a result."
+    if kept:
+        message += f" {len(kept):,} fixtures of rounds with results were kept."
+    return {"message": message, "notes": items, "created": created, "kept": len(kept)}
+
+
+def _day(day: dt.date) -> str:
+    return f"{day:%a} {day.day} {day:%b %Y}"
+
+
+def _delete_fixtures(queryset) -> None:
+    """Delete unplayed fixtures in one statement. They have no games (else their round would
+    be kept), so nothing points at them; a row that does makes the transaction fail."""
+    queryset._raw_delete(queryset.db)
+
+
+def _swiss_rounds(
+    division: Division,
+    config: ScheduleConfig,
+    team_ids: list[int],
+    kept: list[Fixture],
+    kept_rounds: set[int],
+) -> tuple[list[planning.RoundPlan], int]:
+    """The next Swiss round, paired from the results of the rounds kept."""
+    outcomes = selectors.fixture_outcomes(division=division, fixtures=kept)
+    history = [
+        planning.Result(
+            round=f.round_number,
+            home=f.home_id,
+            away=f.away_id,
+            home_points=outcomes[f.pk].home_points,
+            away_points=outcomes[f.pk].away_points,
+            home_games=outcomes[f.pk].home_won,
+            away_games=outcomes[f.pk].away_won,
+        )
+        for f in kept
+    ]
+    number = max(kept_rounds, default=0) + 1
+    plan = planning.swiss_round(
+        team_ids, history, round_number=number, total_rounds=config.swiss_rounds
+    )
+    return [plan], max(len(plan.meetings), 1)
+
+
+# --- moving and forfeiting fixtures ---------------------------------------------------------
+
+
+def _lock(fixture: Fixture) -> Fixture:
+    """Lock the division's schedule config (generation holds it too), then the fixture."""
+    list(ScheduleConfig.objects.select_for_update().filter(division_id=fixture.division_id))
+    return (
+        Fixture.objects.select_for_update(of=("self",))
+        .select_related("home", "away", "venue", "division__season")
+        .get(pk=fixture.pk)
+    )
+
+
+@transaction.atomic
+def fixture_move(
+    *,
+    fixture: Fixture,
+    date: dt.date | None,
+    venue: Venue | None = None,
+    table: int | None = None,
+    note: str = "",
+    user: Any = None,
+) -> Fixture:
+    """Postpone (no date: to be arranged) or move a fixture to another night, venue or
+    table. The first date it had is kept in ``original_date``."""
+    fixture = _lock(fixture)
+    if fixture.is_done or selectors.games_by_fixture(division=fixture.division).get(fixture.pk):
+        raise ScheduleError.one("fixture", FIXTURE_DONE)
+    errors: list[dict[str, str]] = []
+    if venue is not None and venue.club_id != fixture.club_id:
+        errors.append({"field": "venue", "message": VENUE_OTHER_CLUB})
+    if table is not None and venue is None:
+        errors.append({"field": "table", "message": TABLE_NEEDS_VENUE})
+    if venue is not None and table is not None and not 1 <= table <= venue.tables:
+        errors.append(
+            {"field": "table", "message": TABLE_RANGE.format(venue=venue.name, tables=venue.tables)}
+        )
+    if errors:
+        raise ScheduleError(errors)
+    if date is not None:
+        same_night = (
+            Fixture.objects.select_for_update(of=("self",))
+            .filter(club_id=fixture.club_id, date=date)
+            .exclude(pk=fixture.pk)
+            .select_related("home", "away", "venue")
+        )
+        for other in same_night:
+            for team in (fixture.home, fixture.away):
+                if team.pk in (other.home_id, other.away_id):
+                    raise ScheduleError.one(
+                        "date",
+                        TEAM_BUSY.format(team=team.name, home=other.home, away=other.away),
+                    )
+            if venue is not None and other.venue_id == venue.pk and other.table == table:
+                raise ScheduleError.one(
+                    "table",
+                    TABLE_TAKEN.format(
+                        table=table, venue=venue.name, home=other.home, away=other.away
+                    ),
+                )
+    if date != fixture.date and fixture.original_date is None:
+        fixture.original_date = fixture.date
+    fixture.date = date
+    fixture.venue = venue
+    fixture.table = table if venue is not None else None
+    fixture.status = Fixture.Status.POSTPONED if date is None else Fixture.Status.SCHEDULED
+    fixture.note = note[:200]
+    fixture.flagged_at = None
+    fixture.reminded_at = None
+    fixture.save(
+        update_fields=[
+            "original_date",
+            "date",
+            "venue",
+            "table",
+            "status",
+            "note",
+            "flagged_at",
+            "reminded_at",
+        ]
+    )
+    return fixture
+
+
+@transaction.atomic
+def fixture_forfeit(*, fixture: Fixture, winner: Team, note: str = "", user: Any = None) -> Fixture:
+    """Record a forfeit or walkover. The winner scores the season's ``points_win`` and every
+    planned game, the loser ``points_loss`` (see ``selectors.fixture_outcomes``)."""
+    fixture = _lock(fixture)
+    if fixture.status == Fixture.Status.FORFEIT:
+        raise ScheduleError.one("fixture", FORFEIT_TWICE)
+    if winner.pk not in (fixture.home_id, fixture.away_id):
+        raise ScheduleError.one("winner", FORFEIT_WINNER)
+    if selectors.games_by_fixture(division=fixture.division).get(fixture.pk):
+        raise ScheduleError.one("fixture", FIXTURE_HAS_GAMES)
+    fixture.status = Fixture.Status.FORFEIT
+    fixture.forfeit_winner = winner
+    fixture.note = note[:200]
+    fixture.flagged_at = None
+    fixture.save(update_fields=["status", "forfeit_winner", "note", "flagged_at"])
+    return fixture
+
+
+# --- periodic work --------------------------------------------------------------------------
+
+
+def nights_publish(*, on: dt.date) -> int:
+    """Publish every club's fixture list for the night ``on`` (once; later runs only update
+    the count). Returns how many clubs play that night."""
+    counts: dict[int, int] = defaultdict(int)
+    for club_id in (
+        Fixture.objects.filter(date=on)
+        .exclude(status__in=Fixture.DONE)
+        .values_list("club_id", flat=True)
+    ):
+        counts[club_id] += 1
+    now = timezone.now()
+    for club_id, how_many in counts.items():
+        night, created = LeagueNight.objects.get_or_create(
+            club_id=club_id, date=on, defaults={"published_at": now, "fixture_count": how_many}
+        )
+        if not created:
+            night.fixture_count = how_many
+            night.published_at = night.published_at or now
+            night.save(update_fields=["fixture_count", "published_at"])
+    return len(counts)
+
+
+REMINDER_SUBJECT = "{club}: {home} v {away} on {when}"
+REMINDER_BODY = (
+    "Hello,\n\n{home} v {away} ({division}, round {round}) is on {when}{where}.\n"
+    "{home} deals first.\n\nThe schedule: {url}\n\n-- {club}\n"
+)
+
+
+def fixtures_remind(*, on: dt.date, base_url: str = "") -> int:
+    """Email the players (with an email address) of every fixture on ``on``, once per
+    fixture. Returns how many emails were sent."""
+    messages = []
+    sent_ids = []
+    fixtures = (
+        Fixture.objects.filter(date=on, reminded_at__isnull=True, status=Fixture.Status.SCHEDULED)
+        .select_related("club", "division", "home", "away", "venue")
+        .order_by("id")
+    )
+    for fixture in fixtures:
+        emails = sorted(
+            set(
+                TeamMember.objects.filter(team_id__in=(fixture.home_id, fixture.away_id))
+                .exclude(player__user__email="")
+                .exclude(player__user__isnull=True)
+                .values_list("player__user__email", flat=True)
+            )
+        )
+        sent_ids.append(fixture.pk)
+        if not emails:
+            continue
+        when = f"{on:%A} {on.day} {on:%B}"
+        where = f" at {fixture.venue.name}, table {fixture.table}" if fixture.venue else ""
+        url = f"{base_url}/clubs/{fixture.club.slug}/schedule/teams/{fixture.home_id}/"
+        subject = REMINDER_SUBJECT.format(
+            club=fixture.club.name, home=fixture.home, away=fixture.away, when=when
+        )
+        body = REMINDER_BODY.format(
+            home=fixture.home,
+            away=fixture.away,
+            division=fixture.division.name,
+            round=fixture.round_number,
+            when=when,
+            where=where,
+            url=url,
+            club=fixture.club.name,
+        )
+        messages.extend((subject, body, settings.DEFAULT_FROM_EMAIL, [email]) for email in emails)
+    if messages:
+        send_mass_mail(messages, fail_silently=False)
+    Fixture.objects.filter(pk__in=sent_ids).update(reminded_at=timezone.now())
+    return len(messages)
+
+
+def fixtures_flag_overdue(*, today: dt.date) -> int:
+    """Flag fixtures whose night has passed with no result and no game. A fixture whose
+    planned games are all finished becomes played. Returns how many were flagged."""
+    candidates = Fixture.objects.filter(
+        Q(date__lt=today) & Q(status__in=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED])
+    )
+    divisions = Division.objects.filter(
+        pk__in=candidates.values_list("division_id", flat=True).distinct()
+    ).select_related("season")
+    to_flag: list[int] = []
+    to_played: list[int] = []
+    for division in divisions:
+        games = selectors.games_by_fixture(division=division)
+        for pk, games_planned, flagged in candidates.filter(division=division).values_list(
+            "id", "games_planned", "flagged_at"
+        ):
+            mine = games.get(pk, [])
+            finished = sum(1 for g in mine if g.status in selectors.COUNTED)
+            if mine and finished >= games_planned:
+                to_played.append(pk)
+            elif not mine and flagged is None:
+                to_flag.append(pk)
+    Fixture.objects.filter(pk__in=to_played).update(status=Fixture.Status.PLAYED, flagged_at=None)
+    Fixture.objects.filter(pk__in=to_flag).update(flagged_at=timezone.now())
+    return len(to_flag)
