@@ -21,6 +21,10 @@ router.register(CLUB + "/divisions", leagues_api.DivisionViewSet, basename="divi
 router.register(CLUB + "/teams", leagues_api.TeamViewSet, basename="team")
 router.register(CLUB + "/venues", scheduling_api.VenueViewSet, basename="venue")
 router.register(CLUB + "/fixtures", scheduling_api.FixtureViewSet, basename="fixture")
+router.register(
+    CLUB + "/schedule-configs", scheduling_api.ScheduleConfigViewSet, basename="schedule-config"
+)
+router.register(CLUB + "/schedule-runs", scheduling_api.ScheduleRunViewSet, basename="schedule-run")
 router.register(CLUB + "/games", games_api.GameViewSet, basename="game")
 router.register(GAME + "/deals", games_api.DealViewSet, basename="deal")
 router.register(GAME + "/history", games_api.RevisionViewSet, basename="game-history")

@@ -1,12 +1,31 @@
-"""API of scheduling: a club's venues and fixtures."""
+"""API of scheduling: venues, fixtures (with postpone/move and forfeit), each division's
+schedule config, and schedule runs (POST one to generate: 202 with its id, then poll it).
 
+Club admins write; reading follows the club's visibility. Rejected writes answer 400 with
+``{"errors": [{"field", "message"}]}``, like the rest of the API.
+"""
+
+from typing import Any
+
+from django.db import transaction
 from django.db.models import QuerySet
-from rest_framework import serializers
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
 
-from clabber_league.clubs.api_base import ClubScopedModelViewSet
+from clabber_league.calculator.api import ERROR_BODY
+from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSet
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
+from clabber_league.leagues.models import Division, Team
 
-from .models import Fixture, Venue
+from . import services
+from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
+
+
+def _errors_response(exc: services.ScheduleError) -> Response:
+    return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
 
 
 class VenueSerializer(ClubScopedSerializer):
@@ -37,7 +56,12 @@ class FixtureSerializer(ClubScopedSerializer):
             "table",
             "games_planned",
             "status",
+            "original_date",
+            "forfeit_winner",
+            "note",
+            "flagged_at",
         ]
+        read_only_fields = ["original_date", "forfeit_winner", "note", "flagged_at"]
 
     def validate(self, attrs):
         division = attrs.get("division", getattr(self.instance, "division", None))
@@ -51,6 +75,33 @@ class FixtureSerializer(ClubScopedSerializer):
         return attrs
 
 
+class FixtureMoveSerializer(ClubScopedSerializer):
+    date = serializers.DateField(
+        allow_null=True, help_text="The new night; null postpones it to a date to be arranged."
+    )
+    venue = serializers.PrimaryKeyRelatedField(
+        queryset=Venue.objects.all(), allow_null=True, required=False
+    )
+    table = serializers.IntegerField(min_value=1, allow_null=True, required=False)
+    note = serializers.CharField(max_length=200, required=False, allow_blank=True)
+
+    class Meta:
+        model = Fixture
+        fields = ["date", "venue", "table", "note"]
+
+
+class FixtureForfeitSerializer(ClubScopedSerializer):
+    winner = serializers.PrimaryKeyRelatedField(
+        queryset=Team.objects.all(), help_text="The team that wins by forfeit or walkover."
+    )
+    kind = serializers.ChoiceField(choices=["forfeit", "walkover"], default="forfeit")
+    note = serializers.CharField(max_length=150, required=False, allow_blank=True)
+
+    class Meta:
+        model = Fixture
+        fields = ["winner", "kind", "note"]
+
+
 class VenueViewSet(ClubScopedModelViewSet):
     serializer_class = VenueSerializer
     queryset = Venue.objects.none()
@@ -60,9 +111,262 @@ class VenueViewSet(ClubScopedModelViewSet):
 
 
 class FixtureViewSet(ClubScopedModelViewSet):
+    """A club's fixtures. Club admins postpone, move and forfeit them."""
+
     serializer_class = FixtureSerializer
     queryset = Fixture.objects.none()
-    filterset_fields = ["division", "round_number", "status", "home", "away", "date"]
+    filterset_fields = ["division", "round_number", "status", "home", "away", "date", "venue"]
 
     def queryset_for_club(self, club) -> QuerySet[Fixture]:
         return club.fixtures.select_related("home", "away", "venue")
+
+    @extend_schema(
+        request=FixtureMoveSerializer, responses={200: FixtureSerializer, 400: ERROR_BODY}
+    )
+    @action(detail=True, methods=["post"])
+    def postpone(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Postpone (``date`` null) or move the fixture to another night, venue or table."""
+        fixture = self.get_object()
+        body = FixtureMoveSerializer(data=request.data, context=self.get_serializer_context())
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        try:
+            fixture = services.fixture_move(
+                fixture=fixture,
+                date=data["date"],
+                venue=data.get("venue"),
+                table=data.get("table"),
+                note=data.get("note", ""),
+                user=request.user,
+            )
+        except services.ScheduleError as exc:
+            return _errors_response(exc)
+        return Response(FixtureSerializer(fixture, context=self.get_serializer_context()).data)
+
+    @extend_schema(
+        request=FixtureForfeitSerializer, responses={200: FixtureSerializer, 400: ERROR_BODY}
+    )
+    @action(detail=True, methods=["post"])
+    def forfeit(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Record a forfeit or walkover: the winner scores the season's ``points_win``."""
+        fixture = self.get_object()
+        body = FixtureForfeitSerializer(data=request.data, context=self.get_serializer_context())
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        note = data["kind"].capitalize() + (f": {data['note']}" if data.get("note") else "")
+        try:
+            fixture = services.fixture_forfeit(
+                fixture=fixture, winner=data["winner"], note=note, user=request.user
+            )
+        except services.ScheduleError as exc:
+            return _errors_response(exc)
+        return Response(FixtureSerializer(fixture, context=self.get_serializer_context()).data)
+
+
+# --- schedule configs ---------------------------------------------------------------------
+
+
+class SkipDateSerializer(serializers.Serializer):
+    date = serializers.DateField()
+    reason = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+
+
+class ScheduleConfigSerializer(ClubScopedSerializer):
+    division = serializers.PrimaryKeyRelatedField(queryset=Division.objects.all())
+    venues = serializers.PrimaryKeyRelatedField(
+        many=True,
+        queryset=Venue.objects.all(),
+        required=False,
+        help_text="Venues whose tables are used, in the order they fill.",
+    )
+    skip_dates = SkipDateSerializer(many=True, required=False)
+    games_per_fixture = serializers.IntegerField(
+        min_value=1, max_value=9, required=False, help_text="The division's games per fixture."
+    )
+    start_date = serializers.DateField(
+        required=False, help_text="Default: the season's start date."
+    )
+
+    class Meta:
+        model = ScheduleConfig
+        fields = [
+            "id",
+            "division",
+            "format",
+            "cycles",
+            "swiss_rounds",
+            "games_per_fixture",
+            "weekday",
+            "start_date",
+            "start_time",
+            "venues",
+            "skip_dates",
+            "updated_at",
+        ]
+        read_only_fields = ["updated_at"]
+
+    def to_representation(self, instance: ScheduleConfig) -> dict[str, Any]:
+        return {
+            "id": instance.pk,
+            "division": instance.division_id,
+            "format": instance.format,
+            "cycles": instance.cycles,
+            "swiss_rounds": instance.swiss_rounds,
+            "games_per_fixture": instance.division.games_per_fixture,
+            "weekday": instance.weekday,
+            "start_date": instance.start_date.isoformat(),
+            "start_time": instance.start_time.isoformat() if instance.start_time else None,
+            "venues": [sv.venue_id for sv in instance.schedule_venues.order_by("position")],
+            "skip_dates": [
+                {"date": s.date.isoformat(), "reason": s.reason}
+                for s in instance.skip_dates.order_by("date")
+            ],
+            "updated_at": instance.updated_at.isoformat().replace("+00:00", "Z"),
+        }
+
+    def validate_division(self, division: Division) -> Division:
+        clash = ScheduleConfig.objects.filter(division=division)
+        if self.instance is not None:
+            clash = clash.exclude(pk=self.instance.pk)
+        if clash.exists():
+            raise serializers.ValidationError("This division already has a schedule config.")
+        return division
+
+    def _save(self, division: Division, data: dict[str, Any]) -> ScheduleConfig:
+        current = self.instance
+        defaults: dict[str, Any] = {}
+        if current is not None:
+            defaults = {
+                "format": current.format,
+                "cycles": current.cycles,
+                "swiss_rounds": current.swiss_rounds,
+                "weekday": current.weekday,
+                "start_date": current.start_date,
+                "start_time": current.start_time,
+                "venues": current.ordered_venues(),
+                "skip_dates": [(s.date, s.reason) for s in current.skip_dates.all()],
+            }
+        merged = {**defaults, **data}
+        skip = merged.pop("skip_dates", [])
+        merged["skip_dates"] = [
+            s if isinstance(s, tuple) else (s["date"], s.get("reason", "")) for s in skip
+        ]
+        try:
+            return services.schedule_config_save(division=division, **merged)
+        except services.ScheduleError as exc:
+            raise serializers.ValidationError({"errors": exc.errors}) from exc
+
+    def create(self, validated_data: dict[str, Any]) -> ScheduleConfig:
+        division = validated_data.pop("division")
+        return self._save(division, validated_data)
+
+    def update(self, instance: ScheduleConfig, validated_data: dict[str, Any]) -> ScheduleConfig:
+        validated_data.pop("division", None)
+        return self._save(instance.division, validated_data)
+
+
+class ScheduleConfigViewSet(ClubScopedModelViewSet):
+    """How each division's schedule is made: format, league nights, venues, skipped dates."""
+
+    serializer_class = ScheduleConfigSerializer
+    queryset = ScheduleConfig.objects.none()
+    filterset_fields = ["division", "format"]
+
+    def queryset_for_club(self, club) -> QuerySet[ScheduleConfig]:
+        return (
+            club.schedule_configs.select_related("division")
+            .prefetch_related("schedule_venues", "skip_dates")
+            .order_by("id")
+        )
+
+    @extend_schema(
+        request=ScheduleConfigSerializer,
+        responses={201: ScheduleConfigSerializer, 400: ERROR_BODY},
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().create(request, *args, **kwargs)
+
+
+# --- schedule runs ------------------------------------------------------------------------
+
+
+class ScheduleRunSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ScheduleRun
+        fields = [
+            "id",
+            "division",
+            "state",
+            "progress",
+            "message",
+            "notes",
+            "fixtures_created",
+            "fixtures_kept",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+
+class ScheduleRunCreateSerializer(ClubScopedSerializer):
+    division = serializers.PrimaryKeyRelatedField(queryset=Division.objects.all())
+
+    class Meta:
+        model = ScheduleRun
+        fields = ["division"]
+
+
+class ScheduleRunViewSet(
+    ClubScopedMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Generating a division's schedule. POST queues a run (202 with its id); GET it to see
+    its state (queued, running, done, failed) and progress. Rounds with results are kept."""
+
+    serializer_class = ScheduleRunSerializer
+    queryset = ScheduleRun.objects.none()
+    filterset_fields = ["division", "state"]
+
+    def get_queryset(self) -> QuerySet[ScheduleRun]:
+        if getattr(self, "swagger_fake_view", False):
+            return self.queryset
+        return ScheduleRun.objects.filter(club=self.club).order_by("-created_at", "-id")
+
+    def get_serializer_class(self):
+        return ScheduleRunCreateSerializer if self.action == "create" else ScheduleRunSerializer
+
+    def _queued(self, run: ScheduleRun) -> Response:
+        run.refresh_from_db()
+        return Response(ScheduleRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(
+        request=ScheduleRunCreateSerializer,
+        responses={202: ScheduleRunSerializer, 400: ERROR_BODY},
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        body = ScheduleRunCreateSerializer(data=request.data, context=self.get_serializer_context())
+        body.is_valid(raise_exception=True)
+        try:
+            with transaction.atomic():
+                run = services.schedule_generate(
+                    division=body.validated_data["division"], user=request.user
+                )
+        except services.ScheduleError as exc:
+            return _errors_response(exc)
+        return self._queued(run)
+
+    @extend_schema(request=None, responses={202: ScheduleRunSerializer, 400: ERROR_BODY})
+    @action(detail=True, methods=["post"])
+    def retry(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Generate again after a failed (or stalled) run: a new run, 202."""
+        run = self.get_object()
+        try:
+            with transaction.atomic():
+                new = services.schedule_run_retry(run=run, user=request.user)
+        except services.ScheduleError as exc:
+            return _errors_response(exc)
+        return self._queued(new)

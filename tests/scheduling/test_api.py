@@ -1,0 +1,193 @@
+"""The scheduling API: schedule configs, runs (202 and their status), postpone and forfeit."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from clabber_league.scheduling import services
+from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from tests.factories import ClubFactory, MembershipFactory, UserFactory
+
+from .conftest import SEASON_START, configure
+
+pytestmark = pytest.mark.django_db
+
+
+def _client(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def _url(club, path: str) -> str:
+    return f"/api/clubs/{club.slug}/{path}"
+
+
+def test_the_secretary_sets_up_a_division_schedule(club, division, teams, hall, annex, secretary):
+    body = {
+        "division": division.pk,
+        "format": "round_robin",
+        "cycles": 2,
+        "games_per_fixture": 3,
+        "weekday": 0,
+        "start_date": "2026-09-01",
+        "start_time": "19:30",
+        "venues": [annex.pk, hall.pk],
+        "skip_dates": [{"date": "2026-12-28", "reason": "Christmas week"}],
+    }
+    response = _client(secretary).post(_url(club, "schedule-configs/"), body, format="json")
+    assert response.status_code == 201, response.content
+    data = response.json()
+    assert data["venues"] == [annex.pk, hall.pk]  # the order tables fill in
+    assert data["skip_dates"] == [{"date": "2026-12-28", "reason": "Christmas week"}]
+    assert (data["cycles"], data["games_per_fixture"], data["start_time"]) == (2, 3, "19:30:00")
+    division.refresh_from_db()
+    assert division.games_per_fixture == 3
+
+    patch = _client(secretary).patch(
+        _url(club, f"schedule-configs/{data['id']}/"), {"weekday": 3}, format="json"
+    )
+    assert patch.status_code == 200, patch.content
+    assert patch.json()["weekday"] == 3
+    assert patch.json()["venues"] == [annex.pk, hall.pk]  # kept
+
+
+def test_a_config_refuses_another_clubs_venue(club, division, secretary):
+    elsewhere = Venue.objects.create(club=ClubFactory(), name="Elsewhere", tables=3)
+    response = _client(secretary).post(
+        _url(club, "schedule-configs/"),
+        {"division": division.pk, "venues": [elsewhere.pk]},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == ["venues"]
+    assert not ScheduleConfig.objects.exists()
+
+
+def test_generating_answers_202_with_the_run_and_its_status_can_be_polled(
+    club, division, teams, secretary, django_capture_on_commit_callbacks
+):
+    configure(division)
+    client = _client(secretary)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = client.post(_url(club, "schedule-runs/"), {"division": division.pk})
+    assert response.status_code == 202, response.content
+    run_id = response.json()["id"]
+    assert response.json()["state"] == "queued"
+    assert len(callbacks) == 1  # the task goes out when the request's transaction commits
+    services.schedule_run_execute(run_id=run_id, today=SEASON_START)  # what the worker does
+    status = client.get(_url(club, f"schedule-runs/{run_id}/")).json()
+    assert (status["state"], status["progress"], status["fixtures_created"]) == ("done", 100, 15)
+    fixtures = client.get(_url(club, f"fixtures/?division={division.pk}")).json()
+    assert fixtures["count"] == 15
+
+
+def test_a_second_generation_while_one_runs_is_refused(club, division, teams, secretary):
+    configure(division)
+    client = _client(secretary)
+    assert client.post(_url(club, "schedule-runs/"), {"division": division.pk}).status_code == 202
+    second = client.post(_url(club, "schedule-runs/"), {"division": division.pk})
+    assert second.status_code == 400
+    assert second.json()["errors"][0]["message"] == services.RUN_ACTIVE
+
+
+def test_a_failed_run_is_retried_with_a_new_run(club, division, teams, secretary):
+    configure(division)
+    failed = ScheduleRun.objects.create(
+        club=club, division=division, state="failed", message=services.BROKER_DOWN
+    )
+    response = _client(secretary).post(_url(club, f"schedule-runs/{failed.pk}/retry/"))
+    assert response.status_code == 202
+    assert response.json()["id"] != failed.pk
+    done = ScheduleRun.objects.create(club=club, division=division, state="done")
+    refused = _client(secretary).post(_url(club, f"schedule-runs/{done.pk}/retry/"))
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["message"] == services.RUN_NOT_RETRYABLE
+
+
+@pytest.fixture
+def fixtures(division, teams, hall, generate):
+    configure(division, venues=[hall])
+    generate(division)
+    return list(Fixture.objects.filter(division=division).order_by("round_number", "id"))
+
+
+def test_postponing_and_moving_through_the_api(club, fixtures, hall, secretary):
+    fixture = fixtures[0]
+    client = _client(secretary)
+    url = _url(club, f"fixtures/{fixture.pk}/postpone/")
+    response = client.post(url, {"date": None, "note": "Snow"}, format="json")
+    assert response.status_code == 200, response.content
+    assert (response.json()["status"], response.json()["date"]) == ("postponed", None)
+    moved = client.post(
+        url, {"date": "2026-12-21", "venue": hall.pk, "table": 2}, format="json"
+    ).json()
+    assert (moved["status"], moved["date"], moved["table"]) == ("scheduled", "2026-12-21", 2)
+    assert moved["original_date"] == "2026-09-07"
+    too_far = client.post(url, {"date": "2026-12-21", "venue": hall.pk, "table": 9}, format="json")
+    assert too_far.status_code == 400
+    assert too_far.json()["errors"][0]["field"] == "table"
+
+
+def test_a_forfeit_through_the_api(club, fixtures, secretary):
+    fixture = fixtures[0]
+    response = _client(secretary).post(
+        _url(club, f"fixtures/{fixture.pk}/forfeit/"),
+        {"winner": fixture.home_id, "kind": "walkover", "note": "no show"},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert (body["status"], body["forfeit_winner"], body["note"]) == (
+        "forfeit",
+        fixture.home_id,
+        "Walkover: no show",
+    )
+
+
+def test_a_viewer_reads_the_schedule_but_cannot_change_it(club, fixtures, viewer, division):
+    client = _client(viewer)
+    assert client.get(_url(club, "fixtures/")).status_code == 200
+    assert client.get(_url(club, "schedule-runs/")).status_code == 200
+    fixture = fixtures[0]
+    for path, body in [
+        (f"fixtures/{fixture.pk}/postpone/", {"date": None}),
+        (f"fixtures/{fixture.pk}/forfeit/", {"winner": fixture.home_id}),
+        ("schedule-runs/", {"division": division.pk}),
+        ("schedule-configs/", {"division": division.pk}),
+    ]:
+        assert client.post(_url(club, path), body, format="json").status_code == 403, path
+    assert Fixture.objects.get(pk=fixture.pk).status == "scheduled"
+
+
+def test_another_clubs_admin_cannot_reach_this_schedule(club, fixtures, division):
+    other = ClubFactory()
+    stranger = MembershipFactory(
+        club=other, role="admin", user=UserFactory(username="stranger")
+    ).user
+    client = _client(stranger)
+    fixture = fixtures[0]
+    assert client.get(_url(club, "fixtures/")).status_code == 404
+    assert client.post(_url(club, f"fixtures/{fixture.pk}/forfeit/"), {}).status_code == 404
+    # through their own club, this club's ids do not exist
+    assert (
+        client.post(
+            _url(other, f"fixtures/{fixture.pk}/postpone/"), {"date": None}, format="json"
+        ).status_code
+        == 404
+    )
+    response = client.post(_url(other, "schedule-runs/"), {"division": division.pk})
+    assert response.status_code == 400
+    assert [e["field"] for e in response.json()["errors"]] == ["division"]
+
+
+def test_anonymous_visitors_read_a_public_clubs_runs_only(club, fixtures):
+    assert _client().get(_url(club, "schedule-runs/")).status_code == 404
+    club.is_public = True
+    club.save()
+    assert _client().get(_url(club, "fixtures/")).status_code == 200
+    assert _client().post(_url(club, "schedule-runs/"), {}).status_code in (401, 403)
