@@ -25,6 +25,7 @@ urlpatterns = [
     path("rules/", calculator_views.rules_page, name="rules"),
     path("clubs/<slug:club_slug>/", club_views.club_home, name="club-home"),
     path("clubs/<slug:club_slug>/games/", include("clabber_league.games.urls")),
+    path("clubs/<slug:club_slug>/schedule/", include("clabber_league.scheduling.urls")),
     path("clubs/<slug:club_slug>/standings/", include("clabber_league.standings.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

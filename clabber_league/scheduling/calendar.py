@@ -1,0 +1,94 @@
+"""A team's fixtures as an iCalendar feed (RFC 5545), for phones and calendar apps.
+
+Built with the ``icalendar`` package, which folds long lines, escapes text and writes
+CRLF line ends. A fixture on a night with a start time is a timed event in the site's
+time zone (with its VTIMEZONE); without one it is an all-day event. A postponed fixture
+with no date yet is left out until it has one. Calendar apps cannot log in, so a private
+club's feed URL carries a signed key (``feed_key``) that only opens that team's feed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.core import signing
+from django.utils import timezone
+from icalendar import Calendar, Event
+
+from clabber_league.leagues.models import Team
+
+from .models import Fixture
+
+FEED_SALT = "clabber_league.scheduling.team-feed"
+EVENT_LENGTH = dt.timedelta(hours=3)
+
+
+def feed_key(team: Team) -> str:
+    """The key that opens ``team``'s feed without logging in."""
+    return signing.Signer(salt=FEED_SALT).sign(str(team.pk)).split(":", 1)[1]
+
+
+def feed_key_valid(team: Team, key: str) -> bool:
+    try:
+        return signing.Signer(salt=FEED_SALT).unsign(f"{team.pk}:{key}") == str(team.pk)
+    except signing.BadSignature:
+        return False
+
+
+def team_calendar(
+    *,
+    team: Team,
+    fixtures: Iterable[Fixture],
+    start_time: dt.time | None,
+    url: str = "",
+) -> bytes:
+    tz = ZoneInfo(settings.TIME_ZONE)
+    cal = Calendar()
+    cal.add("prodid", "-//Clabber League//Schedules//EN")
+    cal.add("version", "2.0")
+    cal.add("calscale", "GREGORIAN")
+    cal.add("method", "PUBLISH")
+    cal.add("x-wr-calname", f"{team.name} · {team.division.name}")
+    cal.add("x-wr-timezone", settings.TIME_ZONE)
+    stamp = timezone.now().astimezone(dt.UTC).replace(microsecond=0)
+    for fixture in fixtures:
+        if fixture.date is None:
+            continue
+        event = Event()
+        event.add("uid", f"fixture-{fixture.pk}@{fixture.club.slug}.clabber-league")
+        event.add("dtstamp", stamp)
+        if start_time is not None:
+            start = dt.datetime.combine(fixture.date, start_time, tzinfo=tz)
+            event.add("dtstart", start)
+            event.add("dtend", start + EVENT_LENGTH)
+        else:
+            event.add("dtstart", fixture.date)
+            event.add("dtend", fixture.date + dt.timedelta(days=1))
+        where = home_or_away = ""
+        if fixture.venue is not None:
+            where = f"{fixture.venue.name}, table {fixture.table}"
+            event.add("location", where)
+        home_or_away = "home" if fixture.home_id == team.pk else "away"
+        summary = f"{fixture.home.name} v {fixture.away.name}"
+        if fixture.status == Fixture.Status.FORFEIT and fixture.forfeit_winner:
+            summary += f" (forfeit: {fixture.forfeit_winner.name} win)"
+        event.add("summary", summary)
+        lines = [
+            f"{fixture.division.name}, round {fixture.round_number} ({home_or_away}).",
+            f"{fixture.home.name} deals first. {fixture.games_planned} game(s).",
+        ]
+        if fixture.note:
+            lines.append(fixture.note)
+        event.add("description", "\n".join(lines))
+        if fixture.status == Fixture.Status.POSTPONED:
+            event.add("status", "TENTATIVE")
+        else:
+            event.add("status", "CONFIRMED")
+        if url:
+            event.add("url", url)
+        cal.add_component(event)
+    cal.add_missing_timezones()
+    return cal.to_ical()

@@ -1,0 +1,524 @@
+"""Schedule pages: season setup, generating with a progress bar, the schedule by round, by
+team, by venue and by night, an .ics feed per team, and moving or forfeiting a fixture.
+
+Views translate between the request and the services (which check and write) and the
+selectors (which read); the same services serve the API.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from clabber_league.clubs.access import club_access
+from clabber_league.clubs.decorators import club_view
+from clabber_league.clubs.models import Club
+from clabber_league.leagues.models import Division, Season, Team
+
+from . import calendar, selectors, services
+from .forms import (
+    DivisionForm,
+    FixtureForfeitForm,
+    FixtureMoveForm,
+    ScheduleConfigForm,
+    SeasonEditForm,
+    SeasonForm,
+    TeamForm,
+    VenueForm,
+)
+from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
+
+ROUNDS_PER_PAGE = 10
+
+
+def _division(request: HttpRequest, pk: int) -> Division:
+    return get_object_or_404(
+        Division.objects.select_related("season", "club"), club=request.club, pk=pk
+    )
+
+
+def _context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
+    return {"club": request.club, "access": request.club_access, **extra}
+
+
+# --- the schedule's home: seasons, venues, published nights --------------------------------
+
+
+@club_view("read")
+def schedule_index(request: HttpRequest) -> HttpResponse:
+    club = request.club
+    seasons = (
+        Season.objects.filter(club=club)
+        .prefetch_related("divisions")
+        .order_by("-start_date", "name")
+    )
+    return render(
+        request,
+        "scheduling/index.html",
+        _context(
+            request,
+            seasons=seasons,
+            venues=Venue.objects.filter(club=club).order_by("name"),
+            nights=selectors.published_nights(club=club),
+            season_form=SeasonForm(),
+            venue_form=VenueForm(),
+            today=timezone.localdate(),
+        ),
+    )
+
+
+@require_POST
+@club_view("manage")
+def season_new(request: HttpRequest) -> HttpResponse:
+    form = SeasonForm(request.POST)
+    if form.is_valid():
+        try:
+            season = services.season_create(club=request.club, **form.cleaned_data)
+        except services.ScheduleError as exc:
+            form.add_service_errors(exc.errors)
+        else:
+            messages.success(request, f"Season {season.name} created. Add its divisions.")
+            return redirect("scheduling:season", club_slug=request.club.slug, slug=season.slug)
+    return render(
+        request,
+        "scheduling/index.html",
+        _context(
+            request,
+            seasons=Season.objects.filter(club=request.club),
+            venues=Venue.objects.filter(club=request.club),
+            nights=[],
+            season_form=form,
+            venue_form=VenueForm(),
+        ),
+        status=400,
+    )
+
+
+@require_POST
+@club_view("manage")
+def venue_new(request: HttpRequest) -> HttpResponse:
+    form = VenueForm(request.POST)
+    if form.is_valid():
+        try:
+            venue = services.venue_create(club=request.club, **form.cleaned_data)
+        except services.ScheduleError as exc:
+            messages.error(request, " ".join(e["message"] for e in exc.errors))
+        else:
+            messages.success(request, f"Venue {venue.name} ({venue.tables} tables) added.")
+    else:
+        messages.error(request, "Give the venue a name and 1 to 500 tables.")
+    return redirect("scheduling:index", club_slug=request.club.slug)
+
+
+# --- a season: points and divisions ------------------------------------------------------
+
+
+@club_view("read")
+def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    season = get_object_or_404(Season, club=request.club, slug=slug)
+    edit_form = SeasonEditForm(
+        initial={
+            "start_date": season.start_date,
+            "end_date": season.end_date,
+            "points_win": season.points_win,
+            "points_tie": season.points_tie,
+            "points_loss": season.points_loss,
+        }
+    )
+    division_form = DivisionForm()
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not request.club_access.can_manage:
+            raise PermissionDenied("Only club admins change a season.")
+        if "points_win" in request.POST:
+            edit_form = SeasonEditForm(request.POST)
+            if edit_form.is_valid():
+                try:
+                    services.season_update(season=season, **edit_form.cleaned_data)
+                except services.ScheduleError as exc:
+                    edit_form.add_service_errors(exc.errors)
+                else:
+                    messages.success(request, "Season saved.")
+                    return redirect(request.path)
+        else:
+            division_form = DivisionForm(request.POST)
+            if division_form.is_valid():
+                try:
+                    division = services.division_create(season=season, **division_form.cleaned_data)
+                except services.ScheduleError as exc:
+                    division_form.add_service_errors(exc.errors)
+                else:
+                    messages.success(
+                        request, f"Division {division.name} added. Register its teams."
+                    )
+                    return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
+    return render(
+        request,
+        "scheduling/season.html",
+        _context(
+            request,
+            season=season,
+            divisions=season.divisions.order_by("name").prefetch_related("teams"),
+            edit_form=edit_form,
+            division_form=division_form,
+        ),
+    )
+
+
+# --- a division: teams, schedule config, generate ---------------------------------------------
+
+
+def _config_initial(division: Division, config: ScheduleConfig | None) -> dict[str, Any]:
+    if config is None:
+        return {
+            "format": ScheduleConfig.Format.ROUND_ROBIN,
+            "cycles": 1,
+            "swiss_rounds": 5,
+            "games_per_fixture": division.games_per_fixture,
+            "weekday": division.season.start_date.weekday(),
+            "start_date": division.season.start_date,
+        }
+    return {
+        "format": config.format,
+        "cycles": config.cycles,
+        "swiss_rounds": config.swiss_rounds,
+        "games_per_fixture": division.games_per_fixture,
+        "weekday": config.weekday,
+        "start_date": config.start_date,
+        "start_time": config.start_time,
+        "venues": [sv.venue_id for sv in config.schedule_venues.all()],
+        "skip_dates": "\n".join(
+            f"{s.date.isoformat()} {s.reason}".strip() for s in config.skip_dates.all()
+        ),
+    }
+
+
+@club_view("manage")
+def division_setup(request: HttpRequest, pk: int) -> HttpResponse:
+    division = _division(request, pk)
+    config = selectors.config_get(division=division)
+    form = ScheduleConfigForm(
+        request.POST or None, club=request.club, initial=_config_initial(division, config)
+    )
+    if request.method == "POST" and form.is_valid():
+        c = form.cleaned_data
+        picked = {v.pk for v in c["venues"]}
+        order = [sv.venue for sv in config.schedule_venues.all()] if config else []
+        venues = [v for v in order if v.pk in picked]
+        venues += [v for v in c["venues"] if v not in venues]
+        try:
+            services.schedule_config_save(
+                division=division,
+                format=c["format"],
+                cycles=c["cycles"],
+                swiss_rounds=c["swiss_rounds"],
+                weekday=c["weekday"],
+                start_date=c["start_date"],
+                start_time=c["start_time"],
+                venues=venues,
+                skip_dates=c["skip_dates"],
+                games_per_fixture=c["games_per_fixture"],
+            )
+        except services.ScheduleError as exc:
+            form.add_service_errors(exc.errors)
+        else:
+            messages.success(request, "Schedule settings saved.")
+            return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
+    return render(
+        request,
+        "scheduling/setup.html",
+        _context(
+            request,
+            division=division,
+            config=config,
+            form=form,
+            team_form=TeamForm(),
+            teams=division.teams.prefetch_related("members__player").order_by("name"),
+            run=selectors.latest_run(division=division),
+            has_fixtures=division.fixtures.exists(),
+        ),
+    )
+
+
+@require_POST
+@club_view("manage")
+def team_new(request: HttpRequest, pk: int) -> HttpResponse:
+    division = _division(request, pk)
+    form = TeamForm(request.POST)
+    if form.is_valid():
+        try:
+            team = services.team_register(
+                division=division,
+                name=form.cleaned_data["name"],
+                player_names=form.cleaned_data["players"],
+            )
+        except services.ScheduleError as exc:
+            messages.error(request, " ".join(e["message"] for e in exc.errors))
+        else:
+            messages.success(request, f"{team.name} registered.")
+    else:
+        messages.error(request, "Give the team a name and its players.")
+    return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
+
+
+@require_POST
+@club_view("manage")
+def generate(request: HttpRequest, pk: int) -> HttpResponse:
+    division = _division(request, pk)
+    try:
+        with transaction.atomic():
+            run = services.schedule_generate(division=division, user=request.user)
+    except services.ScheduleError as exc:
+        messages.error(request, " ".join(e["message"] for e in exc.errors))
+        return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
+    return redirect("scheduling:run", club_slug=request.club.slug, pk=run.pk)
+
+
+# --- a run and its progress bar ---------------------------------------------------------------
+
+
+def _run(request: HttpRequest, pk: int) -> ScheduleRun:
+    return get_object_or_404(
+        ScheduleRun.objects.select_related("division__season"), club=request.club, pk=pk
+    )
+
+
+def _run_context(request: HttpRequest, run: ScheduleRun) -> dict[str, Any]:
+    return _context(
+        request,
+        run=run,
+        division=run.division,
+        stalled=services._is_stale(run, timezone.now()),
+    )
+
+
+@club_view("manage")
+def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    run = _run(request, pk)
+    return render(request, "scheduling/run.html", _run_context(request, run))
+
+
+@club_view("manage")
+def run_status(request: HttpRequest, pk: int) -> HttpResponse:
+    """htmx: the progress bar; it polls itself until the run is done or failed."""
+    run = _run(request, pk)
+    return render(request, "scheduling/_run_status.html", _run_context(request, run))
+
+
+@require_POST
+@club_view("manage")
+def run_retry(request: HttpRequest, pk: int) -> HttpResponse:
+    run = _run(request, pk)
+    try:
+        with transaction.atomic():
+            new = services.schedule_run_retry(run=run, user=request.user)
+    except services.ScheduleError as exc:
+        messages.error(request, " ".join(e["message"] for e in exc.errors))
+        return redirect("scheduling:run", club_slug=request.club.slug, pk=run.pk)
+    return redirect("scheduling:run", club_slug=request.club.slug, pk=new.pk)
+
+
+# --- the schedule: by round, by team, by venue, by night --------------------------------------
+
+
+def _with_outcomes(division: Division, fixtures: list[Fixture]) -> list[Fixture]:
+    outcomes = selectors.fixture_outcomes(division=division, fixtures=fixtures)
+    for f in fixtures:
+        f.outcome = outcomes[f.pk]  # type: ignore[attr-defined]
+    return fixtures
+
+
+@club_view("read")
+def division_schedule(request: HttpRequest, pk: int) -> HttpResponse:
+    division = _division(request, pk)
+    numbers = selectors.round_numbers(division=division)
+    page = Paginator(numbers, ROUNDS_PER_PAGE).get_page(request.GET.get("page"))
+    fixtures = _with_outcomes(
+        division, list(selectors.division_fixtures(division=division, rounds=page.object_list))
+    )
+    byes = selectors.byes_by_round(division=division, fixtures=fixtures)
+    rounds = []
+    for number in page.object_list:
+        mine = [f for f in fixtures if f.round_number == number]
+        dates = sorted({f.date for f in mine if f.date})
+        rounds.append(
+            {
+                "number": number,
+                "date": dates[0] if dates else None,
+                "fixtures": mine,
+                "byes": byes.get(number, []),
+            }
+        )
+    run = selectors.latest_done_run(division=division)
+    return render(
+        request,
+        "scheduling/division.html",
+        _context(
+            request,
+            division=division,
+            config=selectors.config_get(division=division),
+            rounds=rounds,
+            page=page,
+            notes=run.notes if run else [],
+            last_run=selectors.latest_run(division=division),
+        ),
+    )
+
+
+@club_view("read")
+def team_schedule(request: HttpRequest, pk: int) -> HttpResponse:
+    team = get_object_or_404(
+        Team.objects.select_related("division__season"), club=request.club, pk=pk
+    )
+    fixtures = _with_outcomes(team.division, list(selectors.team_fixtures(team=team)))
+    feed = reverse("scheduling:team-ics", args=[request.club.slug, team.pk])
+    return render(
+        request,
+        "scheduling/team.html",
+        _context(
+            request,
+            team=team,
+            fixtures=fixtures,
+            feed_url=request.build_absolute_uri(f"{feed}?key={calendar.feed_key(team)}"),
+        ),
+    )
+
+
+def team_ics(request: HttpRequest, club_slug: str, pk: int) -> HttpResponse:
+    """The team's .ics feed: open with the signed key of its URL, or to whoever may read."""
+    club = get_object_or_404(Club, slug=club_slug)
+    team = Team.objects.filter(club=club, pk=pk).select_related("division").first()
+    key = request.GET.get("key", "")
+    if team is None or not (key and calendar.feed_key_valid(team, key)):
+        club_access(slug=club_slug, user=request.user)  # 404 unless the club may be read
+        if team is None:
+            raise Http404("No such team.")
+    config = ScheduleConfig.objects.filter(division=team.division).first()
+    body = calendar.team_calendar(
+        team=team,
+        fixtures=selectors.team_fixtures(team=team).select_related("club"),
+        start_time=config.start_time if config else None,
+        url=request.build_absolute_uri(reverse("scheduling:team", args=[club.slug, team.pk])),
+    )
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="team-{team.pk}.ics"'
+    return response
+
+
+@club_view("read")
+def venue_schedule(request: HttpRequest, pk: int) -> HttpResponse:
+    venue = get_object_or_404(Venue, club=request.club, pk=pk)
+    show_all = request.GET.get("all") == "1"
+    since = None if show_all else timezone.localdate()
+    fixtures = list(selectors.venue_fixtures(venue=venue, since=since)[:2000])
+    nights: dict[dt.date | None, list[Fixture]] = {}
+    for f in fixtures:
+        nights.setdefault(f.date, []).append(f)
+    return render(
+        request,
+        "scheduling/venue.html",
+        _context(request, venue=venue, nights=nights, show_all=show_all),
+    )
+
+
+@club_view("read")
+def night(request: HttpRequest, day: str) -> HttpResponse:
+    try:
+        date = dt.date.fromisoformat(day)
+    except ValueError as exc:
+        raise Http404("No such night.") from exc
+    fixtures = list(selectors.night_fixtures(club=request.club, date=date))
+    return render(
+        request,
+        "scheduling/night.html",
+        _context(
+            request,
+            date=date,
+            fixtures=fixtures,
+            published=request.club.league_nights.filter(date=date).first(),
+        ),
+    )
+
+
+# --- moving and forfeiting a fixture ---------------------------------------------------------
+
+
+def _fixture(request: HttpRequest, pk: int) -> Fixture:
+    return get_object_or_404(
+        selectors.fixture_list(club=request.club).select_related("division__season"), pk=pk
+    )
+
+
+def _back(request: HttpRequest, fixture: Fixture) -> HttpResponse:
+    url = reverse("scheduling:division", args=[request.club.slug, fixture.division_id])
+    return redirect(f"{url}#round-{fixture.round_number}")
+
+
+@club_view("manage")
+def fixture_move(request: HttpRequest, pk: int) -> HttpResponse:
+    fixture = _fixture(request, pk)
+    form = FixtureMoveForm(
+        request.POST or None,
+        club=request.club,
+        initial={"date": fixture.date, "venue": fixture.venue_id, "table": fixture.table},
+    )
+    if request.method == "POST" and form.is_valid():
+        c = form.cleaned_data
+        try:
+            services.fixture_move(
+                fixture=fixture,
+                date=c["date"],
+                venue=c["venue"],
+                table=c["table"],
+                note=c["note"],
+                user=request.user,
+            )
+        except services.ScheduleError as exc:
+            form.add_service_errors(exc.errors)
+        else:
+            when = c["date"].isoformat() if c["date"] else "a date to be arranged"
+            messages.success(request, f"{fixture.home} v {fixture.away} moved to {when}.")
+            return _back(request, fixture)
+    return render(
+        request, "scheduling/fixture_move.html", _context(request, fixture=fixture, form=form)
+    )
+
+
+@club_view("manage")
+def fixture_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
+    fixture = _fixture(request, pk)
+    form = FixtureForfeitForm(request.POST or None, fixture=fixture)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.fixture_forfeit(
+                fixture=fixture,
+                winner=form.cleaned_data["winner"],
+                note=form.note_text(),
+                user=request.user,
+            )
+        except services.ScheduleError as exc:
+            form.add_service_errors(exc.errors)
+        else:
+            messages.success(
+                request,
+                f"{form.note_text()} recorded: {form.cleaned_data['winner']} take "
+                f"{fixture.division.season.points_win} points.",
+            )
+            return _back(request, fixture)
+    return render(
+        request,
+        "scheduling/fixture_forfeit.html",
+        _context(request, fixture=fixture, form=form),
+    )

@@ -1,0 +1,210 @@
+"""The schedule pages as the secretary, a player and a calendar app see them."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+from icalendar import Calendar
+
+from clabber_league.leagues.models import Division, Season, Team
+from clabber_league.scheduling import calendar, services
+from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
+
+from .conftest import SEASON_START, configure
+
+pytestmark = pytest.mark.django_db
+
+
+def _url(name: str, club, *args) -> str:
+    return reverse(f"scheduling:{name}", args=[club.slug, *args])
+
+
+def test_the_secretary_sets_up_a_season_and_generates_its_schedule(
+    client, club, secretary, django_capture_on_commit_callbacks
+):
+    client.force_login(secretary)
+    assert client.post(_url("venue-new", club), {"name": "Hall", "tables": 2}).status_code == 302
+    response = client.post(
+        _url("season-new", club),
+        {
+            "name": "Winter 2027",
+            "start_date": "2027-01-04",
+            "points_win": 2,
+            "points_tie": 1,
+            "points_loss": 0,
+        },
+    )
+    season = Season.objects.get(club=club, name="Winter 2027")
+    assert response.url == _url("season", club, season.slug)
+    response = client.post(
+        _url("season", club, season.slug),
+        {"name": "Monday Night", "ruleset": "clabber", "games_per_fixture": 2},
+    )
+    division = Division.objects.get(season=season)
+    assert response.url == _url("setup", club, division.pk)
+    for i, players in enumerate(["Ada, Bud", "Cy\nDot", "Eve, Fay", "Gus, Hal", "Ike, Jo"]):
+        client.post(_url("team-new", club, division.pk), {"name": f"T{i}", "players": players})
+    assert division.teams.count() == 5
+    hall = Venue.objects.get(club=club)
+    response = client.post(
+        _url("setup", club, division.pk),
+        {
+            "format": "round_robin",
+            "cycles": "1",
+            "games_per_fixture": "2",
+            "weekday": "0",
+            "start_date": "2027-01-04",
+            "start_time": "19:00",
+            "venues": [hall.pk],
+            "skip_dates": "2027-01-18 MLK day\n",
+        },
+    )
+    assert response.status_code == 302, response.context["form"].errors
+    config = ScheduleConfig.objects.get(division=division)
+    assert [s.date for s in config.skip_dates.all()] == [dt.date(2027, 1, 18)]
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = client.post(_url("generate", club, division.pk))
+    run = ScheduleRun.objects.get(division=division)
+    assert response.url == _url("run", club, run.pk)
+    assert len(callbacks) == 1
+    page = client.get(response.url).content.decode()
+    assert 'hx-trigger="every 1s"' in page  # queued: the bar polls its status
+    services.schedule_run_execute(run_id=run.pk, today=dt.date(2027, 1, 1))
+    status = client.get(_url("run-status", club, run.pk)).content.decode()
+    assert 'value="100"' in status and "hx-trigger" not in status  # done: polling stops
+    assert "See the fixtures" in status
+    schedule = client.get(_url("division", club, division.pk)).content.decode()
+    assert "Round 5" in schedule and "Bye:" in schedule
+    assert "Mon 25 Jan" in schedule or "25 January" in schedule
+    assert Fixture.objects.filter(division=division).count() == 10
+
+
+@pytest.fixture
+def scheduled(division, teams, hall, annex, generate):
+    configure(division, venues=[hall], start_time=dt.time(19, 30))
+    run = generate(division)
+    assert run.state == "done"
+    return run
+
+
+def test_the_schedule_by_round_says_where_fixtures_overflowed(client, club, division, scheduled):
+    club.is_public = True
+    club.save()
+    page = client.get(_url("division", club, division.pk)).content.decode()
+    assert "moved to Mon 14 Sep 2026 (all 2 tables were taken)" in page
+    assert "Moved to a later night" in page
+    assert 'onclick="window.print()"' in page
+    assert "css/print.css" in page and "css/schedule.css" in page
+
+
+def test_a_private_clubs_schedule_is_hidden_from_strangers(client, club, division, scheduled):
+    assert client.get(_url("division", club, division.pk)).status_code == 404
+
+
+def test_a_viewer_sees_the_schedule_but_not_the_setup(client, club, division, scheduled, viewer):
+    client.force_login(viewer)
+    assert client.get(_url("division", club, division.pk)).status_code == 200
+    assert client.get(_url("setup", club, division.pk)).status_code == 403
+    page = client.get(_url("division", club, division.pk)).content.decode()
+    assert "/move/" not in page
+
+
+def test_a_teams_page_and_its_calendar_feed(client, club, division, scheduled, viewer):
+    team = division.teams.order_by("name").first()
+    client.force_login(viewer)
+    page = client.get(_url("team", club, team.pk)).content.decode()
+    key = calendar.feed_key(team)
+    assert f"calendar.ics?key={key}" in page
+    client.logout()
+    feed = client.get(_url("team-ics", club, team.pk) + f"?key={key}")
+    assert feed.status_code == 200
+    assert feed["Content-Type"] == "text/calendar; charset=utf-8"
+    assert b"\r\n" in feed.content
+    cal = Calendar.from_ical(feed.content)
+    events = [c for c in cal.walk("VEVENT")]
+    assert len(events) == 5  # six teams: five rounds
+    assert cal.walk("VTIMEZONE")  # timed events carry their time zone
+    first = min(events, key=lambda e: e.decoded("dtstart"))
+    start = first.decoded("dtstart")
+    assert (start.date(), start.hour, start.minute) == (dt.date(2026, 9, 7), 19, 30)
+    assert " v " in str(first["summary"]) and "The Hall" in str(first["location"])
+    for line in feed.content.split(b"\r\n"):
+        assert len(line) <= 75  # RFC 5545 folds long lines
+    assert client.get(_url("team-ics", club, team.pk) + "?key=forged").status_code == 404
+
+
+def test_a_venues_page_and_a_nights_list(client, club, division, scheduled, hall, secretary):
+    client.force_login(secretary)
+    page = client.get(_url("venue", club, hall.pk) + "?all=1").content.decode()
+    assert "Monday 7 September 2026" in page
+    services.nights_publish(on=dt.date(2026, 9, 7))
+    night = client.get(_url("night", club, "2026-09-07")).content.decode()
+    assert "Published" in night and night.count('class="fixture ') == 2
+    assert client.get(_url("night", club, "not-a-date")).status_code == 404
+    index = client.get(_url("index", club)).content.decode()
+    assert "Monday 7 September 2026" in index
+
+
+def test_moving_and_forfeiting_from_the_pages(client, club, division, scheduled, secretary):
+    client.force_login(secretary)
+    fixture = Fixture.objects.filter(division=division).order_by("round_number", "id").first()
+    response = client.post(
+        _url("fixture-move", club, fixture.pk), {"date": "", "note": "Hall flooded"}
+    )
+    assert response.status_code == 302
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.note) == ("postponed", "Hall flooded")
+    response = client.post(
+        _url("fixture-forfeit", club, fixture.pk), {"winner": fixture.away_id, "kind": "walkover"}
+    )
+    assert response.status_code == 302
+    fixture.refresh_from_db()
+    assert (fixture.status, fixture.forfeit_winner_id, fixture.note) == (
+        "forfeit",
+        fixture.away_id,
+        "Walkover",
+    )
+    page = client.get(_url("division", club, division.pk)).content.decode()
+    assert f"Walkover: {fixture.away.name} win" in page
+
+
+def test_a_move_onto_a_busy_night_is_refused_beside_the_date(
+    client, club, division, scheduled, secretary
+):
+    client.force_login(secretary)
+    fixture = Fixture.objects.filter(division=division, round_number=1).first()
+    busy = Fixture.objects.filter(division=division, round_number=2).first()
+    response = client.post(_url("fixture-move", club, fixture.pk), {"date": busy.date})
+    assert response.status_code == 200
+    assert "already plays that night" in " ".join(response.context["form"].errors["date"])
+
+
+def test_a_failed_run_offers_a_retry(client, club, division, teams, secretary):
+    configure(division)
+    run = ScheduleRun.objects.create(
+        club=club, division=division, state="failed", message=services.BROKER_DOWN
+    )
+    client.force_login(secretary)
+    page = client.get(_url("run", club, run.pk)).content.decode()
+    assert services.BROKER_DOWN in page and "Try again" in page
+    response = client.post(_url("run-retry", club, run.pk))
+    assert response.status_code == 302
+    assert ScheduleRun.objects.filter(division=division, state="queued").count() == 1
+
+
+def test_the_club_home_links_the_schedule(client, club, secretary):
+    client.force_login(secretary)
+    page = client.get(reverse("club-home", args=[club.slug])).content.decode()
+    assert _url("index", club) in page
+
+
+def test_a_team_of_the_wrong_size_is_refused_with_the_rule(client, club, division, secretary):
+    client.force_login(secretary)
+    response = client.post(
+        _url("team-new", club, division.pk), {"name": "Solo", "players": "Lonely"}, follow=True
+    )
+    assert "A team in clabber has 2 player(s); got 1." in response.content.decode()
+    assert not Team.objects.filter(name="Solo").exists()
+    assert SEASON_START.weekday() == 1
