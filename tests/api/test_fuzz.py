@@ -7,7 +7,9 @@ and every response whose status is documented matches the schema.
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -49,6 +51,17 @@ def token(db):
 def test_the_api_never_fails_and_answers_as_documented(token):
     # The operations are walked here rather than with schemathesis' pytest plugin, which
     # does not run under this pytest; each gets a bounded, derandomised hypothesis run.
+    # As Django's test client does: the test's database connection must outlive each request.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        _fuzz(token)
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+def _fuzz(token: str) -> None:
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
     checks = [not_a_server_error, response_schema_conformance, content_type_conformance]
     failures = []
