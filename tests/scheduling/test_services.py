@@ -488,3 +488,30 @@ def test_a_new_player_name_joins_the_club(division):
     assert {m.player.name for m in team.members.all()} == {"Ada", "Eve"}
     assert division.club.players.filter(name="Ada").count() == 1
     assert MONDAY == 0
+
+
+def test_a_broker_that_does_not_answer_fails_the_run_and_it_can_be_retried(
+    division, teams, monkeypatch, django_capture_on_commit_callbacks
+):
+    from kombu.exceptions import OperationalError
+
+    from clabber_league.scheduling import tasks
+
+    configure(division)
+
+    def refuse(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(tasks.generate_schedule, "apply_async", refuse)
+    with django_capture_on_commit_callbacks(execute=True):
+        run = services.schedule_generate(division=division)
+    run.refresh_from_db()
+    assert (run.state, run.message) == (ScheduleRun.State.FAILED, services.BROKER_DOWN)
+    assert run.finished_at is not None
+    assert not Fixture.objects.exists()
+    monkeypatch.undo()  # the broker is back
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        again = services.schedule_run_retry(run=run)
+    assert len(callbacks) == 1
+    done = services.schedule_run_execute(run_id=again.pk, today=SEASON_START)
+    assert done.state == ScheduleRun.State.DONE and done.fixtures_created == 15
