@@ -10,6 +10,7 @@ DRF's own exceptions keep their status; a lost database connection becomes a
 import logging
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.db.models import ProtectedError, RestrictedError
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -25,9 +26,8 @@ logger = logging.getLogger(__name__)
 
 SERVICE_UNAVAILABLE = "The database is not reachable right now; please try again shortly."
 INTERNAL_ERROR = "Something went wrong on our side; the request was not saved."
-STILL_IN_USE = (
-    "This cannot be deleted: {used_by} still refer to it. Remove or change those first."
-)
+TOO_BIG = "The request is larger than this service accepts."
+STILL_IN_USE = "This cannot be deleted: {used_by} still refer to it. Remove or change those first."
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
@@ -37,11 +37,22 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
             # One shape for every rejected input, the rules calculator's.
             response.data = {"errors": error_list(response.data)}
         return response
+    if isinstance(exc, RequestDataTooBig):
+        return Response(
+            {"errors": [{"field": "", "message": TOO_BIG}]},
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
+    if isinstance(exc, SuspiciousOperation):
+        return Response(
+            {"errors": [{"field": "", "message": str(exc) or "Bad request."}]},
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     if isinstance(exc, (ProtectedError, RestrictedError)):
         used_by = sorted({str(obj._meta.verbose_name_plural) for obj in exc.protected_objects})
         message = STILL_IN_USE.format(used_by=", ".join(used_by) or "other records")
-        return Response({"errors": [{"field": "", "message": message}]},
-                        status=status.HTTP_409_CONFLICT)
+        return Response(
+            {"errors": [{"field": "", "message": message}]}, status=status.HTTP_409_CONFLICT
+        )
     if isinstance(exc, (OperationalError, InterfaceError)):
         logger.warning("database unavailable: %s", exc)
         return Response(

@@ -57,3 +57,11 @@ def test_any_other_failure_is_a_plain_500_without_a_trace(failing, client):
     assert "ZeroDivisionError" not in response.content.decode()
     api = client.get("/api/clubs/")
     assert api.status_code == 500 and "detail" in api.json()
+
+
+def test_a_request_body_over_the_size_limit_is_refused_without_a_trace(client, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024
+    body = '{"ruleset": "clabber", "padding": "' + "x" * 4096 + '"}'
+    response = client.post("/api/rules/score", body, content_type="application/json")
+    assert response.status_code in (400, 413)
+    assert "Traceback" not in response.content.decode()

@@ -67,6 +67,10 @@ def test_twenty_scorers_recording_at_once_lose_and_duplicate_nothing(game, score
     after = [(d.running, d.scores) for d in Deal.objects.filter(game=game).order_by("number")]
     assert before == after
     assert game.scores == deals[-1].running
+    # and the standings aggregates equal a full recomputation from the deals
+    from clabber_league.standings.services import standings_differences
+
+    assert standings_differences(division=game.division) == []
 
 
 def test_the_same_deal_retried_from_many_threads_is_recorded_once(game, scorer):
