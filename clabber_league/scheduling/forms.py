@@ -76,7 +76,7 @@ class ScheduleConfigForm(ServiceForm):
         coerce=int,
         choices=[(1, "Single (everyone meets once)"), (2, "Double (home and away)")],
         initial=1,
-        label="Round robin",
+        label="Single or double",
     )
     swiss_rounds = forms.IntegerField(
         min_value=1, max_value=99, initial=5, label="Swiss rounds", required=False
@@ -95,7 +95,8 @@ class ScheduleConfigForm(ServiceForm):
         queryset=Venue.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Tables fill venue by venue in this order; with none, tables are unlimited.",
+        help_text="Tables fill venue by venue, the biggest first (a venue already in use "
+        "keeps its place); with no venue, tables are unlimited.",
     )
     skip_dates = forms.CharField(
         required=False,

@@ -121,6 +121,31 @@ class Notes:
     def name(self, venue: int | None) -> str:
         return self.venue_names.get(venue, f"venue {venue}") if venue is not None else "the club"
 
+    def compacted(self) -> list[dict[str, object]]:
+        """The notes, with a run of rounds that overflow alike to another venue said once."""
+        out: list[dict[str, object]] = []
+        for item in self.items:
+            last = out[-1] if out else None
+            same = (
+                last is not None
+                and item["kind"] == last["kind"] == "venue_overflow"
+                and (item["venue"], item["count"], item["full"])
+                == (last["venue"], last["count"], last["full"])
+                and item["round"] == last["last_round"] + 1  # type: ignore[operator]
+            )
+            if not same:
+                out.append({**item, "last_round": item.get("round")})
+                continue
+            assert last is not None
+            last["last_round"] = item["round"]
+            last["text"] = (
+                f"Rounds {last['round']} to {item['round']}: {item['count']} fixture(s) a "
+                f"night at {self.name(item['venue'])} ({item['full']})."  # type: ignore[arg-type]
+            )
+        for item in out:
+            item.pop("last_round", None)
+        return out
+
 
 # --- round robin --------------------------------------------------------------------------
 
@@ -552,12 +577,13 @@ def _note_night(
         if venue is None or venue == first_venue:
             continue
         first_tables = sum(1 for t in tables if t.venue == first_venue)
+        full = f"{notes.name(first_venue)}'s {first_tables} tables are full"
         notes.add(
             "venue_overflow",
-            f"Round {number}, {when}: {how_many} fixture(s) at {notes.name(venue)} "
-            f"({notes.name(first_venue)}'s {first_tables} tables are full).",
+            f"Round {number}, {when}: {how_many} fixture(s) at {notes.name(venue)} ({full}).",
             round=number,
             date=night.isoformat(),
             venue=venue,
             count=how_many,
+            full=full,
         )

@@ -553,7 +553,7 @@ def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str
             f"({_day(season.end_date)}).",
             date=span[1].isoformat(),
         )
-    items = notes.items
+    items = notes.compacted()
     if len(items) > MAX_NOTES:
         items = [
             *items[:MAX_NOTES],

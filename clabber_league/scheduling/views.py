@@ -40,6 +40,8 @@ from .forms import (
 from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
 
 ROUNDS_PER_PAGE = 10
+#: "The whole season" on one page (to print it) up to this many rounds.
+MAX_ROUNDS_ON_ONE_PAGE = 120
 
 
 def _division(request: HttpRequest, pk: int) -> Division:
@@ -71,9 +73,8 @@ def schedule_index(request: HttpRequest) -> HttpResponse:
             seasons=seasons,
             venues=Venue.objects.filter(club=club).order_by("name"),
             nights=selectors.published_nights(club=club),
-            season_form=SeasonForm(),
-            venue_form=VenueForm(),
-            today=timezone.localdate(),
+            season_form=SeasonForm(auto_id="season_%s"),
+            venue_form=VenueForm(auto_id="venue_%s"),
         ),
     )
 
@@ -81,7 +82,7 @@ def schedule_index(request: HttpRequest) -> HttpResponse:
 @require_POST
 @club_view("manage")
 def season_new(request: HttpRequest) -> HttpResponse:
-    form = SeasonForm(request.POST)
+    form = SeasonForm(request.POST, auto_id="season_%s")
     if form.is_valid():
         try:
             season = services.season_create(club=request.club, **form.cleaned_data)
@@ -99,7 +100,7 @@ def season_new(request: HttpRequest) -> HttpResponse:
             venues=Venue.objects.filter(club=request.club),
             nights=[],
             season_form=form,
-            venue_form=VenueForm(),
+            venue_form=VenueForm(auto_id="venue_%s"),
         ),
         status=400,
     )
@@ -214,10 +215,13 @@ def division_setup(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         c = form.cleaned_data
+        # Venues already in use keep their order; new ones follow, the biggest first.
         picked = {v.pk for v in c["venues"]}
         order = [sv.venue for sv in config.schedule_venues.all()] if config else []
         venues = [v for v in order if v.pk in picked]
-        venues += [v for v in c["venues"] if v not in venues]
+        venues += sorted(
+            (v for v in c["venues"] if v not in venues), key=lambda v: (-v.tables, v.name)
+        )
         try:
             services.schedule_config_save(
                 division=division,
@@ -344,7 +348,9 @@ def _with_outcomes(division: Division, fixtures: list[Fixture]) -> list[Fixture]
 def division_schedule(request: HttpRequest, pk: int) -> HttpResponse:
     division = _division(request, pk)
     numbers = selectors.round_numbers(division=division)
-    page = Paginator(numbers, ROUNDS_PER_PAGE).get_page(request.GET.get("page"))
+    whole = request.GET.get("all") == "1" and len(numbers) <= MAX_ROUNDS_ON_ONE_PAGE
+    per_page = max(len(numbers), 1) if whole else ROUNDS_PER_PAGE
+    page = Paginator(numbers, per_page).get_page(request.GET.get("page"))
     fixtures = _with_outcomes(
         division, list(selectors.division_fixtures(division=division, rounds=page.object_list))
     )
@@ -371,6 +377,7 @@ def division_schedule(request: HttpRequest, pk: int) -> HttpResponse:
             config=selectors.config_get(division=division),
             rounds=rounds,
             page=page,
+            whole=whole,
             notes=run.notes if run else [],
             last_run=selectors.latest_run(division=division),
         ),

@@ -413,3 +413,19 @@ def test_the_planner_is_pure():
     )
     tops = {name.split(".")[0] for name in json.loads(out.stdout)}
     assert not tops & {"django", "rest_framework", "celery", "psycopg"}
+
+
+def test_rounds_that_overflow_alike_are_noted_once():
+    notes = planning.Notes(venue_names={1: "The Hall", 2: "The Annex"})
+    list(
+        planning.timetable(
+            planning.round_robin(list(range(1, 9))),  # 4 fixtures a round, 7 rounds
+            nights=planning.league_nights(start=START, weekday=1),
+            tables=planning.tables_of([(1, 3), (2, 4)]),
+            notes=notes,
+        )
+    )
+    assert len(notes.items) == 7
+    assert [n["text"] for n in notes.compacted()] == [
+        "Rounds 1 to 7: 1 fixture(s) a night at The Annex (The Hall's 3 tables are full)."
+    ]
