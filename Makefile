@@ -55,6 +55,7 @@ bench: $(VENV)/.installed-test
 	$(PY) bench/rules.py
 	$(PY) bench/record.py
 	$(PY) bench/standings.py
+	$(PY) bench/schedule.py
 
 docs: $(VENV)/.installed-run
 	$(PY) -m clabber_league.rules catalog --markdown > docs/rulesets.md
