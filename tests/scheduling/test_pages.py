@@ -208,3 +208,12 @@ def test_a_team_of_the_wrong_size_is_refused_with_the_rule(client, club, divisio
     assert "A team in clabber has 2 player(s); got 1." in response.content.decode()
     assert not Team.objects.filter(name="Solo").exists()
     assert SEASON_START.weekday() == 1
+
+
+def test_only_club_admins_change_a_season(client, club, division, viewer):
+    url = _url("season", club, division.season.slug)
+    assert client.post(url, {"name": "X", "ruleset": "clabber"}).status_code == 404  # private
+    client.force_login(viewer)
+    assert client.get(url).status_code == 200
+    assert client.post(url, {"name": "X", "ruleset": "clabber"}).status_code == 403
+    assert not Division.objects.filter(name="X").exists()
