@@ -454,6 +454,8 @@ def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str
     if config is None:
         raise ScheduleError.one("division", NO_CONFIG)
     venues = config.ordered_venues()
+    # Divisions sharing a venue generate one at a time (and moves onto it wait).
+    list(Venue.objects.select_for_update().filter(pk__in=[v.pk for v in venues]).order_by("pk"))
     team_ids = list(division.teams.order_by("id").values_list("id", flat=True))
     kept_ids = selectors.kept_fixture_ids(division=division)
     kept_rounds = set(
@@ -484,6 +486,19 @@ def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str
             teams.update((f.home_id, f.away_id))
             if f.table is not None:
                 tables.add(planning.Table(f.venue_id, f.table))
+    # The tables other divisions of the club use at these venues are taken too.
+    others = (
+        Fixture.objects.filter(
+            club_id=division.club_id,
+            venue__in=venues,
+            date__gte=config.start_date,
+            table__isnull=False,
+        )
+        .exclude(division=division)
+        .values_list("date", "venue_id", "table")
+    )
+    for day, venue_id, table in others.iterator(chunk_size=10_000):
+        occupied[day][1].add(planning.Table(venue_id, table))
     last_kept = max((f.date for f in kept if f.date), default=None)
     after = last_kept
     if kept:
@@ -645,6 +660,8 @@ def fixture_move(
         )
     if errors:
         raise ScheduleError(errors)
+    if venue is not None:
+        list(Venue.objects.select_for_update().filter(pk=venue.pk))
     if date is not None:
         same_night = (
             Fixture.objects.select_for_update(of=("self",))

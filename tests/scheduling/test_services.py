@@ -515,3 +515,21 @@ def test_a_broker_that_does_not_answer_fails_the_run_and_it_can_be_retried(
     assert len(callbacks) == 1
     done = services.schedule_run_execute(run_id=again.pk, today=SEASON_START)
     assert done.state == ScheduleRun.State.DONE and done.fixtures_created == 15
+
+
+def test_two_divisions_at_one_venue_never_overbook_its_tables(
+    division, teams, hall, generate, season
+):
+    from tests.factories import DivisionFactory
+
+    tuesday = DivisionFactory(season=season, name="Second Monday division")
+    make_teams(tuesday, 4)
+    configure(division, venues=[hall])  # 3 fixtures a round at 2 tables
+    configure(tuesday, venues=[hall])  # 2 more a round, the same nights
+    generate(division)
+    run = generate(tuesday)
+    assert run.state == "done"
+    used = Counter(Fixture.objects.filter(venue=hall).values_list("date", "table"))
+    assert set(used.values()) == {1}  # no table of the Hall twice on any night
+    assert any(n["kind"] == "night_overflow" for n in run.notes)
+    _nights_ok(Fixture.objects.filter(division=tuesday))
