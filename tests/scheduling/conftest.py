@@ -1,4 +1,8 @@
-"""A club with a secretary (club admin), a viewer, a season, a division of teams and venues."""
+"""A club with a secretary (club admin), a viewer, a season, a division of teams and venues.
+
+Django is imported inside the fixtures and helpers, so that ``test_planning.py`` (the
+pure planner) also runs without it: ``pytest tests/scheduling/test_planning.py -p no:django``.
+"""
 
 from __future__ import annotations
 
@@ -6,23 +10,14 @@ import datetime as dt
 
 import pytest
 
-from clabber_league.clubs.models import Role
-from clabber_league.scheduling import services
-from clabber_league.scheduling.models import ScheduleRun, Venue
-from tests.factories import (
-    DivisionFactory,
-    MembershipFactory,
-    SeasonFactory,
-    TeamFactory,
-    UserFactory,
-)
-
 MONDAY = 0
 SEASON_START = dt.date(2026, 9, 1)  # a Tuesday: the first Monday night is 7 Sep
 
 
 @pytest.fixture
 def season(db):
+    from tests.factories import SeasonFactory
+
     return SeasonFactory(start_date=SEASON_START, points_win=3, points_tie=1, points_loss=0)
 
 
@@ -33,27 +28,35 @@ def club(season):
 
 @pytest.fixture
 def division(season):
+    from tests.factories import DivisionFactory
+
     return DivisionFactory(season=season, ruleset="clabber", name="Monday Night")
+
+
+def _member(club, role: str, username: str):
+    from tests.factories import MembershipFactory, UserFactory
+
+    return MembershipFactory(club=club, role=role, user=UserFactory(username=username)).user
 
 
 @pytest.fixture
 def secretary(club):
-    return MembershipFactory(
-        club=club, role=Role.ADMIN, user=UserFactory(username="secretary")
-    ).user
+    return _member(club, "admin", "secretary")
 
 
 @pytest.fixture
 def viewer(club):
-    return MembershipFactory(club=club, role=Role.VIEWER, user=UserFactory(username="viewer")).user
+    return _member(club, "viewer", "viewer")
 
 
 @pytest.fixture
 def scorer(club):
-    return MembershipFactory(club=club, role=Role.SCORER, user=UserFactory(username="scorer")).user
+    return _member(club, "scorer", "scorer")
 
 
 def make_teams(division, count: int) -> list:
+    from tests.factories import TeamFactory
+
     return [TeamFactory(division=division, name=f"Team {i + 1:02d}") for i in range(count)]
 
 
@@ -64,15 +67,21 @@ def teams(division):
 
 @pytest.fixture
 def hall(club):
+    from clabber_league.scheduling.models import Venue
+
     return Venue.objects.create(club=club, name="The Hall", tables=2)
 
 
 @pytest.fixture
 def annex(club):
+    from clabber_league.scheduling.models import Venue
+
     return Venue.objects.create(club=club, name="The Annex", tables=4)
 
 
 def configure(division, venues=(), **kwargs):
+    from clabber_league.scheduling import services
+
     options = {"weekday": MONDAY, "start_date": SEASON_START, **kwargs}
     return services.schedule_config_save(division=division, venues=list(venues), **options)
 
@@ -82,8 +91,9 @@ def generate(django_capture_on_commit_callbacks):
     """Queue a run as a page does, then do the task's work here (whatever the broker): the
     tests of the worker itself are in ``test_worker.py``. "Today" is the season's start, so
     the nights planned do not depend on the day the tests run."""
+    from clabber_league.scheduling import services
 
-    def run(division, user=None, today=SEASON_START) -> ScheduleRun:
+    def run(division, user=None, today=SEASON_START):
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
             queued = services.schedule_generate(division=division, user=user)
         assert len(callbacks) == 1  # the task is sent once the transaction commits
