@@ -175,22 +175,36 @@ def game_start(
 # --- scoring a game's deals -----------------------------------------------------------------
 
 
-def _score(game: Game, datas: list[dict[str, Any]], *, at: int | None = None) -> dict[str, Any]:
-    """The engine's answer for the whole game. Errors on deal ``at`` lose their ``deals[i].``
-    prefix so that they name the fields of the deal being entered."""
+def _score(
+    game: Game, datas: list[dict[str, Any]], *, at: int | None = None, rows_from: int | None = None
+) -> dict[str, Any]:
+    """The engine's answer for the whole game, or GameError.
+
+    Errors on deal ``at`` lose their ``deals[i].`` prefix, so that they name the fields of
+    the deal being entered; with ``rows_from`` the deals from there on are named
+    ``rows[k]``, the rows of a paper sheet being copied.
+    """
     try:
         return score_game(adapters.game_input(game, datas))
     except RulesError as exc:
-        prefix = f"deals[{at}]" if at is not None else None
-        errors = []
-        for error in exc.errors:
-            name = error["field"]
-            if prefix and name == prefix:
-                name = "deal"
-            elif prefix and name.startswith(prefix + "."):
-                name = name[len(prefix) + 1 :]
-            errors.append({"field": name, "message": error["message"]})
-        raise GameError(errors) from exc
+        raise GameError(
+            [
+                {"field": _field_name(e["field"], at, rows_from), "message": e["message"]}
+                for e in exc.errors
+            ]
+        ) from exc
+
+
+def _field_name(name: str, at: int | None, rows_from: int | None) -> str:
+    head, dot, rest = name.partition(".")
+    if not (head.startswith("deals[") and head[6:-1].isdigit()):
+        return name
+    index = int(head[6:-1])
+    if index == at:
+        return rest or "deal"
+    if rows_from is not None:
+        return f"rows[{index - rows_from}]{dot}{rest}"
+    return name
 
 
 def _dealers(game: Game, answer: Mapping[str, Any]) -> list[int]:
@@ -293,17 +307,55 @@ def _deal_record(
     _check_maker_seat(game, new, maker_seat)
     answer = _score(game, [*datas, new], at=len(datas))
     preview = _preview_from(game, answer, len(datas))
+    deal = _deal_create(
+        game,
+        answer,
+        len(datas),
+        new,
+        preview.dealer,
+        user,
+        maker_seat=maker_seat,
+        idempotency_key=idempotency_key,
+    )
+    _game_save(game, answer)
+    return Recorded(deal=deal, created=True, preview=preview)
+
+
+def _deal_create(
+    game: Game,
+    answer: Mapping[str, Any],
+    index: int,
+    data: dict[str, Any],
+    dealer: int,
+    user: Any,
+    *,
+    maker_seat: int | None = None,
+    idempotency_key: str | None = None,
+) -> Deal:
+    """Insert deal ``index`` of the engine's answer, with its audit row."""
     deal = Deal.objects.create(
         game=game,
-        number=preview.number,
-        dealer=preview.dealer,
+        number=index + 1,
+        dealer=dealer,
         maker_seat=maker_seat,
-        data=new,
-        maker=new.get("maker") or "",
+        data=data,
+        maker=data.get("maker") or "",
         idempotency_key=idempotency_key or None,
         created_by=user,
-        **adapters.deal_columns(preview.answer, preview.running),
+        **adapters.deal_columns(answer["deals"][index], answer["running"][index]),
     )
+    DealRevision.objects.create(
+        game=game,
+        deal_number=deal.number,
+        action=DealRevision.Action.CREATE,
+        user=user,
+        after=_revision_view(deal),
+    )
+    return deal
+
+
+def _game_save(game: Game, answer: Mapping[str, Any]) -> None:
+    """The game's totals, status and winner from the engine's answer; then its standings."""
     _close_or_continue(game, answer)
     game.save(
         update_fields=[
@@ -316,15 +368,7 @@ def _deal_record(
             "finished_at",
         ]
     )
-    DealRevision.objects.create(
-        game=game,
-        deal_number=deal.number,
-        action=DealRevision.Action.CREATE,
-        user=user,
-        after=_revision_view(deal),
-    )
     standings_game_changed(game=game)
-    return Recorded(deal=deal, created=True, preview=preview)
 
 
 def _close_or_continue(game: Game, answer: Mapping[str, Any]) -> None:
@@ -385,19 +429,7 @@ def _rescore_rows(game: Game, rows: list[Deal], answer: Mapping[str, Any]) -> No
                 "running_c",
             ],
         )
-    _close_or_continue(game, answer)
-    game.save(
-        update_fields=[
-            "score_a",
-            "score_b",
-            "score_c",
-            "deal_count",
-            "status",
-            "winner",
-            "finished_at",
-        ]
-    )
-    standings_game_changed(game=game)
+    _game_save(game, answer)
 
 
 def _locked_open_game(game_id: int) -> Game:
@@ -533,50 +565,11 @@ def sheet_rows_record(
         raise GameError.one("game", GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED)
     existing = list(game.deals.order_by("number").values_list("data", flat=True))
     news = [adapters.deal_data(row) for row in rows]
-    try:
-        answer = score_game(adapters.game_input(game, [*existing, *news]))
-    except RulesError as exc:
-        errors = []
-        for error in exc.errors:
-            name = error["field"]
-            head, dot, rest = name.partition(".")
-            if head.startswith("deals[") and head[6:-1].isdigit():
-                index = int(head[6:-1]) - len(existing)
-                name = f"rows[{index}]{dot}{rest}"
-            errors.append({"field": name, "message": error["message"]})
-        raise GameError(errors) from exc
+    answer = _score(game, [*existing, *news], rows_from=len(existing))
     dealers = _dealers(game, answer)
-    deals = []
-    for offset, data in enumerate(news):
-        index = len(existing) + offset
-        deal = Deal.objects.create(
-            game=game,
-            number=index + 1,
-            dealer=dealers[index],
-            data=data,
-            maker=data.get("maker") or "",
-            created_by=user,
-            **adapters.deal_columns(answer["deals"][index], answer["running"][index]),
-        )
-        DealRevision.objects.create(
-            game=game,
-            deal_number=deal.number,
-            action=DealRevision.Action.CREATE,
-            user=user,
-            after=_revision_view(deal),
-        )
-        deals.append(deal)
-    _close_or_continue(game, answer)
-    game.save(
-        update_fields=[
-            "score_a",
-            "score_b",
-            "score_c",
-            "deal_count",
-            "status",
-            "winner",
-            "finished_at",
-        ]
-    )
-    standings_game_changed(game=game)
+    deals = [
+        _deal_create(game, answer, index, data, dealers[index], user)
+        for index, data in enumerate(news, start=len(existing))
+    ]
+    _game_save(game, answer)
     return deals
