@@ -232,7 +232,18 @@ def club_import(*, data: dict[str, Any], slug: str | None = None, name: str | No
         model._default_manager.filter(pk=new_ids[model][row[model._meta.pk.attname]]).update(
             **{attname: new_ids[target].get(old)}
         )
-    return Club.objects.get(slug=target_slug)
+    club = Club.objects.get(slug=target_slug)
+    _rebuild_derived(club)
+    return club
+
+
+def _rebuild_derived(club: Club) -> None:
+    """Standings are keyed by match keys that hold ids ("g12", "f7"), which no foreign key
+    remaps; they are derived from the games, so they are recomputed for the new ids."""
+    from clabber_league.standings.services import standings_rebuild
+
+    for division in club.divisions.all():
+        standings_rebuild(division=division)
 
 
 def _users(users: dict[str, dict[str, Any]]) -> dict[str, int]:
