@@ -41,6 +41,7 @@ from django.utils.text import slugify
 from clabber_league.clubs.models import Club, Player
 from clabber_league.leagues.models import Division, Season, Team, TeamMember
 from clabber_league.rules import RulesError, get_ruleset
+from clabber_league.standings.services import standings_fixture_changed
 
 from . import bulk, planning, selectors
 from .models import (
@@ -710,7 +711,8 @@ def fixture_move(
 @transaction.atomic
 def fixture_forfeit(*, fixture: Fixture, winner: Team, note: str = "", user: Any = None) -> Fixture:
     """Record a forfeit or walkover. The winner scores the season's ``points_win`` and every
-    planned game, the loser ``points_loss`` (see ``selectors.fixture_outcomes``)."""
+    planned game, the loser ``points_loss`` (see ``selectors.fixture_outcomes``); the
+    standings count it in the same transaction (``standings_fixture_changed``)."""
     fixture = _lock(fixture)
     if fixture.status == Fixture.Status.FORFEIT:
         raise ScheduleError.one("fixture", FORFEIT_TWICE)
@@ -723,6 +725,7 @@ def fixture_forfeit(*, fixture: Fixture, winner: Team, note: str = "", user: Any
     fixture.note = note[:200]
     fixture.flagged_at = None
     fixture.save(update_fields=["status", "forfeit_winner", "note", "flagged_at"])
+    standings_fixture_changed(fixture=fixture)
     return fixture
 
 

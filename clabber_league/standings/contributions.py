@@ -115,6 +115,27 @@ def match_contributions(
     return out
 
 
+def forfeit_contributions(
+    *, home_id: int, away_id: int, winner_id: int, planned: int, played_on: Any = None
+) -> dict[int, dict[str, Any]]:
+    """Per team: what a forfeit or walkover gives. The winner wins the match and every
+    planned game; the loser loses the match and every planned game (so a forfeit weighs
+    in the game difference as the heaviest defeat at the table would). No game was
+    played: no points for or against, no sets, no deals."""
+    planned = max(planned, 1)
+    out: dict[int, dict[str, Any]] = {}
+    for team_id, opponent_id in ((home_id, away_id), (away_id, home_id)):
+        c = zero_counters()
+        c["matches_played"] = 1
+        c["games_played"] = planned
+        if team_id == winner_id:
+            c["matches_won"], c["games_won"] = 1, planned
+        else:
+            c["matches_lost"], c["games_lost"] = 1, planned
+        out[team_id] = {**c, "opponent_id": opponent_id, "played_on": played_on}
+    return out
+
+
 # --- leaderboards ------------------------------------------------------------------------
 
 

@@ -10,7 +10,10 @@ A *match* is a fixture (all the games two teams play on one night), or a game pl
 outside the schedule. Fixtures won, tied and lost compare the games each team won in
 the fixture; a fixture's result counts once all its planned games count. Match points
 are the season's ``points_win`` / ``points_tie`` / ``points_loss`` for each match result;
-they are computed when read, so a season whose points change needs no rebuild.
+they are computed when read, so a season whose points change needs no rebuild. A fixture
+lost by forfeit or walkover is a match won, with every planned game won, by the other
+team, and a match lost, with every planned game lost, by the team that forfeited; it gives
+no points for or against and no sets.
 
 How the numbers are kept: ``StandingContribution`` holds what one match gives one team;
 ``TeamStanding`` is the sum of a team's contributions. Both change in the same

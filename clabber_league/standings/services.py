@@ -8,8 +8,13 @@ finishing at once both land), refreshes the game's leaderboard lines and, once t
 is confirmed, rates it. A fixture's row is locked first: its games may be scored at two
 tables at the same time, and each must see the other's committed result.
 
-``standings_rebuild`` and ``standings_differences`` recompute everything from the deals;
-``manage.py standings_check`` uses them.
+``standings_fixture_changed`` is the same for a fixture whose result is not its games:
+``scheduling.services.fixture_forfeit`` calls it in its transaction. A forfeit or walkover
+is the fixture's whole result (``contributions.forfeit_contributions``), whatever games
+it may have.
+
+``standings_rebuild`` and ``standings_differences`` recompute everything from the deals
+and the forfeits; ``manage.py standings_check`` uses them.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from .contributions import (
     COUNTED_STATUSES,
     DEAL_FIELDS,
     GameInfo,
+    forfeit_contributions,
     game_stats,
     match_contributions,
     match_key,
@@ -113,6 +119,48 @@ def _match_rows(key: str, infos: list[GameInfo]) -> dict[int, dict[str, Any]]:
     return rows
 
 
+#: The columns of a fixture the standings read (scheduling owns the table).
+FIXTURE_FIELDS = (
+    "pk",
+    "club_id",
+    "division_id",
+    "home_id",
+    "away_id",
+    "status",
+    "forfeit_winner_id",
+    "games_planned",
+    "round_number",
+    "date",
+)
+
+
+def _forfeit_rows(fixture: dict[str, Any]) -> dict[int, dict[str, Any]] | None:
+    """The contribution rows of a forfeited fixture (a ``FIXTURE_FIELDS`` dict), by team;
+    None when the fixture is not a forfeit."""
+    winner = fixture["forfeit_winner_id"]
+    if fixture["status"] != Fixture.Status.FORFEIT or winner not in (
+        fixture["home_id"],
+        fixture["away_id"],
+    ):
+        return None
+    rows = forfeit_contributions(
+        home_id=fixture["home_id"],
+        away_id=fixture["away_id"],
+        winner_id=winner,
+        planned=fixture["games_planned"],
+        played_on=fixture["date"],
+    )
+    for row in rows.values():
+        row.update(
+            club_id=fixture["club_id"],
+            division_id=fixture["division_id"],
+            match_key=f"f{fixture['pk']}",
+            fixture_id=fixture["pk"],
+            round_number=fixture["round_number"],
+        )
+    return rows
+
+
 def _stat_rows(info: GameInfo) -> tuple[dict[int, dict], dict[str, dict]]:
     if not info.counts:
         return {}, {}
@@ -139,14 +187,21 @@ def _stat_rows(info: GameInfo) -> tuple[dict[int, dict], dict[str, dict]]:
     return players, sides
 
 
-def _compute(games: QuerySet[Game], season_of: dict[int, int]) -> Computed:
+def _compute(
+    games: QuerySet[Game], season_of: dict[int, int], fixtures: QuerySet[Fixture]
+) -> Computed:
     infos = _load(games)
     out = Computed()
     matches: dict[str, list[GameInfo]] = {}
     for info in infos.values():
         matches.setdefault(match_key(info.game), []).append(info)
-    for key, match in matches.items():
-        for team_id, row in _match_rows(key, match).items():
+    rows_of = {key: _match_rows(key, match) for key, match in matches.items()}
+    for fixture in fixtures.filter(status=Fixture.Status.FORFEIT).values(*FIXTURE_FIELDS):
+        forfeit = _forfeit_rows(fixture)
+        if forfeit is not None:
+            rows_of[f"f{fixture['pk']}"] = forfeit
+    for key, rows in rows_of.items():
+        for team_id, row in rows.items():
             out.contributions[(team_id, key)] = row
             total = out.standings.setdefault(team_id, zero_counters())
             for name in Counters.COUNTERS:
@@ -217,6 +272,47 @@ def _counted_neither_before_nor_after(game: Game) -> bool:
     return game.status == Game.Status.IN_PROGRESS and loaded == Game.Status.IN_PROGRESS
 
 
+def _store_match(key: str, new: dict[int, dict[str, Any]]) -> None:
+    """Make the stored contributions of match ``key`` equal ``new`` and add the difference
+    to the teams' standing rows."""
+    old = {
+        c.team_id: c
+        for c in StandingContribution.objects.select_for_update()
+        .filter(match_key=key)
+        .order_by("team_id")
+    }
+    deltas: dict[int, dict[str, int]] = {}
+    for team_id in set(old) | set(new):
+        before = old[team_id].counters() if team_id in old else zero_counters()
+        after = new.get(team_id) or zero_counters()
+        delta = {n: after[n] - before[n] for n in Counters.COUNTERS if after[n] != before[n]}
+        if delta:
+            deltas[team_id] = delta
+    for team_id, row in new.items():
+        fields = _contribution_fields(row)
+        current = old.get(team_id)
+        if current is None:
+            StandingContribution.objects.create(
+                club_id=row["club_id"],
+                division_id=row["division_id"],
+                team_id=team_id,
+                match_key=key,
+                **fields,
+            )
+        elif any(getattr(current, k) != v for k, v in fields.items()):
+            StandingContribution.objects.filter(pk=current.pk).update(**fields)
+    gone = [c.pk for t, c in old.items() if t not in new]
+    if gone:
+        StandingContribution.objects.filter(pk__in=gone).delete()
+    _apply_deltas(deltas)
+
+
+def _locked_fixture(pk: int) -> dict[str, Any] | None:
+    """One match at a time: the other game of the fixture may be closing at the next table
+    (or the fixture being forfeited); after this lock its committed state is what we read."""
+    return Fixture.objects.select_for_update().filter(pk=pk).values(*FIXTURE_FIELDS).first()
+
+
 def standings_game_changed(*, game: Game) -> None:
     """Bring the standings, leaderboards and ratings up to date with one game's deals and
     status. Call it inside the transaction that changed the game, with the game row that
@@ -225,49 +321,32 @@ def standings_game_changed(*, game: Game) -> None:
         return
     with transaction.atomic():
         game = Game.objects.select_related("division").get(pk=game.pk)
+        fixture = _locked_fixture(game.fixture_id) if game.fixture_id else None
         if game.fixture_id:
-            # One match at a time: the other game of the fixture may be closing at the
-            # next table; after this lock its committed result is what we read.
-            list(Fixture.objects.select_for_update().filter(pk=game.fixture_id).values("pk"))
             games = Game.objects.filter(fixture_id=game.fixture_id)
         else:
             games = Game.objects.filter(pk=game.pk)
         infos = _load(games)
         key = match_key(game)
-        new = _match_rows(key, list(infos.values()))
-        old = {
-            c.team_id: c
-            for c in StandingContribution.objects.select_for_update()
-            .filter(match_key=key)
-            .order_by("team_id")
-        }
-        deltas: dict[int, dict[str, int]] = {}
-        for team_id in set(old) | set(new):
-            before = old[team_id].counters() if team_id in old else zero_counters()
-            after = new.get(team_id) or zero_counters()
-            delta = {n: after[n] - before[n] for n in Counters.COUNTERS if after[n] != before[n]}
-            if delta:
-                deltas[team_id] = delta
-        for team_id, row in new.items():
-            fields = _contribution_fields(row)
-            current = old.get(team_id)
-            if current is None:
-                StandingContribution.objects.create(
-                    club_id=row["club_id"],
-                    division_id=row["division_id"],
-                    team_id=team_id,
-                    match_key=key,
-                    **fields,
-                )
-            elif any(getattr(current, k) != v for k, v in fields.items()):
-                StandingContribution.objects.filter(pk=current.pk).update(**fields)
-        gone = [c.pk for t, c in old.items() if t not in new]
-        if gone:
-            StandingContribution.objects.filter(pk__in=gone).delete()
-        _apply_deltas(deltas)
+        forfeit = _forfeit_rows(fixture) if fixture else None
+        new = forfeit if forfeit is not None else _match_rows(key, list(infos.values()))
+        _store_match(key, new)
         _replace_stats(game, infos[game.pk])
         if game.status == Game.Status.CONFIRMED:
             ratings_game_confirmed(game=game)
+
+
+def standings_fixture_changed(*, fixture: Fixture) -> None:
+    """Bring the standings up to date with a fixture's result: a forfeit recorded, changed
+    or undone, or the fixture deleted. Call it inside the transaction that changed it."""
+    with transaction.atomic():
+        key = f"f{fixture.pk}"
+        row = _locked_fixture(fixture.pk)
+        new = _forfeit_rows(row) if row else None
+        if new is None:
+            infos = list(_load(Game.objects.filter(fixture_id=fixture.pk)).values())
+            new = _match_rows(key, infos) if infos else {}
+        _store_match(key, new)
 
 
 # --- configuration -----------------------------------------------------------------------------
@@ -313,7 +392,11 @@ def standings_differences(*, division: Division | None = None) -> list[str]:
     """Where the stored aggregates differ from a full recomputation (empty: they agree)."""
     out: list[str] = []
     for div in _divisions(division):
-        computed = _compute(Game.objects.filter(division=div), _season_of([div.pk]))
+        computed = _compute(
+            Game.objects.filter(division=div),
+            _season_of([div.pk]),
+            Fixture.objects.filter(division=div),
+        )
         label = f"division {div.pk} ({div.name})"
         stored = {s.team_id: s.counters() for s in TeamStanding.objects.filter(division=div)}
         for team_id in sorted(set(stored) | set(computed.standings)):
@@ -370,7 +453,11 @@ def standings_rebuild(*, division: Division | None = None) -> int:
     Confirmed games not yet rated are rated, in the order they were confirmed."""
     teams = 0
     for div in _divisions(division):
-        computed = _compute(Game.objects.filter(division=div), _season_of([div.pk]))
+        computed = _compute(
+            Game.objects.filter(division=div),
+            _season_of([div.pk]),
+            Fixture.objects.filter(division=div),
+        )
         for model in (TeamStanding, StandingContribution, PlayerGameStat, PartnershipGameStat):
             model.objects.filter(division=div).delete()
         TeamStanding.objects.bulk_create(

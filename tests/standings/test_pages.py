@@ -223,3 +223,19 @@ def test_the_score_sheet_draws_the_running_totals(client, viewer, division, team
     html = response.content.decode()
     assert 'id="running-chart"' in html and "chart.umd.min.js" in html
     assert '"data": [0, 110, 220]' in html and '"target": 500' in html
+
+
+def test_a_forfeit_is_on_the_table_and_the_page_says_how_it_counts(client, viewer, division, teams):
+    from clabber_league.scheduling.models import Fixture
+    from clabber_league.scheduling.services import fixture_forfeit
+
+    aces, bells = teams[:2]
+    fixture = Fixture.objects.create(
+        club=division.club, division=division, round_number=1, home=aces, away=bells
+    )
+    fixture_forfeit(fixture=fixture, winner=bells)
+    client.force_login(viewer)
+    response = client.get(_url("division", division))
+    assert _order(response)[0] == "Bells"
+    html = " ".join(response.content.decode().split())
+    assert "A fixture lost by forfeit or walkover counts as a match won by the other team" in html

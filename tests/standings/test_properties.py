@@ -1,5 +1,5 @@
-"""Property: after any sequence of recorded, corrected and deleted deals and confirmations,
-the stored standings equal a full recomputation from the deals."""
+"""Property: after any sequence of recorded, corrected and deleted deals, confirmations and
+forfeits, the stored standings equal a full recomputation from the deals and forfeits."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from clabber_league.games.models import Game
 from clabber_league.rules import get_ruleset
 from clabber_league.rules.simulate import simulate_deal
 from clabber_league.scheduling.models import Fixture
+from clabber_league.scheduling.services import ScheduleError, fixture_forfeit
 from clabber_league.standings.services import standings_differences
 
 from .conftest import start
@@ -29,6 +30,7 @@ operation = st.one_of(
     st.tuples(st.just("correct"), st.integers(0, 2), st.integers(0, 10**6)),
     st.tuples(st.just("delete"), st.integers(0, 2), st.integers(0, 10**6)),
     st.tuples(st.just("confirm"), st.integers(0, 2), st.just(0)),
+    st.tuples(st.just("forfeit"), st.integers(0, 2), st.just(0)),
 )
 
 
@@ -91,7 +93,24 @@ def test_the_aggregates_always_equal_a_full_recomputation(
             start(division, teams[0], teams[1], user=scorer, fixture=fixture, number=2),
             start(division, teams[2], teams[3], user=scorer),
         ]
+        # And a fixture of two games that one team forfeits (index 2: no forfeit at all).
+        forfeited = Fixture.objects.create(
+            club=division.club,
+            division=division,
+            round_number=2,
+            home=teams[1],
+            away=teams[2],
+            games_planned=2,
+        )
         for kind, index, seed in operations:
+            if kind == "forfeit":
+                try:
+                    winners = (forfeited.home, forfeited.away)
+                    if index < 2:
+                        fixture_forfeit(fixture=forfeited, winner=winners[index])
+                except ScheduleError:
+                    pass  # already a forfeit
+                continue
             _apply(table[index], kind, seed, scorer=scorer, admin=admin)
         counted = Game.objects.filter(pk__in=[g.pk for g in table]).exclude(status="in_progress")
         event(f"games counted: {counted.count()}")

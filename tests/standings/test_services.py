@@ -180,3 +180,89 @@ def test_a_rebuild_replays_the_ratings_in_the_order_games_were_confirmed(
         assert after[player_id][2] == played
     replayed = list(RatingChange.objects.order_by("at", "id").values_list("player_id", "mu"))
     assert [p for p, _ in replayed] == [p for p, _ in history]
+
+
+def _fixture(division, home, away, *, planned=2, round_number=1):
+    return Fixture.objects.create(
+        club=division.club,
+        division=division,
+        round_number=round_number,
+        home=home,
+        away=away,
+        games_planned=planned,
+    )
+
+
+def test_a_forfeit_counts_in_the_table_as_a_match_won_with_every_planned_game(
+    division, teams, scorer
+):
+    from clabber_league.scheduling.services import fixture_forfeit
+    from clabber_league.standings.selectors import standings_table
+
+    aces, bells, dads, mules = teams
+    division.season.points_win, division.season.points_tie, division.season.points_loss = 3, 1, 0
+    division.season.save()
+    fixture = _fixture(division, aces, bells, planned=2)
+    fixture_forfeit(fixture=fixture, winner=bells, note="Walkover")
+    a, b = standing(aces), standing(bells)
+    assert (b["matches_played"], b["matches_won"], b["games_played"], b["games_won"]) == (
+        1,
+        1,
+        2,
+        2,
+    )
+    assert (a["matches_played"], a["matches_lost"], a["games_played"], a["games_lost"]) == (
+        1,
+        1,
+        2,
+        2,
+    )
+    for row in (a, b):
+        assert row["points_for"] == row["points_against"] == row["deals"] == 0
+        assert row["sets_inflicted"] == row["sets_suffered"] == row["games_unconfirmed"] == 0
+    contribution = StandingContribution.objects.get(team=bells)
+    assert (contribution.match_key, contribution.opponent, contribution.round_number) == (
+        f"f{fixture.pk}",
+        aces,
+        1,
+    )
+    play(division, dads, mules, A_WINS, user=scorer)  # a game beside it: 3 points to Dads
+    table = {line.name: line for line in standings_table(division=division).lines}
+    assert (table["Bells"].match_points, table["Aces"].match_points) == (3, 0)
+    assert (table["Dads"].match_points, table["Mules"].match_points) == (3, 0)
+    assert table["Bells"].game_difference == 2 and table["Aces"].game_difference == -2
+    assert standings_differences() == []
+
+
+def test_a_forfeit_is_in_the_full_recomputation_and_the_rebuild(division, teams, scorer):
+    from clabber_league.scheduling.services import fixture_forfeit
+    from clabber_league.standings.services import standings_rebuild
+
+    aces, bells = teams[:2]
+    fixture_forfeit(fixture=_fixture(division, aces, bells, planned=3), winner=aces)
+    played = _fixture(division, aces, bells, planned=1, round_number=2)
+    play(division, aces, bells, B_WINS, user=scorer, fixture=played)
+    before = standing(aces), standing(bells)
+    assert standings_differences() == []
+    TeamStanding.objects.all().delete()
+    StandingContribution.objects.all().delete()
+    assert len(standings_differences()) > 0
+    standings_rebuild()
+    assert (standing(aces), standing(bells)) == before
+    assert (before[0]["games_won"], before[0]["games_lost"], before[0]["matches_won"]) == (3, 1, 1)
+    assert (before[1]["games_won"], before[1]["games_lost"], before[1]["matches_won"]) == (1, 3, 1)
+    assert standings_differences() == []
+
+
+def test_a_forfeit_undone_outside_the_services_is_found_and_fixed(division, teams):
+    from clabber_league.scheduling.services import fixture_forfeit
+    from clabber_league.standings.services import standings_fixture_changed
+
+    aces, bells = teams[:2]
+    fixture = fixture_forfeit(fixture=_fixture(division, aces, bells), winner=aces)
+    Fixture.objects.filter(pk=fixture.pk).update(status="scheduled", forfeit_winner=None)
+    assert any("matches_won stored 1, recomputed 0" in d for d in standings_differences())
+    standings_fixture_changed(fixture=fixture)  # what a service that undoes one calls
+    assert standing(aces)["matches_played"] == 0 and standing(bells)["games_lost"] == 0
+    assert not StandingContribution.objects.exists()
+    assert standings_differences() == []
