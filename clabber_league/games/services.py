@@ -46,6 +46,9 @@ FIRST_DEALER_RANGE = "The first dealer must be one of the seats 0 to {last}."
 MAKER_SEAT_SIDE = "The player who named trump sits on side {seat_side}, not on side {maker}."
 MAKER_SEAT_RANGE = "No such seat at this table."
 LAST_DEAL_ONLY = "Only the game's deals can be corrected here."
+FIXTURE_OTHER_DIVISION = "This fixture is not one of the division's."
+FIXTURE_HAS_RESULT = "This fixture already has its result (played or forfeit)."
+FIXTURE_TEAMS = "A game of this fixture is {home} (side A) v {away} (side B)."
 
 
 class GameError(Exception):
@@ -129,6 +132,8 @@ def game_start(
     for index, player in enumerate(seats):
         if player.club_id != club.pk:
             errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
+    if fixture is not None:
+        errors.extend(_fixture_errors(fixture, division, sides, side_names))
     if errors:
         raise GameError(errors)
     members = {
@@ -170,6 +175,31 @@ def game_start(
         for i, p in enumerate(seats)
     )
     return game
+
+
+def _fixture_errors(
+    fixture: Fixture, division: Division, sides: Mapping[str, Team | None], side_names: list[str]
+) -> list[dict[str, str]]:
+    """A game counts for the fixture it is started for (and a game without one is a match
+    of its own): so it must be that fixture's game, home team as side A, away as side B.
+    The fixture's row is locked, so a forfeit recorded at the same moment waits."""
+    if fixture.club_id != division.club_id or fixture.division_id != division.pk:
+        return [{"field": "fixture", "message": FIXTURE_OTHER_DIVISION}]
+    status = (
+        Fixture.objects.select_for_update()
+        .filter(pk=fixture.pk)
+        .values_list("status", flat=True)
+        .first()
+    )
+    if status in Fixture.DONE:
+        return [{"field": "fixture", "message": FIXTURE_HAS_RESULT}]
+    wanted = {"A": fixture.home_id, "B": fixture.away_id}
+    given = {side: (sides.get(side).pk if sides.get(side) else None) for side in side_names}
+    if any(given.get(side) != wanted.get(side) for side in set(wanted) | set(given)):
+        home = Team.objects.get(pk=fixture.home_id).name
+        away = Team.objects.get(pk=fixture.away_id).name
+        return [{"field": "sides", "message": FIXTURE_TEAMS.format(home=home, away=away)}]
+    return []
 
 
 # --- scoring a game's deals -----------------------------------------------------------------

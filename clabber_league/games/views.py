@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Player
 from clabber_league.leagues.models import Division, Team
+from clabber_league.scheduling.models import Fixture
 
 from . import adapters, selectors, services
 from .forms import DealForm, SheetRowsForm
@@ -90,10 +91,26 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 # --- starting a game ----------------------------------------------------------------------
 
 
+class FixtureChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Fixture) -> str:
+        when = f"{obj.date:%a %-d %b %Y}" if obj.date else "date to be arranged"
+        return f"Round {obj.round_number}: {obj.home.name} v {obj.away.name} ({when})"
+
+
 class GameStartForm(forms.Form):
+    """A game for a fixture counts for that fixture; a game without one is a match of its
+    own (a friendly, or a single game outside the schedule)."""
+
     division = forms.ModelChoiceField(queryset=Division.objects.none())
-    team_a = forms.ModelChoiceField(queryset=Team.objects.none(), label="Side A")
-    team_b = forms.ModelChoiceField(queryset=Team.objects.none(), label="Side B")
+    fixture = FixtureChoiceField(
+        queryset=Fixture.objects.none(),
+        required=False,
+        empty_label="None: a game outside the schedule",
+        help_text="A scheduled fixture this game is played for: it counts for that fixture. "
+        "Side A is its home team, side B the away team; leave the sides empty to fill them in.",
+    )
+    team_a = forms.ModelChoiceField(queryset=Team.objects.none(), label="Side A", required=False)
+    team_b = forms.ModelChoiceField(queryset=Team.objects.none(), label="Side B", required=False)
     first_dealer = forms.TypedChoiceField(
         coerce=int,
         initial=0,
@@ -110,6 +127,35 @@ class GameStartForm(forms.Form):
         teams = Team.objects.filter(club=club).select_related("division")
         self.fields["team_a"].queryset = teams
         self.fields["team_b"].queryset = teams
+        fixtures = (
+            Fixture.objects.filter(club=club)
+            .exclude(status__in=Fixture.DONE)
+            .select_related("home", "away")
+            .order_by("round_number", "date", "id")
+        )
+        division = self.data.get("division") if self.is_bound else self.initial.get("division")
+        if division and str(division).isdigit():
+            fixtures = fixtures.filter(division_id=int(division))
+        self.fields["fixture"].queryset = fixtures
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        fixture, division = data.get("fixture"), data.get("division")
+        if fixture is not None and division is not None:
+            if fixture.division_id != division.pk:
+                self.add_error("fixture", services.FIXTURE_OTHER_DIVISION)
+                return data
+            data["team_a"] = data.get("team_a") or fixture.home
+            data["team_b"] = data.get("team_b") or fixture.away
+            if (data["team_a"], data["team_b"]) != (fixture.home, fixture.away):
+                self.add_error(
+                    None,
+                    services.FIXTURE_TEAMS.format(home=fixture.home.name, away=fixture.away.name),
+                )
+        for name in ("team_a", "team_b"):
+            if not data.get(name) and name not in self.errors:
+                self.add_error(name, forms.Field.default_error_messages["required"])
+        return data
 
 
 @club_view("score")
@@ -135,6 +181,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
                     sides={"A": a, "B": b},
                     seats=seats,
                     first_dealer=c["first_dealer"],
+                    fixture=c.get("fixture"),
                     user=request.user,
                 )
             except services.GameError as exc:

@@ -1,12 +1,12 @@
 """Reading schedules: a division's rounds, a team's or a venue's fixtures, a night's list,
 and which fixtures already have a result.
 
-**Which games belong to a fixture.** A game started from a fixture carries it
-(``Game.fixture``). A game started without one (the "New game" page has no fixture field)
-is counted for the fixture between the same two teams of its division: the latest one
-dated on or before the day it was played, else the earliest. Only finished and confirmed
-games count towards a result; any game at all makes a fixture "played or being played",
-which schedule re-generation keeps.
+**Which games belong to a fixture.** Exactly the games started for it (``Game.fixture``,
+chosen on the "New game" page or sent to the API, which check that the sides are the
+fixture's home and away teams). A game started without a fixture is a match of its own,
+for the schedule as for the standings: it is never guessed into a fixture. Only finished
+and confirmed games count towards a result; any game at all makes a fixture "played or
+being played", which schedule re-generation keeps.
 
 **Results.** A fixture is won by the team that won more of its games, and scores the
 season's ``points_win`` / ``points_tie`` / ``points_loss``. A forfeit or walkover gives the
@@ -73,37 +73,11 @@ def division_games(*, division: Division) -> list[GameRow]:
 
 
 def games_by_fixture(*, division: Division) -> dict[int, list[GameRow]]:
-    """Every game of the division under the fixture it belongs to (see the module)."""
-    games = division_games(division=division)
+    """Every game of the division started for a fixture, under that fixture."""
     out: dict[int, list[GameRow]] = defaultdict(list)
-    unlinked: dict[frozenset[int], list[GameRow]] = defaultdict(list)
-    for game in games:
+    for game in division_games(division=division):
         if game.fixture_id is not None:
             out[game.fixture_id].append(game)
-        elif len(set(game.teams.values())) == 2 and len(game.teams) == 2:
-            unlinked[frozenset(game.teams.values())].append(game)
-    if not unlinked:
-        return out
-    wanted = Q()
-    for pair in unlinked:
-        a, b = sorted(pair)
-        wanted |= Q(home_id=a, away_id=b) | Q(home_id=b, away_id=a)
-    candidates: dict[frozenset[int], list[tuple[int, dt.date | None]]] = defaultdict(list)
-    for pk, home, away, date in (
-        Fixture.objects.filter(division=division)
-        .filter(wanted)
-        .values_list("id", "home_id", "away_id", "date")
-    ):
-        candidates[frozenset((home, away))].append((pk, date))
-    for pair, pair_games in unlinked.items():
-        fixtures = sorted(candidates.get(pair, []), key=lambda f: (f[1] or dt.date.max, f[0]))
-        if not fixtures:
-            continue
-        for game in pair_games:
-            day = game.played_on or dt.date.max
-            before = [f for f in fixtures if f[1] is not None and f[1] <= day]
-            chosen = before[-1] if before else fixtures[0]
-            out[chosen[0]].append(game)
     return out
 
 

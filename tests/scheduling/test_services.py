@@ -222,15 +222,20 @@ def test_generating_again_keeps_rounds_with_results_and_replans_the_rest(divisio
     _nights_ok(fixtures)
 
 
-def test_a_game_started_without_its_fixture_still_counts_for_it(division, teams, generate):
+def test_a_game_started_for_its_fixture_holds_it_and_one_without_is_a_match_of_its_own(
+    division, teams, generate
+):
+    """The rule the standings share: a game counts for the fixture it was started for; a
+    game between the same teams started without one is never guessed into it."""
     configure(division)
     generate(division)
     fixture = Fixture.objects.filter(division=division, round_number=3).first()
     game = _start_game(fixture)
-    Game.objects.filter(pk=game.pk).update(fixture=None)  # "New game" has no fixture field
     assert fixture.pk in selectors.kept_fixture_ids(division=division)
-    generate(division)
-    assert Fixture.objects.filter(pk=fixture.pk).exists()
+    Game.objects.filter(pk=game.pk).update(fixture=None)  # a friendly between the same teams
+    assert fixture.pk not in selectors.kept_fixture_ids(division=division)
+    assert selectors.games_by_fixture(division=division) == {}
+    services.fixture_forfeit(fixture=fixture, winner=fixture.home)  # no game of its own
 
 
 def test_a_team_joining_after_round_one_still_meets_everyone_once(division, teams, generate):

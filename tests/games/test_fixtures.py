@@ -1,0 +1,176 @@
+"""A game and its fixture: the New game page's fixture picker, the API and the service agree.
+
+The rule (README, "Schedules"): a game started for a fixture counts for that fixture, in
+the standings and on the schedule; a game started without one is a match of its own.
+"""
+
+import datetime as dt
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from clabber_league.games import services
+from clabber_league.games.models import Game
+from clabber_league.scheduling.models import Fixture
+from clabber_league.scheduling.selectors import games_by_fixture
+from tests.factories import DivisionFactory, TeamFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def fixture(club, division, teams):
+    mules, dads = teams
+    return Fixture.objects.create(
+        club=club,
+        division=division,
+        round_number=3,
+        home=dads,
+        away=mules,
+        date=dt.date(2026, 10, 5),
+        games_planned=2,
+    )
+
+
+def _seats(a, b):
+    a_players = [m.player for m in a.members.order_by("position")]
+    b_players = [m.player for m in b.members.order_by("position")]
+    return [a_players[0], b_players[0], a_players[1], b_players[1]]
+
+
+def _new_url(club) -> str:
+    return reverse("games:new", kwargs={"club_slug": club.slug})
+
+
+def test_the_service_refuses_a_game_whose_sides_are_not_the_fixtures(club, division, fixture):
+    home, away = fixture.home, fixture.away
+    with pytest.raises(services.GameError) as caught:
+        services.game_start(
+            club=club,
+            division=division,
+            sides={"A": away, "B": home},  # swapped: home is side A
+            seats=_seats(away, home),
+            fixture=fixture,
+        )
+    assert caught.value.errors == [
+        {
+            "field": "sides",
+            "message": services.FIXTURE_TEAMS.format(home=home.name, away=away.name),
+        }
+    ]
+    assert not Game.objects.exists()
+
+
+def test_the_service_refuses_a_fixture_of_another_division_or_with_a_result(
+    club, division, fixture
+):
+    home, away = fixture.home, fixture.away
+    other = DivisionFactory(club=club, season=division.season, ruleset="clabber")
+    with pytest.raises(services.GameError) as caught:
+        services.game_start(
+            club=club,
+            division=other,
+            sides={"A": TeamFactory(division=other), "B": TeamFactory(division=other)},
+            seats=[],
+            fixture=fixture,
+        )
+    assert {"field": "fixture", "message": services.FIXTURE_OTHER_DIVISION} in caught.value.errors
+    Fixture.objects.filter(pk=fixture.pk).update(status="forfeit", forfeit_winner=home)
+    with pytest.raises(services.GameError) as caught:
+        services.game_start(
+            club=club,
+            division=division,
+            sides={"A": home, "B": away},
+            seats=_seats(home, away),
+            fixture=fixture,
+        )
+    assert caught.value.errors == [{"field": "fixture", "message": services.FIXTURE_HAS_RESULT}]
+
+
+def test_the_new_game_page_offers_the_divisions_unplayed_fixtures_and_fills_the_sides(
+    client, club, division, fixture, scorer
+):
+    forfeited = Fixture.objects.create(
+        club=club,
+        division=division,
+        round_number=1,
+        home=fixture.away,
+        away=fixture.home,
+        status="forfeit",
+        forfeit_winner=fixture.away,
+    )
+    client.force_login(scorer)
+    page = client.get(_new_url(club) + f"?division={division.pk}")
+    choices = dict(page.context["form"].fields["fixture"].choices)
+    labels = [str(label) for label in choices.values()]
+    assert "Round 3: Dads v Mules (Mon 5 Oct 2026)" in labels
+    assert forfeited.pk not in [getattr(v, "value", v) for v in choices]
+    assert "Round 3: Dads v Mules (Mon 5 Oct 2026)" in page.content.decode()
+
+    response = client.post(
+        _new_url(club), {"division": division.pk, "fixture": fixture.pk, "first_dealer": 0}
+    )
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.fixture_id == fixture.pk
+    assert {s.side: s.team_id for s in game.sides.all()} == {
+        "A": fixture.home_id,
+        "B": fixture.away_id,
+    }
+    assert games_by_fixture(division=division)[fixture.pk][0].id == game.pk
+
+
+def test_the_new_game_page_rejects_sides_that_are_not_the_fixtures(
+    client, club, division, fixture, scorer
+):
+    client.force_login(scorer)
+    response = client.post(
+        _new_url(club),
+        {
+            "division": division.pk,
+            "fixture": fixture.pk,
+            "team_a": fixture.away_id,
+            "team_b": fixture.home_id,
+            "first_dealer": 0,
+        },
+    )
+    assert response.status_code == 200
+    message = services.FIXTURE_TEAMS.format(home="Dads", away="Mules")
+    assert message in response.context["form"].non_field_errors()
+    assert not Game.objects.exists()
+
+
+def test_a_game_without_a_fixture_still_needs_both_sides(client, club, division, scorer, teams):
+    client.force_login(scorer)
+    response = client.post(_new_url(club), {"division": division.pk, "first_dealer": 0})
+    assert response.status_code == 200
+    assert response.context["form"].errors["team_a"]
+    response = client.post(
+        _new_url(club),
+        {"division": division.pk, "team_a": teams[0].pk, "team_b": teams[1].pk, "first_dealer": 0},
+    )
+    assert response.status_code == 302
+    assert Game.objects.get().fixture_id is None
+
+
+def test_the_api_checks_the_fixture_the_same_way(club, division, fixture, scorer):
+    client = APIClient()
+    client.force_login(scorer)
+    home, away = fixture.home, fixture.away
+    url = f"/api/clubs/{club.slug}/games/"
+    body = {
+        "division": division.pk,
+        "fixture": fixture.pk,
+        "sides": {"A": away.pk, "B": home.pk},
+        "seats": [p.pk for p in _seats(away, home)],
+    }
+    response = client.post(url, body, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        {"field": "sides", "message": services.FIXTURE_TEAMS.format(home="Dads", away="Mules")}
+    ]
+    body.update(sides={"A": home.pk, "B": away.pk}, seats=[p.pk for p in _seats(home, away)])
+    response = client.post(url, body, format="json")
+    assert response.status_code == 201
+    assert response.json()["fixture"] == fixture.pk
