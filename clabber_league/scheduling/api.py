@@ -75,6 +75,50 @@ class FixtureSerializer(ClubScopedSerializer):
         return attrs
 
 
+#: Fields a plain update may not change: moving goes through ``postpone`` (the team and
+#: table checks of ``services.fixture_move``), a result through ``forfeit`` or the games.
+MOVED_BY_ACTION = {
+    "date": "postpone",
+    "venue": "postpone",
+    "table": "postpone",
+    "status": "postpone or forfeit",
+}
+USE_ACTION = "Change it with POST .../fixtures/<id>/{action}/, which checks the night."
+USE_ACTION_STATUS = "The status follows its moves, forfeit and games; it is not set directly."
+FIXTURE_KEPT = "This fixture has a result or games; it cannot be deleted."
+FIXTURE_HAS_RESULT = (
+    "This fixture has a result or games: its teams, division and games cannot be changed."
+)
+
+
+class FixtureUpdateSerializer(FixtureSerializer):
+    """A plain update (PUT/PATCH): round, teams and games planned. Date, venue and table
+    change through the ``postpone`` action; sending their current values is fine."""
+
+    class Meta(FixtureSerializer.Meta):
+        read_only_fields = [*FixtureSerializer.Meta.read_only_fields, *MOVED_BY_ACTION]
+
+    def validate(self, attrs):
+        current = FixtureSerializer(self.instance).data
+        errors = []
+        for name, action_name in MOVED_BY_ACTION.items():
+            if name in self.initial_data and str(self.initial_data[name]) != str(current[name]):
+                message = (
+                    USE_ACTION_STATUS if name == "status" else USE_ACTION.format(action=action_name)
+                )
+                errors.append({"field": name, "message": message})
+        changed = [
+            name
+            for name in ("division", "home", "away", "games_planned")
+            if name in attrs and attrs[name] != getattr(self.instance, name)
+        ]
+        if changed and (self.instance.is_done or self.instance.games.exists()):
+            errors.extend({"field": name, "message": FIXTURE_HAS_RESULT} for name in changed)
+        if errors:
+            raise serializers.ValidationError({"errors": errors})
+        return super().validate(attrs)
+
+
 class FixtureMoveSerializer(ClubScopedSerializer):
     date = serializers.DateField(
         allow_null=True, help_text="The new night; null postpones it to a date to be arranged."
@@ -119,6 +163,37 @@ class FixtureViewSet(ClubScopedModelViewSet):
 
     def queryset_for_club(self, club) -> QuerySet[Fixture]:
         return club.fixtures.select_related("home", "away", "venue")
+
+    def get_serializer_class(self):
+        if self.action in ("update", "partial_update"):
+            return FixtureUpdateSerializer
+        return FixtureSerializer
+
+    @extend_schema(
+        request=FixtureUpdateSerializer, responses={200: FixtureSerializer, 400: ERROR_BODY}
+    )
+    def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Round, teams and games planned. Date, venue and table are read-only here: move
+        the fixture with ``postpone``, which checks the teams and the table that night."""
+        return super().update(request, *args, **kwargs)
+
+    @extend_schema(
+        request=FixtureUpdateSerializer, responses={200: FixtureSerializer, 400: ERROR_BODY}
+    )
+    def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().partial_update(request, *args, **kwargs)
+
+    @extend_schema(responses={204: None, 400: ERROR_BODY})
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Delete a fixture without a result; one that is played, forfeit or has games is
+        part of the standings and stays."""
+        fixture = self.get_object()
+        if fixture.is_done or fixture.games.exists():
+            return Response(
+                {"errors": [{"field": "fixture", "message": FIXTURE_KEPT}]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        return super().destroy(request, *args, **kwargs)
 
     @extend_schema(
         request=FixtureMoveSerializer, responses={200: FixtureSerializer, 400: ERROR_BODY}

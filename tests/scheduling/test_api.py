@@ -7,6 +7,12 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from clabber_league.scheduling import services
+from clabber_league.scheduling.api import (
+    FIXTURE_HAS_RESULT,
+    FIXTURE_KEPT,
+    USE_ACTION,
+    USE_ACTION_STATUS,
+)
 from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 
@@ -191,3 +197,48 @@ def test_anonymous_visitors_read_a_public_clubs_runs_only(club, fixtures):
     club.save()
     assert _client().get(_url(club, "fixtures/")).status_code == 200
     assert _client().post(_url(club, "schedule-runs/"), {}).status_code in (401, 403)
+
+
+def test_a_plain_update_cannot_move_a_fixture_past_the_checks_of_postpone(
+    club, fixtures, hall, secretary
+):
+    """PUT/PATCH leave date, venue, table and status to the actions; the rest still updates."""
+    first, clash = fixtures[0], fixtures[1]  # same night, both at the Hall
+    assert (first.date, first.venue_id) == (clash.date, clash.venue_id)
+    client = _client(secretary)
+    url = _url(club, f"fixtures/{first.pk}/")
+    response = client.patch(url, {"table": clash.table, "status": "forfeit"}, format="json")
+    assert response.status_code == 400
+    errors = {e["field"]: e["message"] for e in response.json()["errors"]}
+    assert errors == {
+        "table": USE_ACTION.format(action="postpone"),
+        "status": USE_ACTION_STATUS,
+    }
+    first.refresh_from_db()
+    assert first.table != clash.table and first.status == "scheduled"
+    # The representation read back is accepted as it is (nothing moves), and the round changes.
+    body = {**client.get(url).json(), "round_number": 7}
+    response = client.put(url, body, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["round_number"] == 7
+    # Moving it onto the taken table through postpone is refused by fixture_move.
+    taken = client.post(
+        url + "postpone/",
+        {"date": str(clash.date), "venue": hall.pk, "table": clash.table},
+        format="json",
+    )
+    assert taken.status_code == 400 and taken.json()["errors"][0]["field"] == "table"
+
+
+def test_a_forfeited_fixture_keeps_its_teams_and_is_not_deleted(club, fixtures, secretary):
+    fixture = services.fixture_forfeit(fixture=fixtures[0], winner=fixtures[0].home)
+    client = _client(secretary)
+    url = _url(club, f"fixtures/{fixture.pk}/")
+    response = client.patch(url, {"games_planned": 3}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == [{"field": "games_planned", "message": FIXTURE_HAS_RESULT}]
+    response = client.delete(url)
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["message"] == FIXTURE_KEPT
+    assert Fixture.objects.filter(pk=fixture.pk, status="forfeit").exists()
+    assert client.delete(_url(club, f"fixtures/{fixtures[1].pk}/")).status_code == 204
