@@ -14,6 +14,7 @@ help:
 	@echo "make run    - install into $(VENV), migrate, load the demo league, serve http://$(HOST):$(PORT)"
 	@echo "make test   - install the test tools and run the whole suite (ruff + pytest)"
 	@echo "make bench  - run the benchmarks in bench/"
+	@echo "make bench-load - 50 scorers for 60 s against gunicorn and PostgreSQL (bench/load.py)"
 	@echo "make docs   - regenerate docs/rulesets.md from the rule-set data"
 	@echo "make vendor - refresh static/vendor from the npm registry (needs node)"
 
@@ -56,6 +57,15 @@ bench: $(VENV)/.installed-test
 	$(PY) bench/record.py
 	$(PY) bench/standings.py
 	$(PY) bench/schedule.py
+
+# The load test needs locust (the `bench` extra); LOAD_ARGS passes options, e.g. --wait-idle 300.
+.PHONY: bench-load
+$(VENV)/.installed-bench: pyproject.toml $(VENV)/.installed-test
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	touch $@
+
+bench-load: $(VENV)/.installed-bench
+	$(PY) bench/load.py $(LOAD_ARGS)
 
 docs: $(VENV)/.installed-run
 	$(PY) -m clabber_league.rules catalog --markdown > docs/rulesets.md

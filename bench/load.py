@@ -1,0 +1,691 @@
+"""Load test: 50 scorers recording deals and reading standings, against gunicorn and PostgreSQL.
+
+Everything is on this machine's loopback and the run is bounded (``--users`` virtual users
+for ``--duration`` seconds); it stops by itself. In order:
+
+1. a PostgreSQL database of its own (``BENCH_DATABASE_URL``, default
+   ``postgres://postgres@127.0.0.1:5432/clabber_league_bench_load``) is dropped, created and
+   migrated; a public club, one season, one division (``--divisions`` spreads the tables
+   over more) with two teams of two players per virtual user (a table each, so no two
+   tables share a team), and one scorer with an API token per virtual user;
+2. the deals of whole games are simulated beforehand (``rules.simulate.simulate_game``), so
+   the load generator spends no CPU on the rules;
+3. ``collectstatic`` for the production settings (their manifest storage must know every
+   file a page names), kept in the temporary folder between runs; then gunicorn
+   (``clabber_league.config.wsgi:application``, production settings, a throwaway secret
+   key, no HTTPS redirect, ``REDIS_URL`` unset: recording deals and reading standings
+   queue no Celery task, so no broker is involved and the shared Redis is left alone) on a
+   free port of 127.0.0.1 with docker/Dockerfile's options (gthread, keep-alive 5 s,
+   max-requests 1000), ``--workers`` x ``--threads`` (4 x 4 for two cores), waited for on
+   ``/healthz`` and warmed up with every request type at a table of its own;
+4. locust (as a library, in a child process: gevent patches the process it runs in) with
+   one user per scorer. A user behaves like the scorer of a table: it starts a game
+   (``POST /api/clubs/<club>/games/``), posts the game's deals one by one
+   (``POST .../games/<id>/deals/`` with an ``Idempotency-Key``), starts the next game
+   when one is finished, and every ``--read-every`` actions reads its division's
+   standings instead, by turns the API (``GET /api/clubs/<club>/standings/<division>/``,
+   with its token) and the page a phone at the next table shows
+   (``GET /clubs/<club>/standings/divisions/<division>/``, anonymously: the club is public).
+   Between two actions it waits ``--think-min`` to ``--think-max`` seconds (0.5 to 2 by
+   default). A real table records a deal every minute or two; at 0.5-2 s each virtual
+   user is some 50 tables at once, so 50 users offer about 40 requests a second, the deal
+   rate of a few thousand tables: a stress margin over any league night, and enough whole
+   games (about six deals each) in 60 s that finishing games, which update the standings
+   aggregates, are part of the mix;
+5. gunicorn is stopped and two tables printed: requests, failures, p50 / p95 / p99 / max
+   (exact, from every response time) and requests per second per request type and
+   overall, as the client saw them and as time inside gunicorn (its access log); how many
+   requests each worker served; how busy the CPUs were before and during the load (on a
+   shared machine other processes' load is in the figures: ``--wait-idle`` waits for a
+   quiet moment first); and whether the target (p95 under 100 ms at the client, no
+   failure) was met. The exit status is 0 when it was, 1 when not.
+
+    .venv/bin/python bench/load.py [--users 50] [--duration 60] [--workers 4] [--threads 4]
+                                   [--divisions 1] [--wait-idle SECONDS] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DB_NAME = "clabber_league_bench_load"
+TARGET_P95_MS = 100.0
+
+START = "POST games/ (start a game)"
+RECORD = "POST games/<id>/deals/ (record a deal)"
+READ_API = "GET api standings/<division>/"
+READ_PAGE = "GET page standings/divisions/<division>/"
+NAMES = [START, RECORD, READ_API, READ_PAGE]
+# gunicorn's access log, one line a request: method, path, status, microseconds in gunicorn,
+# the worker's process id.
+ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(D)s %(p)s"
+
+
+def request_name(method: str, path: str) -> str | None:
+    if method == "POST" and path.endswith("/deals/"):
+        return RECORD
+    if method == "POST" and path.endswith("/games/"):
+        return START
+    if method == "GET" and path.startswith("/api/") and "/standings/" in path:
+        return READ_API
+    if method == "GET" and "/standings/divisions/" in path:
+        return READ_PAGE
+    return None
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--users", type=int, default=50, help="virtual users (tables)")
+    parser.add_argument("--spawn-rate", type=float, default=10, help="users started per second")
+    parser.add_argument("--duration", type=float, default=60, help="seconds of load")
+    parser.add_argument("--think-min", type=float, default=0.5, help="seconds between actions")
+    parser.add_argument("--think-max", type=float, default=2.0, help="seconds between actions")
+    parser.add_argument(
+        "--read-every", type=int, default=4, help="every Nth action reads the standings"
+    )
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
+    parser.add_argument("--threads", type=int, default=4, help="gthread threads per worker")
+    parser.add_argument(
+        "--divisions", type=int, default=1, help="spread the tables over this many divisions"
+    )
+    parser.add_argument("--games", type=int, default=20, help="games simulated per user")
+    parser.add_argument(
+        "--json", metavar="PATH", help="also write every sample (type, ms, ok, s from start) here"
+    )
+    parser.add_argument(
+        "--wait-idle",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help="on a shared machine: wait up to this long for the CPUs to be idle before the load",
+    )
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--locust-child", nargs=2, metavar=("PLAN", "RESULTS"), help=argparse.SUPPRESS
+    )
+    return parser.parse_args()
+
+
+# --- the league and the plan (orchestrator, Django on the test settings) ----------------------
+
+
+def build_plan(args: argparse.Namespace) -> dict:
+    import random
+
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from clabber_league.clubs.models import Club, Membership, Player, Role
+    from clabber_league.leagues.models import Division, Season, Team, TeamMember
+    from clabber_league.rules import get_ruleset
+    from clabber_league.rules.simulate import simulate_game
+
+    club = Club.objects.create(name="Load Club", slug="load", is_public=True)
+    season = Season.objects.create(club=club, name="S", slug="s", start_date="2026-09-01")
+    divisions = [
+        Division.objects.create(club=club, season=season, name=f"D{d}", slug=f"d{d}")
+        for d in range(args.divisions)
+    ]
+    ruleset = get_ruleset(divisions[0].rules_spec())
+    rng = random.Random(args.seed)
+    users = []
+    for u in range(args.users + 1):  # the last table is for warming the server up
+        user = get_user_model().objects.create_user(f"scorer{u}", password=None)
+        Membership.objects.create(club=club, user=user, role=Role.SCORER)
+        token = Token.objects.create(user=user)
+        division = divisions[u % len(divisions)]
+        teams, players = [], []
+        for t in range(2):
+            team = Team.objects.create(club=club, division=division, name=f"Table {u} {'AB'[t]}")
+            for p in range(2):
+                player = Player.objects.create(club=club, name=f"Player {u}{'AB'[t]}{p}")
+                TeamMember.objects.create(team=team, player=player, position=p)
+                players.append(player.pk)
+            teams.append(team.pk)
+        users.append(
+            {
+                "division": division.pk,
+                "token": token.key,
+                "sides": {"A": teams[0], "B": teams[1]},
+                # Seats clockwise: 0 and 2 are side A, 1 and 3 side B.
+                "seats": [players[0], players[2], players[1], players[3]],
+                "games": [simulate_game(ruleset, rng) for _ in range(args.games)],
+            }
+        )
+    return {
+        "club": club.slug,
+        "divisions": [d.pk for d in divisions],
+        "users": users[:-1],
+        "warm_up": users[-1],
+    }
+
+
+def collect_static(url: str) -> Path:
+    """``collectstatic`` for the production settings (their manifest storage must know every
+    file the pages name), into a folder kept between runs and redone only when a source
+    file changed: whitenoise compresses every file on every run, with brotli too where it is
+    installed (locust brings it), which takes the best part of a minute."""
+    import hashlib
+    import shutil
+    import subprocess
+    import tempfile
+
+    from django.contrib.staticfiles import finders
+
+    digest = hashlib.sha256()
+    entries = []
+    for finder in finders.get_finders():
+        for path, storage in finder.list([]):
+            stat = os.stat(storage.path(path))
+            entries.append(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}")
+    for entry in sorted(entries):
+        digest.update(entry.encode() + b"\n")
+    key = digest.hexdigest()
+    root = Path(tempfile.gettempdir()) / "clabber-league-bench-load-static"
+    stamp = root / ".sources"
+    if stamp.exists() and stamp.read_text() == key and (root / "staticfiles.json").exists():
+        return root
+    print("collectstatic (production storage; kept for the next run) ...")
+    fresh = root.with_name(f"{root.name}.{os.getpid()}")
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=server_env(url, fresh),
+        check=True,
+    )
+    (fresh / ".sources").write_text(key)
+    shutil.rmtree(root, ignore_errors=True)
+    fresh.rename(root)
+    return root
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def server_env(url: str, static_root: Path) -> dict[str, str]:
+    import secrets
+
+    env = dict(os.environ)
+    env.pop("REDIS_URL", None)
+    env.update(
+        DJANGO_SETTINGS_MODULE="clabber_league.config.settings.production",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_SECURE_SSL_REDIRECT="false",
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_DEBUG="false",
+        DJANGO_STATIC_ROOT=str(static_root),
+        DJANGO_LOG_LEVEL="WARNING",
+        DATABASE_URL=url,
+    )
+    return env
+
+
+def wait_healthy(base: str, server, timeout: float = 30.0) -> None:
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"gunicorn exited with status {server.returncode}")
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.2)
+    raise SystemExit(f"gunicorn did not answer {base}/healthz within {timeout:.0f} s")
+
+
+def warm_up(base: str, plan: dict, workers: int) -> None:
+    """Every request type a few times per worker, at a table of its own, before measuring: a
+    server that has been up a while has its URLconf, views, serializers and templates
+    loaded, and a cold worker's first requests (a few hundred ms) would only measure that."""
+    import urllib.request
+
+    user = plan["warm_up"]
+    club, division = plan["club"], user["division"]
+    auth = {"Authorization": f"Token {user['token']}", "Content-Type": "application/json"}
+
+    def call(url: str, body: dict | None = None, headers: dict | None = None) -> dict:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(base + url, data=data, headers=headers or {})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read()) if body is not None else {}
+
+    for round_ in range(4 * workers):
+        call(f"/api/clubs/{club}/standings/{division}/", headers=auth)
+        call(f"/clubs/{club}/standings/divisions/{division}/")
+        body = {"division": division, "sides": user["sides"], "seats": user["seats"]}
+        game = call(f"/api/clubs/{club}/games/", body, auth)["id"]
+        deal = user["games"][round_ % len(user["games"])][0]
+        call(f"/api/clubs/{club}/games/{game}/deals/", deal, auth)
+
+
+def cpu_times() -> tuple[int, int]:
+    """(busy, total) jiffies of all CPUs from /proc/stat; (0, 0) where there is none."""
+    try:
+        fields = [int(v) for v in Path("/proc/stat").read_text().split()[1:9]]
+    except (OSError, ValueError):
+        return 0, 0
+    idle = fields[3] + fields[4]  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
+def cpu_share(before: tuple[int, int], after: tuple[int, int]) -> float:
+    total = after[1] - before[1]
+    return (after[0] - before[0]) / total if total > 0 else 0.0
+
+
+def own_cpu_ticks(master: int, url: str) -> dict[int, int]:
+    """CPU ticks so far of this run's server side, by process: gunicorn's master (with the
+    workers it has reaped, e.g. after max-requests), its live workers and the PostgreSQL
+    backends connected to the benchmark's database."""
+    import psycopg
+
+    def ticks(pid: int, children: bool = False) -> int:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return 0
+        # after the command: state, ppid, ..., utime (11), stime (12), cutime (13), cstime (14)
+        return sum(int(v) for v in fields[11 : 15 if children else 13])
+
+    pids = {master: ticks(master, children=True)}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == master:
+                pids[int(entry.name)] = ticks(int(entry.name))
+    db = url.rsplit("/", 1)[1]
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            [db],
+        ).fetchall()
+    for (pid,) in rows:
+        pids[pid] = ticks(pid)
+    return pids
+
+
+def own_cpu_share(before: dict[int, int], after: dict[int, int], client: float, wall: float):
+    """Share of all CPUs this run's own processes (server side and the locust client, whose
+    CPU seconds are ``client``) took over ``wall`` seconds."""
+    hz = os.sysconf("SC_CLK_TCK")
+    server = sum(max(0, t - before.get(pid, 0)) for pid, t in after.items()) / hz
+    return (server + client) / (wall * (os.cpu_count() or 1))
+
+
+def stop(server) -> None:
+    import signal
+    import subprocess
+
+    if server.poll() is None:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def orchestrate(args: argparse.Namespace) -> int:
+    import resource
+    import subprocess
+    import tempfile
+
+    import _django
+
+    sys.stdout.reconfigure(line_buffering=True)
+
+    url = _django.setup(DB_NAME)
+    if not url.startswith(("postgres://", "postgresql://")):
+        raise SystemExit(f"The load test runs on PostgreSQL; BENCH_DATABASE_URL is {url}")
+    from django.db import connection
+
+    print(
+        f"setting up {args.users} scorers, {args.users * 2} teams in {args.divisions} "
+        "division(s) ..."
+    )
+    plan = build_plan(args)
+    connection.close()
+
+    with tempfile.TemporaryDirectory(prefix="clabber-load-") as tmp:
+        work = Path(tmp)
+        env = server_env(url, collect_static(url))
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        plan.update(
+            host=base,
+            users_count=args.users,
+            spawn_rate=args.spawn_rate,
+            duration=args.duration,
+            think=[args.think_min, args.think_max],
+            read_every=args.read_every,
+        )
+        plan_path, results_path = work / "plan.json", work / "results.json"
+        plan_path.write_text(json.dumps(plan))
+        log, access = work / "gunicorn.log", work / "access.log"
+        gunicorn = [
+            sys.executable, "-m", "gunicorn", "clabber_league.config.wsgi:application",
+            "--bind", f"127.0.0.1:{port}",
+            "--workers", str(args.workers),
+            "--worker-class", "gthread",
+            "--threads", str(args.threads),
+            # As docker/Dockerfile runs it, but logs go to files of this run.
+            "--timeout", "60",
+            "--graceful-timeout", "30",
+            "--keep-alive", "5",
+            "--max-requests", "1000",
+            "--max-requests-jitter", "100",
+            "--worker-tmp-dir", "/dev/shm" if Path("/dev/shm").is_dir() else tmp,
+            "--no-control-socket",
+            "--access-logfile", str(access),
+            "--access-logformat", ACCESS_FORMAT,
+            "--error-logfile", str(log),
+            "--log-level", "warning",
+        ]  # fmt: skip
+        print(
+            f"gunicorn on {base}: {args.workers} workers x {args.threads} threads (gthread), "
+            "keep-alive 5 s, max-requests 1000 (+jitter 100); production settings, REDIS_URL unset"
+        )
+        server = subprocess.Popen(gunicorn, cwd=ROOT, env=env)
+        try:
+            wait_healthy(base, server)
+            warm_up(base, plan, args.workers)
+            offset = access.stat().st_size if access.exists() else 0
+            waited = time.monotonic()
+            while True:
+                idle_from = cpu_times()
+                time.sleep(2)
+                cpu_before = cpu_share(idle_from, cpu_times())
+                if cpu_before <= 0.15 or time.monotonic() - waited > args.wait_idle:
+                    break
+            print(f"CPU busy before the load (other processes): {cpu_before:.0%}")
+            if cpu_before > 0.15:
+                print("  warning: the machine is not idle; the figures below include that")
+            print(
+                f"load: {args.users} users (+{args.spawn_rate:g}/s) for {args.duration:g} s, "
+                f"think {args.think_min:g}-{args.think_max:g} s, standings every "
+                f"{args.read_every} actions"
+            )
+            load_from, own_from = cpu_times(), own_cpu_ticks(server.pid, url)
+            client_from, wall_from = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
+            subprocess.run(
+                [sys.executable, __file__, "--locust-child", str(plan_path), str(results_path)],
+                cwd=ROOT,
+                check=True,
+                timeout=args.duration + 120,
+            )
+            client = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu_during = cpu_share(load_from, cpu_times())
+            cpu_own = own_cpu_share(
+                own_from,
+                own_cpu_ticks(server.pid, url),
+                client.ru_utime + client.ru_stime - client_from.ru_utime - client_from.ru_stime,
+                time.monotonic() - wall_from,
+            )
+        finally:
+            stop(server)
+            errors = log.read_text() if log.exists() else ""
+        results = json.loads(results_path.read_text())
+        server_ms, per_worker = server_times(access, offset)
+        results.update(
+            server=server_ms,
+            per_worker=per_worker,
+            cpu_before=cpu_before,
+            cpu_during=cpu_during,
+            cpu_own=cpu_own,
+        )
+    if args.json:
+        Path(args.json).write_text(json.dumps(results))
+    if errors.strip():
+        print("gunicorn's error log (last lines):")
+        print("\n".join(errors.strip().splitlines()[-20:]))
+    return report(results)
+
+
+# --- the report -----------------------------------------------------------------------------
+
+
+def server_times(access: Path, offset: int) -> tuple[dict[str, list[float]], list[int]]:
+    """Milliseconds each request spent in gunicorn (the access log's %(D)s), by type, and how
+    many requests each worker process served, most first."""
+    times: dict[str, list[float]] = {name: [] for name in NAMES}
+    workers: dict[str, int] = {}
+    if not access.exists():
+        return times, []
+    with access.open("rb") as lines:
+        lines.seek(offset)
+        for line in lines:
+            parts = line.decode(errors="replace").split()
+            if len(parts) != 5 or not parts[3].isdigit():
+                continue
+            name = request_name(parts[0], parts[1])
+            if name is not None:
+                times[name].append(int(parts[3]) / 1000)
+                workers[parts[4]] = workers.get(parts[4], 0) + 1
+    return times, sorted(workers.values(), reverse=True)
+
+
+def percentile(ordered: list[float], q: float) -> float:
+    """Nearest-rank percentile of an ascending list."""
+    if not ordered:
+        return float("nan")
+    rank = max(1, -(-len(ordered) * q // 100))
+    return ordered[int(rank) - 1]
+
+
+def table(rows: list[tuple[str, list[float], int | None]], elapsed: float) -> None:
+    header = (
+        f"{'request type':<42}{'requests':>9}{'fails':>7}{'p50 ms':>8}{'p95 ms':>8}"
+        f"{'p99 ms':>8}{'max ms':>8}{'req/s':>8}"
+    )
+    print(header)
+    print("-" * len(header))
+    for name, times, failed in rows:
+        ordered = sorted(times)
+        print(
+            f"{name:<42}{len(ordered):>9}{'' if failed is None else failed:>7}"
+            f"{percentile(ordered, 50):>8.1f}{percentile(ordered, 95):>8.1f}"
+            f"{percentile(ordered, 99):>8.1f}{(ordered[-1] if ordered else float('nan')):>8.1f}"
+            f"{len(ordered) / elapsed:>8.1f}"
+        )
+
+
+def report(results: dict) -> int:
+    elapsed = results["elapsed"]
+    samples: dict[str, list[float]] = {name: [] for name in NAMES}
+    failures: dict[str, int] = dict.fromkeys(NAMES, 0)
+    for name, ms, ok, _at in results["samples"]:
+        samples.setdefault(name, []).append(ms)
+        failures[name] = failures.get(name, 0) + (0 if ok else 1)
+    everything = [ms for times in samples.values() for ms in times]
+    failed = sum(failures.values())
+    print("\nresponse times at the client (locust), every request of the run:")
+    table(
+        [*((n, samples[n], failures[n]) for n in samples), ("overall", everything, failed)],
+        elapsed,
+    )
+    server = results["server"]
+    inside = [ms for times in server.values() for ms in times]
+    print("\ntime spent inside gunicorn (its access log), the same requests:")
+    table([*((n, server[n], None) for n in NAMES), ("overall", inside, None)], elapsed)
+    print(
+        "requests served by each gunicorn worker process (a worker started again after "
+        f"max-requests counts anew): {', '.join(map(str, results['per_worker']))}"
+    )
+    print(
+        f"\n{results['users']} users, {elapsed:.1f} s, {results['games_started']} games started, "
+        f"{results['games_finished']} finished"
+    )
+    during, own = results["cpu_during"], results["cpu_own"]
+    print(
+        f"CPU busy ({os.cpu_count()} CPUs): {results['cpu_before']:.0%} just before the load "
+        f"(other processes); {during:.0%} during it, of which this run's gunicorn, PostgreSQL "
+        f"backends and locust {own:.0%}, other processes about {max(0.0, during - own):.0%}"
+    )
+    for message, count in sorted(results["errors"].items(), key=lambda e: -e[1])[:10]:
+        print(f"  error x{count}: {message}")
+    p95 = percentile(sorted(everything), 95)
+    met = bool(everything) and p95 < TARGET_P95_MS and failed == 0
+    print(
+        f"target p95 < {TARGET_P95_MS:.0f} ms and no failures: "
+        f"{'MET' if met else 'MISSED'} (p95 {p95:.1f} ms, {failed} failures)"
+    )
+    return 0 if met else 1
+
+
+# --- the load generator (child process: locust and gevent, no Django) --------------------------
+
+
+def run_locust(plan_path: str, results_path: str) -> None:
+    import itertools
+    from collections import Counter
+
+    import gevent
+    from locust import FastHttpUser, between, task
+    from locust.env import Environment
+
+    plan = json.loads(Path(plan_path).read_text())
+    club = plan["club"]
+    slots = itertools.count()
+    samples: list[tuple[str, float, bool, float]] = []
+    errors: Counter[str] = Counter()
+    counts = Counter()
+
+    def fail(response) -> None:
+        detail = response.error if response.status_code == 0 else (response.text or "")[:200]
+        response.failure(f"{response.status_code} {detail}")
+
+    class Scorer(FastHttpUser):
+        wait_time = between(*plan["think"])
+
+        def on_start(self) -> None:
+            slot = next(slots)
+            me = plan["users"][slot % len(plan["users"])]
+            self.headers = {"Authorization": f"Token {me['token']}"}
+            self.me = me
+            self.division = me["division"]
+            self.games = itertools.cycle(me["games"])
+            self.game_id: int | None = None
+            self.deals: list[dict] = []
+            self.next_deal = 0
+            self.actions = 0
+            self.reads = 0
+            self.key_prefix = f"{slot}-{time.time_ns()}"
+
+        @task
+        def act(self) -> None:
+            self.actions += 1
+            if self.actions % plan["read_every"] == 0:
+                self.read_standings()
+            elif self.game_id is None or self.next_deal >= len(self.deals):
+                self.start_game()
+            else:
+                self.record_deal()
+
+        def start_game(self) -> None:
+            body = {"division": self.division, "sides": self.me["sides"], "seats": self.me["seats"]}
+            with self.client.post(
+                f"/api/clubs/{club}/games/",
+                json=body,
+                headers=self.headers,
+                name=START,
+                catch_response=True,
+            ) as response:
+                if response.status_code != 201:
+                    fail(response)
+                    self.game_id = None
+                    return
+                self.game_id = response.json()["id"]
+                self.deals = next(self.games)
+                self.next_deal = 0
+                counts["games_started"] += 1
+
+        def record_deal(self) -> None:
+            deal = self.deals[self.next_deal]
+            headers = {
+                **self.headers,
+                "Idempotency-Key": f"{self.key_prefix}-{self.game_id}-{self.next_deal}",
+            }
+            with self.client.post(
+                f"/api/clubs/{club}/games/{self.game_id}/deals/",
+                json=deal,
+                headers=headers,
+                name=RECORD,
+                catch_response=True,
+            ) as response:
+                self.next_deal += 1
+                if response.status_code != 201:
+                    fail(response)
+                    self.game_id = None  # start afresh rather than post into a broken game
+                    return
+                if self.next_deal == len(self.deals):
+                    counts["games_finished"] += 1
+
+        def read_standings(self) -> None:
+            self.reads += 1
+            if self.reads % 2:
+                url = f"/api/clubs/{club}/standings/{self.division}/"
+                name, headers = READ_API, self.headers
+            else:
+                url = f"/clubs/{club}/standings/divisions/{self.division}/"
+                name, headers = READ_PAGE, {}
+            with self.client.get(url, headers=headers, name=name, catch_response=True) as response:
+                if response.status_code != 200:
+                    fail(response)
+
+    def on_request(request_type, name, response_time, exception=None, **kwargs) -> None:
+        at = round(time.monotonic() - started, 3)
+        samples.append((name, float(response_time), exception is None, at))
+        if exception is not None:
+            errors[f"{name}: {exception}"[:300]] += 1
+
+    env = Environment(user_classes=[Scorer], host=plan["host"])
+    env.events.request.add_listener(on_request)
+    runner = env.create_local_runner()
+    started = time.monotonic()
+    runner.start(plan["users_count"], spawn_rate=plan["spawn_rate"])
+    gevent.spawn_later(plan["duration"], runner.quit)
+    runner.greenlet.join()
+    elapsed = time.monotonic() - started
+    Path(results_path).write_text(
+        json.dumps(
+            {
+                "elapsed": elapsed,
+                "users": plan["users_count"],
+                "samples": samples,
+                "errors": dict(errors),
+                "games_started": counts["games_started"],
+                "games_finished": counts["games_finished"],
+            }
+        )
+    )
+
+
+def main() -> None:
+    args = parse_args()
+    if args.locust_child:
+        run_locust(*args.locust_child)
+        return
+    sys.exit(orchestrate(args))
+
+
+if __name__ == "__main__":
+    main()
