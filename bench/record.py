@@ -58,15 +58,20 @@ def main() -> None:
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     ruleset = get_ruleset("clabber")
     rng = random.Random(7)
-    seats = [a.members.all()[0].player, b.members.all()[0].player,
-             a.members.all()[1].player, b.members.all()[1].player]
+    seats = [
+        a.members.all()[0].player,
+        b.members.all()[0].player,
+        a.members.all()[1].player,
+        b.members.all()[1].player,
+    ]
 
     games = []
     total = 0
     while total < args.deals:
         deals = simulate_game(ruleset, rng)
-        game = services.game_start(club=club, division=division, sides={"A": a, "B": b},
-                                   seats=seats)
+        game = services.game_start(
+            club=club, division=division, sides={"A": a, "B": b}, seats=seats
+        )
         games.append((game, deals))
         total += len(deals)
 
@@ -95,10 +100,14 @@ def main() -> None:
 
     print(f"database: {connection.vendor}; {recorded} deals in {len(games)} games")
     print(f"{'endpoint':<42}{'requests/s':>12}{'ms/request':>12}")
-    print(f"{'POST .../games/<id>/deals/ (record)':<42}{record_rate:>12.0f}"
-          f"{1000 / record_rate:>12.2f}")
-    print(f"{'GET /api/whoami/ (trivial, authenticated)':<42}{trivial_rate:>12.0f}"
-          f"{1000 / trivial_rate:>12.2f}")
+    print(
+        f"{'POST .../games/<id>/deals/ (record)':<42}{record_rate:>12.0f}"
+        f"{1000 / record_rate:>12.2f}"
+    )
+    print(
+        f"{'GET /api/whoami/ (trivial, authenticated)':<42}{trivial_rate:>12.0f}"
+        f"{1000 / trivial_rate:>12.2f}"
+    )
     print(f"ratio trivial/record: {trivial_rate / record_rate:.2f}x")
 
 

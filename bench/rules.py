@@ -106,8 +106,11 @@ def main() -> int:
     season_rate = _rate(SEASON_DEALS, replay, repeat=1)
     rows = [
         ("score_deal (validated + scored)", f"{len(deals):,} deals", deal_rate),
-        ("score_game (season replay)", f"{SEASON_DEALS:,} deals / {len(season):,} games",
-         season_rate),
+        (
+            "score_game (season replay)",
+            f"{SEASON_DEALS:,} deals / {len(season):,} games",
+            season_rate,
+        ),
     ]
     print(f"{'measurement':<34} {'work':<28} {'deals/s':>10}")
     print("-" * 74)
