@@ -1,15 +1,18 @@
-"""A club with a division of four partnerships, and helpers that play whole games."""
+"""A division of four partnerships, and helpers that play whole games.
+
+The club and its scorer, admin and viewer are the fixtures of tests/conftest.py, built on
+the division below; ``made`` is the deal builder of the games tests."""
 
 from __future__ import annotations
 
 import pytest
 
-from clabber_league.clubs.models import Role
 from clabber_league.games import services
 from clabber_league.games.models import Game
 from clabber_league.leagues.models import Team
 from clabber_league.scheduling.models import Fixture
-from tests.factories import DivisionFactory, MembershipFactory, TeamFactory, UserFactory
+from tests.factories import DivisionFactory, TeamFactory
+from tests.games.conftest import made
 
 
 @pytest.fixture
@@ -18,43 +21,10 @@ def division(db):
 
 
 @pytest.fixture
-def club(division):
-    return division.club
-
-
-@pytest.fixture
-def scorer(club):
-    return MembershipFactory(club=club, role=Role.SCORER, user=UserFactory(username="scorer")).user
-
-
-@pytest.fixture
-def admin(club):
-    return MembershipFactory(
-        club=club, role=Role.ADMIN, user=UserFactory(username="clubadmin")
-    ).user
-
-
-@pytest.fixture
-def viewer(club):
-    return MembershipFactory(club=club, role=Role.VIEWER, user=UserFactory(username="viewer")).user
-
-
-@pytest.fixture
 def teams(division):
     return [
         TeamFactory(division=division, name=name) for name in ("Aces", "Bells", "Dads", "Mules")
     ]
-
-
-def made(maker: str = "A", a: int = 100, last: str = "A", **extra) -> dict:
-    """A played-out clabber deal: ``a`` card points for side A, the rest for B."""
-    return {
-        "maker": maker,
-        "trump": "hearts",
-        "points": {"A": a, "B": 152 - a},
-        "last_trick": last,
-        **extra,
-    }
 
 
 #: Four deals in which side A takes every card point: A 608, B 40 (A wins).
