@@ -32,7 +32,7 @@ migrate: $(VENV)/.installed-run
 	$(PY) manage.py migrate --noinput
 
 demo: migrate
-	$(PY) manage.py seed_demo
+	$(PY) manage.py seed_demo --base-url http://$(HOST):$(PORT)
 
 run: demo
 	@echo "Serving Clabber League on http://$(HOST):$(PORT)/  (Ctrl-C stops it)"

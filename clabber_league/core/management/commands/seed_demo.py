@@ -58,9 +58,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--seed", type=int, default=500, help="random seed for the deals")
+        parser.add_argument("--base-url", default="http://127.0.0.1:8000",
+                            help="where the site is served, for the links printed at the end")
 
     def handle(self, *args, **options):
         rng = random.Random(options["seed"])
+        base = options["base_url"].rstrip("/")
         with transaction.atomic():
             club, admin, scorer = self._club_and_logins()
             division, teams = self._league(club)
@@ -72,10 +75,10 @@ class Command(BaseCommand):
             )
         )
         self.stdout.write(
-            "Log in at http://127.0.0.1:8000/accounts/login/ with\n"
+            f"Log in at {base}/accounts/login/ with\n"
             f"  club admin (and Django admin): admin / {DEMO_PASSWORD}\n"
             f"  scorer:                        scorer / {DEMO_PASSWORD}\n"
-            f"The club's page: http://127.0.0.1:8000/clubs/{club.slug}/"
+            f"The club's page: {base}/clubs/{club.slug}/"
         )
 
     def _club_and_logins(self):
