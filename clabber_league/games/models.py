@@ -22,6 +22,14 @@ from clabber_league.scheduling.models import Fixture
 SIDES = ("A", "B", "C")
 
 
+def per_side(a: int, b: int, c: int | None) -> dict[str, int]:
+    """Side columns as ``{"A": .., "B": ..}``, with ``"C"`` only in three-sided games."""
+    out = {"A": a, "B": b}
+    if c is not None:
+        out["C"] = c
+    return out
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         IN_PROGRESS = "in_progress", "In progress"
@@ -75,10 +83,7 @@ class Game(models.Model):
 
     @property
     def scores(self) -> dict[str, int]:
-        out = {"A": self.score_a, "B": self.score_b}
-        if self.score_c is not None:
-            out["C"] = self.score_c
-        return out
+        return per_side(self.score_a, self.score_b, self.score_c)
 
     @property
     def is_open(self) -> bool:
@@ -162,17 +167,11 @@ class Deal(models.Model):
 
     @property
     def scores(self) -> dict[str, int]:
-        out = {"A": self.score_a, "B": self.score_b}
-        if self.score_c is not None:
-            out["C"] = self.score_c
-        return out
+        return per_side(self.score_a, self.score_b, self.score_c)
 
     @property
     def running(self) -> dict[str, int]:
-        out = {"A": self.running_a, "B": self.running_b}
-        if self.running_c is not None:
-            out["C"] = self.running_c
-        return out
+        return per_side(self.running_a, self.running_b, self.running_c)
 
 
 class DealRevision(models.Model):

@@ -469,16 +469,22 @@ def _locked_open_game(game_id: int) -> Game:
     return game
 
 
+def _rows_and_index(game: Game, deal: Deal) -> tuple[list[Deal], int]:
+    """The game's deals in order, and where ``deal`` stands among them."""
+    rows = list(game.deals.order_by("number"))
+    index = next((i for i, r in enumerate(rows) if r.pk == deal.pk), None)
+    if index is None:
+        raise GameError.one("deal", LAST_DEAL_ONLY)
+    return rows, index
+
+
 @transaction.atomic
 def deal_correct(
     *, deal: Deal, data: Mapping[str, Any], maker_seat: int | None = None, user: Any = None
 ) -> Deal:
     """Change a recorded deal; every deal after it is re-scored. Kept in the audit history."""
     game = _locked_open_game(deal.game_id)
-    rows = list(game.deals.order_by("number"))
-    index = next((i for i, r in enumerate(rows) if r.pk == deal.pk), None)
-    if index is None:
-        raise GameError.one("deal", LAST_DEAL_ONLY)
+    rows, index = _rows_and_index(game, deal)
     row = rows[index]
     before = _revision_view(row)
     new = adapters.deal_data(data)
@@ -506,10 +512,7 @@ def deal_correct(
 def deal_delete(*, deal: Deal, user: Any = None) -> None:
     """Remove a deal; the deals after it move up one and everything is re-scored."""
     game = _locked_open_game(deal.game_id)
-    rows = list(game.deals.order_by("number"))
-    index = next((i for i, r in enumerate(rows) if r.pk == deal.pk), None)
-    if index is None:
-        raise GameError.one("deal", LAST_DEAL_ONLY)
+    rows, index = _rows_and_index(game, deal)
     removed = rows.pop(index)
     before = _revision_view(removed)
     answer = _score(game, [r.data for r in rows])
