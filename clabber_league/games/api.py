@@ -183,8 +183,9 @@ class GameViewSet(
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = GameCreateSerializer(data=request.data, context=self.get_serializer_context())
         if not serializer.is_valid():
-            return Response({"errors": error_list(serializer.errors)},
-                            status=status.HTTP_400_BAD_REQUEST)
+            return Response(
+                {"errors": error_list(serializer.errors)}, status=status.HTTP_400_BAD_REQUEST
+            )
         data = serializer.validated_data
         try:
             game = services.game_start(
