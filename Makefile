@@ -75,6 +75,8 @@ vendor:
 	mkdir -p static/vendor/htmx static/vendor/chartjs
 	cp node_modules/htmx.org/dist/htmx.min.js node_modules/htmx.org/LICENSE static/vendor/htmx/
 	cp node_modules/chart.js/dist/chart.umd.min.js node_modules/chart.js/dist/chart.umd.min.js.map node_modules/chart.js/LICENSE.md static/vendor/chartjs/
+	mkdir -p tests/browser/vendor/axe-core  # axe-core checks the pages in the browser tests only
+	cp node_modules/axe-core/axe.min.js node_modules/axe-core/LICENSE tests/browser/vendor/axe-core/
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis

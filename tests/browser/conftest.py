@@ -59,3 +59,38 @@ def page(browser) -> Iterator[object]:
     page.set_default_timeout(15_000)
     yield page
     context.close()
+
+
+# --- accessibility: axe-core, vendored from npm for the tests (make vendor) ---------------
+
+AXE_SOURCE = os.path.join(os.path.dirname(__file__), "vendor", "axe-core", "axe.min.js")
+AXE_BLOCKING = {"critical", "serious"}
+
+
+def axe_violations(page, *, impacts: set[str] = AXE_BLOCKING) -> list[dict]:
+    """Run axe-core on the page as it is now; the violations of the given impacts.
+
+    Each violation is axe's own dict (``id``, ``impact``, ``help``, ``nodes`` with their
+    selectors), so a failing assertion says what is wrong and where.
+    """
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        # Evaluated through the DevTools protocol, which a Content-Security-Policy allows,
+        # where an injected <script> tag would be refused.
+        with open(AXE_SOURCE, encoding="utf-8") as source:
+            page.evaluate(source.read())
+    result = page.evaluate(
+        "async () => await window.axe.run(document, {resultTypes: ['violations']})"
+    )
+    return [v for v in result["violations"] if v.get("impact") in impacts]
+
+
+def assert_accessible(page, *, impacts: set[str] = AXE_BLOCKING) -> None:
+    """Fail with a readable list when axe-core finds a critical or serious violation."""
+    found = axe_violations(page, impacts=impacts)
+    if found:
+        lines = [
+            f"{v['impact']}: {v['id']} ({v['help']}) at "
+            + ", ".join(" ".join(n["target"]) for n in v["nodes"][:5])
+            for v in found
+        ]
+        pytest.fail(f"axe-core on {page.url}:\n" + "\n".join(lines))
