@@ -1,6 +1,6 @@
 """The rules calculator over HTTP: the twin of ``python -m clabber_league.rules``.
 
-``POST /api/rules/score`` scores one deal, ``POST /api/rules/game`` a whole game,
+``POST /api/rules/score/`` scores one deal, ``POST /api/rules/game/`` a whole game,
 with the same JSON as the command line (RULES.md section 6): 200 with the answer,
 or 400 with ``{"errors": [{"field", "message"}]}``. Open to anonymous users and
 throttled. The views only hand the body to the rules engine.
@@ -10,29 +10,21 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from clabber_league.core.api import ErrorsSerializer
+from clabber_league.core.throttling import ScopedRateThrottle
 from clabber_league.rules import RulesError, score_deal, score_game
 
 BODY_NOT_OBJECT = "The request body must be a JSON object."
 
-ERROR_BODY = inline_serializer(
-    "RulesErrors",
-    fields={
-        "errors": serializers.ListField(
-            child=inline_serializer(
-                "RulesErrorItem",
-                fields={"field": serializers.CharField(), "message": serializers.CharField()},
-            )
-        )
-    },
-)
+#: The API's one error body (kept here for the modules that import it from the calculator).
+ERROR_BODY = ErrorsSerializer
 
 DEAL_EXAMPLE = {
     "ruleset": "clabber",

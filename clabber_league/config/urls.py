@@ -1,7 +1,7 @@
 """URL map: pages, the API (club-scoped under /api/clubs/<club>/), the calculator, admin."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from clabber_league.calculator import api as calculator_api
@@ -14,9 +14,12 @@ api_patterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("whoami/", core_api.WhoAmIView.as_view(), name="whoami"),
-    path("rules/score", calculator_api.ScoreDealView.as_view(), name="rules-score"),
-    path("rules/game", calculator_api.ScoreGameView.as_view(), name="rules-game"),
+    path("rules/score/", calculator_api.ScoreDealView.as_view(), name="rules-score"),
+    path("rules/game/", calculator_api.ScoreGameView.as_view(), name="rules-game"),
     path("", include("clabber_league.config.api_router")),
+    # Last: an unknown /api/ URL answers the API's JSON 404; one missing only its trailing
+    # slash (the calculator's old /api/rules/score) is redirected with 308, method and body kept.
+    re_path(r"^.*$", core_api.api_not_found, name="api-not-found"),
 ]
 
 urlpatterns = [

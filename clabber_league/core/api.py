@@ -1,10 +1,26 @@
-"""API-wide behaviour: every error is JSON, never a stack trace; who am I.
+"""API-wide behaviour: one error body for every status, never a stack trace; who am I.
 
-Every rejected input, whichever endpoint, answers 400 with the rules calculator's body:
-``{"errors": [{"field": "sides.B", "message": "..."}]}``.
+Every error the API answers, whatever its status, has one body:
+``{"errors": [{"field": "sides.B", "message": "..."}]}`` (``field`` is ``""`` when the
+error is about the request as a whole). That is the rules calculator's body, so a client
+handles a rejected deal, a missing token, a conflict and a busy database the same way.
 
-DRF's own exceptions keep their status; a lost database connection becomes a
-503 with a JSON body so clients can retry; anything else a 500 with a JSON body.
+| status | when |
+|---|---|
+| 400 | the body is invalid or is not well-formed JSON; errors name the fields |
+| 401 | no or a bad token where one is needed (``WWW-Authenticate: Token``) |
+| 403 | your role in the club does not allow this |
+| 404 | no such thing in this club, no such club (to you), no such ``/api/`` URL |
+| 405 | the method is not allowed on this URL |
+| 409 | a conflict with the stored state (still in use, already exists, already done) |
+| 413 | the body is larger than the service accepts |
+| 415 | the body is not ``application/json`` |
+| 422 | an ``Idempotency-Key`` reused with another request |
+| 429 | too many requests (``Retry-After``, ``RateLimit``) |
+| 500 | a failure on our side; nothing was saved |
+| 503 | the database is not reachable; retry after ``Retry-After`` seconds |
+
+Views raise; this handler is the one place that turns an exception into that body.
 """
 
 import logging
@@ -13,9 +29,11 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.db.models import ProtectedError, RestrictedError
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.urls import Resolver404, resolve
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers, status
-from rest_framework.exceptions import ValidationError
+from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,35 +46,66 @@ SERVICE_UNAVAILABLE = "The database is not reachable right now; please try again
 INTERNAL_ERROR = "Something went wrong on our side; the request was not saved."
 TOO_BIG = "The request is larger than this service accepts."
 STILL_IN_USE = "This cannot be deleted: {used_by} still refer to it. Remove or change those first."
+MALFORMED_JSON = "The request body is not well-formed JSON: {reason}"
+NO_SUCH_URL = "There is no such API URL: {path}"
+
+
+class ErrorItemSerializer(serializers.Serializer):
+    field = serializers.CharField(
+        allow_blank=True,
+        help_text='The field at fault as a path ("points.B", "rows[2].sheet.A", '
+        '"Idempotency-Key"); "" for the request as a whole.',
+    )
+    message = serializers.CharField(help_text="What is wrong, in plain words.")
+
+
+class ErrorsSerializer(serializers.Serializer):
+    """The one error body of the API, for every status."""
+
+    errors = ErrorItemSerializer(many=True)
+
+
+class Conflict(exceptions.APIException):
+    """409: the request conflicts with what is stored (a duplicate, a thing still in use)."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "This conflicts with what is stored."
+    default_code = "conflict"
+
+
+class Unprocessable(exceptions.APIException):
+    """422: well-formed, but it cannot be processed (an Idempotency-Key reused)."""
+
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_detail = "This request cannot be processed."
+    default_code = "unprocessable"
+
+
+def errors_body(field_name: str, message: str) -> dict[str, list[dict[str, str]]]:
+    return {"errors": [{"field": field_name, "message": message}]}
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, exceptions.ParseError):
+        exc = exceptions.ParseError(MALFORMED_JSON.format(reason=_parse_reason(exc)))
     response = drf_exception_handler(exc, context)
     if response is not None:
-        if isinstance(exc, ValidationError) and "errors" not in (response.data or {}):
-            # One shape for every rejected input, the rules calculator's.
-            response.data = {"errors": error_list(response.data)}
+        response.data = {"errors": _drf_errors(exc, response.data)}
         return response
     if isinstance(exc, RequestDataTooBig):
-        return Response(
-            {"errors": [{"field": "", "message": TOO_BIG}]},
-            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
-        )
+        return Response(errors_body("", TOO_BIG), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, SuspiciousOperation):
         return Response(
-            {"errors": [{"field": "", "message": str(exc) or "Bad request."}]},
-            status=status.HTTP_400_BAD_REQUEST,
+            errors_body("", str(exc) or "Bad request."), status=status.HTTP_400_BAD_REQUEST
         )
     if isinstance(exc, (ProtectedError, RestrictedError)):
         used_by = sorted({str(obj._meta.verbose_name_plural) for obj in exc.protected_objects})
         message = STILL_IN_USE.format(used_by=", ".join(used_by) or "other records")
-        return Response(
-            {"errors": [{"field": "", "message": message}]}, status=status.HTTP_409_CONFLICT
-        )
+        return Response(errors_body("", message), status=status.HTTP_409_CONFLICT)
     if isinstance(exc, (OperationalError, InterfaceError)):
         logger.warning("database unavailable: %s", exc)
         return Response(
-            {"detail": SERVICE_UNAVAILABLE},
+            errors_body("", SERVICE_UNAVAILABLE),
             status=status.HTTP_503_SERVICE_UNAVAILABLE,
             headers={"Retry-After": "5"},
         )
@@ -64,7 +113,50 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
         logger.exception("database error")
     else:
         logger.exception("unhandled API error")
-    return Response({"detail": INTERNAL_ERROR}, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+    return Response(errors_body("", INTERNAL_ERROR), status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+
+
+def _parse_reason(exc: exceptions.ParseError) -> str:
+    detail = str(exc.detail)
+    return detail.split(" - ", 1)[-1] if " - " in detail else detail
+
+
+def _drf_errors(exc: Exception, data: Any) -> list[dict[str, str]]:
+    if isinstance(data, dict) and isinstance(data.get("errors"), list):
+        return data["errors"]  # already ours (a serializer that raised the API's body)
+    if isinstance(exc, exceptions.ValidationError):
+        return error_list(data)
+    if isinstance(data, dict) and set(data) == {"detail"}:
+        return [{"field": "", "message": str(data["detail"])}]
+    return error_list(data)
+
+
+@csrf_exempt
+def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    """Any ``/api/`` URL that matches no route: the API's 404 body, not the HTML page.
+
+    A path that is a route but for its trailing slash is redirected there with 308, which
+    keeps the method and the body (every API path ends with a slash)."""
+    if not request.path.endswith("/"):
+        try:
+            match = resolve(request.path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not api_not_found:
+            query = request.META.get("QUERY_STRING", "")
+            return HttpResponsePermanentRedirect(
+                request.path + "/" + (f"?{query}" if query else ""), preserve_request=True
+            )
+    return JsonResponse(errors_body("", NO_SUCH_URL.format(path=request.path)), status=404)
+
+
+def api_server_error(request: HttpRequest, unavailable: bool) -> JsonResponse:
+    """``handler500`` under ``/api/``: the same body as the exception handler's."""
+    message = SERVICE_UNAVAILABLE if unavailable else INTERNAL_ERROR
+    response = JsonResponse(errors_body("", message), status=503 if unavailable else 500)
+    if unavailable:
+        response["Retry-After"] = "5"
+    return response
 
 
 class WhoAmIView(APIView):

@@ -16,3 +16,11 @@ def health_probe() -> dict[str, object]:
         "hostname": socket.gethostname(),
         "pid": os.getpid(),
     }
+
+
+@shared_task(name="core.purge_idempotency_keys")
+def purge_idempotency_keys() -> int:
+    """Forget the responses kept for Idempotency-Key replays after their 24 hours."""
+    from .idempotency import idempotency_records_purge
+
+    return idempotency_records_purge()

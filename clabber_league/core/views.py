@@ -12,7 +12,7 @@ from django.views.decorators.cache import never_cache
 from clabber_league import __version__
 from clabber_league.clubs.selectors import clubs_for_user
 
-from .api import INTERNAL_ERROR, SERVICE_UNAVAILABLE
+from .api import INTERNAL_ERROR, SERVICE_UNAVAILABLE, api_server_error
 from .health import broker_check, database_check
 
 logger = logging.getLogger(__name__)
@@ -44,10 +44,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
     unavailable = isinstance(exc, (OperationalError, InterfaceError))
     status, message = (503, SERVICE_UNAVAILABLE) if unavailable else (500, INTERNAL_ERROR)
     if request.path.startswith("/api/"):
-        response: HttpResponse = JsonResponse({"detail": message}, status=status)
-    else:
-        template = "503.html" if unavailable else "500.html"
-        response = HttpResponse(render_to_string(template, {"message": message}), status=status)
+        return api_server_error(request, unavailable)
+    template = "503.html" if unavailable else "500.html"
+    response = HttpResponse(render_to_string(template, {"message": message}), status=status)
     if unavailable:
         response["Retry-After"] = "5"
     return response

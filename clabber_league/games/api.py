@@ -9,8 +9,9 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
@@ -22,6 +23,7 @@ from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSe
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
 from clabber_league.core.api import error_list
+from clabber_league.core.idempotency import idempotent
 from clabber_league.leagues.models import Division, Team
 from clabber_league.scheduling.models import Fixture
 
@@ -30,15 +32,6 @@ from .models import Deal, DealRevision, Game
 
 BODY_NOT_OBJECT = "The deal must be a JSON object."
 ROWS_NOT_LIST = "rows must be a list of sheet rows (objects)."
-IDEMPOTENCY_KEY_TOO_LONG = "The Idempotency-Key header is at most 80 characters."
-
-IDEMPOTENCY_HEADER = OpenApiParameter(
-    "Idempotency-Key",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    description="A key unique to this deal; a retried request with the same key returns the "
-    "deal recorded the first time (200) instead of recording it twice.",
-)
 
 
 def _errors_response(exc: services.GameError) -> Response:
@@ -180,6 +173,7 @@ class GameViewSet(
         return super().get_permissions()
 
     @extend_schema(request=GameCreateSerializer, responses={201: GameSerializer, 400: ERROR_BODY})
+    @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = GameCreateSerializer(data=request.data, context=self.get_serializer_context())
         if not serializer.is_valid():
@@ -210,6 +204,7 @@ class GameViewSet(
         summary="Copy rows of an old paper sheet",
     )
     @action(detail=True, methods=["post"], url_path="paper-sheet")
+    @idempotent
     def paper_sheet(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Each row is checked for being a result some legal deal could give; all rows are
         saved or none. Errors name the row: ``rows[2].sheet.B``."""
@@ -224,7 +219,12 @@ class GameViewSet(
             deals = services.sheet_rows_record(game=game, rows=rows, user=request.user)
         except services.GameError as exc:
             return _errors_response(exc)
-        return Response(DealSerializer(deals, many=True).data, status=status.HTTP_201_CREATED)
+        location = reverse("deal-list", kwargs={"club_slug": self.club.slug, "game_pk": game.pk})
+        return Response(
+            DealSerializer(deals, many=True).data,
+            status=status.HTTP_201_CREATED,
+            headers={"Location": location},
+        )
 
     @extend_schema(request=None, responses={200: GameSerializer, 400: ERROR_BODY})
     @action(detail=True, methods=["post"])
@@ -306,18 +306,11 @@ class DealViewSet(ClubScopedModelViewSet):
     def _game(self) -> Game:
         return get_object_or_404(Game, club=self.club, pk=self.kwargs["game_pk"])
 
-    @extend_schema(
-        request=DealInputSerializer,
-        parameters=[IDEMPOTENCY_HEADER],
-        responses={201: DealSerializer, 200: DealSerializer, 400: ERROR_BODY},
-    )
+    @extend_schema(request=DealInputSerializer, responses={201: DealSerializer, 400: ERROR_BODY})
+    @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        key = request.headers.get("Idempotency-Key") or None
-        if key and len(key) > 80:
-            return Response(
-                {"errors": [{"field": "Idempotency-Key", "message": IDEMPOTENCY_KEY_TOO_LONG}]},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+        """Record the next deal. Send an ``Idempotency-Key`` so that a retry after a lost
+        answer never records it twice."""
         data, maker_seat = _deal_body(request)
         game = self._game()
         try:
@@ -326,14 +319,10 @@ class DealViewSet(ClubScopedModelViewSet):
                 data=data,
                 maker_seat=maker_seat,
                 user=request.user,
-                idempotency_key=key,
             )
         except services.GameError as exc:
             return _errors_response(exc)
-        return Response(
-            DealSerializer(recorded.deal).data,
-            status=status.HTTP_201_CREATED if recorded.created else status.HTTP_200_OK,
-        )
+        return Response(DealSerializer(recorded.deal).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=DealInputSerializer, responses={200: DealSerializer, 400: ERROR_BODY})
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:

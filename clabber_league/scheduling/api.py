@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from clabber_league.calculator.api import ERROR_BODY
 from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSet
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
+from clabber_league.core.idempotency import idempotent
 from clabber_league.leagues.models import Division, Team
 
 from . import services
@@ -422,6 +423,7 @@ class ScheduleRunViewSet(
         request=ScheduleRunCreateSerializer,
         responses={202: ScheduleRunSerializer, 400: ERROR_BODY},
     )
+    @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         body = ScheduleRunCreateSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)

@@ -125,10 +125,10 @@ def test_the_calculator_is_throttled(client, settings):
 
 def test_the_schema_documents_both_calculator_endpoints_with_examples(client):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
-    for path in ("/api/rules/score", "/api/rules/game"):
+    for path in ("/api/rules/score/", "/api/rules/game/"):
         operation = schema["paths"][path]["post"]
         assert operation["responses"].keys() >= {"200", "400"}
-    examples = schema["paths"]["/api/rules/score"]["post"]["requestBody"]["content"][
+    examples = schema["paths"]["/api/rules/score/"]["post"]["requestBody"]["content"][
         "application/json"
     ]["examples"]
     assert any(

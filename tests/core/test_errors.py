@@ -6,6 +6,7 @@ from django.db import OperationalError
 
 from clabber_league.clubs import api as clubs_api
 from clabber_league.core import views as core_views
+from clabber_league.core.api import INTERNAL_ERROR
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def test_a_lost_database_is_a_json_503_on_the_api(failing, client):
     response = client.get("/api/clubs/")
     assert response.status_code == 503
     assert response["Content-Type"] == "application/json"
-    assert "try again" in response.json()["detail"]
+    assert "try again" in response.json()["errors"][0]["message"]
     assert response["Retry-After"] == "5"
 
 
@@ -56,12 +57,13 @@ def test_any_other_failure_is_a_plain_500_without_a_trace(failing, client):
     assert "Something went wrong" in response.content.decode()
     assert "ZeroDivisionError" not in response.content.decode()
     api = client.get("/api/clubs/")
-    assert api.status_code == 500 and "detail" in api.json()
+    assert api.status_code == 500
+    assert api.json() == {"errors": [{"field": "", "message": INTERNAL_ERROR}]}
 
 
 def test_a_request_body_over_the_size_limit_is_refused_without_a_trace(client, settings):
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024
     body = '{"ruleset": "clabber", "padding": "' + "x" * 4096 + '"}'
-    response = client.post("/api/rules/score", body, content_type="application/json")
+    response = client.post("/api/rules/score/", body, content_type="application/json")
     assert response.status_code in (400, 413)
     assert "Traceback" not in response.content.decode()

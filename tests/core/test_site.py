@@ -60,7 +60,7 @@ def test_openapi_schema_and_docs_are_served(client):
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/json")
     assert schema.status_code == 200
     paths = json.loads(schema.content)["paths"]
-    assert "/api/rules/score" in paths
+    assert "/api/rules/score/" in paths
     docs = client.get("/api/docs/")
     assert docs.status_code == 200
     assert b"swagger" in docs.content.lower()

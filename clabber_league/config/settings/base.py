@@ -72,6 +72,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Location on the API's 201/202, RateLimit headers where throttled.
+    "clabber_league.core.middleware.ApiHeadersMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it answers a locked-out login.
     "axes.middleware.AxesMiddleware",
@@ -153,15 +155,21 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
 
 # --- Django REST framework -------------------------------------------------
 REST_FRAMEWORK = {
+    # Token first: a request without credentials gets 401 with WWW-Authenticate: Token.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
+    # API bodies are JSON only (the pages keep their forms): one request body per operation.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # ?page= and ?page_size= (at most 200) on every list.
+    "DEFAULT_PAGINATION_CLASS": "clabber_league.core.pagination.PagePagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Tags, error responses, Idempotency-Key and public reads for every operation.
+    "DEFAULT_SCHEMA_CLASS": "clabber_league.core.schema.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {
         "calculator": os.environ.get("CALCULATOR_THROTTLE_RATE", "120/minute"),
     },
@@ -181,7 +189,24 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "SERVERS": [{"url": "/", "description": "This site (the paths start with /api/)."}],
+    "LICENSE": {"name": "MIT", "url": "https://opensource.org/license/mit"},
+    "TAGS": [
+        {"name": "clubs", "description": "Clubs, members, players; who am I."},
+        {"name": "leagues", "description": "House rules, seasons, divisions, teams."},
+        {"name": "scheduling", "description": "Venues, fixtures, schedule configs and runs."},
+        {"name": "games", "description": "Games, deals, corrections, confirmation, history."},
+        {"name": "standings", "description": "Tables, deals, leaderboards, ratings; CSV."},
+        {"name": "rules", "description": "The rules calculator, open to anyone."},
+    ],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "clabber_league.core.schema.postprocess_enum_varnames",
+    ],
 }
+
+# Responses kept for Idempotency-Key replays (core/idempotency.py).
+IDEMPOTENCY_RETENTION_HOURS = int(os.environ.get("IDEMPOTENCY_RETENTION_HOURS", "24"))
 
 # --- Celery -----------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")

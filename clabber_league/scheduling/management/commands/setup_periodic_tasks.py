@@ -8,6 +8,7 @@ job, by name, so running it again changes nothing. Times are the site's ``TIME_Z
 | ``scheduling: publish tonight's fixture lists`` | ``scheduling.publish_nights`` | 08:00 daily |
 | ``scheduling: remind tomorrow's teams`` | ``scheduling.send_reminders`` | 10:00 daily |
 | ``scheduling: flag overdue fixtures`` | ``scheduling.flag_overdue`` | 03:30 daily |
+| ``core: forget old Idempotency-Key responses`` | ``core.purge_idempotency_keys`` | 03:45 daily |
 
 An admin may change a time or switch a job off in the Django admin; ``--reset`` puts the
 times back.
@@ -39,6 +40,13 @@ JOBS = [
         "minute": "30",
         "hour": "3",
         "description": "Flag fixtures whose night passed without a result.",
+    },
+    {
+        "name": "core: forget old Idempotency-Key responses",
+        "task": "core.purge_idempotency_keys",
+        "minute": "45",
+        "hour": "3",
+        "description": "Delete the responses kept for Idempotency-Key replays after 24 hours.",
     },
 ]
 

@@ -1,0 +1,143 @@
+"""``Idempotency-Key`` on the API's creating POSTs, as the IETF httpapi draft describes it.
+
+Mark a view method with :func:`idempotent`; the schema then documents the header and 422.
+A client sends ``Idempotency-Key: <unique string>`` (1 to 80 printable ASCII characters):
+
+- the key is the **caller's** (a logged-in user's): two users never share one;
+- the first request runs, and its successful response (status and body) is kept for
+  ``IDEMPOTENCY_RETENTION`` (24 hours);
+- a retry with the same key and the **same request** (method, path and JSON body) gets
+  that response again, status included, and nothing is done twice;
+- the same key with **another request** is refused with 422;
+- a request that failed (4xx/5xx) keeps nothing: fix it and send it again with the same key.
+
+The key's row is written in the same transaction as the work, and it is unique per caller:
+when a retry races the first request, the one that commits second fails on that row, its
+work is rolled back with it, and it answers the first one's response. Anonymous requests
+and requests without the header work as before.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from .api import Unprocessable, errors_body
+from .models import IdempotencyRecord
+
+HEADER = "Idempotency-Key"
+KEY_MAX_LENGTH = 80
+KEY_INVALID = (
+    f"The Idempotency-Key header is 1 to {KEY_MAX_LENGTH} printable ASCII characters "
+    "(a UUID is a good choice)."
+)
+KEY_REUSED = (
+    "This Idempotency-Key was already used for another request; use a new key for a new request."
+)
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    HEADER,
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description=(
+        f"A key unique to this request, 1 to {KEY_MAX_LENGTH} printable ASCII characters, kept "
+        "24 hours. A retry with the same key and body answers the first response again "
+        "(same status and body) without doing anything twice; the same key with another "
+        "body is refused with 422."
+    ),
+)
+
+
+def retention() -> timedelta:
+    return timedelta(hours=getattr(settings, "IDEMPOTENCY_RETENTION_HOURS", 24))
+
+
+def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
+    """Make a view's POST honour ``Idempotency-Key``."""
+
+    @functools.wraps(method)
+    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get(HEADER)
+        if key is None or not request.user.is_authenticated:
+            return method(view, request, *args, **kwargs)
+        if not 0 < len(key) <= KEY_MAX_LENGTH or not key.isascii() or not key.isprintable():
+            raise ValidationError(errors_body(HEADER, KEY_INVALID))
+        fingerprint = _fingerprint(request)
+        kept = _kept(request.user, key)
+        if kept is not None:
+            return _replay(kept, fingerprint)
+        inserting = False
+        try:
+            with transaction.atomic():
+                response = method(view, request, *args, **kwargs)
+                if not 200 <= response.status_code < 300:
+                    return response  # nothing was done: the key may be used again
+                inserting = True
+                IdempotencyRecord.objects.create(
+                    user=request.user,
+                    key=key,
+                    fingerprint=fingerprint,
+                    method=request.method,
+                    path=request.path[:500],
+                    status=response.status_code,
+                    body=response.data,
+                )
+                return response
+        except IntegrityError:
+            # A request with the same key committed first: this one's work is rolled back
+            # with the failed insert, and the first one's response is the answer.
+            kept = _kept(request.user, key) if inserting else None
+            if kept is None:
+                raise
+            return _replay(kept, fingerprint)
+
+    wrapper.idempotent = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _kept(user: Any, key: str) -> IdempotencyRecord | None:
+    record = IdempotencyRecord.objects.filter(user=user, key=key).first()
+    if record is not None and record.created_at < timezone.now() - retention():
+        record.delete()  # past its retention: the key is free again
+        return None
+    return record
+
+
+def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
+    if record.fingerprint != fingerprint:
+        raise Unprocessable(KEY_REUSED)
+    return Response(record.body, status=record.status)
+
+
+def is_idempotent(view: Any, http_method: str) -> bool:
+    name = (getattr(view, "action_map", None) or {}).get(http_method.lower()) or http_method.lower()
+    return bool(getattr(getattr(view, name, None), "idempotent", False))
+
+
+def _fingerprint(request: Request) -> str:
+    try:
+        body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
+    except (TypeError, ValueError):
+        body = repr(request.data)
+    text = f"{request.method} {request.path}\n{body}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def idempotency_records_purge() -> int:
+    """Delete the kept responses older than the retention; returns how many."""
+    cutoff = timezone.now() - retention()
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
+    return deleted

@@ -1,0 +1,137 @@
+"""How the OpenAPI schema describes every operation, so new endpoints follow by themselves.
+
+``AutoSchema`` (the ``DEFAULT_SCHEMA_CLASS``) adds to each operation:
+
+- its **tag**, the app it lives in (``clubs``, ``leagues``, ``scheduling``, ``games``,
+  ``standings``; the calculator's is ``rules``): a new app's endpoints get their own tag;
+- the **error statuses** it can answer, each with the one error body (``Errors``):
+  401/403 where a token is read, 400/413/415 with a body or query, 404 with a path
+  parameter or paging, 409 on writes to club data, 422 with ``Idempotency-Key``, 429 where
+  it is throttled, and 500/503 everywhere;
+- the ``Idempotency-Key`` header on views marked :func:`clabber_league.core.idempotency.idempotent`;
+- ``security: {}`` (no authentication needed) on reads of club data, which a public club
+  answers to anyone.
+
+``postprocess_enum_varnames`` gives every enum readable names (``x-enum-varnames``) for
+generated clients.
+"""
+
+import re
+from typing import Any
+
+from drf_spectacular import openapi
+from rest_framework import permissions
+
+ERROR_DESCRIPTIONS = {
+    "400": "Invalid input: each error names its field; nothing was saved.",
+    "401": "No token, or a bad one (see WWW-Authenticate).",
+    "403": "Your role in this club does not allow this.",
+    "404": "No such object in this club, no such club (to you), or no such page.",
+    "409": "A conflict with what is stored (a duplicate, something still in use, "
+    "a game already finished).",
+    "413": "The request body is too large.",
+    "415": "The request body is not application/json.",
+    "422": "This Idempotency-Key was used for another request.",
+    "429": "Too many requests: wait Retry-After seconds.",
+    "500": "A failure on our side; nothing was saved.",
+    "503": "The database is not reachable; retry after Retry-After seconds.",
+}
+WRITES = {"POST", "PUT", "PATCH", "DELETE"}
+#: The app (``clabber_league.<app>``) whose tag differs from its name.
+TAG_OF_APP = {"calculator": "rules", "core": "clubs"}
+
+
+class AutoSchema(openapi.AutoSchema):
+    def get_tags(self) -> list[str]:
+        parts = type(self.view).__module__.split(".")
+        if len(parts) > 1 and parts[0] == "clabber_league":
+            return [TAG_OF_APP.get(parts[1], parts[1])]
+        return super().get_tags()
+
+    def get_auth(self) -> list[dict[str, Any]]:
+        auths = super().get_auth()
+        from clabber_league.clubs.api_base import ClubPermission
+
+        perms = [type(p) for p in self.view.get_permissions()]
+        public_read = self.method in permissions.SAFE_METHODS and ClubPermission in perms
+        if public_read and {} not in auths:
+            auths.append({})  # a public club's data is read without logging in
+        return auths
+
+    def get_override_parameters(self) -> list[Any]:
+        from .idempotency import IDEMPOTENCY_PARAMETER, is_idempotent
+
+        parameters = list(super().get_override_parameters())
+        if is_idempotent(self.view, self.method):
+            parameters.append(IDEMPOTENCY_PARAMETER)
+        return parameters
+
+    def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
+        operation = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return None
+        from .api import ErrorsSerializer
+
+        ref = self.resolve_serializer(ErrorsSerializer, "response").ref
+        responses = operation.setdefault("responses", {})
+        for code in self._error_statuses(operation):
+            if code not in responses:
+                responses[code] = {
+                    "content": {"application/json": {"schema": ref}},
+                    "description": ERROR_DESCRIPTIONS[code],
+                }
+        operation["responses"] = dict(sorted(responses.items()))
+        return operation
+
+    def _error_statuses(self, operation: dict[str, Any]) -> list[str]:
+        from .idempotency import is_idempotent
+
+        codes = ["500", "503"]
+        has_body = "requestBody" in operation
+        has_query = any(p.get("in") == "query" for p in operation.get("parameters", []))
+        has_path = any(p.get("in") == "path" for p in operation.get("parameters", []))
+        if self.view.get_authenticators():
+            codes += ["401", "403"]
+        if has_body or self.method in WRITES:
+            codes += ["400", "413", "415"]
+        elif has_query:
+            codes.append("400")
+        if has_path or any(p.get("name") == "page" for p in operation.get("parameters", [])):
+            codes.append("404")
+        if self.method in WRITES and "club_slug" in self.path:
+            codes.append("409")
+        if is_idempotent(self.view, self.method):
+            codes.append("422")
+        if self.view.get_throttles():
+            codes.append("429")
+        return codes
+
+
+def enum_varname(value: Any) -> str:
+    name = re.sub(r"[^0-9A-Za-z]+", "_", str(value)).strip("_").upper()
+    if not name:
+        return "BLANK"
+    return f"VALUE_{name}" if name[0].isdigit() else name
+
+
+def postprocess_enum_varnames(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Every string enum gets ``x-enum-varnames``: readable member names in generated
+    clients (``Role.SCORER``, not ``Role.VALUE_2``)."""
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            values = node.get("enum")
+            if isinstance(values, list) and values and "x-enum-varnames" not in node:
+                names = [enum_varname(v) for v in values]
+                plain = all(isinstance(v, (str, int)) for v in values)
+                if plain and len(set(names)) == len(names):
+                    node["x-enum-varnames"] = names
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(result.get("components", {}))
+    walk(result.get("paths", {}))
+    return result
