@@ -1,0 +1,105 @@
+"""The OpenAPI schema as a client generator reads it: valid, and saying per operation what
+the API answers (tags, errors, idempotency, public reads, enum names, servers, licence)."""
+
+import json
+
+import pytest
+from openapi_spec_validator import validate
+
+pytestmark = pytest.mark.django_db
+
+AREAS = {"clubs", "leagues", "scheduling", "games", "standings", "rules"}
+METHODS = {"get", "put", "post", "patch", "delete"}
+
+
+@pytest.fixture(scope="module")
+def schema(django_db_setup, django_db_blocker):
+    from django.test import Client
+
+    with django_db_blocker.unblock():
+        response = Client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    return json.loads(response.content)
+
+
+def _operations(schema):
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            if method in METHODS:
+                yield path, method, operation
+
+
+def test_the_schema_is_valid_openapi(schema):
+    validate(schema)
+
+
+def test_servers_licence_and_tags(schema):
+    assert schema["servers"][0]["url"] == "/"
+    assert schema["info"]["license"]["name"] == "MIT"
+    assert {t["name"] for t in schema["tags"]} == AREAS
+    for path, method, operation in _operations(schema):
+        assert operation["tags"] and set(operation["tags"]) <= AREAS, (path, method)
+    tags = {p: op["tags"][0] for p, m, op in _operations(schema) if m == "post"}
+    assert tags["/api/clubs/{club_slug}/games/{game_pk}/deals/"] == "games"
+    assert tags["/api/clubs/{club_slug}/schedule-runs/"] == "scheduling"
+    assert tags["/api/rules/score/"] == "rules"
+
+
+def test_every_operation_documents_its_errors_with_the_one_body(schema):
+    ref = {"$ref": "#/components/schemas/Errors"}
+    for path, method, operation in _operations(schema):
+        responses = operation["responses"]
+        assert {"500", "503"} <= responses.keys(), (path, method)
+        if method != "get":
+            assert {"400", "413", "415"} <= responses.keys(), (path, method)
+        if "{" in path:
+            assert "404" in responses, (path, method)
+        if path != "/api/rules/score/" and path != "/api/rules/game/":
+            assert {"401", "403"} <= responses.keys(), (path, method)
+        for code, response in responses.items():
+            if code >= "400":
+                assert response["content"]["application/json"]["schema"] == ref, (path, code)
+    assert "429" in schema["paths"]["/api/rules/score/"]["post"]["responses"]
+
+
+def test_the_idempotent_posts_document_the_key_and_422(schema):
+    idempotent = {
+        path
+        for path, method, operation in _operations(schema)
+        if any(p["name"] == "Idempotency-Key" for p in operation.get("parameters", []))
+    }
+    assert idempotent == {
+        "/api/clubs/{club_slug}/games/",
+        "/api/clubs/{club_slug}/games/{game_pk}/deals/",
+        "/api/clubs/{club_slug}/games/{id}/paper-sheet/",
+        "/api/clubs/{club_slug}/schedule-runs/",
+    }
+    for path in idempotent:
+        assert "422" in schema["paths"][path]["post"]["responses"]
+
+
+def test_public_reads_need_no_authentication_and_writes_do(schema):
+    games = schema["paths"]["/api/clubs/{club_slug}/games/"]
+    assert {} in games["get"]["security"]
+    assert {} not in games["post"]["security"]
+    assert {"tokenAuth": []} in games["post"]["security"]
+
+
+def test_request_bodies_are_json_only(schema):
+    for path, _method, operation in _operations(schema):
+        if "requestBody" in operation:
+            assert list(operation["requestBody"]["content"]) == ["application/json"], path
+
+
+def test_enums_have_readable_names(schema):
+    role = schema["components"]["schemas"]["RoleEnum"]
+    assert dict(zip(role["enum"], role["x-enum-varnames"], strict=True))["scorer"] == "SCORER"
+    for name, component in schema["components"]["schemas"].items():
+        if "enum" in component and None not in component["enum"]:
+            assert len(component["x-enum-varnames"]) == len(component["enum"]), name
+
+
+def test_lists_page_with_a_bounded_page_size(schema):
+    deals = schema["paths"]["/api/clubs/{club_slug}/games/{game_pk}/deals/"]["get"]
+    names = {p["name"] for p in deals["parameters"]}
+    assert {"page", "page_size"} <= names
