@@ -9,7 +9,6 @@ throttled. The views only hand the body to the rules engine.
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -17,6 +16,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clabber_league.calculator.payloads import (
+    DealResultSerializer,
+    ScoreDealRequestSerializer,
+    ScoreGameRequestSerializer,
+    ScoreGameResponseSerializer,
+)
 from clabber_league.core.api import ErrorsSerializer
 from clabber_league.core.throttling import ScopedRateThrottle
 from clabber_league.rules import RulesError, score_deal, score_game
@@ -83,8 +88,8 @@ class ScoreDealView(_CalculatorView):
         operation_id="rules_score",
         summary="Score one deal",
         tags=["rules"],
-        request=OpenApiTypes.OBJECT,
-        responses={200: OpenApiTypes.OBJECT, 400: ERROR_BODY},
+        request=ScoreDealRequestSerializer,
+        responses={200: DealResultSerializer, 400: ERROR_BODY},
         examples=[
             OpenApiExample(
                 "A set maker (RULES.md section 6)", value=DEAL_EXAMPLE, request_only=True
@@ -111,8 +116,8 @@ class ScoreGameView(_CalculatorView):
         operation_id="rules_game",
         summary="Score a whole game",
         tags=["rules"],
-        request=OpenApiTypes.OBJECT,
-        responses={200: OpenApiTypes.OBJECT, 400: ERROR_BODY},
+        request=ScoreGameRequestSerializer,
+        responses={200: ScoreGameResponseSerializer, 400: ERROR_BODY},
         examples=[OpenApiExample("Two deals", value=GAME_EXAMPLE, request_only=True)],
     )
     def post(self, request: Request) -> Response:

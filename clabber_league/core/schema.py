@@ -107,6 +107,24 @@ class AutoSchema(openapi.AutoSchema):
         return codes
 
 
+def postprocess_path_parameters(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Path parameters named ``<thing>_pk`` (a parent's id in a nested route, matched by
+    ``[0-9]+``) are integers like every ``id``; ``club_slug`` is described once."""
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") != "path":
+                    continue
+                if parameter["name"].endswith("_pk"):
+                    parameter["schema"] = {"type": "integer"}
+                    parameter.setdefault("description", "The id of the parent object.")
+                elif parameter["name"] == "club_slug":
+                    parameter.setdefault("description", "The club's slug, as in its page's URL.")
+    return result
+
+
 def enum_varname(value: Any) -> str:
     name = re.sub(r"[^0-9A-Za-z]+", "_", str(value)).strip("_").upper()
     if not name:
@@ -114,15 +132,23 @@ def enum_varname(value: Any) -> str:
     return f"VALUE_{name}" if name[0].isdigit() else name
 
 
+def _choice_labels(description: str) -> dict[str, str]:
+    """drf-spectacular's choice list (``* `0` - Monday``) as ``{"0": "Monday"}``."""
+    return dict(re.findall(r"^\* `([^`]*)` - (.+)$", description, flags=re.MULTILINE))
+
+
 def postprocess_enum_varnames(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """Every string enum gets ``x-enum-varnames``: readable member names in generated
-    clients (``Role.SCORER``, not ``Role.VALUE_2``)."""
+    """Every enum gets ``x-enum-varnames``: readable member names in generated clients
+    (``RoleEnum.SCORER``; a whole-number choice by its label, ``WeekdayEnum.MONDAY``)."""
 
     def walk(node: Any) -> None:
         if isinstance(node, dict):
             values = node.get("enum")
             if isinstance(values, list) and values and "x-enum-varnames" not in node:
-                names = [enum_varname(v) for v in values]
+                labels = _choice_labels(node.get("description", ""))
+                names = [
+                    enum_varname(labels.get(str(v), v) if isinstance(v, int) else v) for v in values
+                ]
                 plain = all(isinstance(v, (str, int)) for v in values)
                 if plain and len(set(names)) == len(names):
                     node["x-enum-varnames"] = names

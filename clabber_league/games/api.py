@@ -10,8 +10,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
@@ -19,6 +18,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from clabber_league.calculator.api import ERROR_BODY
+from clabber_league.calculator.payloads import (
+    DealInputSerializer,
+    DealResultSerializer,
+    PerSideSerializer,
+)
 from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSet
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
@@ -38,10 +42,42 @@ def _errors_response(exc: services.GameError) -> Response:
     return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
 
 
+@extend_schema_field(DealInputSerializer)
+class DealDataField(serializers.JSONField):
+    """A deal as recorded, in the rules engine's JSON."""
+
+
+@extend_schema_field(DealResultSerializer)
+class DealResultField(serializers.JSONField):
+    """The rules engine's answer for a deal."""
+
+
+@extend_schema_field(PerSideSerializer)
+class PerSideField(serializers.DictField):
+    """A number per side (``A``, ``B``, and ``C`` in a three-sided game)."""
+
+    child = serializers.IntegerField()
+
+
+class GameSidesSerializer(serializers.Serializer):
+    """The team (id) of each side; null for a game outside a league."""
+
+    A = serializers.IntegerField(allow_null=True)
+    B = serializers.IntegerField(allow_null=True)
+    C = serializers.IntegerField(allow_null=True, required=False)
+
+
+class GameSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="0, 1, 2 ... clockwise from the first dealer.")
+    side = serializers.CharField(help_text="A, B or C.")
+    player = serializers.IntegerField(help_text="The player's id.")
+    name = serializers.CharField()
+
+
 class GameSerializer(serializers.ModelSerializer):
     sides = serializers.SerializerMethodField()
     seats = serializers.SerializerMethodField()
-    scores = serializers.DictField(child=serializers.IntegerField(), read_only=True)
+    scores = PerSideField(read_only=True)
 
     class Meta:
         model = Game
@@ -65,9 +101,11 @@ class GameSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
+    @extend_schema_field(GameSidesSerializer)
     def get_sides(self, game: Game) -> dict[str, int | None]:
         return {s.side: s.team_id for s in game.sides.all()}
 
+    @extend_schema_field(GameSeatSerializer(many=True))
     def get_seats(self, game: Game) -> list[dict[str, Any]]:
         return [
             {"seat": s.seat, "side": s.side, "player": s.player_id, "name": s.player.name}
@@ -121,10 +159,10 @@ class SheetRowsSerializer(serializers.Serializer):
 
 
 class DealSerializer(serializers.ModelSerializer):
-    score = serializers.DictField(source="scores", child=serializers.IntegerField(), read_only=True)
-    running_totals = serializers.DictField(
-        source="running", child=serializers.IntegerField(), read_only=True
-    )
+    score = PerSideField(source="scores", read_only=True)
+    running_totals = PerSideField(source="running", read_only=True)
+    data = DealDataField(read_only=True)
+    result = DealResultField(read_only=True)
 
     class Meta:
         model = Deal
@@ -201,9 +239,15 @@ class GameViewSet(
     @extend_schema(
         request=SheetRowsSerializer,
         responses={201: DealSerializer(many=True), 400: ERROR_BODY},
-        summary="Copy rows of an old paper sheet",
+        summary="Copy rows of an old paper sheet; answers the deals it created",
     )
-    @action(detail=True, methods=["post"], url_path="paper-sheet")
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path="paper-sheet",
+        filter_backends=[],
+        pagination_class=None,
+    )
     @idempotent
     def paper_sheet(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Each row is checked for being a result some legal deal could give; all rows are
@@ -237,8 +281,40 @@ class GameViewSet(
         return Response(GameSerializer(selectors.game_list(club=self.club).get(pk=game.pk)).data)
 
 
+class DealSnapshotSerializer(serializers.Serializer):
+    """A deal as it was before or after a change, in the game's history."""
+
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    maker_seat = serializers.IntegerField(allow_null=True)
+    data = DealDataField()
+    outcome = serializers.CharField()
+    score = PerSideField()
+
+
+@extend_schema_field(DealSnapshotSerializer(allow_null=True))
+class DealSnapshotField(serializers.JSONField):
+    """A deal before or after the change; null where there is none (a new deal's before)."""
+
+
+class DealPreviewSerializer(serializers.Serializer):
+    """What a deal would put on the sheet, before it is saved."""
+
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    score = PerSideField()
+    outcome = serializers.CharField()
+    result = DealResultField()
+    running_totals = PerSideField()
+    finished = serializers.BooleanField(help_text="This deal would end the game.")
+    winner = serializers.CharField(allow_null=True, help_text='"A", "B", "C", "tie" or null.')
+    next_dealer = serializers.IntegerField(allow_null=True)
+
+
 class DealRevisionSerializer(serializers.ModelSerializer):
     user = serializers.CharField(source="user.username", default=None, read_only=True)
+    before = DealSnapshotField(read_only=True, allow_null=True)
+    after = DealSnapshotField(read_only=True, allow_null=True)
 
     class Meta:
         model = DealRevision
@@ -256,40 +332,6 @@ def _deal_body(request: Request) -> tuple[dict[str, Any], int | None]:
             {"errors": [{"field": "maker_seat", "message": "A seat is a whole number."}]}
         )
     return body, maker_seat
-
-
-class MeldInputSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=["sequence", "four"])
-    suit = serializers.CharField(required=False, help_text="A sequence's suit.")
-    top = serializers.CharField(required=False, help_text="A sequence's top card: A K Q J 10 9 8.")
-    length = serializers.IntegerField(required=False, help_text="A sequence's length, 3 or more.")
-    rank = serializers.CharField(required=False, help_text="The rank of a four of a kind.")
-    player = serializers.IntegerField(required=False, help_text="Seat of the player who showed it.")
-
-
-class DealInputSerializer(serializers.Serializer):
-    """A deal in the rules calculator's JSON (RULES.md section 6) without ``ruleset`` and
-    ``options``, which are the game's. Documents the body; the rules engine checks it."""
-
-    passed = serializers.BooleanField(required=False)
-    maker = serializers.CharField(required=False, help_text="The side that named trump: A, B or C.")
-    maker_seat = serializers.IntegerField(
-        required=False, help_text="Seat of the player who named trump."
-    )
-    trump = serializers.CharField(
-        required=False, help_text="clubs, diamonds, hearts, spades or none."
-    )
-    bidding = serializers.DictField(required=False, help_text='{"round": 1|2, "turned": suit}')
-    points = serializers.DictField(
-        child=serializers.IntegerField(),
-        required=False,
-        help_text="Card points taken in tricks, per side.",
-    )
-    last_trick = serializers.CharField(required=False)
-    tricks = serializers.DictField(child=serializers.IntegerField(), required=False)
-    melds = serializers.DictField(child=MeldInputSerializer(many=True), required=False)
-    bell = serializers.CharField(required=False)
-    renege = serializers.ListField(child=serializers.CharField(), required=False)
 
 
 class DealViewSet(ClubScopedModelViewSet):
@@ -346,7 +388,7 @@ class DealViewSet(ClubScopedModelViewSet):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
-        request=DealInputSerializer, responses={200: OpenApiTypes.OBJECT, 400: ERROR_BODY}
+        request=DealInputSerializer, responses={200: DealPreviewSerializer, 400: ERROR_BODY}
     )
     @action(detail=False, methods=["post"])
     def preview(self, request: Request, *args: Any, **kwargs: Any) -> Response:

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import QuerySet
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -366,7 +366,28 @@ class ScheduleConfigViewSet(ClubScopedModelViewSet):
 # --- schedule runs ------------------------------------------------------------------------
 
 
+class ScheduleRunNoteSerializer(serializers.Serializer):
+    """One note of a generation: what overflowed where, a bye, a warning."""
+
+    kind = serializers.CharField(
+        help_text="night_overflow, venue_overflow, past_end, more (and others to come)."
+    )
+    text = serializers.CharField(help_text="The note in plain words, as the page shows it.")
+    round = serializers.IntegerField(required=False, help_text="The round it is about.")
+    date = serializers.DateField(required=False, help_text="The night it is about.")
+    venue = serializers.IntegerField(required=False, help_text="The venue's id.")
+    count = serializers.IntegerField(required=False, help_text="How many fixtures.")
+    full = serializers.CharField(required=False, help_text="Which tables were full.")
+
+
+@extend_schema_field(ScheduleRunNoteSerializer(many=True))
+class ScheduleRunNotesField(serializers.JSONField):
+    """The notes as stored (extra keys kept)."""
+
+
 class ScheduleRunSerializer(serializers.ModelSerializer):
+    notes = ScheduleRunNotesField(read_only=True)
+
     class Meta:
         model = ScheduleRun
         fields = [

@@ -1,8 +1,9 @@
 """API of standings: a division's table and every deal (JSON or CSV), the tiebreakers,
 the leaderboards and the ratings. Everything is read from the club in the URL.
 
-``?format=csv`` (or ``Accept: text/csv``) answers the same table or deals as CSV, exactly
-as the pages' downloads.
+The table and the deals are also CSV operations of their own (``.../standings.csv/``,
+``.../deals.csv/``, ``text/csv``), exactly as the pages' downloads; the leaderboards and
+ratings answer ``?format=csv`` as well.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ import io
 from typing import Any
 
 from django.http import Http404
+from django.http.response import HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.renderers import BaseRenderer
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -56,7 +58,6 @@ class CSVRenderer(BaseRenderer):
 
 
 RENDERERS = [*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer]
-CSV_RESPONSE = OpenApiResponse(OpenApiTypes.STR, description="The same rows as CSV.")
 SEASON_PARAMETER = OpenApiParameter(
     "season",
     OpenApiTypes.STR,
@@ -143,12 +144,30 @@ class DealRowSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class CSVDownloadRenderer(BaseRenderer):
+    """``text/csv`` for the CSV operations, whose views stream their own response; an error
+    there is still the API's JSON error body."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None):
+        response = (renderer_context or {}).get("response")
+        if response is not None:
+            response["Content-Type"] = "application/json"
+        return JSONRenderer().render(data, "application/json", renderer_context)
+
+
+CSV_ONLY = OpenApiResponse(OpenApiTypes.STR, description="CSV, a header row first.")
+
+
 class StandingsViewSet(ClubScopedMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
-    """The divisions of the club, each division's table, every deal, its tiebreakers."""
+    """The divisions of the club, each division's table, every deal, its tiebreakers; the
+    table and the deals as CSV (``.../standings.csv/``, ``.../deals.csv/``)."""
 
     queryset = Division.objects.none()
     serializer_class = DivisionSummarySerializer
-    renderer_classes = RENDERERS
     write_need = "manage"
 
     def get_queryset(self):
@@ -162,12 +181,10 @@ class StandingsViewSet(ClubScopedMixin, mixins.ListModelMixin, viewsets.GenericV
         except (Division.DoesNotExist, ValueError) as exc:
             raise Http404("No such division in this club.") from exc
 
-    @extend_schema(responses={200: StandingsSerializer, (200, "text/csv"): CSV_RESPONSE})
+    @extend_schema(responses={200: StandingsSerializer})
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         division = self._division()
         table = selectors.standings_table(division=division)
-        if request.accepted_renderer.format == "csv":
-            return exports.standings_csv(table)
         body = {
             "division": division.pk,
             "division_name": division.name,
@@ -179,13 +196,47 @@ class StandingsViewSet(ClubScopedMixin, mixins.ListModelMixin, viewsets.GenericV
         }
         return Response(StandingsSerializer(body).data)
 
-    @extend_schema(responses={200: DealRowSerializer(many=True), (200, "text/csv"): CSV_RESPONSE})
+    @extend_schema(
+        operation_id="clubs_standings_table_csv",
+        responses={(200, "text/csv"): CSV_ONLY},
+        summary="The division's table as CSV",
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="standings.csv",
+        url_name="table-csv",
+        renderer_classes=[CSVDownloadRenderer],
+        pagination_class=None,
+        filter_backends=[],
+    )
+    def standings_csv(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        """The table exactly as the page's download: one row per team, in order."""
+        return exports.standings_csv(selectors.standings_table(division=self._division()))
+
+    @extend_schema(
+        operation_id="clubs_standings_deals_csv",
+        responses={(200, "text/csv"): CSV_ONLY},
+        summary="Every deal of the division as CSV",
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path="deals.csv",
+        url_name="deals-csv",
+        renderer_classes=[CSVDownloadRenderer],
+        pagination_class=None,
+        filter_backends=[],
+    )
+    def deals_csv(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        """Every deal of the division's games, streamed (all of them, not a page)."""
+        return exports.deals_csv(self._division())
+
+    @extend_schema(responses={200: DealRowSerializer(many=True)})
     @action(detail=True, methods=["get"])
     def deals(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Every deal of the division's games (paginated; CSV: all of them, streamed)."""
+        """Every deal of the division's games, a page at a time (``page``, ``page_size``)."""
         division = self._division()
-        if request.accepted_renderer.format == "csv":
-            return exports.deals_csv(division)
         deals = (
             Deal.objects.filter(game__division=division, game__club=self.club)
             .select_related("game")
@@ -200,9 +251,7 @@ class StandingsViewSet(ClubScopedMixin, mixins.ListModelMixin, viewsets.GenericV
         request=TiebreakersSerializer,
         responses={200: TiebreakersSerializer, 400: ERROR_BODY},
     )
-    @action(
-        detail=True, methods=["get", "put"], renderer_classes=api_settings.DEFAULT_RENDERER_CLASSES
-    )
+    @action(detail=True, methods=["get", "put"])
     def tiebreakers(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """The tiebreakers after match points, in order; club admins change them."""
         division = self._division()

@@ -69,6 +69,8 @@ API = {
     "standings-detail": MANAGE,
     "standings-tiebreakers": MANAGE,
     "standings-deals": READ,
+    "standings-table-csv": READ,
+    "standings-deals-csv": READ,
     "standings-csv": READ,
     "leaderboard-players": READ,
     "leaderboard-partnerships": READ,

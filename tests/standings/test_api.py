@@ -57,11 +57,11 @@ def test_the_table_as_json(division, viewer, played):
 
 def test_the_table_and_every_deal_as_csv(division, viewer, played):
     client = _client(viewer)
-    response = client.get(f"{_base(division)}/standings/{division.pk}/", {"format": "csv"})
+    response = client.get(f"{_base(division)}/standings/{division.pk}/standings.csv/")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
     assert [r["team"] for r in rows] == ["Aces", "Mules", "Bells", "Dads"]
-    deals = client.get(f"{_base(division)}/standings/{division.pk}/deals/", {"format": "csv"})
+    deals = client.get(f"{_base(division)}/standings/{division.pk}/deals.csv/")
     lines = list(csv.DictReader(io.StringIO(b"".join(deals.streaming_content).decode())))
     assert len(lines) == 8
     assert {line["game status"] for line in lines} == {"confirmed", "finished"}

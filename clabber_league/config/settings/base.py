@@ -202,6 +202,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "clabber_league.core.schema.postprocess_enum_varnames",
+        "clabber_league.core.schema.postprocess_path_parameters",
     ],
 }
 
