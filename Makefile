@@ -17,6 +17,7 @@ help:
 	@echo "make bench-load - 50 scorers for 60 s against gunicorn and PostgreSQL (bench/load.py)"
 	@echo "make docs   - regenerate docs/rulesets.md from the rule-set data"
 	@echo "make vendor - refresh static/vendor from the npm registry (needs node)"
+	@echo "make lint-api - lint the OpenAPI schema with Redocly's recommended rules (needs node)"
 
 $(VENV)/.installed-run: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -78,5 +79,15 @@ vendor:
 	mkdir -p tests/browser/vendor/axe-core  # axe-core checks the pages in the browser tests only
 	cp node_modules/axe-core/axe.min.js node_modules/axe-core/LICENSE tests/browser/vendor/axe-core/
 
+# Redocly CLI from the npm registry, kept out of package.json (it is not vendored).
+REDOCLY_VERSION ?= 2.77.0
+REDOCLY := .cache/redocly/node_modules/.bin/redocly
+.PHONY: lint-api
+lint-api: $(VENV)/.installed-run
+	mkdir -p .cache/redocly
+	test -x $(REDOCLY) || npm install --prefix .cache/redocly --no-audit --no-fund --ignore-scripts --no-save @redocly/cli@$(REDOCLY_VERSION)
+	$(PY) manage.py spectacular --format openapi-json --file .cache/openapi.json
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(REDOCLY) lint .cache/openapi.json --config redocly.yaml
+
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis .cache

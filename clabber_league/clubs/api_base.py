@@ -21,6 +21,7 @@ CLUB_PARAMETER = OpenApiParameter(
     "club_slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's slug."
 )
 NEEDS_ROLE = "Your role in this club does not allow this."
+MAX_ID = 2**63 - 1
 
 
 class ClubPermission(permissions.BasePermission):
@@ -44,6 +45,11 @@ class ClubScopedMixin:
     club_access: ClubAccess
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        for name, value in kwargs.items():
+            # An id past any database's integer is "not found", never an overflow.
+            is_id = name == "pk" or name.endswith("_pk")
+            if is_id and str(value).isdigit() and int(value) > MAX_ID:
+                raise NotFound(NOT_FOUND)
         try:
             self.club_access = club_access(slug=kwargs.get("club_slug", ""), user=request.user)
         except Http404 as exc:

@@ -35,6 +35,7 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -85,7 +86,8 @@ def errors_body(field_name: str, message: str) -> dict[str, list[dict[str, str]]
     return {"errors": [{"field": field_name, "message": message}]}
 
 
-def exception_handler(exc: Exception, context: dict) -> Response | None:
+def exception_handler(exc: Exception, context: dict) -> Response:
+    _answer_in_json(context.get("request"))
     if isinstance(exc, exceptions.ParseError):
         exc = exceptions.ParseError(MALFORMED_JSON.format(reason=_parse_reason(exc)))
     response = drf_exception_handler(exc, context)
@@ -114,6 +116,15 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     else:
         logger.exception("unhandled API error")
     return Response(errors_body("", INTERNAL_ERROR), status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+
+
+def _answer_in_json(request: Request | None) -> None:
+    """An error is JSON even where the success would be CSV or the browsable page."""
+    if request is not None and not isinstance(
+        getattr(request, "accepted_renderer", None), JSONRenderer
+    ):
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
 
 
 def _parse_reason(exc: exceptions.ParseError) -> str:

@@ -48,6 +48,27 @@ class AutoSchema(openapi.AutoSchema):
             return [TAG_OF_APP.get(parts[1], parts[1])]
         return super().get_tags()
 
+    def get_summary(self) -> str | None:
+        """A summary for every operation: the one given, else "<verb> <thing>"."""
+        summary = super().get_summary()
+        if summary:
+            return summary
+        action = getattr(self.view, "action", None) or self.method.lower()
+        model = getattr(getattr(self.view, "queryset", None), "model", None)
+        name = str(model._meta.verbose_name) if model is not None else "item"
+        plural = str(model._meta.verbose_name_plural) if model is not None else "items"
+        verbs = {
+            "list": f"List {plural}",
+            "retrieve": f"Get a {name}",
+            "create": f"Create a {name}",
+            "update": f"Replace a {name}",
+            "partial_update": f"Change part of a {name}",
+            "destroy": f"Delete a {name}",
+        }
+        if action in verbs:
+            return verbs[action]
+        return f"{action.replace('_', ' ').capitalize()} ({name})"
+
     def get_auth(self) -> list[dict[str, Any]]:
         auths = super().get_auth()
         from clabber_league.clubs.api_base import ClubPermission
@@ -118,10 +139,28 @@ def postprocess_path_parameters(result: dict[str, Any], **kwargs: Any) -> dict[s
                 if parameter.get("in") != "path":
                     continue
                 if parameter["name"].endswith("_pk"):
-                    parameter["schema"] = {"type": "integer"}
+                    parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
                     parameter.setdefault("description", "The id of the parent object.")
                 elif parameter["name"] == "club_slug":
                     parameter.setdefault("description", "The club's slug, as in its page's URL.")
+    return result
+
+
+def postprocess_nullable_refs(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """A nullable reference (``allOf: [$ref]`` with ``nullable``) also says ``type: object``,
+    as OpenAPI 3.0.3 wants ``nullable`` beside a ``type``."""
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("nullable") and "allOf" in node and "type" not in node:
+                node["type"] = "object"
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(result.get("components", {}))
     return result
 
 

@@ -203,6 +203,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "clabber_league.core.schema.postprocess_enum_varnames",
         "clabber_league.core.schema.postprocess_path_parameters",
+        "clabber_league.core.schema.postprocess_nullable_refs",
     ],
 }
 
