@@ -18,9 +18,9 @@ from rest_framework.views import APIView
 
 from clabber_league.calculator.payloads import (
     DealResultSerializer,
-    ScoreDealRequestSerializer,
-    ScoreGameRequestSerializer,
-    ScoreGameResponseSerializer,
+    ScoreDealSerializer,
+    ScoreGameAnswerSerializer,
+    ScoreGameSerializer,
 )
 from clabber_league.core.api import ErrorsSerializer
 from clabber_league.core.throttling import ScopedRateThrottle
@@ -88,7 +88,7 @@ class ScoreDealView(_CalculatorView):
         operation_id="rules_score",
         summary="Score one deal",
         tags=["rules"],
-        request=ScoreDealRequestSerializer,
+        request=ScoreDealSerializer,
         responses={200: DealResultSerializer, 400: ERROR_BODY},
         examples=[
             OpenApiExample(
@@ -116,8 +116,8 @@ class ScoreGameView(_CalculatorView):
         operation_id="rules_game",
         summary="Score a whole game",
         tags=["rules"],
-        request=ScoreGameRequestSerializer,
-        responses={200: ScoreGameResponseSerializer, 400: ERROR_BODY},
+        request=ScoreGameSerializer,
+        responses={200: ScoreGameAnswerSerializer, 400: ERROR_BODY},
         examples=[OpenApiExample("Two deals", value=GAME_EXAMPLE, request_only=True)],
     )
     def post(self, request: Request) -> Response:

@@ -93,7 +93,7 @@ class DealResultSerializer(serializers.Serializer):
     meld_points = PerSideSerializer()
 
 
-class ScoreDealRequestSerializer(DealInputSerializer):
+class ScoreDealSerializer(DealInputSerializer):
     ruleset = serializers.CharField(help_text='A rule set\'s slug ("clabber", "klaberjass"...).')
     options = serializers.DictField(
         required=False, help_text="House-rule options over the rule set's (see /rules/)."
@@ -103,13 +103,13 @@ class ScoreDealRequestSerializer(DealInputSerializer):
     )
 
 
-class ScoreGameRequestSerializer(serializers.Serializer):
+class ScoreGameSerializer(serializers.Serializer):
     ruleset = serializers.CharField(help_text='A rule set\'s slug ("clabber", "klaberjass"...).')
     options = serializers.DictField(required=False, help_text="House-rule options.")
     deals = DealInputSerializer(many=True, help_text="The deals in order.")
 
 
-class ScoreGameResponseSerializer(serializers.Serializer):
+class ScoreGameAnswerSerializer(serializers.Serializer):
     deals = DealResultSerializer(many=True)
     running = PerSideSerializer(many=True, help_text="The running totals after each deal.")
     scores = PerSideSerializer(help_text="The game's totals.")

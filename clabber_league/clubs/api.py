@@ -92,3 +92,11 @@ class PlayerViewSet(ClubScopedModelViewSet):
 
     def queryset_for_club(self, club) -> QuerySet[Player]:
         return club.players.order_by("name")
+
+
+# Request bodies' examples in the schema, by component (``<Serializer name>Request``; the
+# PATCH variant uses the same). ``core.schema.postprocess_request_examples`` applies them.
+REQUEST_EXAMPLES = {
+    "MembershipRequest": {"username": "maria", "role": "scorer"},
+    "PlayerRequest": {"name": "Maria Lutz", "active": True},
+}

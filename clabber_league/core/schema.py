@@ -164,6 +164,43 @@ def postprocess_nullable_refs(result: dict[str, Any], **kwargs: Any) -> dict[str
     return result
 
 
+def request_examples() -> dict[str, Any]:
+    """Every app's ``REQUEST_EXAMPLES`` (in its ``api`` module), by component name."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    examples: dict[str, Any] = {}
+    for config in apps.get_app_configs():
+        if not config.name.startswith("clabber_league."):
+            continue
+        try:
+            module = import_module(f"{config.name}.api")
+        except ModuleNotFoundError:
+            continue
+        examples.update(getattr(module, "REQUEST_EXAMPLES", {}))
+    return examples
+
+
+def postprocess_request_examples(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """An example on every write: the app's example for the request body's component (the
+    PATCH variant ``Patched<Name>`` uses ``<Name>``'s), unless the view gave its own."""
+    examples = request_examples()
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            content = operation.get("requestBody", {}).get("content", {})
+            body = content.get("application/json")
+            if body is None or body.get("examples"):
+                continue
+            name = body.get("schema", {}).get("$ref", "").rsplit("/", 1)[-1]
+            example = examples.get(name.removeprefix("Patched"))
+            if example is not None:
+                body["examples"] = {"Example": {"value": example}}
+    return result
+
+
 def enum_varname(value: Any) -> str:
     name = re.sub(r"[^0-9A-Za-z]+", "_", str(value)).strip("_").upper()
     if not name:

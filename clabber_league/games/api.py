@@ -423,3 +423,29 @@ class RevisionViewSet(ClubScopedMixin, viewsets.ReadOnlyModelViewSet):
         if getattr(self, "swagger_fake_view", False):
             return self.queryset
         return selectors.revision_list(club=self.club, game_id=self.kwargs["game_pk"])
+
+
+# Request bodies' examples in the schema, by component (``<Serializer name>Request``; the
+# PATCH variant uses the same). ``core.schema.postprocess_request_examples`` applies them.
+REQUEST_EXAMPLES = {
+    "GameCreateRequest": {
+        "division": 1,
+        "fixture": 5,
+        "sides": {"A": 1, "B": 2},
+        "seats": [1, 3, 2, 4],
+        "first_dealer": 0,
+    },
+    "DealInputRequest": {
+        "maker": "A",
+        "maker_seat": 0,
+        "trump": "hearts",
+        "points": {"A": 100, "B": 52},
+        "last_trick": "A",
+    },
+    "SheetRowsRequest": {
+        "rows": [
+            {"maker": "A", "mark": "made", "sheet": {"A": 110, "B": 52}},
+            {"passed": True},
+        ]
+    },
+}

@@ -185,3 +185,33 @@ class TeamViewSet(ClubScopedModelViewSet):
 
     def queryset_for_club(self, club) -> QuerySet[Team]:
         return club.teams.prefetch_related("members")
+
+
+# Request bodies' examples in the schema, by component (``<Serializer name>Request``; the
+# PATCH variant uses the same). ``core.schema.postprocess_request_examples`` applies them.
+REQUEST_EXAMPLES = {
+    "HouseRulesRequest": {
+        "name": "Thursday rules",
+        "base": "clabber",
+        "options": {"target": 300},
+        "description": "A shorter game on weeknights.",
+    },
+    "SeasonRequest": {
+        "name": "Winter 2027",
+        "slug": "winter-2027",
+        "start_date": "2027-01-04",
+        "end_date": "2027-04-26",
+        "points_win": 2,
+        "points_tie": 1,
+        "points_loss": 0,
+    },
+    "DivisionRequest": {
+        "season": 1,
+        "name": "Premier",
+        "slug": "premier",
+        "ruleset": "clabber",
+        "house_rules": None,
+        "games_per_fixture": 3,
+    },
+    "TeamRequest": {"division": 1, "name": "Aces", "players": [1, 2]},
+}

@@ -468,3 +468,35 @@ class ScheduleRunViewSet(
         except services.ScheduleError as exc:
             return _errors_response(exc)
         return self._queued(new)
+
+
+# Request bodies' examples in the schema, by component (``<Serializer name>Request``; the
+# PATCH variant uses the same). ``core.schema.postprocess_request_examples`` applies them.
+REQUEST_EXAMPLES = {
+    "VenueRequest": {"name": "Club room", "tables": 6},
+    "FixtureRequest": {
+        "division": 1,
+        "round_number": 1,
+        "home": 1,
+        "away": 2,
+        "date": "2027-01-04",
+        "venue": 1,
+        "table": 1,
+        "games_planned": 3,
+    },
+    "FixtureUpdateRequest": {"round_number": 2, "home": 1, "away": 2, "games_planned": 3},
+    "FixtureMoveRequest": {"date": "2027-01-11", "venue": 1, "table": 2, "note": "Snow"},
+    "FixtureForfeitRequest": {"winner": 1, "kind": "walkover", "note": "No side raised"},
+    "ScheduleConfigRequest": {
+        "division": 1,
+        "format": "round_robin",
+        "cycles": 2,
+        "games_per_fixture": 3,
+        "weekday": 0,
+        "start_date": "2027-01-04",
+        "start_time": "19:30",
+        "venues": [1],
+        "skip_dates": [{"date": "2027-02-15", "reason": "Presidents' Day"}],
+    },
+    "ScheduleRunCreateRequest": {"division": 1},
+}

@@ -380,3 +380,10 @@ class RatingViewSet(ClubScopedReadOnlyViewSet):
             "at", "id"
         )
         return Response(RatingChangeSerializer(changes, many=True).data)
+
+
+# Request bodies' examples in the schema, by component (``<Serializer name>Request``; the
+# PATCH variant uses the same). ``core.schema.postprocess_request_examples`` applies them.
+REQUEST_EXAMPLES = {
+    "TiebreakersRequest": {"tiebreakers": ["head_to_head", "game_difference", "sets_inflicted"]},
+}

@@ -1,8 +1,12 @@
-"""Schemathesis against /api/schema/: generated requests to every operation of the API.
+"""Schemathesis against /api/schema/: generated requests to every operation of the API, one
+at a time and then chained (the stateful phase: what one answer creates, the next request
+uses, followed through the links schemathesis infers from the schema), with a scorer's
+token and anonymously.
 
-Requests carry a scorer's token and mostly address a real club, so they reach the views,
-not only the 404 of an unknown club. However odd the input, the API never answers 5xx,
-and every response whose status is documented matches the schema.
+Requests address a real public club, so they reach the views, not only the 404 of an
+unknown club. However odd the input, the API never answers 5xx, never a status its schema
+does not list for the operation, and every response matches the schema (body and
+content type).
 """
 
 import pytest
@@ -15,23 +19,33 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
+    status_code_conformance,
 )
 
 from tests.factories import ClubFactory, DivisionFactory, MembershipFactory, TeamFactory
 
 FUZZ_CLUB = "fuzz"
-EXAMPLES = 12
+#: Examples per operation (bounded and derandomised: the same run every time).
+EXAMPLES = {"scorer": 12, "anonymous": 4}
+#: The stateful phase: this many chains of at most STEPS requests.
+CHAINS, STEPS = 15, 6
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    response_schema_conformance,
+    content_type_conformance,
+]
 
 
 @pytest.fixture
-def token(db):
+def headers(db, request):
     from rest_framework.authtoken.models import Token
 
     from clabber_league.clubs.models import Role
     from clabber_league.games import services
 
     club = ClubFactory(slug=FUZZ_CLUB, is_public=True)
-    membership = MembershipFactory(club=club, role=Role.ADMIN)
+    membership = MembershipFactory(club=club, role=Role.SCORER)
     division = DivisionFactory(season__club=club, club=club)
     a, b = TeamFactory(division=division), TeamFactory(division=division)
     seats = [
@@ -45,25 +59,28 @@ def token(db):
         game=game,
         data={"maker": "A", "trump": "clubs", "points": {"A": 100, "B": 52}, "last_trick": "A"},
     )
-    return Token.objects.create(user=membership.user).key
+    if request.param == "anonymous":
+        return {}
+    return {"Authorization": f"Token {Token.objects.create(user=membership.user).key}"}
 
 
-def test_the_api_never_fails_and_answers_as_documented(token):
-    # The operations are walked here rather than with schemathesis' pytest plugin, which
-    # does not run under this pytest; each gets a bounded, derandomised hypothesis run.
+@pytest.fixture
+def schema():
     # As Django's test client does: the test's database connection must outlive each request.
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
-        _fuzz(token)
+        yield schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
 
 
-def _fuzz(token: str) -> None:
-    schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
-    checks = [not_a_server_error, response_schema_conformance, content_type_conformance]
+@pytest.mark.parametrize("headers", ["scorer", "anonymous"], indirect=True)
+def test_every_operation_answers_as_documented(schema, headers, request):
+    # The operations are walked here rather than with schemathesis' pytest plugin, which
+    # does not run under this pytest; each gets a bounded, derandomised hypothesis run.
+    examples = EXAMPLES["anonymous" if not headers else "scorer"]
     failures = []
     operations = 0
     for result in schema.get_all_operations():
@@ -72,7 +89,7 @@ def _fuzz(token: str) -> None:
 
         @given(case=operation.as_strategy())
         @settings(
-            max_examples=EXAMPLES,
+            max_examples=examples,
             deadline=None,
             derandomize=True,
             database=None,
@@ -81,8 +98,8 @@ def _fuzz(token: str) -> None:
         def run(case):
             if "club_slug" in (case.path_parameters or {}):
                 case.path_parameters["club_slug"] = FUZZ_CLUB
-            response = case.call(headers={"Authorization": f"Token {token}"})
-            case.validate_response(response, checks=checks)
+            response = case.call(headers=headers)
+            case.validate_response(response, checks=CHECKS)
 
         try:
             run()
@@ -90,3 +107,31 @@ def _fuzz(token: str) -> None:
             failures.append(f"{operation.label}: {exc}"[:2000])
     assert operations > 40
     assert not failures, "\n\n".join(failures)
+
+
+@pytest.mark.parametrize("headers", ["scorer", "anonymous"], indirect=True)
+def test_chained_requests_answer_as_documented(schema, headers):
+    workflow = schema.as_state_machine()
+    assert len(workflow.bundles) > 20  # the links inferred between operations
+
+    class Chains(workflow):  # type: ignore[misc, valid-type]
+        def before_call(self, case):
+            if "club_slug" in (case.path_parameters or {}):
+                case.path_parameters["club_slug"] = FUZZ_CLUB
+
+        def get_call_kwargs(self, case):
+            return {"headers": headers}
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            case.validate_response(response, checks=CHECKS)
+
+    Chains.run(
+        settings=settings(
+            max_examples=CHAINS,
+            stateful_step_count=STEPS,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+    )

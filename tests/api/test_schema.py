@@ -103,3 +103,37 @@ def test_lists_page_with_a_bounded_page_size(schema):
     deals = schema["paths"]["/api/clubs/{club_slug}/games/{game_pk}/deals/"]["get"]
     names = {p["name"] for p in deals["parameters"]}
     assert {"page", "page_size"} <= names
+
+
+def test_every_write_with_a_body_has_an_example(schema):
+    for path, method, operation in _operations(schema):
+        body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+        if body is not None:
+            assert body.get("examples"), (method, path)
+
+
+def test_the_calculator_is_typed(schema):
+    score = schema["paths"]["/api/rules/score/"]["post"]
+    body = score["requestBody"]["content"]["application/json"]["schema"]
+    assert body == {"$ref": "#/components/schemas/ScoreDealRequest"}
+    answer = score["responses"]["200"]["content"]["application/json"]["schema"]
+    assert answer == {"$ref": "#/components/schemas/DealResult"}
+    outcome = schema["components"]["schemas"]["DealResult"]["properties"]["outcome"]
+    assert outcome == {"$ref": "#/components/schemas/OutcomeEnum"}
+
+
+def test_csv_downloads_are_operations_of_their_own(schema):
+    base = "/api/clubs/{club_slug}/standings/{id}/"
+    for path in (base + "standings.csv/", base + "deals.csv/"):
+        ok = schema["paths"][path]["get"]["responses"]["200"]
+        assert list(ok["content"]) == ["text/csv"], path
+    for path in (base, base + "deals/"):
+        ok = schema["paths"][path]["get"]["responses"]["200"]
+        assert list(ok["content"]) == ["application/json"], path
+
+
+def test_the_paper_sheet_import_answers_its_deals_without_list_filters(schema):
+    operation = schema["paths"]["/api/clubs/{club_slug}/games/{id}/paper-sheet/"]["post"]
+    assert all(p["in"] == "path" or p["in"] == "header" for p in operation["parameters"])
+    created = operation["responses"]["201"]["content"]["application/json"]["schema"]
+    assert created == {"type": "array", "items": {"$ref": "#/components/schemas/Deal"}}

@@ -204,6 +204,7 @@ SPECTACULAR_SETTINGS = {
         "clabber_league.core.schema.postprocess_enum_varnames",
         "clabber_league.core.schema.postprocess_path_parameters",
         "clabber_league.core.schema.postprocess_nullable_refs",
+        "clabber_league.core.schema.postprocess_request_examples",
     ],
 }
 
