@@ -5,10 +5,15 @@ from django.db.models import QuerySet
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.permissions import AllowAny
 
+from clabber_league.core.api import Conflict
+
 from .api_base import ClubScopedModelViewSet
 from .models import Club, Membership, Player
 from .selectors import clubs_for_user
 from .serializers_base import ClubScopedSerializer
+
+ALREADY_MEMBER = "This person is already a member of the club."
+PLAYER_NAME_TAKEN = "The club already has a player of this name."
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -47,7 +52,7 @@ class MembershipSerializer(serializers.ModelSerializer):
         if self.instance is not None:
             existing = existing.exclude(pk=self.instance.pk)
         if existing.exists():
-            raise serializers.ValidationError("This person is already a member of the club.")
+            raise Conflict(ALREADY_MEMBER, field="username")
         return user
 
     def create(self, validated_data):
@@ -80,7 +85,7 @@ class PlayerSerializer(ClubScopedSerializer):
         if self.instance is not None:
             clash = clash.exclude(pk=self.instance.pk)
         if clash.exists():
-            raise serializers.ValidationError("The club already has a player of this name.")
+            raise Conflict(PLAYER_NAME_TAKEN, field="name")
         return name
 
 

@@ -67,11 +67,16 @@ class ErrorsSerializer(serializers.Serializer):
 
 
 class Conflict(exceptions.APIException):
-    """409: the request conflicts with what is stored (a duplicate, a thing still in use)."""
+    """409: the request conflicts with what is stored (a duplicate, a thing still in use).
+
+    Raise it from a view or a serializer's ``validate_<field>`` with the field at fault."""
 
     status_code = status.HTTP_409_CONFLICT
     default_detail = "This conflicts with what is stored."
     default_code = "conflict"
+
+    def __init__(self, message: str | None = None, field: str = "") -> None:
+        super().__init__(errors_body(field, str(message or self.default_detail)))
 
 
 class Unprocessable(exceptions.APIException):

@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from clabber_league.calculator.api import ERROR_BODY
 from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSet
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
+from clabber_league.core.api import Conflict
 from clabber_league.core.idempotency import idempotent
 from clabber_league.leagues.models import Division, Team
 
@@ -39,7 +40,7 @@ class VenueSerializer(ClubScopedSerializer):
         if self.instance is not None:
             clash = clash.exclude(pk=self.instance.pk)
         if clash.exists():
-            raise serializers.ValidationError("The club already has a venue of this name.")
+            raise Conflict(VENUE_NAME_TAKEN, field="name")
         return name
 
 
@@ -87,6 +88,8 @@ MOVED_BY_ACTION = {
 USE_ACTION = "Change it with POST .../fixtures/<id>/{action}/, which checks the night."
 USE_ACTION_STATUS = "The status follows its moves, forfeit and games; it is not set directly."
 FIXTURE_KEPT = "This fixture has a result or games; it cannot be deleted."
+VENUE_NAME_TAKEN = "The club already has a venue of this name."
+CONFIG_EXISTS = "This division already has a schedule config."
 FIXTURE_HAS_RESULT = (
     "This fixture has a result or games: its teams, division and games cannot be changed."
 )
@@ -184,16 +187,13 @@ class FixtureViewSet(ClubScopedModelViewSet):
     def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().partial_update(request, *args, **kwargs)
 
-    @extend_schema(responses={204: None, 400: ERROR_BODY})
+    @extend_schema(responses={204: None, 409: ERROR_BODY})
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Delete a fixture without a result; one that is played, forfeit or has games is
         part of the standings and stays."""
         fixture = self.get_object()
         if fixture.is_done or fixture.games.exists():
-            return Response(
-                {"errors": [{"field": "fixture", "message": FIXTURE_KEPT}]},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+            raise Conflict(FIXTURE_KEPT, field="fixture")
         return super().destroy(request, *args, **kwargs)
 
     @extend_schema(
@@ -305,7 +305,7 @@ class ScheduleConfigSerializer(ClubScopedSerializer):
         if self.instance is not None:
             clash = clash.exclude(pk=self.instance.pk)
         if clash.exists():
-            raise serializers.ValidationError("This division already has a schedule config.")
+            raise Conflict(CONFIG_EXISTS, field="division")
         return division
 
     def _save(self, division: Division, data: dict[str, Any]) -> ScheduleConfig:

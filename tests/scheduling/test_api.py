@@ -238,7 +238,7 @@ def test_a_forfeited_fixture_keeps_its_teams_and_is_not_deleted(club, fixtures, 
     assert response.status_code == 400
     assert response.json()["errors"] == [{"field": "games_planned", "message": FIXTURE_HAS_RESULT}]
     response = client.delete(url)
-    assert response.status_code == 400
-    assert response.json()["errors"][0]["message"] == FIXTURE_KEPT
+    assert response.status_code == 409
+    assert response.json()["errors"] == [{"field": "fixture", "message": FIXTURE_KEPT}]
     assert Fixture.objects.filter(pk=fixture.pk, status="forfeit").exists()
     assert client.delete(_url(club, f"fixtures/{fixtures[1].pk}/")).status_code == 204
