@@ -12,6 +12,9 @@ CLUB = r"clubs/(?P<club_slug>[-a-zA-Z0-9_]+)"
 GAME = CLUB + r"/games/(?P<game_pk>[0-9]+)"
 
 router = DefaultRouter(trailing_slash=True)
+# No ".json"/".csv" suffix URLs: a CSV download is an operation of its own (".../deals.csv/"),
+# which a suffix pattern of ".../deals/" would otherwise shadow.
+router.include_format_suffixes = False
 router.register(r"clubs", clubs_api.ClubViewSet, basename="club")
 router.register(CLUB + "/members", clubs_api.MembershipViewSet, basename="member")
 router.register(CLUB + "/players", clubs_api.PlayerViewSet, basename="player")

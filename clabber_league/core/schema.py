@@ -146,24 +146,6 @@ def postprocess_path_parameters(result: dict[str, Any], **kwargs: Any) -> dict[s
     return result
 
 
-def postprocess_nullable_refs(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """A nullable reference (``allOf: [$ref]`` with ``nullable``) also says ``type: object``,
-    as OpenAPI 3.0.3 wants ``nullable`` beside a ``type``."""
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            if node.get("nullable") and "allOf" in node and "type" not in node:
-                node["type"] = "object"
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(result.get("components", {}))
-    return result
-
-
 def request_examples() -> dict[str, Any]:
     """Every app's ``REQUEST_EXAMPLES`` (in its ``api`` module), by component name."""
     from importlib import import_module

@@ -203,7 +203,6 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "clabber_league.core.schema.postprocess_enum_varnames",
         "clabber_league.core.schema.postprocess_path_parameters",
-        "clabber_league.core.schema.postprocess_nullable_refs",
         "clabber_league.core.schema.postprocess_request_examples",
     ],
 }
