@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from clabber_league.rules import RulesError, score_deal, score_game
+from clabber_league.rules import score_deal, score_game
 
 BODY_NOT_OBJECT = "The request body must be a JSON object."
 
@@ -77,11 +77,7 @@ class _CalculatorView(APIView):
                 {"errors": [{"field": "", "message": BODY_NOT_OBJECT}]},
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        try:
-            answer = type(self).compute(request.data)
-        except RulesError as exc:
-            return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
-        return Response(answer)
+        return Response(type(self).compute(request.data))
 
 
 class ScoreDealView(_CalculatorView):

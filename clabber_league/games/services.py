@@ -20,12 +20,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clabber_league.clubs.models import Club, Player
+from clabber_league.core.errors import ServiceError
 from clabber_league.leagues.models import Division, Team
 from clabber_league.rules import RulesError, get_ruleset, next_dealer, score_game
 from clabber_league.scheduling.models import Fixture
-from clabber_league.standings.services import standings_game_changed
 
 from . import adapters
+from .hooks import game_changed
 from .models import Deal, DealRevision, Game, GameSeat, GameSide
 
 GAME_FINISHED = "This game is finished: no deal can be added."
@@ -51,16 +52,8 @@ FIXTURE_HAS_RESULT = "This fixture already has its result (played or forfeit)."
 FIXTURE_TEAMS = "A game of this fixture is {home} (side A) v {away} (side B)."
 
 
-class GameError(Exception):
-    """A rejected write; ``errors`` are ``{"field", "message"}`` like the rules engine's."""
-
-    def __init__(self, errors: list[dict[str, str]]) -> None:
-        self.errors = errors
-        super().__init__("; ".join(f"{e['field']}: {e['message']}" for e in errors))
-
-    @classmethod
-    def one(cls, field_name: str, message: str) -> GameError:
-        return cls([{"field": field_name, "message": message}])
+class GameError(ServiceError):
+    """A rejected game write (``core.errors.ServiceError``)."""
 
 
 @dataclass(frozen=True)
@@ -385,7 +378,9 @@ def _deal_create(
 
 
 def _game_save(game: Game, answer: Mapping[str, Any]) -> None:
-    """The game's totals, status and winner from the engine's answer; then its standings."""
+    """The game's totals, status and winner from the engine's answer; then the layers
+    above hear of it (``hooks.game_changed``: the standings)."""
+    status_before = game.status
     _close_or_continue(game, answer)
     game.save(
         update_fields=[
@@ -398,7 +393,7 @@ def _game_save(game: Game, answer: Mapping[str, Any]) -> None:
             "finished_at",
         ]
     )
-    standings_game_changed(game=game)
+    game_changed.send(game=game, status_before=status_before)
 
 
 def _close_or_continue(game: Game, answer: Mapping[str, Any]) -> None:
@@ -560,7 +555,7 @@ def game_confirm(*, game: Game, user: Any) -> Game:
     game.confirmed_by = user
     game.save(update_fields=["status", "confirmed_at", "confirmed_by"])
     DealRevision.objects.create(game=game, action=DealRevision.Action.CONFIRM, user=user)
-    standings_game_changed(game=game)
+    game_changed.send(game=game, status_before=Game.Status.FINISHED)
     return game
 
 

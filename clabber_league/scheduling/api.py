@@ -24,10 +24,6 @@ from . import services
 from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
 
 
-def _errors_response(exc: services.ScheduleError) -> Response:
-    return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
-
-
 class VenueSerializer(ClubScopedSerializer):
     class Meta:
         model = Venue
@@ -205,17 +201,14 @@ class FixtureViewSet(ClubScopedModelViewSet):
         body = FixtureMoveSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        try:
-            fixture = services.fixture_move(
-                fixture=fixture,
-                date=data["date"],
-                venue=data.get("venue"),
-                table=data.get("table"),
-                note=data.get("note", ""),
-                user=request.user,
-            )
-        except services.ScheduleError as exc:
-            return _errors_response(exc)
+        fixture = services.fixture_move(
+            fixture=fixture,
+            date=data["date"],
+            venue=data.get("venue"),
+            table=data.get("table"),
+            note=data.get("note", ""),
+            user=request.user,
+        )
         return Response(FixtureSerializer(fixture, context=self.get_serializer_context()).data)
 
     @extend_schema(
@@ -229,12 +222,9 @@ class FixtureViewSet(ClubScopedModelViewSet):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         note = data["kind"].capitalize() + (f": {data['note']}" if data.get("note") else "")
-        try:
-            fixture = services.fixture_forfeit(
-                fixture=fixture, winner=data["winner"], note=note, user=request.user
-            )
-        except services.ScheduleError as exc:
-            return _errors_response(exc)
+        fixture = services.fixture_forfeit(
+            fixture=fixture, winner=data["winner"], note=note, user=request.user
+        )
         return Response(FixtureSerializer(fixture, context=self.get_serializer_context()).data)
 
 
@@ -326,10 +316,7 @@ class ScheduleConfigSerializer(ClubScopedSerializer):
         merged["skip_dates"] = [
             s if isinstance(s, tuple) else (s["date"], s.get("reason", "")) for s in skip
         ]
-        try:
-            return services.schedule_config_save(division=division, **merged)
-        except services.ScheduleError as exc:
-            raise serializers.ValidationError({"errors": exc.errors}) from exc
+        return services.schedule_config_save(division=division, **merged)
 
     def create(self, validated_data: dict[str, Any]) -> ScheduleConfig:
         division = validated_data.pop("division")
@@ -425,13 +412,10 @@ class ScheduleRunViewSet(
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         body = ScheduleRunCreateSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
-        try:
-            with transaction.atomic():
-                run = services.schedule_generate(
-                    division=body.validated_data["division"], user=request.user
-                )
-        except services.ScheduleError as exc:
-            return _errors_response(exc)
+        with transaction.atomic():
+            run = services.schedule_generate(
+                division=body.validated_data["division"], user=request.user
+            )
         return self._queued(run)
 
     @extend_schema(request=None, responses={202: ScheduleRunSerializer, 400: ERROR_BODY})
@@ -439,9 +423,6 @@ class ScheduleRunViewSet(
     def retry(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Generate again after a failed (or stalled) run: a new run, 202."""
         run = self.get_object()
-        try:
-            with transaction.atomic():
-                new = services.schedule_run_retry(run=run, user=request.user)
-        except services.ScheduleError as exc:
-            return _errors_response(exc)
+        with transaction.atomic():
+            new = services.schedule_run_retry(run=run, user=request.user)
         return self._queued(new)

@@ -39,11 +39,12 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from clabber_league.clubs.models import Club, Player
+from clabber_league.core.errors import ServiceError
 from clabber_league.leagues.models import Division, Season, Team, TeamMember
 from clabber_league.rules import RulesError, get_ruleset
-from clabber_league.standings.services import standings_fixture_changed
 
 from . import bulk, planning, selectors
+from .hooks import fixture_changed
 from .models import (
     Fixture,
     LeagueNight,
@@ -94,16 +95,8 @@ STALE_AFTER = dt.timedelta(minutes=10)
 MAX_NOTES = 300
 
 
-class ScheduleError(Exception):
-    """A rejected write; ``errors`` are ``{"field", "message"}`` like the rules engine's."""
-
-    def __init__(self, errors: list[dict[str, str]]) -> None:
-        self.errors = errors
-        super().__init__("; ".join(f"{e['field']}: {e['message']}" for e in errors))
-
-    @classmethod
-    def one(cls, field_name: str, message: str) -> ScheduleError:
-        return cls([{"field": field_name, "message": message}])
+class ScheduleError(ServiceError):
+    """A rejected schedule write (``core.errors.ServiceError``)."""
 
 
 # --- season setup ---------------------------------------------------------------------------
@@ -712,7 +705,7 @@ def fixture_move(
 def fixture_forfeit(*, fixture: Fixture, winner: Team, note: str = "", user: Any = None) -> Fixture:
     """Record a forfeit or walkover. The winner scores the season's ``points_win`` and every
     planned game, the loser ``points_loss`` (see ``selectors.fixture_outcomes``); the
-    standings count it in the same transaction (``standings_fixture_changed``)."""
+    standings count it in the same transaction (``hooks.fixture_changed``)."""
     fixture = _lock(fixture)
     if fixture.status == Fixture.Status.FORFEIT:
         raise ScheduleError.one("fixture", FORFEIT_TWICE)
@@ -725,7 +718,7 @@ def fixture_forfeit(*, fixture: Fixture, winner: Team, note: str = "", user: Any
     fixture.note = note[:200]
     fixture.flagged_at = None
     fixture.save(update_fields=["status", "forfeit_winner", "note", "flagged_at"])
-    standings_fixture_changed(fixture=fixture)
+    fixture_changed.send(fixture=fixture)
     return fixture
 
 
