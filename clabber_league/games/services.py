@@ -22,8 +22,10 @@ from django.utils import timezone
 from clabber_league.clubs.models import Club, Player
 from clabber_league.core.errors import ServiceError
 from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.results import game_counts
 from clabber_league.rules import RulesError, get_ruleset, next_dealer, score_game
 from clabber_league.scheduling.models import Fixture
+from clabber_league.scheduling.services import fixture_result_update
 
 from . import adapters
 from .hooks import game_changed
@@ -378,8 +380,9 @@ def _deal_create(
 
 
 def _game_save(game: Game, answer: Mapping[str, Any]) -> None:
-    """The game's totals, status and winner from the engine's answer; then the layers
-    above hear of it (``hooks.game_changed``: the standings)."""
+    """The game's totals, status and winner from the engine's answer; the fixture's status
+    when the game starts or stops counting; then the layers above hear of it
+    (``hooks.game_changed``: the standings)."""
     status_before = game.status
     _close_or_continue(game, answer)
     game.save(
@@ -393,6 +396,9 @@ def _game_save(game: Game, answer: Mapping[str, Any]) -> None:
             "finished_at",
         ]
     )
+    if game.fixture_id and game_counts(status_before) != game_counts(game.status):
+        # The fixture's status follows its result in this same transaction.
+        fixture_result_update(fixture_id=game.fixture_id)
     game_changed.send(game=game, status_before=status_before)
 
 

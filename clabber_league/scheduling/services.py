@@ -722,6 +722,39 @@ def fixture_forfeit(*, fixture: Fixture, winner: Team, note: str = "", user: Any
     return fixture
 
 
+def fixture_result_update(*, fixture_id: int) -> Fixture:
+    """Keep a fixture's status in step with the games started for it: ``played`` once its
+    result is decided (``leagues.results.fixture_result``), back to ``scheduled`` (or
+    ``postponed`` without a date) when a correction undoes that. A forfeit is left alone.
+
+    ``games.services`` calls it inside the transaction of the game write that changes
+    whether a game counts, with the game row locked, so the schedule, the standings and
+    the status never disagree, not even until the nightly job."""
+    fixture = (
+        Fixture.objects.select_for_update(of=("self",))
+        .select_related("division__season")
+        .get(pk=fixture_id)
+    )
+    if fixture.status == Fixture.Status.FORFEIT:
+        return fixture
+    result = selectors.fixture_result_of(
+        fixture,
+        selectors.fixture_games(fixture=fixture),
+        selectors.season_points(fixture.division.season),
+    )
+    if result.decided and fixture.status != Fixture.Status.PLAYED:
+        fixture.status = Fixture.Status.PLAYED
+        fixture.flagged_at = None
+    elif not result.decided and fixture.status == Fixture.Status.PLAYED:
+        fixture.status = (
+            Fixture.Status.SCHEDULED if fixture.date is not None else Fixture.Status.POSTPONED
+        )
+    else:
+        return fixture
+    fixture.save(update_fields=["status", "flagged_at"])
+    return fixture
+
+
 # --- periodic work --------------------------------------------------------------------------
 
 
@@ -801,7 +834,8 @@ def fixtures_remind(*, on: dt.date, base_url: str = "") -> int:
 
 def fixtures_flag_overdue(*, today: dt.date) -> int:
     """Flag fixtures whose night has passed with no result and no game. A fixture whose
-    planned games are all finished becomes played. Returns how many were flagged."""
+    result is decided (``leagues.results``) becomes played, should the game's transaction
+    not have done it already (rows written before it did). Returns how many were flagged."""
     candidates = Fixture.objects.filter(
         Q(date__lt=today) & Q(status__in=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED])
     )
@@ -812,15 +846,15 @@ def fixtures_flag_overdue(*, today: dt.date) -> int:
     to_played: list[int] = []
     for division in divisions:
         games = selectors.games_by_fixture(division=division)
-        for pk, games_planned, flagged in candidates.filter(division=division).values_list(
-            "id", "games_planned", "flagged_at"
+        points = selectors.season_points(division.season)
+        for fixture in candidates.filter(division=division).only(
+            "id", "home_id", "away_id", "games_planned", "status", "flagged_at"
         ):
-            mine = games.get(pk, [])
-            finished = sum(1 for g in mine if g.status in selectors.COUNTED)
-            if mine and finished >= games_planned:
-                to_played.append(pk)
-            elif not mine and flagged is None:
-                to_flag.append(pk)
+            mine = games.get(fixture.pk, [])
+            if selectors.fixture_result_of(fixture, mine, points).decided:
+                to_played.append(fixture.pk)
+            elif not mine and fixture.flagged_at is None:
+                to_flag.append(fixture.pk)
     Fixture.objects.filter(pk__in=to_played).update(status=Fixture.Status.PLAYED, flagged_at=None)
     Fixture.objects.filter(pk__in=to_flag).update(flagged_at=timezone.now())
     return len(to_flag)

@@ -30,10 +30,10 @@ from clabber_league.clubs.models import Club
 from clabber_league.core.errors import ServiceError
 from clabber_league.games.models import Deal, Game, GameSeat, GameSide
 from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.results import COUNTED_STATUSES
 from clabber_league.scheduling.models import Fixture
 
 from .contributions import (
-    COUNTED_STATUSES,
     DEAL_FIELDS,
     GameInfo,
     forfeit_contributions,
