@@ -24,6 +24,8 @@ from django.views.decorators.http import require_POST
 from clabber_league.clubs.access import club_access
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Club
+from clabber_league.core.errors import ServiceError
+from clabber_league.leagues import services as league_services
 from clabber_league.leagues.models import Division, Season, Team
 
 from . import calendar, selectors, services
@@ -85,8 +87,8 @@ def season_new(request: HttpRequest) -> HttpResponse:
     form = SeasonForm(request.POST, auto_id="season_%s")
     if form.is_valid():
         try:
-            season = services.season_create(club=request.club, **form.cleaned_data)
-        except services.ScheduleError as exc:
+            season = league_services.season_create(club=request.club, **form.cleaned_data)
+        except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
             messages.success(request, f"Season {season.name} created. Add its divisions.")
@@ -113,7 +115,7 @@ def venue_new(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         try:
             venue = services.venue_create(club=request.club, **form.cleaned_data)
-        except services.ScheduleError as exc:
+        except ServiceError as exc:
             messages.error(request, " ".join(e["message"] for e in exc.errors))
         else:
             messages.success(request, f"Venue {venue.name} ({venue.tables} tables) added.")
@@ -147,8 +149,8 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
             edit_form = SeasonEditForm(request.POST)
             if edit_form.is_valid():
                 try:
-                    services.season_update(season=season, **edit_form.cleaned_data)
-                except services.ScheduleError as exc:
+                    league_services.season_update(season=season, **edit_form.cleaned_data)
+                except ServiceError as exc:
                     edit_form.add_service_errors(exc.errors)
                 else:
                     messages.success(request, "Season saved.")
@@ -157,8 +159,10 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
             division_form = DivisionForm(request.POST)
             if division_form.is_valid():
                 try:
-                    division = services.division_create(season=season, **division_form.cleaned_data)
-                except services.ScheduleError as exc:
+                    division = league_services.division_create(
+                        season=season, **division_form.cleaned_data
+                    )
+                except ServiceError as exc:
                     division_form.add_service_errors(exc.errors)
                 else:
                     messages.success(
@@ -235,7 +239,7 @@ def division_setup(request: HttpRequest, pk: int) -> HttpResponse:
                 skip_dates=c["skip_dates"],
                 games_per_fixture=c["games_per_fixture"],
             )
-        except services.ScheduleError as exc:
+        except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
             messages.success(request, "Schedule settings saved.")
@@ -263,12 +267,12 @@ def team_new(request: HttpRequest, pk: int) -> HttpResponse:
     form = TeamForm(request.POST)
     if form.is_valid():
         try:
-            team = services.team_register(
+            team = league_services.team_register(
                 division=division,
                 name=form.cleaned_data["name"],
                 player_names=form.cleaned_data["players"],
             )
-        except services.ScheduleError as exc:
+        except ServiceError as exc:
             messages.error(request, " ".join(e["message"] for e in exc.errors))
         else:
             messages.success(request, f"{team.name} registered.")
@@ -284,7 +288,7 @@ def generate(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         with transaction.atomic():
             run = services.schedule_generate(division=division, user=request.user)
-    except services.ScheduleError as exc:
+    except ServiceError as exc:
         messages.error(request, " ".join(e["message"] for e in exc.errors))
         return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
     return redirect("scheduling:run", club_slug=request.club.slug, pk=run.pk)
@@ -328,7 +332,7 @@ def run_retry(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         with transaction.atomic():
             new = services.schedule_run_retry(run=run, user=request.user)
-    except services.ScheduleError as exc:
+    except ServiceError as exc:
         messages.error(request, " ".join(e["message"] for e in exc.errors))
         return redirect("scheduling:run", club_slug=request.club.slug, pk=run.pk)
     return redirect("scheduling:run", club_slug=request.club.slug, pk=new.pk)
@@ -492,7 +496,7 @@ def fixture_move(request: HttpRequest, pk: int) -> HttpResponse:
                 note=c["note"],
                 user=request.user,
             )
-        except services.ScheduleError as exc:
+        except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
             when = c["date"].isoformat() if c["date"] else "a date to be arranged"
@@ -515,7 +519,7 @@ def fixture_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
                 note=form.note_text(),
                 user=request.user,
             )
-        except services.ScheduleError as exc:
+        except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
             messages.success(
