@@ -25,20 +25,24 @@ from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
 
 
 class VenueSerializer(ClubScopedSerializer):
+    """A venue, written by ``services.venue_create`` / ``venue_update`` as on the page."""
+
     class Meta:
         model = Venue
         fields = ["id", "name", "tables"]
+        validators: list = []
 
-    def validate_name(self, name: str) -> str:
-        clash = Venue.objects.filter(club=self.context["club"], name=name)
-        if self.instance is not None:
-            clash = clash.exclude(pk=self.instance.pk)
-        if clash.exists():
-            raise serializers.ValidationError("The club already has a venue of this name.")
-        return name
+    def create(self, validated_data: dict[str, Any]) -> Venue:
+        return services.venue_create(club=self.context["club"], **validated_data)
+
+    def update(self, instance: Venue, validated_data: dict[str, Any]) -> Venue:
+        return services.venue_update(venue=instance, **validated_data)
 
 
 class FixtureSerializer(ClubScopedSerializer):
+    """A fixture. Created through ``services.fixture_create`` (the night's checks of a
+    generated schedule); its status follows its moves, forfeit and games."""
+
     class Meta:
         model = Fixture
         fields = [
@@ -57,18 +61,19 @@ class FixtureSerializer(ClubScopedSerializer):
             "note",
             "flagged_at",
         ]
-        read_only_fields = ["original_date", "forfeit_winner", "note", "flagged_at"]
+        read_only_fields = ["status", "original_date", "forfeit_winner", "note", "flagged_at"]
+        extra_kwargs = {"games_planned": {"required": False}}
 
-    def validate(self, attrs):
-        division = attrs.get("division", getattr(self.instance, "division", None))
-        home = attrs.get("home", getattr(self.instance, "home", None))
-        away = attrs.get("away", getattr(self.instance, "away", None))
-        if home and away and home == away:
-            raise serializers.ValidationError({"away": "A team cannot play itself."})
-        for name, team in (("home", home), ("away", away)):
-            if team and division and team.division_id != division.pk:
-                raise serializers.ValidationError({name: "This team is not in the division."})
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        sent = self.initial_data.get("status") if isinstance(self.initial_data, dict) else None
+        if self.instance is None and sent not in (None, *NEW_STATUSES):
+            raise serializers.ValidationError(
+                {"errors": [{"field": "status", "message": USE_ACTION_STATUS}]}
+            )
         return attrs
+
+    def create(self, validated_data: dict[str, Any]) -> Fixture:
+        return services.fixture_create(user=self.context["request"].user, **validated_data)
 
 
 #: Fields a plain update may not change: moving goes through ``postpone`` (the team and
@@ -79,22 +84,23 @@ MOVED_BY_ACTION = {
     "table": "postpone",
     "status": "postpone or forfeit",
 }
+#: The statuses a new fixture may be sent with: it is one of them whatever is sent.
+NEW_STATUSES = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
 USE_ACTION = "Change it with POST .../fixtures/<id>/{action}/, which checks the night."
 USE_ACTION_STATUS = "The status follows its moves, forfeit and games; it is not set directly."
-FIXTURE_KEPT = "This fixture has a result or games; it cannot be deleted."
-FIXTURE_HAS_RESULT = (
-    "This fixture has a result or games: its teams, division and games cannot be changed."
-)
+FIXTURE_KEPT = services.FIXTURE_KEPT
+FIXTURE_HAS_RESULT = services.FIXTURE_HAS_RESULT
 
 
 class FixtureUpdateSerializer(FixtureSerializer):
-    """A plain update (PUT/PATCH): round, teams and games planned. Date, venue and table
-    change through the ``postpone`` action; sending their current values is fine."""
+    """A plain update (PUT/PATCH): round, teams and games planned
+    (``services.fixture_update``). Date, venue and table change through the ``postpone``
+    action; sending their current values is fine."""
 
     class Meta(FixtureSerializer.Meta):
         read_only_fields = [*FixtureSerializer.Meta.read_only_fields, *MOVED_BY_ACTION]
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         current = FixtureSerializer(self.instance).data
         errors = []
         for name, action_name in MOVED_BY_ACTION.items():
@@ -103,16 +109,14 @@ class FixtureUpdateSerializer(FixtureSerializer):
                     USE_ACTION_STATUS if name == "status" else USE_ACTION.format(action=action_name)
                 )
                 errors.append({"field": name, "message": message})
-        changed = [
-            name
-            for name in ("division", "home", "away", "games_planned")
-            if name in attrs and attrs[name] != getattr(self.instance, name)
-        ]
-        if changed and (self.instance.is_done or self.instance.games.exists()):
-            errors.extend({"field": name, "message": FIXTURE_HAS_RESULT} for name in changed)
         if errors:
             raise serializers.ValidationError({"errors": errors})
-        return super().validate(attrs)
+        return attrs
+
+    def update(self, instance: Fixture, validated_data: dict[str, Any]) -> Fixture:
+        return services.fixture_update(
+            fixture=instance, user=self.context["request"].user, **validated_data
+        )
 
 
 class FixtureMoveSerializer(ClubScopedSerializer):
@@ -183,13 +187,8 @@ class FixtureViewSet(ClubScopedModelViewSet):
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Delete a fixture without a result; one that is played, forfeit or has games is
         part of the standings and stays."""
-        fixture = self.get_object()
-        if fixture.is_done or fixture.games.exists():
-            return Response(
-                {"errors": [{"field": "fixture", "message": FIXTURE_KEPT}]},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
-        return super().destroy(request, *args, **kwargs)
+        services.fixture_delete(fixture=self.get_object(), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
         request=FixtureMoveSerializer, responses={200: FixtureSerializer, 400: ERROR_BODY}
