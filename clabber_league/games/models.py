@@ -17,6 +17,7 @@ from django.db.models import Q
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.results import COUNTED_STATUSES
 from clabber_league.scheduling.models import Fixture
 
 SIDES = ("A", "B", "C")
@@ -35,6 +36,10 @@ class Game(models.Model):
         IN_PROGRESS = "in_progress", "In progress"
         FINISHED = "finished", "Finished"
         CONFIRMED = "confirmed", "Confirmed"
+
+    #: The statuses whose result counts (for the fixture, the standings, the schedule):
+    #: the one definition is ``leagues.results.COUNTED_STATUSES``.
+    COUNTED = tuple(sorted(COUNTED_STATUSES))
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
     division = models.ForeignKey(Division, on_delete=models.PROTECT, related_name="games")
@@ -182,6 +187,9 @@ class DealRevision(models.Model):
         UPDATE = "update", "Corrected"
         DELETE = "delete", "Deleted"
         CONFIRM = "confirm", "Confirmed"
+
+    #: The actions that change a game's deals: whoever took one may not confirm the game.
+    TOUCHING = (Action.CREATE, Action.UPDATE, Action.DELETE)
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="revisions")
     deal_number = models.PositiveIntegerField(null=True, blank=True)

@@ -37,7 +37,12 @@ GAME_NOT_FINISHED = "Only a finished game can be confirmed."
 GAME_ALREADY_CONFIRMED = "This game is already confirmed."
 CONFIRM_NOT_SEATED = "Only a player of the game, or a club admin, can confirm it."
 CONFIRM_SAME_SIDE = (
-    "The result is confirmed by the other side: someone who did not record these deals."
+    "The result is confirmed by the other side: no partner of someone who recorded, "
+    "corrected or deleted a deal of this game."
+)
+CONFIRM_TOUCHED = (
+    "You recorded, corrected or deleted deals of this game: the other side, or a club admin "
+    "who did not, confirms it."
 )
 SEATS_COUNT = "{ruleset} is played by {players} players; {given} seats were given."
 SEAT_TWICE = "A player can sit only once at a table."
@@ -51,6 +56,10 @@ MAKER_SEAT_RANGE = "No such seat at this table."
 LAST_DEAL_ONLY = "Only the game's deals can be corrected here."
 FIXTURE_OTHER_DIVISION = "This fixture is not one of the division's."
 FIXTURE_HAS_RESULT = "This fixture already has its result (played or forfeit)."
+FIXTURE_DECIDED = (
+    "This fixture is already decided: its {planned} planned game(s) have been played "
+    "({played} finished). A result is corrected on its score sheet, not by playing again."
+)
 FIXTURE_TEAMS = "A game of this fixture is {home} (side A) v {away} (side B)."
 
 
@@ -188,6 +197,14 @@ def _fixture_errors(
     )
     if status in Fixture.DONE:
         return [{"field": "fixture", "message": FIXTURE_HAS_RESULT}]
+    played = Game.objects.filter(fixture=fixture, status__in=Game.COUNTED).count()
+    if played >= fixture.games_planned:
+        return [
+            {
+                "field": "fixture",
+                "message": FIXTURE_DECIDED.format(planned=fixture.games_planned, played=played),
+            }
+        ]
     wanted = {"A": fixture.home_id, "B": fixture.away_id}
     given = {side: (sides.get(side).pk if sides.get(side) else None) for side in side_names}
     if any(given.get(side) != wanted.get(side) for side in set(wanted) | set(given)):
@@ -532,35 +549,83 @@ def deal_delete(*, deal: Deal, user: Any = None) -> None:
     )
 
 
-@transaction.atomic
-def game_confirm(*, game: Game, user: Any) -> Game:
-    """The other side confirms a finished game; then no deal can be changed (bridge clubs'
-    two-person check). A club admin may confirm a game whose deals they did not record."""
+def game_touchers(*, game: Game) -> set[int]:
+    """The accounts that recorded, corrected or deleted any deal of ``game``."""
+    touched = set(
+        game.revisions.filter(action__in=DealRevision.TOUCHING)
+        .exclude(user=None)
+        .values_list("user_id", flat=True)
+    )
+    touched |= set(game.deals.exclude(created_by=None).values_list("created_by_id", flat=True))
+    return touched
+
+
+def game_confirm_refusal(
+    *, game: Game, user: Any = None, player: Player | None = None
+) -> str | None:
+    """Why the confirmer may not confirm ``game``, or None when they may.
+
+    The confirmer is an account (``user``) or a player seated at the table confirming on
+    the scorer's phone (``player``). The one rule of who confirms a result (README,
+    "Security"): whoever recorded, corrected or deleted any deal of the game may not, nor
+    any player seated on that person's side; a player of the other side may, and so may a
+    club admin who touched no deal and does not sit on such a side.
+    """
     from clabber_league.clubs.models import Membership, Role
 
+    if player is not None:
+        account_id = player.user_id
+        seat = game.seats.filter(player=player).first()
+        is_admin = False
+    else:
+        account_id = getattr(user, "pk", None)
+        seat = game.seats.filter(player__user_id=account_id).first() if account_id else None
+        is_admin = (
+            bool(account_id)
+            and Membership.objects.filter(
+                club_id=game.club_id, user_id=account_id, role=Role.ADMIN
+            ).exists()
+        )
+    touchers = game_touchers(game=game)
+    if account_id is not None and account_id in touchers:
+        return CONFIRM_TOUCHED
+    touched_sides = set(
+        game.seats.filter(player__user_id__in=touchers).values_list("side", flat=True)
+    )
+    if seat is not None and seat.side in touched_sides:
+        return CONFIRM_SAME_SIDE
+    if seat is None and not is_admin:
+        return CONFIRM_NOT_SEATED
+    return None
+
+
+@transaction.atomic
+def game_confirm(*, game: Game, user: Any = None, player: Player | None = None) -> Game:
+    """Confirm a finished game; then no deal can be changed (bridge clubs' two-person check).
+
+    Who may confirm is ``game_confirm_refusal``'s rule. ``player`` is a seated player
+    confirming at the table (by PIN on the scorer's phone); ``user`` the account that
+    confirms otherwise. The history records who confirmed.
+    """
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status == Game.Status.CONFIRMED:
         raise GameError.one("game", GAME_ALREADY_CONFIRMED)
     if game.status != Game.Status.FINISHED:
         raise GameError.one("game", GAME_NOT_FINISHED)
-    recorders = set(game.deals.exclude(created_by=None).values_list("created_by", flat=True))
-    seat = game.seats.filter(player__user=user).first()
-    is_admin = Membership.objects.filter(club_id=game.club_id, user=user, role=Role.ADMIN).exists()
-    if seat is None and not is_admin:
-        raise GameError.one("game", CONFIRM_NOT_SEATED)
-    if user.pk in recorders:
-        raise GameError.one("game", CONFIRM_SAME_SIDE)
-    if seat is not None and not is_admin:
-        recorder_sides = set(
-            game.seats.filter(player__user_id__in=recorders).values_list("side", flat=True)
-        )
-        if seat.side in recorder_sides:
-            raise GameError.one("game", CONFIRM_SAME_SIDE)
+    refusal = game_confirm_refusal(game=game, user=user, player=player)
+    if refusal is not None:
+        raise GameError.one("game", refusal)
+    account = player.user if player is not None else user
     game.status = Game.Status.CONFIRMED
     game.confirmed_at = timezone.now()
-    game.confirmed_by = user
+    game.confirmed_by = account
     game.save(update_fields=["status", "confirmed_at", "confirmed_by"])
-    DealRevision.objects.create(game=game, action=DealRevision.Action.CONFIRM, user=user)
+    DealRevision.objects.create(
+        game=game,
+        action=DealRevision.Action.CONFIRM,
+        user=account,
+        after={"player": player.pk, "name": player.name} if player is not None else None,
+    )
     game_changed.send(game=game, status_before=Game.Status.FINISHED)
     return game
 
