@@ -23,7 +23,8 @@ from clabber_league.clubs.models import Club, Player
 from clabber_league.core.errors import ServiceError
 from clabber_league.leagues.models import Division, Team
 from clabber_league.leagues.results import game_counts
-from clabber_league.rules import RulesError, get_ruleset, next_dealer, score_game
+from clabber_league.rules import RulesError, get_ruleset, score_game
+from clabber_league.rules.dealing import complete_points, dealer_sequence
 from clabber_league.scheduling.models import Fixture
 from clabber_league.scheduling.services import fixture_result_update
 
@@ -195,16 +196,16 @@ def _fixture_errors(
         .values_list("status", flat=True)
         .first()
     )
-    if status in Fixture.DONE:
-        return [{"field": "fixture", "message": FIXTURE_HAS_RESULT}]
     played = Game.objects.filter(fixture=fixture, status__in=Game.COUNTED).count()
-    if played >= fixture.games_planned:
+    if played >= fixture.games_planned and status != Fixture.Status.FORFEIT:
         return [
             {
                 "field": "fixture",
                 "message": FIXTURE_DECIDED.format(planned=fixture.games_planned, played=played),
             }
         ]
+    if status in Fixture.DONE:
+        return [{"field": "fixture", "message": FIXTURE_HAS_RESULT}]
     wanted = {"A": fixture.home_id, "B": fixture.away_id}
     given = {side: (sides.get(side).pk if sides.get(side) else None) for side in side_names}
     if any(given.get(side) != wanted.get(side) for side in set(wanted) | set(given)):
@@ -250,21 +251,19 @@ def _field_name(name: str, at: int | None, rows_from: int | None) -> str:
 
 
 def _dealers(game: Game, answer: Mapping[str, Any]) -> list[int]:
-    """The dealer of every deal and of the next one (one more than the deals)."""
-    ruleset = adapters.game_ruleset(game)
-    seats = list(range(ruleset.players))
-    dealers = [game.first_dealer]
-    for deal_answer in answer["deals"]:
-        dealers.append(
-            next_dealer(
-                ruleset,
-                dealers[-1],
-                seats,
-                outcome=deal_answer["outcome"],
-                winner=adapters.deal_winner_seat(ruleset, deal_answer),
-            )
-        )
-    return dealers
+    """The dealer of every deal and of the next one (``rules.dealing.dealer_sequence``)."""
+    return dealer_sequence(adapters.game_ruleset(game), game.first_dealer, answer["deals"])
+
+
+def _deal_input(game: Game, data: Mapping[str, Any]) -> dict[str, Any]:
+    """A deal as stored and scored: the game-level keys dropped and, where every card is
+    played, one side's missing card points completed (``rules.dealing.complete_points``),
+    so the API takes one side's points as the page does."""
+    new = adapters.deal_data(data)
+    points = new.get("points")
+    if isinstance(points, Mapping):
+        new["points"] = complete_points(adapters.game_ruleset(game), points, trump=new.get("trump"))
+    return new
 
 
 def _check_maker_seat(game: Game, data: Mapping[str, Any], maker_seat: int | None) -> None:
@@ -298,7 +297,7 @@ def deal_preview(*, game: Game, data: Mapping[str, Any], maker_seat: int | None 
     if game.status != Game.Status.IN_PROGRESS:
         raise GameError.one("game", GAME_FINISHED)
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
-    new = adapters.deal_data(data)
+    new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
     answer = _score(game, [*datas, new], at=len(datas))
     return _preview_from(game, answer, len(datas))
@@ -345,7 +344,7 @@ def _deal_record(
     if game.status != Game.Status.IN_PROGRESS:
         raise GameError.one("game", GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED)
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
-    new = adapters.deal_data(data)
+    new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
     answer = _score(game, [*datas, new], at=len(datas))
     preview = _preview_from(game, answer, len(datas))
@@ -505,7 +504,7 @@ def deal_correct(
     rows, index = _rows_and_index(game, deal)
     row = rows[index]
     before = _revision_view(row)
-    new = adapters.deal_data(data)
+    new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
     datas = [r.data for r in rows]
     datas[index] = new
