@@ -220,7 +220,7 @@ class GameViewSet(
     @action(detail=True, methods=["post"])
     def confirm(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self.get_object()
-        services.game_confirm(game=game, user=request.user)
+        services.game_confirm(game=game, user=request.user, access=self.club_access)
         return Response(GameSerializer(selectors.game_list(club=self.club).get(pk=game.pk)).data)
 
 

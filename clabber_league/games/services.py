@@ -19,6 +19,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from clabber_league.clubs.access import ClubAccess, access_for
 from clabber_league.clubs.models import Club, Player
 from clabber_league.core.errors import ServiceError
 from clabber_league.leagues.models import Division, Team
@@ -560,18 +561,21 @@ def game_touchers(*, game: Game) -> set[int]:
 
 
 def game_confirm_refusal(
-    *, game: Game, user: Any = None, player: Player | None = None
+    *,
+    game: Game,
+    user: Any = None,
+    player: Player | None = None,
+    access: ClubAccess | None = None,
 ) -> str | None:
     """Why the confirmer may not confirm ``game``, or None when they may.
 
-    The confirmer is an account (``user``) or a player seated at the table confirming on
-    the scorer's phone (``player``). The one rule of who confirms a result (README,
-    "Security"): whoever recorded, corrected or deleted any deal of the game may not, nor
-    any player seated on that person's side; a player of the other side may, and so may a
-    club admin who touched no deal and does not sit on such a side.
+    The confirmer is an account (``user``, with its ``access`` to the club as the page or
+    the API resolved it) or a player seated at the table confirming on the scorer's phone
+    (``player``). The one rule of who confirms a result (README, "Security"): whoever
+    recorded, corrected or deleted any deal of the game may not, nor any player seated on
+    that person's side; a player of the other side may, and so may a club admin who touched
+    no deal and does not sit on such a side.
     """
-    from clabber_league.clubs.models import Membership, Role
-
     if player is not None:
         account_id = player.user_id
         seat = game.seats.filter(player=player).first()
@@ -579,12 +583,9 @@ def game_confirm_refusal(
     else:
         account_id = getattr(user, "pk", None)
         seat = game.seats.filter(player__user_id=account_id).first() if account_id else None
-        is_admin = (
-            bool(account_id)
-            and Membership.objects.filter(
-                club_id=game.club_id, user_id=account_id, role=Role.ADMIN
-            ).exists()
-        )
+        if account_id and access is None:
+            access = access_for(club=game.club, user=user)
+        is_admin = bool(account_id) and access is not None and access.can_manage
     touchers = game_touchers(game=game)
     if account_id is not None and account_id in touchers:
         return CONFIRM_TOUCHED
@@ -599,19 +600,26 @@ def game_confirm_refusal(
 
 
 @transaction.atomic
-def game_confirm(*, game: Game, user: Any = None, player: Player | None = None) -> Game:
+def game_confirm(
+    *,
+    game: Game,
+    user: Any = None,
+    player: Player | None = None,
+    access: ClubAccess | None = None,
+) -> Game:
     """Confirm a finished game; then no deal can be changed (bridge clubs' two-person check).
 
     Who may confirm is ``game_confirm_refusal``'s rule. ``player`` is a seated player
     confirming at the table (by PIN on the scorer's phone); ``user`` the account that
-    confirms otherwise. The history records who confirmed.
+    confirms otherwise, with its ``access`` to the club as the page or the API resolved it
+    (``clubs.access``; looked up when not given). The history records who confirmed.
     """
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status == Game.Status.CONFIRMED:
         raise GameError.one("game", GAME_ALREADY_CONFIRMED)
     if game.status != Game.Status.FINISHED:
         raise GameError.one("game", GAME_NOT_FINISHED)
-    refusal = game_confirm_refusal(game=game, user=user, player=player)
+    refusal = game_confirm_refusal(game=game, user=user, player=player, access=access)
     if refusal is not None:
         raise GameError.one("game", refusal)
     account = player.user if player is not None else user

@@ -112,8 +112,8 @@ def _venue_errors(club_id: int, name: str, tables: int, venue: Venue | None = No
     return errors
 
 
-def venue_create(*, club: Club, name: str, tables: int) -> Venue:
-    """A venue of the club with ``tables`` tables (1 to 500)."""
+def venue_create(*, club: Club, name: str, tables: int = 4) -> Venue:
+    """A venue of the club with ``tables`` tables (1 to 500; 4 unless said)."""
     errors = _venue_errors(club.pk, name, tables)
     if errors:
         raise ScheduleError(errors)

@@ -11,8 +11,6 @@ import datetime as dt
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -127,7 +125,7 @@ def venue_new(request: HttpRequest) -> HttpResponse:
 # --- a season: points and divisions ------------------------------------------------------
 
 
-@club_view("read")
+@club_view("read", write="manage")
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, club=request.club, slug=slug)
     edit_form = SeasonEditForm(
@@ -140,11 +138,7 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
         }
     )
     division_form = DivisionForm()
-    if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not request.club_access.can_manage:
-            raise PermissionDenied("Only club admins change a season.")
+    if request.method == "POST":  # club admins only (club_view's write need)
         if "points_win" in request.POST:
             edit_form = SeasonEditForm(request.POST)
             if edit_form.is_valid():
