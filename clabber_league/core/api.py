@@ -20,7 +20,10 @@ handles a rejected deal, a missing token, a conflict and a busy database the sam
 | 500 | a failure on our side; nothing was saved |
 | 503 | the database is not reachable; retry after ``Retry-After`` seconds |
 
-Views raise; this handler is the one place that turns an exception into that body.
+Views raise; this handler is the one place that turns an exception into that body. A
+service's refusal (``core.errors.ServiceError``, whose kind gives the status: invalid 400,
+conflict 409, not found 404, forbidden 403) and the rules engine's (``RulesError``, 400)
+are mapped here, so no API view catches them.
 """
 
 import logging
@@ -38,8 +41,12 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
+from rest_framework.views import APIView, set_rollback
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from clabber_league.rules import RulesError
+
+from .errors import ServiceError
 
 logger = logging.getLogger(__name__)
 
@@ -93,6 +100,10 @@ def errors_body(field_name: str, message: str) -> dict[str, list[dict[str, str]]
 
 def exception_handler(exc: Exception, context: dict) -> Response:
     _answer_in_json(context.get("request"))
+    if isinstance(exc, (ServiceError, RulesError)):
+        set_rollback()  # nothing of a refused request is written
+        code = exc.status if isinstance(exc, ServiceError) else status.HTTP_400_BAD_REQUEST
+        return Response({"errors": [dict(e) for e in exc.errors]}, status=code)
     if isinstance(exc, exceptions.ParseError):
         exc = exceptions.ParseError(MALFORMED_JSON.format(reason=_parse_reason(exc)))
     response = drf_exception_handler(exc, context)
