@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # NUL bytes, lone surrogates, control characters: 400 before any view (core/text.py).
+    "clabber_league.core.text.HostileTextMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -121,6 +123,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Many scorers on one laptop: wait for the write lock instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 
+# PostgreSQL stops any one statement of a web request after this long (the WSGI and ASGI
+# entry points set 15 s; workers, beat and management commands have none). 0: no limit.
+DATABASE_STATEMENT_TIMEOUT_MS = int(os.environ.get("DATABASE_STATEMENT_TIMEOUT_MS") or "0")
+_POSTGRESQL = DATABASES["default"]["ENGINE"].startswith("django.db.backends.postgresql")
+if _POSTGRESQL and DATABASE_STATEMENT_TIMEOUT_MS > 0:
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS}"
+    )
+
+# The most deals one game takes (a game to 500 never needs 200), and so the most rows of
+# one paper-sheet request and the most deals of one POST /api/rules/game.
+CLABBER_MAX_DEALS_PER_GAME = int(os.environ.get("CLABBER_MAX_DEALS_PER_GAME") or "200")
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -158,6 +173,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PARSER_CLASSES": [
+        "clabber_league.core.text.StrictJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
