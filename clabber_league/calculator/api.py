@@ -9,6 +9,7 @@ throttled. The views only hand the body to the rules engine.
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -21,6 +22,7 @@ from rest_framework.views import APIView
 from clabber_league.rules import RulesError, score_deal, score_game
 
 BODY_NOT_OBJECT = "The request body must be a JSON object."
+TOO_MANY_DEALS = "At most {cap} deals in one game (the CLABBER_MAX_DEALS_PER_GAME setting)."
 
 ERROR_BODY = inline_serializer(
     "RulesErrors",
@@ -75,6 +77,13 @@ class _CalculatorView(APIView):
         if not isinstance(request.data, Mapping):
             return Response(
                 {"errors": [{"field": "", "message": BODY_NOT_OBJECT}]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        deals = request.data.get("deals")
+        if isinstance(deals, list) and len(deals) > settings.CLABBER_MAX_DEALS_PER_GAME:
+            message = TOO_MANY_DEALS.format(cap=settings.CLABBER_MAX_DEALS_PER_GAME)
+            return Response(
+                {"errors": [{"field": "deals", "message": message}]},
                 status=status.HTTP_400_BAD_REQUEST,
             )
         try:
