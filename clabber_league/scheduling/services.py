@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import send_mass_mail
+from django.core.mail import EmailMessage, get_connection
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -763,14 +763,18 @@ REMINDER_BODY = (
 
 def fixtures_remind(*, on: dt.date, base_url: str = "") -> int:
     """Email the players (with an email address) of every fixture on ``on``, once per
-    fixture. Returns how many emails were sent."""
-    messages = []
-    sent_ids = []
+    fixture. Returns how many emails were sent.
+
+    Each email is sent on its own: one that fails (a bad address, a name that breaks a
+    header, the mail server refusing one recipient) is logged and the others still go, so
+    one bad row never stops a night's reminders for every club."""
+    sent = 0
     fixtures = (
         Fixture.objects.filter(date=on, reminded_at__isnull=True, status=Fixture.Status.SCHEDULED)
         .select_related("club", "division", "home", "away", "venue")
         .order_by("id")
     )
+    mail = get_connection(fail_silently=False)
     for fixture in fixtures:
         emails = sorted(
             set(
@@ -780,15 +784,13 @@ def fixtures_remind(*, on: dt.date, base_url: str = "") -> int:
                 .values_list("player__user__email", flat=True)
             )
         )
-        sent_ids.append(fixture.pk)
-        if not emails:
-            continue
         when = f"{on:%A} {on.day} {on:%B}"
         where = f" at {fixture.venue.name}, table {fixture.table}" if fixture.venue else ""
         url = f"{base_url}/clubs/{fixture.club.slug}/schedule/teams/{fixture.home_id}/"
         subject = REMINDER_SUBJECT.format(
             club=fixture.club.name, home=fixture.home, away=fixture.away, when=when
         )
+        subject = " ".join(subject.split())  # one line, whatever the names hold
         body = REMINDER_BODY.format(
             home=fixture.home,
             away=fixture.away,
@@ -799,11 +801,16 @@ def fixtures_remind(*, on: dt.date, base_url: str = "") -> int:
             url=url,
             club=fixture.club.name,
         )
-        messages.extend((subject, body, settings.DEFAULT_FROM_EMAIL, [email]) for email in emails)
-    if messages:
-        send_mass_mail(messages, fail_silently=False)
-    Fixture.objects.filter(pk__in=sent_ids).update(reminded_at=timezone.now())
-    return len(messages)
+        for email in emails:
+            message = EmailMessage(
+                subject, body, settings.DEFAULT_FROM_EMAIL, [email], connection=mail
+            )
+            try:
+                sent += message.send()
+            except Exception:  # one failed email must not stop the others
+                logger.exception("reminder for fixture %s to %s not sent", fixture.pk, email)
+        Fixture.objects.filter(pk=fixture.pk).update(reminded_at=timezone.now())
+    return sent
 
 
 def fixtures_flag_overdue(*, today: dt.date) -> int:
