@@ -16,9 +16,9 @@ from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from clabber_league.core.proxy import ClientScopedRateThrottle
 from clabber_league.rules import RulesError, score_deal, score_game
 
 BODY_NOT_OBJECT = "The request body must be a JSON object."
@@ -69,7 +69,7 @@ GAME_EXAMPLE = {
 class _CalculatorView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ClientScopedRateThrottle]
     throttle_scope = "calculator"
     compute: Callable[[Mapping[str, Any]], dict[str, Any]]
 

@@ -92,6 +92,11 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+# Behind a reverse proxy (docs/production.md): how many proxies in front of the service
+# append to X-Forwarded-For. 0: none, the client is REMOTE_ADDR. Login lockouts and API
+# throttles key on the same address (clabber_league.core.proxy.client_ip).
+TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT") or "0")
+AXES_CLIENT_IP_CALLABLE = "clabber_league.core.proxy.client_ip"
 
 ROOT_URLCONF = "clabber_league.config.urls"
 WSGI_APPLICATION = "clabber_league.config.wsgi.application"
@@ -182,6 +187,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # DRF's own throttles read X-Forwarded-For the same way as core.proxy.client_ip.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "calculator": os.environ.get("CALCULATOR_THROTTLE_RATE", "120/minute"),
     },
@@ -205,6 +212,17 @@ SPECTACULAR_SETTINGS = {
 
 # --- Celery -----------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+
+# The cache holds the API throttles' counts: shared by every process on Redis when
+# REDIS_URL is set, so a limit is one limit however many gunicorn workers answer.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ.get("CACHE_URL") or REDIS_URL,
+            "KEY_PREFIX": "clabber",
+        }
+    }
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
