@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it answers a locked-out login.
     "axes.middleware.AxesMiddleware",
 ]
@@ -97,6 +98,25 @@ AXES_VERBOSE = False
 # throttles key on the same address (clabber_league.core.proxy.client_ip).
 TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT") or "0")
 AXES_CLIENT_IP_CALLABLE = "clabber_league.core.proxy.client_ip"
+
+# Content-Security-Policy (django-csp): scripts, styles, images and fonts from this site
+# only, no inline script or style; 'wasm-unsafe-eval' lets the phone compile the rules
+# engine's WebAssembly (Pyodide) and nothing else. The API docs use drf-spectacular's
+# split Swagger view, whose script is a file too.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", "'wasm-unsafe-eval'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 ROOT_URLCONF = "clabber_league.config.urls"
 WSGI_APPLICATION = "clabber_league.config.wsgi.application"
