@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import logging
+import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -90,6 +91,11 @@ FORMAT_UNKNOWN = "The format is round_robin or swiss."
 
 #: A queued or running run with no sign of life for this long is taken to have stopped.
 STALE_AFTER = dt.timedelta(minutes=10)
+#: On PostgreSQL a running run's worker beats every HEARTBEAT_EVERY (a thread of its own,
+#: on a connection of its own); a worker that died stops beating, and its run is shown as
+#: stalled, retryable, once the last beat is HEARTBEAT_STALE old.
+HEARTBEAT_EVERY = 5.0
+HEARTBEAT_STALE = dt.timedelta(seconds=30)
 #: Notes stored on a run (the rest are counted).
 MAX_NOTES = 300
 
@@ -311,8 +317,18 @@ def schedule_config_save(
 
 
 def _is_stale(run: ScheduleRun, now: dt.datetime) -> bool:
+    if not run.is_active:
+        return False
     last = run.heartbeat_at or run.started_at or run.created_at
-    return run.is_active and now - last > STALE_AFTER
+    if run.state == ScheduleRun.State.RUNNING and connection.vendor == "postgresql":
+        return now - last > HEARTBEAT_STALE  # its worker beats while it lives
+    return now - last > STALE_AFTER
+
+
+def schedule_run_stalled(*, run: ScheduleRun) -> bool:
+    """Whether an active run has stopped: its worker's heartbeat stopped (PostgreSQL), or
+    no sign of life for STALE_AFTER. A stalled run can be retried."""
+    return _is_stale(run, timezone.now())
 
 
 def schedule_generate(*, division: Division, user: Any = None) -> ScheduleRun:
@@ -354,8 +370,9 @@ def _enqueue(run_id: int) -> None:
     from .tasks import generate_schedule
 
     try:
-        generate_schedule.apply_async(args=[run_id])
-    except (KombuOperationalError, OSError) as exc:
+        # No retries: with the broker down the request answers at once, the run failed.
+        generate_schedule.apply_async(args=[run_id], retry=False)
+    except (KombuOperationalError, OSError, ConnectionError) as exc:
         logger.warning("schedule run %s not queued: %s", run_id, exc)
         _finish(run_id, state=ScheduleRun.State.FAILED, message=BROKER_DOWN)
 
@@ -364,6 +381,38 @@ def _finish(run_id: int, *, state: str, message: str, **fields: Any) -> None:
     ScheduleRun.objects.filter(pk=run_id).update(
         state=state, message=message[:300], finished_at=timezone.now(), **fields
     )
+
+
+class _Heartbeat:
+    """Beats ``heartbeat_at`` of a running run every HEARTBEAT_EVERY from a thread of the
+    worker's own (with its own connection), whatever the generation is doing: when the
+    worker dies, the beats stop. PostgreSQL only: SQLite has one writer at a time."""
+
+    def __init__(self, run_id: int) -> None:
+        self.run_id = run_id
+        self.stop = threading.Event()
+        self.thread: threading.Thread | None = None
+        if connection.vendor == "postgresql":
+            self.thread = threading.Thread(target=self._beat, daemon=True, name="run-heartbeat")
+            self.thread.start()
+
+    def _beat(self) -> None:
+        from django.db import connection as own  # this thread's connection
+
+        try:
+            while not self.stop.wait(HEARTBEAT_EVERY):
+                ScheduleRun.objects.filter(pk=self.run_id, state=ScheduleRun.State.RUNNING).update(
+                    heartbeat_at=timezone.now()
+                )
+        except Exception:  # a lost beat only makes the run look stalled sooner
+            logger.warning("heartbeat of schedule run %s stopped", self.run_id, exc_info=True)
+        finally:
+            own.close()
+
+    def close(self) -> None:
+        self.stop.set()
+        if self.thread is not None:
+            self.thread.join(timeout=HEARTBEAT_EVERY * 2)
 
 
 class _Progress:
@@ -420,6 +469,7 @@ def schedule_run_execute(*, run_id: int, today: dt.date | None = None) -> Schedu
     if not claimed:
         return run  # already done or failed
     progress = _Progress(run_id)
+    heartbeat = _Heartbeat(run_id)
     try:
         with transaction.atomic():
             summary = _generate(run, progress, today or timezone.localdate())
@@ -444,6 +494,7 @@ def schedule_run_execute(*, run_id: int, today: dt.date | None = None) -> Schedu
         detail = f"{type(exc).__name__}: {exc}".strip()[:200]
         _finish(run_id, state=ScheduleRun.State.FAILED, message=RUN_FAILED.format(detail=detail))
     finally:
+        heartbeat.close()
         progress.close()
     run.refresh_from_db()
     return run
