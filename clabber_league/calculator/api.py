@@ -13,6 +13,7 @@ parser is a 400, not a 500), and at most ``MAX_BODY_BYTES`` of it.
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ParseError
@@ -29,11 +30,13 @@ from clabber_league.calculator.payloads import (
     ScoreGameSerializer,
 )
 from clabber_league.core.api import ErrorsSerializer
-from clabber_league.core.throttling import ScopedRateThrottle
+from clabber_league.core.proxy import ClientScopedRateThrottle
+from clabber_league.core.text import data_errors
 from clabber_league.rules import RulesError, score_deal, score_game
 from clabber_league.rules.calculator import TOO_DEEP, decode
 
 BODY_NOT_OBJECT = "The request body must be a JSON object."
+TOO_MANY_DEALS = "At most {cap} deals in one game (the CLABBER_MAX_DEALS_PER_GAME setting)."
 BODY_TOO_BIG = "The request body is larger than {most:,} bytes; a game has at most 200 deals."
 BODY_NOT_UTF8 = "The request body is not UTF-8 text."
 MAX_BODY_BYTES = 1_000_000
@@ -101,7 +104,7 @@ GAME_EXAMPLE = {
 class _CalculatorView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ClientScopedRateThrottle]
     throttle_scope = "calculator"
     parser_classes = [StrictJSONParser]
     compute: Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -113,6 +116,16 @@ class _CalculatorView(APIView):
             return _rejected(str(exc.detail))
         if not isinstance(data, Mapping):
             return _rejected(BODY_NOT_OBJECT)
+        hostile = list(data_errors(data))  # NUL bytes, control characters (core/text.py)
+        if hostile:
+            return Response({"errors": hostile[:50]}, status=status.HTTP_400_BAD_REQUEST)
+        deals = data.get("deals")
+        if isinstance(deals, list) and len(deals) > settings.CLABBER_MAX_DEALS_PER_GAME:
+            message = TOO_MANY_DEALS.format(cap=settings.CLABBER_MAX_DEALS_PER_GAME)
+            return Response(
+                {"errors": [{"field": "deals", "message": message}]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         try:
             answer = type(self).compute(data)  # a RulesError is the exception handler's 400
         except RecursionError:

@@ -3,10 +3,12 @@
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from rest_framework import mixins, serializers, viewsets
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 
 from clabber_league.core.api import Conflict
 
+from . import services
 from .api_base import ClubScopedModelViewSet
 from .models import Club, Membership, Player
 from .selectors import clubs_for_user
@@ -72,6 +74,21 @@ class MembershipViewSet(ClubScopedModelViewSet):
         if self.club_access.membership is None:
             return Membership.objects.none()
         return club.memberships.select_related("user").order_by("user__username")
+
+    def perform_update(self, serializer) -> None:
+        data = dict(serializer.validated_data)
+        try:
+            serializer.instance = services.membership_update(
+                membership=serializer.instance, role=data.pop("role", None), **data
+            )
+        except services.ClubError as exc:
+            raise ValidationError({"errors": exc.errors}) from exc
+
+    def perform_destroy(self, instance: Membership) -> None:
+        try:
+            services.membership_remove(membership=instance)
+        except services.ClubError as exc:
+            raise ValidationError({"errors": exc.errors}) from exc
 
 
 class PlayerSerializer(ClubScopedSerializer):

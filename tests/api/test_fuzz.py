@@ -7,6 +7,9 @@ Requests address a real public club, so they reach the views, not only the 404 o
 unknown club. However odd the input, the API never answers 5xx, never a status its schema
 does not list for the operation, and every response matches the schema (body and
 content type).
+
+A second pass puts hostile text (NUL bytes, escape and other control characters, line
+breaks) into every generated string of the query and the body: never a 5xx either.
 """
 
 import pytest
@@ -30,6 +33,8 @@ pytestmark = pytest.mark.fuzz
 FUZZ_CLUB = "fuzz"
 #: Examples per operation (bounded and derandomised: the same run every time).
 EXAMPLES = {"scorer": 12, "anonymous": 4}
+HOSTILE_EXAMPLES = 4
+HOSTILE = ("\x00", "\x1b[2J", "\r\nBcc: all@example.org", "\x07\x7f")
 #: The stateful phase: this many chains of at most STEPS requests.
 CHAINS, STEPS = 15, 6
 CHECKS = [
@@ -80,10 +85,30 @@ def schema():
 
 
 @pytest.mark.parametrize("headers", ["scorer", "anonymous"], indirect=True)
-def test_every_operation_answers_as_documented(schema, headers, request):
+def test_every_operation_answers_as_documented(schema, headers):
+    _walk(schema, headers, examples=EXAMPLES["scorer" if headers else "anonymous"])
+
+
+@pytest.mark.parametrize("headers", ["scorer"], indirect=True)
+def test_hostile_text_in_any_string_never_fails_the_api(schema, headers):
+    _walk(schema, headers, examples=HOSTILE_EXAMPLES, hostile=True)
+
+
+def _poison(value, index=0):
+    """Every string of ``value`` with one of the hostile snippets put in it."""
+    if isinstance(value, str):
+        return value + HOSTILE[index % len(HOSTILE)]
+    if isinstance(value, dict):
+        return {k: _poison(v, index + i) for i, (k, v) in enumerate(value.items())}
+    if isinstance(value, list):
+        return [_poison(v, index + i) for i, v in enumerate(value)]
+    return value
+
+
+def _walk(schema, headers: dict, *, examples: int, hostile: bool = False) -> None:
     # The operations are walked here rather than with schemathesis' pytest plugin, which
     # does not run under this pytest; each gets a bounded, derandomised hypothesis run.
-    examples = EXAMPLES["anonymous" if not headers else "scorer"]
+    checks = [not_a_server_error] if hostile else CHECKS
     failures = []
     operations = 0
     for result in schema.get_all_operations():
@@ -101,8 +126,12 @@ def test_every_operation_answers_as_documented(schema, headers, request):
         def run(case):
             if "club_slug" in (case.path_parameters or {}):
                 case.path_parameters["club_slug"] = FUZZ_CLUB
+            if hostile:
+                case.query = _poison(case.query or {}) or {"q": HOSTILE[0]}
+                if isinstance(case.body, (dict, list, str)):
+                    case.body = _poison(case.body)
             response = case.call(headers=headers)
-            case.validate_response(response, checks=CHECKS)
+            case.validate_response(response, checks=checks)
 
         try:
             run()
