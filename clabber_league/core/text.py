@@ -119,7 +119,10 @@ class HostileTextMiddleware:
             errors.append({"field": "path", "message": problem})
         errors += _pairs_errors(request.GET.lists(), all_single_line=True)
         content_type = request.content_type or ""
-        if not errors and request.method == "POST" and content_type in _FORM_TYPES:
+        # The API takes JSON bodies only (a form is its 415) and checks them in its parser;
+        # reading request.POST here would exhaust the body before DRF could say so.
+        is_api = request.path.startswith("/api/")
+        if not errors and not is_api and request.method == "POST" and content_type in _FORM_TYPES:
             errors = _pairs_errors(request.POST.lists(), all_single_line=False)
         if errors:
             return refusal(request, errors)

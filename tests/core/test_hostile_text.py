@@ -72,7 +72,7 @@ def test_a_nul_byte_in_a_deal_field_is_refused_and_nothing_is_recorded(game, sco
 
 def test_the_rules_calculator_refuses_a_nul_byte_in_a_nested_key():
     body = {"ruleset": "clabber", "points": {"A\x00": 1}}
-    response = APIClient().post("/api/rules/score", body, format="json")
+    response = APIClient().post("/api/rules/score/", body, format="json")
     assert response.status_code == 400
     assert response.json()["errors"][0]["message"] == text.NUL_OR_CONTROL
 

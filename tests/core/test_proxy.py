@@ -33,7 +33,7 @@ def three_a_minute(monkeypatch, settings):
 def _score(forwarded_for: str):
     body = {"ruleset": "clabber", "deals": []}
     return APIClient().post(
-        "/api/rules/game",
+        "/api/rules/game/",
         body,
         format="json",
         REMOTE_ADDR=PROXY,
@@ -54,7 +54,7 @@ def test_with_no_proxy_configured_the_header_is_ignored(three_a_minute, settings
     address = _address()
     statuses = [
         client.post(
-            "/api/rules/game",
+            "/api/rules/game/",
             {"ruleset": "clabber", "deals": []},
             format="json",
             REMOTE_ADDR=address,

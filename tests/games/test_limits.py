@@ -77,13 +77,13 @@ def test_a_paper_sheet_request_with_too_many_rows_is_refused_before_any_work(gam
 
 def test_the_rules_calculator_refuses_a_game_of_more_deals_than_the_cap():
     body = {"ruleset": "clabber", "deals": [{"passed": True}] * 201}
-    response = APIClient().post("/api/rules/game", body, format="json")
+    response = APIClient().post("/api/rules/game/", body, format="json")
     assert response.status_code == 400
     assert response.json() == {
         "errors": [{"field": "deals", "message": TOO_MANY_DEALS.format(cap=200)}]
     }
     body["deals"] = body["deals"][:200]
-    assert APIClient().post("/api/rules/game", body, format="json").status_code == 200
+    assert APIClient().post("/api/rules/game/", body, format="json").status_code == 200
 
 
 def test_the_score_sheet_renders_at_most_the_cap(client, game, scorer):
