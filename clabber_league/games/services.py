@@ -36,6 +36,7 @@ CONFIRM_NOT_SEATED = "Only a player of the game, or a club admin, can confirm it
 CONFIRM_SAME_SIDE = (
     "The result is confirmed by the other side: someone who did not record these deals."
 )
+CONFIRM_CLUB_ADMIN_ONLY = "Only a club admin confirms a result in the name of the club."
 SEATS_COUNT = "{ruleset} is played by {players} players; {given} seats were given."
 SEAT_TWICE = "A player can sit only once at a table."
 SEAT_NOT_IN_TEAM = "{player} is not a player of {team}, which plays as side {side}."
@@ -531,11 +532,27 @@ def deal_delete(*, deal: Deal, user: Any = None) -> None:
     )
 
 
+#: How a result was confirmed, as the history says it.
+CONFIRM_HOW = {
+    "own_phone": "on their own phone",
+    "pin": "with their PIN on the scorer's phone",
+    "club": "in the name of the club",
+}
+
+
 @transaction.atomic
-def game_confirm(*, game: Game, user: Any) -> Game:
+def game_confirm(*, game: Game, user: Any, how: str = "own_phone", device_user: Any = None) -> Game:
     """The other side confirms a finished game; then no deal can be changed (bridge clubs'
-    two-person check). A club admin may confirm a game whose deals they did not record."""
+    two-person check). A club admin may confirm a game whose deals they did not record.
+
+    ``user`` is who confirms and ``how`` how (``CONFIRM_HOW``): from their own phone, with
+    their PIN on the phone of ``device_user`` (the scorer's), or, for a club admin resolving
+    a dispute, in the name of the club (the admin may have corrected the deals: the club's
+    ruling is recorded as such). The history keeps both."""
     from clabber_league.clubs.models import Membership, Role
+
+    if how not in CONFIRM_HOW:
+        raise ValueError(f"unknown way of confirming: {how!r}")
 
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status == Game.Status.CONFIRMED:
@@ -545,11 +562,14 @@ def game_confirm(*, game: Game, user: Any) -> Game:
     recorders = set(game.deals.exclude(created_by=None).values_list("created_by", flat=True))
     seat = game.seats.filter(player__user=user).first()
     is_admin = Membership.objects.filter(club_id=game.club_id, user=user, role=Role.ADMIN).exists()
-    if seat is None and not is_admin:
+    if how == "club":
+        if not is_admin:
+            raise GameError.one("game", CONFIRM_CLUB_ADMIN_ONLY)
+    elif seat is None and not is_admin:
         raise GameError.one("game", CONFIRM_NOT_SEATED)
-    if user.pk in recorders:
+    elif user.pk in recorders:
         raise GameError.one("game", CONFIRM_SAME_SIDE)
-    if seat is not None and not is_admin:
+    elif seat is not None and not is_admin:
         recorder_sides = set(
             game.seats.filter(player__user_id__in=recorders).values_list("side", flat=True)
         )
@@ -559,7 +579,12 @@ def game_confirm(*, game: Game, user: Any) -> Game:
     game.confirmed_at = timezone.now()
     game.confirmed_by = user
     game.save(update_fields=["status", "confirmed_at", "confirmed_by"])
-    DealRevision.objects.create(game=game, action=DealRevision.Action.CONFIRM, user=user)
+    how_recorded: dict[str, Any] = {"how": how}
+    if device_user is not None:
+        how_recorded["device_user"] = device_user.pk
+    DealRevision.objects.create(
+        game=game, action=DealRevision.Action.CONFIRM, user=user, after=how_recorded
+    )
     standings_game_changed(game=game)
     return game
 

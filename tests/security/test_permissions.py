@@ -114,6 +114,14 @@ PAGES = {
     "standings:deals-csv": (READ, READ),
     "standings:team": (READ, READ),
     "standings:player": (READ, READ),
+    "members:invitations": (MANAGE, MANAGE),
+    "members:invitation": (MANAGE, MANAGE),
+    "members:invitation-revoke": (MANAGE, MANAGE),
+    "members:players": (MANAGE, MANAGE),
+    "members:disputes": (MANAGE, MANAGE),
+    "members:dispute": (MANAGE, MANAGE),
+    "members:handover": (SCORE, SCORE),
+    "members:handover-dispute": (SCORE, SCORE),
 }
 ROLES = [None, Role.VIEWER, Role.PLAYER, Role.SCORER, Role.ADMIN]
 # Who belongs to a club (usernames, roles) is shown to its members only, even when public.
@@ -154,8 +162,11 @@ def test_every_club_scoped_route_is_in_the_table():
 @pytest.fixture
 def world(game, teams, division, club):
     """One club with an object of each kind, and a second club with its own admin."""
+    from django.utils import timezone
+
     from clabber_league.games import services
     from clabber_league.leagues.models import HouseRules
+    from clabber_league.members.models import Dispute, Invitation
     from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
     from clabber_league.standings.models import PlayerRating
     from tests.factories import ClubFactory, MembershipFactory, UserFactory
@@ -187,6 +198,10 @@ def world(game, teams, division, club):
     )
     run = ScheduleRun.objects.create(club=club, division=division)
     PlayerRating.objects.create(club=club, player=player, mu=25.0, sigma=8.3)
+    invitation = Invitation.objects.create(
+        club=club, expires_at=timezone.now() + datetime.timedelta(days=3)
+    )
+    dispute = Dispute.objects.create(club=club, game=game, reason="Deal 1 was ours")
     objects = {
         "game": game.pk,
         "deal": game.deals.first().pk,
@@ -201,6 +216,8 @@ def world(game, teams, division, club):
         "schedule_config": config.pk,
         "schedule_run": run.pk,
         "revision": game.revisions.first().pk,
+        "invitation": invitation.pk,
+        "dispute": dispute.pk,
     }
     return {
         "club": club,
@@ -243,6 +260,9 @@ PK_OBJECT = {
     "scheduling:fixture-forfeit": "fixture",
     "standings:team": "team",
     "standings:player": "player",
+    "members:invitation": "invitation",
+    "members:dispute": "dispute",
+    "members:handover": "game",
 }
 
 
