@@ -36,6 +36,9 @@ class Game(models.Model):
         FINISHED = "finished", "Finished"
         CONFIRMED = "confirmed", "Confirmed"
 
+    #: The statuses whose result counts (for the fixture, the standings, the schedule).
+    COUNTED = (Status.FINISHED, Status.CONFIRMED)
+
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
     division = models.ForeignKey(Division, on_delete=models.PROTECT, related_name="games")
     fixture = models.ForeignKey(
@@ -182,6 +185,9 @@ class DealRevision(models.Model):
         UPDATE = "update", "Corrected"
         DELETE = "delete", "Deleted"
         CONFIRM = "confirm", "Confirmed"
+
+    #: The actions that change a game's deals: whoever took one may not confirm the game.
+    TOUCHING = (Action.CREATE, Action.UPDATE, Action.DELETE)
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="revisions")
     deal_number = models.PositiveIntegerField(null=True, blank=True)

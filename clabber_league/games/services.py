@@ -34,7 +34,12 @@ GAME_NOT_FINISHED = "Only a finished game can be confirmed."
 GAME_ALREADY_CONFIRMED = "This game is already confirmed."
 CONFIRM_NOT_SEATED = "Only a player of the game, or a club admin, can confirm it."
 CONFIRM_SAME_SIDE = (
-    "The result is confirmed by the other side: someone who did not record these deals."
+    "The result is confirmed by the other side: no partner of someone who recorded, "
+    "corrected or deleted a deal of this game."
+)
+CONFIRM_TOUCHED = (
+    "You recorded, corrected or deleted deals of this game: the other side, or a club admin "
+    "who did not, confirms it."
 )
 CONFIRM_CLUB_ADMIN_ONLY = "Only a club admin confirms a result in the name of the club."
 SEATS_COUNT = "{ruleset} is played by {players} players; {given} seats were given."
@@ -49,6 +54,10 @@ MAKER_SEAT_RANGE = "No such seat at this table."
 LAST_DEAL_ONLY = "Only the game's deals can be corrected here."
 FIXTURE_OTHER_DIVISION = "This fixture is not one of the division's."
 FIXTURE_HAS_RESULT = "This fixture already has its result (played or forfeit)."
+FIXTURE_DECIDED = (
+    "This fixture is already decided: its {planned} planned game(s) have been played "
+    "({played} finished). A result is corrected on its score sheet, not by playing again."
+)
 FIXTURE_TEAMS = "A game of this fixture is {home} (side A) v {away} (side B)."
 
 
@@ -194,6 +203,14 @@ def _fixture_errors(
     )
     if status in Fixture.DONE:
         return [{"field": "fixture", "message": FIXTURE_HAS_RESULT}]
+    played = Game.objects.filter(fixture=fixture, status__in=Game.COUNTED).count()
+    if played >= fixture.games_planned:
+        return [
+            {
+                "field": "fixture",
+                "message": FIXTURE_DECIDED.format(planned=fixture.games_planned, played=played),
+            }
+        ]
     wanted = {"A": fixture.home_id, "B": fixture.away_id}
     given = {side: (sides.get(side).pk if sides.get(side) else None) for side in side_names}
     if any(given.get(side) != wanted.get(side) for side in set(wanted) | set(given)):
@@ -540,50 +557,111 @@ CONFIRM_HOW = {
 }
 
 
-@transaction.atomic
-def game_confirm(*, game: Game, user: Any, how: str = "own_phone", device_user: Any = None) -> Game:
-    """The other side confirms a finished game; then no deal can be changed (bridge clubs'
-    two-person check). A club admin may confirm a game whose deals they did not record.
+def game_touchers(*, game: Game) -> set[int]:
+    """The accounts that recorded, corrected or deleted any deal of ``game``."""
+    touched = set(
+        game.revisions.filter(action__in=DealRevision.TOUCHING)
+        .exclude(user=None)
+        .values_list("user_id", flat=True)
+    )
+    touched |= set(game.deals.exclude(created_by=None).values_list("created_by_id", flat=True))
+    return touched
 
-    ``user`` is who confirms and ``how`` how (``CONFIRM_HOW``): from their own phone, with
-    their PIN on the phone of ``device_user`` (the scorer's), or, for a club admin resolving
-    a dispute, in the name of the club (the admin may have corrected the deals: the club's
-    ruling is recorded as such). The history keeps both."""
+
+def game_confirm_refusal(
+    *, game: Game, user: Any = None, player: Player | None = None
+) -> str | None:
+    """Why the confirmer may not confirm ``game``, or None when they may.
+
+    The confirmer is an account (``user``) or a player seated at the table confirming on
+    the scorer's phone (``player``). The one rule of who confirms a result (README,
+    "Security"): whoever recorded, corrected or deleted any deal of the game may not, nor
+    any player seated on that person's side; a player of the other side may, and so may a
+    club admin who touched no deal and does not sit on such a side.
+    """
     from clabber_league.clubs.models import Membership, Role
 
+    if player is not None:
+        account_id = player.user_id
+        seat = game.seats.filter(player=player).first()
+        is_admin = False
+    else:
+        account_id = getattr(user, "pk", None)
+        seat = game.seats.filter(player__user_id=account_id).first() if account_id else None
+        is_admin = (
+            bool(account_id)
+            and Membership.objects.filter(
+                club_id=game.club_id, user_id=account_id, role=Role.ADMIN
+            ).exists()
+        )
+    touchers = game_touchers(game=game)
+    if account_id is not None and account_id in touchers:
+        return CONFIRM_TOUCHED
+    touched_sides = set(
+        game.seats.filter(player__user_id__in=touchers).values_list("side", flat=True)
+    )
+    if seat is not None and seat.side in touched_sides:
+        return CONFIRM_SAME_SIDE
+    if seat is None and not is_admin:
+        return CONFIRM_NOT_SEATED
+    return None
+
+
+def _is_club_admin(game: Game, user: Any) -> bool:
+    from clabber_league.clubs.models import Membership, Role
+
+    return bool(getattr(user, "pk", None)) and (
+        Membership.objects.filter(club_id=game.club_id, user_id=user.pk, role=Role.ADMIN).exists()
+    )
+
+
+@transaction.atomic
+def game_confirm(
+    *,
+    game: Game,
+    user: Any = None,
+    player: Player | None = None,
+    how: str | None = None,
+    device_user: Any = None,
+) -> Game:
+    """Confirm a finished game; then no deal can be changed (bridge clubs' two-person check).
+
+    Who may confirm is ``game_confirm_refusal``'s rule. ``player`` is a seated player
+    confirming at the table (by PIN on the phone of ``device_user``, the scorer's); ``user``
+    the account that confirms otherwise. ``how`` (``CONFIRM_HOW``) defaults to "pin" for a
+    player and "own_phone" for an account; "club" is a club admin resolving a dispute, who
+    confirms in the name of the club even after correcting the deals (the club's ruling,
+    recorded as such). The history records who confirmed and how.
+    """
+    how = how or ("pin" if player is not None else "own_phone")
     if how not in CONFIRM_HOW:
         raise ValueError(f"unknown way of confirming: {how!r}")
-
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status == Game.Status.CONFIRMED:
         raise GameError.one("game", GAME_ALREADY_CONFIRMED)
     if game.status != Game.Status.FINISHED:
         raise GameError.one("game", GAME_NOT_FINISHED)
-    recorders = set(game.deals.exclude(created_by=None).values_list("created_by", flat=True))
-    seat = game.seats.filter(player__user=user).first()
-    is_admin = Membership.objects.filter(club_id=game.club_id, user=user, role=Role.ADMIN).exists()
     if how == "club":
-        if not is_admin:
-            raise GameError.one("game", CONFIRM_CLUB_ADMIN_ONLY)
-    elif seat is None and not is_admin:
-        raise GameError.one("game", CONFIRM_NOT_SEATED)
-    elif user.pk in recorders:
-        raise GameError.one("game", CONFIRM_SAME_SIDE)
-    elif seat is not None and not is_admin:
-        recorder_sides = set(
-            game.seats.filter(player__user_id__in=recorders).values_list("side", flat=True)
-        )
-        if seat.side in recorder_sides:
-            raise GameError.one("game", CONFIRM_SAME_SIDE)
+        refusal = None if _is_club_admin(game, user) else CONFIRM_CLUB_ADMIN_ONLY
+    else:
+        refusal = game_confirm_refusal(game=game, user=user, player=player)
+    if refusal is not None:
+        raise GameError.one("game", refusal)
+    account = player.user if player is not None else user
     game.status = Game.Status.CONFIRMED
     game.confirmed_at = timezone.now()
-    game.confirmed_by = user
+    game.confirmed_by = account
     game.save(update_fields=["status", "confirmed_at", "confirmed_by"])
     how_recorded: dict[str, Any] = {"how": how}
+    if player is not None:
+        how_recorded.update(player=player.pk, name=player.name)
     if device_user is not None:
         how_recorded["device_user"] = device_user.pk
     DealRevision.objects.create(
-        game=game, action=DealRevision.Action.CONFIRM, user=user, after=how_recorded
+        game=game,
+        action=DealRevision.Action.CONFIRM,
+        user=account,
+        after=how_recorded,
     )
     standings_game_changed(game=game)
     return game

@@ -85,7 +85,14 @@ def _context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(request, pk)
     revisions = selectors.revision_list(club=request.club, game_id=game.pk)[:100]
-    return render(request, "games/sheet.html", _context(request, game, revisions=revisions))
+    refusal = None
+    if game.status == Game.Status.FINISHED and request.user.is_authenticated:
+        refusal = services.game_confirm_refusal(game=game, user=request.user)
+    return render(
+        request,
+        "games/sheet.html",
+        _context(request, game, revisions=revisions, confirm_refusal=refusal),
+    )
 
 
 # --- starting a game ----------------------------------------------------------------------

@@ -281,7 +281,7 @@ def handover_confirm(*, game: Game, player_id: Any, pin: str, device_user: Any) 
     _throttle(game)
     _check_pin(player, pin)
     try:
-        return game_confirm(game=game, user=player.user, how="pin", device_user=device_user)
+        return game_confirm(game=game, player=player, how="pin", device_user=device_user)
     except GameError as exc:
         raise MemberError(exc.errors) from exc
 

@@ -174,3 +174,60 @@ def test_the_api_checks_the_fixture_the_same_way(club, division, fixture, scorer
     response = client.post(url, body, format="json")
     assert response.status_code == 201
     assert response.json()["fixture"] == fixture.pk
+
+
+def _play_and_confirm(club, fixture, scorer, admin, number):
+    from .conftest import made
+
+    home, away = fixture.home, fixture.away
+    game = services.game_start(
+        club=club,
+        division=fixture.division,
+        sides={"A": home, "B": away},
+        seats=_seats(home, away),
+        fixture=fixture,
+        number=number,
+        user=scorer,
+    )
+    for _ in range(4):
+        services.deal_record(game=game, data=made("A", 142), user=scorer)
+    return services.game_confirm(game=game, user=admin)
+
+
+def test_a_decided_fixture_cannot_be_played_again_on_the_page_or_the_api(
+    client, club, division, fixture, scorer, admin
+):
+    _play_and_confirm(club, fixture, scorer, admin, 1)
+    _play_and_confirm(club, fixture, scorer, admin, 2)  # both planned games are in
+    message = services.FIXTURE_DECIDED.format(planned=2, played=2)
+
+    client.force_login(scorer)
+    page = client.post(
+        _new_url(club), {"division": division.pk, "fixture": fixture.pk, "first_dealer": 0}
+    )
+    assert page.status_code == 200
+    assert message in page.content.decode()
+
+    api = APIClient()
+    api.force_login(scorer)
+    home, away = fixture.home, fixture.away
+    response = api.post(
+        f"/api/clubs/{club.slug}/games/",
+        {
+            "division": division.pk,
+            "fixture": fixture.pk,
+            "sides": {"A": home.pk, "B": away.pk},
+            "seats": [p.pk for p in _seats(home, away)],
+            "number": 3,
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"] == [{"field": "fixture", "message": message}]
+    assert Game.objects.filter(fixture=fixture).count() == 2
+
+
+def test_a_fixture_with_a_planned_game_left_takes_its_next_game(club, fixture, scorer, admin):
+    _play_and_confirm(club, fixture, scorer, admin, 1)
+    second = _play_and_confirm(club, fixture, scorer, admin, 2)
+    assert second.fixture_id == fixture.pk

@@ -19,8 +19,11 @@ ROWS = [
 def test_rows_are_recorded_with_their_marks_and_running_totals(game, scorer):
     deals = services.sheet_rows_record(game=game, rows=ROWS, user=scorer)
     assert [d.outcome for d in deals] == ["set", "passed", "made"]
-    assert [d.running for d in deals] == [{"A": 0, "B": 162}, {"A": 0, "B": 162},
-                                          {"A": 110, "B": 214}]
+    assert [d.running for d in deals] == [
+        {"A": 0, "B": 162},
+        {"A": 0, "B": 162},
+        {"A": 110, "B": 214},
+    ]
     assert [d.dealer for d in deals] == [0, 1, 2]
     assert game.revisions.count() == 3
 
@@ -36,29 +39,50 @@ def test_one_impossible_row_saves_none_and_names_the_row(game, scorer):
 def test_the_page_shows_the_message_on_the_row_and_saves_nothing(client, game, scorer):
     client.force_login(scorer)
     url = reverse("games:sheet-rows", kwargs={"club_slug": game.club.slug, "pk": game.pk})
-    response = client.post(url, {
-        "row_0_maker": "A", "row_0_mark": "set", "row_0_A": "0", "row_0_B": "162",
-        "row_1_maker": "B", "row_1_mark": "made", "row_1_A": "152", "row_1_B": "10",
-    })
+    response = client.post(
+        url,
+        {
+            "row_0_maker": "A",
+            "row_0_mark": "set",
+            "row_0_A": "0",
+            "row_0_B": "162",
+            "row_1_maker": "B",
+            "row_1_mark": "made",
+            "row_1_A": "152",
+            "row_1_B": "10",
+        },
+    )
     assert response.status_code == 200
     errors = response.context["form"].errors
     assert "row_1_B" in errors  # the maker's number must be ahead in a made row
     assert Deal.objects.count() == 0
-    response = client.post(url, {
-        "row_0_maker": "A", "row_0_mark": "set", "row_0_A": "0", "row_0_B": "162",
-        "row_1_maker": "B", "row_1_mark": "made", "row_1_A": "10", "row_1_B": "152",
-    })
+    response = client.post(
+        url,
+        {
+            "row_0_maker": "A",
+            "row_0_mark": "set",
+            "row_0_A": "0",
+            "row_0_B": "162",
+            "row_1_maker": "B",
+            "row_1_mark": "made",
+            "row_1_A": "10",
+            "row_1_B": "152",
+        },
+    )
     assert response.status_code == 302
     assert [d.scores for d in Deal.objects.order_by("number")] == [
-        {"A": 0, "B": 162}, {"A": 10, "B": 152}]
+        {"A": 0, "B": 162},
+        {"A": 10, "B": 152},
+    ]
 
 
 def test_the_api_takes_rows_and_answers_errors_by_row(game, scorer):
     client = APIClient()
     client.force_authenticate(scorer)
     url = f"/api/clubs/{game.club.slug}/games/{game.pk}/paper-sheet/"
-    bad = client.post(url, {"rows": [{"sheet": {"A": 0, "B": 1}, "maker": "A", "mark": "set"}]},
-                      format="json")
+    bad = client.post(
+        url, {"rows": [{"sheet": {"A": 0, "B": 1}, "maker": "A", "mark": "set"}]}, format="json"
+    )
     assert bad.status_code == 400
     assert bad.json()["errors"][0]["field"].startswith("rows[0]")
     good = client.post(url, {"rows": ROWS}, format="json")

@@ -24,7 +24,12 @@ def test_the_other_sides_pin_confirms_in_their_name_and_the_history_says_how(tab
     assert game.confirmed_by == opponent.user
     revision = game.revisions.get(action=DealRevision.Action.CONFIRM)
     assert revision.user == opponent.user
-    assert revision.after == {"how": "pin", "device_user": scorer.pk}
+    assert revision.after == {
+        "how": "pin",
+        "player": opponent.pk,
+        "name": opponent.name,
+        "device_user": scorer.pk,
+    }
     assert PlayerRating.objects.filter(player=opponent).exists()  # ratings moved
 
 
@@ -93,6 +98,20 @@ def test_someone_who_recorded_a_deal_cannot_confirm_by_pin(table, scorer, last_d
     """Bertha entered the last deal on the scorer's phone: the one confirmation rule
     (``game_confirm``) refuses her PIN, and nothing changes."""
     game, opponent = table["game"], table["opponent"]
+    with pytest.raises(services.MemberError) as caught:
+        services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
+    assert caught.value.errors == [{"field": "game", "message": game_services.CONFIRM_TOUCHED}]
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+
+
+def test_someone_who_corrected_a_deal_cannot_confirm_by_pin(table, scorer, club):
+    """Bruno (side B, a scorer too) corrected a deal: Bertha, his partner, is refused."""
+    from clabber_league.clubs.models import Membership, Role
+
+    game, opponent, bruno = table["game"], table["opponent"], table["opponent_without_pin"]
+    Membership.objects.filter(club=club, user=bruno.user).update(role=Role.SCORER)
+    game_services.deal_correct(deal=game.deals.first(), data=made("A", 142), user=bruno.user)
     with pytest.raises(services.MemberError) as caught:
         services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
     assert caught.value.errors == [{"field": "game", "message": game_services.CONFIRM_SAME_SIDE}]
