@@ -8,6 +8,7 @@ from rest_framework.permissions import AllowAny
 from . import services
 from .api_base import ClubScopedModelViewSet
 from .models import Club, Membership, Player
+from .privacy import sees_names
 from .selectors import clubs_for_user
 from .serializers_base import ClubScopedSerializer
 
@@ -87,8 +88,9 @@ class PlayerSerializer(ClubScopedSerializer):
     def to_representation(self, instance: Player) -> dict:
         data = super().to_representation(instance)
         access = getattr(self.context.get("view"), "club_access", None)
-        if access is None or access.membership is None:
+        if not sees_names(access):
             data.pop("user", None)  # usernames are never shown publicly
+            data["name"] = instance.shown_name(to_member=False)
         return data
 
     def get_fields(self) -> dict:

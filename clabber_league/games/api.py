@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from clabber_league.calculator.api import ERROR_BODY
 from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSet
 from clabber_league.clubs.models import Player
+from clabber_league.clubs.privacy import sees_names
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
 from clabber_league.core.api import error_list
 from clabber_league.leagues.models import Division, Team
@@ -76,8 +77,14 @@ class GameSerializer(serializers.ModelSerializer):
         return {s.side: s.team_id for s in game.sides.all()}
 
     def get_seats(self, game: Game) -> list[dict[str, Any]]:
+        to_member = sees_names(getattr(self.context.get("view"), "club_access", None))
         return [
-            {"seat": s.seat, "side": s.side, "player": s.player_id, "name": s.player.name}
+            {
+                "seat": s.seat,
+                "side": s.side,
+                "player": s.player_id,
+                "name": s.player.shown_name(to_member=to_member),
+            }
             for s in game.seats.all()
         ]
 

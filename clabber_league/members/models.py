@@ -8,8 +8,9 @@ them imports it.
   a link (shown as a QR code at the club). It is used once, expires, and can be revoked.
   Its link carries the invitation's id signed with Django's signing (no token is stored).
 - A ``MemberProfile`` is a login's personal settings: the confirmation PIN (hashed with
-  Django's password hashers; locked after ``MEMBER_PIN_MAX_FAILURES`` wrong tries) and
-  whether their name is shown on the public pages of a public club.
+  Django's password hashers; locked after ``MEMBER_PIN_MAX_FAILURES`` wrong tries).
+  Whether their name is shown on the public pages of a public club is the player's
+  ``name_public`` (clubs), which the member sets here.
 - A ``Dispute`` is raised at the table instead of confirming; a club admin resolves it.
 """
 
@@ -88,10 +89,6 @@ class MemberProfile(models.Model):
     pin_hash = models.CharField(max_length=256, blank=True)
     pin_failures = models.PositiveSmallIntegerField(default=0)
     pin_locked_at = models.DateTimeField(null=True, blank=True)
-    name_public = models.BooleanField(
-        default=True,
-        help_text="Show my name on the public pages of a public club (else my initials).",
-    )
 
     def __str__(self) -> str:
         return f"Profile of {self.user}"

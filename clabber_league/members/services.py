@@ -257,11 +257,14 @@ def profile_clear_pin(*, user: Any) -> MemberProfile:
     return profile
 
 
-def profile_set_privacy(*, user: Any, name_public: bool) -> MemberProfile:
-    profile = profile_for(user)
-    profile.name_public = name_public
-    profile.save(update_fields=["name_public"])
-    return profile
+def profile_set_privacy(*, user: Any, name_public: bool) -> int:
+    """The member's choice for every club they play in: their name on public pages, or
+    only their initials. Returns how many of their players changed."""
+    return Player.objects.filter(user=user).update(name_public=name_public)
+
+
+def profile_name_public(*, user: Any) -> bool:
+    return not Player.objects.filter(user=user, name_public=False).exists()
 
 
 # --- handing the phone to the other side ----------------------------------------------------

@@ -212,7 +212,10 @@ def my_games(request: HttpRequest) -> HttpResponse:
 def member_settings(request: HttpRequest) -> HttpResponse:
     profile = services.profile_for(request.user)
     pin_form = PinForm(prefix="pin")
-    privacy_form = PrivacyForm(prefix="privacy", initial={"name_public": profile.name_public})
+    privacy_form = PrivacyForm(
+        prefix="privacy",
+        initial={"name_public": services.profile_name_public(user=request.user)},
+    )
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "pin":

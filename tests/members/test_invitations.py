@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from clabber_league.clubs.models import Membership, Player, Role
 from clabber_league.members import services
-from clabber_league.members.models import Invitation, MemberProfile
+from clabber_league.members.models import Invitation
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +74,7 @@ def test_someone_new_signs_up_from_the_link_picks_their_player_and_joins(client,
     assert membership.role == Role.PLAYER
     irma.refresh_from_db()
     assert irma.user == membership.user
-    assert MemberProfile.objects.get(user=membership.user).name_public is False
+    assert irma.name_public is False
     invitation.refresh_from_db()
     assert invitation.state() == Invitation.State.ACCEPTED
 
