@@ -12,7 +12,7 @@ from the deals, and a correction re-scores everything after it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -568,6 +568,18 @@ def game_touchers(*, game: Game) -> set[int]:
     return touched
 
 
+#: The one hook by which a layer above holds a finished game back from being confirmed
+#: (members: an open dispute, which a club admin resolves). Each takes the game and says
+#: why not, or None. ``game_confirm_refusal`` asks them; a confirmation in the name of the
+#: club (``how="club"``) does not. Registered once, in the app's ``ready()``.
+CONFIRM_HOLDS: list[Callable[[Game], str | None]] = []
+
+
+def confirm_hold_register(hook: Callable[[Game], str | None]) -> None:
+    if hook not in CONFIRM_HOLDS:
+        CONFIRM_HOLDS.append(hook)
+
+
 def game_confirm_refusal(
     *, game: Game, user: Any = None, player: Player | None = None
 ) -> str | None:
@@ -581,6 +593,10 @@ def game_confirm_refusal(
     """
     from clabber_league.clubs.models import Membership, Role
 
+    for hold in CONFIRM_HOLDS:
+        reason = hold(game)
+        if reason:
+            return reason
     if player is not None:
         account_id = player.user_id
         seat = game.seats.filter(player=player).first()

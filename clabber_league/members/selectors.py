@@ -42,6 +42,15 @@ def open_dispute(*, game: Game) -> Dispute | None:
     return Dispute.objects.filter(game=game, resolved_at__isnull=True).first()
 
 
+def dispute_hold(game: Game) -> str | None:
+    """``games.services.CONFIRM_HOLDS``: an open dispute holds the game for a club admin."""
+    from .services import GAME_DISPUTED
+
+    if Dispute.objects.filter(game_id=game.pk, resolved_at__isnull=True).exists():
+        return GAME_DISPUTED
+    return None
+
+
 def handover_candidates(*, game: Game, device_user: Any) -> list[dict[str, Any]]:
     """The players who may take the phone: seated on a side other than the phone holder's,
     each with whether they can confirm by PIN here."""

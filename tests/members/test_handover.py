@@ -191,3 +191,13 @@ def test_handover_tries_on_one_game_are_throttled(table, scorer, settings):
     with pytest.raises(services.MemberError) as caught:
         services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
     assert caught.value.errors == [{"field": "pin", "message": services.PIN_THROTTLED}]
+
+
+def test_a_disputed_game_is_not_confirmed_from_anyones_own_phone_either(table, scorer):
+    game, bruno = table["game"], table["opponent_without_pin"]
+    services.dispute_raise(game=game, reason="Deal 4 was not ours", device_user=scorer)
+    with pytest.raises(game_services.GameError) as caught:
+        game_services.game_confirm(game=game, user=bruno.user)
+    assert caught.value.errors[0]["message"] == services.GAME_DISPUTED
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
