@@ -192,3 +192,33 @@ def test_a_dispute_from_the_handover_reaches_the_admin_and_is_resolved(live_serv
     finally:
         scorer_ctx.close()
         admin_ctx.close()
+
+
+def test_the_account_pages_work_on_a_phone(live_server, page, table):
+    """Password reset by email, and a member's account pages (allauth's, in our layout)."""
+    from django.core import mail
+
+    base = live_server.url
+    page.goto(base + "/accounts/login/")
+    page.get_by_role("link", name="Forgot your password?").click()
+    assert_accessible(page)
+    page.get_by_label(re.compile("Email", re.I)).fill("marge@example.org")
+    page.get_by_role("button", name=re.compile("Reset", re.I)).click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("Password Reset", re.I))
+    assert_accessible(page)
+    reset = next(m for m in mail.outbox if "marge@example.org" in m.to)
+    link = re.search(r"https?://\S+/accounts/password/reset/key/\S+", reset.body).group(0)
+    page.goto(link)
+    assert_accessible(page)
+    page.locator("#id_password1").fill("new-green-baize-7")
+    page.locator("#id_password2").fill("new-green-baize-7")
+    page.get_by_role("button", name=re.compile("Change Password", re.I)).click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("Password", re.I))
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", "marge")
+    page.fill("#id_password", "new-green-baize-7")
+    page.get_by_role("button", name="Log in").click()
+    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
+    for path in ("/me/", "/me/settings/", "/accounts/password/change/", "/accounts/email/"):
+        page.goto(base + path)
+        assert_accessible(page)
