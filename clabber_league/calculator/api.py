@@ -4,6 +4,10 @@
 with the same JSON as the command line (RULES.md section 6): 200 with the answer,
 or 400 with ``{"errors": [{"field", "message"}]}``. Open to anonymous users and
 throttled. The views only hand the body to the rules engine.
+
+Whatever the body, the answer is 200 or 400 with that error body: the body is read
+with the command line's own strict JSON decoder (no ``NaN``, nesting too deep for the
+parser is a 400, not a 500), and at most ``MAX_BODY_BYTES`` of it.
 """
 
 from collections.abc import Callable, Mapping
@@ -12,6 +16,8 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import BaseParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,8 +25,39 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from clabber_league.rules import RulesError, score_deal, score_game
+from clabber_league.rules.calculator import TOO_DEEP, decode
 
 BODY_NOT_OBJECT = "The request body must be a JSON object."
+BODY_TOO_BIG = "The request body is larger than {most:,} bytes; a game has at most 200 deals."
+BODY_NOT_UTF8 = "The request body is not UTF-8 text."
+MAX_BODY_BYTES = 1_000_000
+"""A 200-deal game with every field filled in is well under this."""
+
+
+class StrictJSONParser(BaseParser):
+    """JSON as the command line reads it; every failure is a ParseError with a message."""
+
+    media_type = "application/json"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        body = stream.read(MAX_BODY_BYTES + 1) if stream is not None else b""
+        if len(body) > MAX_BODY_BYTES:
+            raise ParseError(BODY_TOO_BIG.format(most=MAX_BODY_BYTES))
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ParseError(BODY_NOT_UTF8) from None
+        try:
+            return decode(text)
+        except RulesError as exc:
+            raise ParseError(exc.errors[0]["message"]) from None
+
+
+def _rejected(message: str) -> Response:
+    return Response(
+        {"errors": [{"field": "", "message": message}]}, status=status.HTTP_400_BAD_REQUEST
+    )
+
 
 ERROR_BODY = inline_serializer(
     "RulesErrors",
@@ -69,18 +106,22 @@ class _CalculatorView(APIView):
     authentication_classes: list = []
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "calculator"
+    parser_classes = [StrictJSONParser]
     compute: Callable[[Mapping[str, Any]], dict[str, Any]]
 
     def post(self, request: Request) -> Response:
-        if not isinstance(request.data, Mapping):
-            return Response(
-                {"errors": [{"field": "", "message": BODY_NOT_OBJECT}]},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
         try:
-            answer = type(self).compute(request.data)
+            data = request.data
+        except ParseError as exc:
+            return _rejected(str(exc.detail))
+        if not isinstance(data, Mapping):
+            return _rejected(BODY_NOT_OBJECT)
+        try:
+            answer = type(self).compute(data)
         except RulesError as exc:
             return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        except RecursionError:
+            return _rejected(TOO_DEEP)
         return Response(answer)
 
 

@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from clabber_league.rules import HOUSE_RULE_EXAMPLES, catalog
+from clabber_league.rules.catalog import compare_modes, limits
 
 
 def rules_page(request: HttpRequest) -> HttpResponse:
@@ -14,7 +15,14 @@ def rules_page(request: HttpRequest) -> HttpResponse:
         for name, data in HOUSE_RULE_EXAMPLES.items()
     ]
     return render(
-        request, "calculator/rules.html", {"rulesets": catalog(), "house_examples": examples}
+        request,
+        "calculator/rules.html",
+        {
+            "rulesets": catalog(),
+            "house_examples": examples,
+            "compare_modes": compare_modes(),
+            "limits": limits(),
+        },
     )
 
 

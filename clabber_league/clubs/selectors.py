@@ -13,6 +13,21 @@ def clubs_for_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Club]:
     return Club.objects.filter(is_public=True)
 
 
+def clubs_of_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Club]:
+    """The clubs a person belongs to (none for a visitor)."""
+    if not user.is_authenticated:
+        return Club.objects.none()
+    return Club.objects.filter(memberships__user=user).distinct()
+
+
+def public_clubs(*, search: str = "") -> QuerySet[Club]:
+    """Public clubs, by name, optionally those whose name or city contains ``search``."""
+    clubs = Club.objects.filter(is_public=True)
+    if search:
+        clubs = clubs.filter(Q(name__icontains=search) | Q(city__icontains=search))
+    return clubs.order_by("name")
+
+
 def membership_get(*, club: Club, user: AbstractBaseUser | AnonymousUser) -> Membership | None:
     if not user.is_authenticated:
         return None

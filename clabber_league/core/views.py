@@ -10,7 +10,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.cache import never_cache
 
 from clabber_league import __version__
-from clabber_league.clubs.selectors import clubs_for_user
+from clabber_league.clubs.selectors import clubs_of_user, public_clubs
 
 from .api import INTERNAL_ERROR, SERVICE_UNAVAILABLE
 from .health import broker_check, database_check
@@ -18,8 +18,25 @@ from .health import broker_check, database_check
 logger = logging.getLogger(__name__)
 
 
+HOME_PUBLIC_CLUBS = 30  # the home page lists at most this many public clubs; a search finds more
+
+
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "core/home.html", {"clubs": clubs_for_user(user=request.user)})
+    """The way in: the visitor's own clubs, then the public ones (searchable), as links."""
+    search = request.GET.get("q", "").strip()[:100]
+    mine = list(clubs_of_user(user=request.user).order_by("name"))
+    public = public_clubs(search=search).exclude(pk__in=[c.pk for c in mine])
+    shown = list(public[: HOME_PUBLIC_CLUBS + 1])
+    return render(
+        request,
+        "core/home.html",
+        {
+            "my_clubs": mine,
+            "public_clubs": shown[:HOME_PUBLIC_CLUBS],
+            "more_public": len(shown) > HOME_PUBLIC_CLUBS,
+            "search": search,
+        },
+    )
 
 
 @never_cache

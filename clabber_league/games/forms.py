@@ -302,21 +302,42 @@ QUICK_ROW_INCOMPLETE = "Give the maker, the mark and every side's number."
 class SheetRowsForm(forms.Form):
     """Copying an old paper sheet: per row the maker, the mark and each side's number."""
 
-    def __init__(self, *args: Any, ruleset: RuleSet, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        ruleset: RuleSet,
+        side_names: dict[str, str] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.sides = list(ruleset.sides)
+        names = {s: (side_names or {}).get(s) or f"Side {s}" for s in self.sides}
         for i in range(QUICK_ROWS):
+            # Each input sits in a table cell under its column's heading; the aria-label
+            # says the row and column for a screen reader.
             self.fields[f"row_{i}_maker"] = forms.ChoiceField(
-                required=False, label="Maker", choices=[("", "—")] + [(s, s) for s in self.sides]
+                required=False,
+                label="Maker",
+                choices=[("", "—")] + [(s, names[s]) for s in self.sides],
+                widget=forms.Select(attrs={"aria-label": f"Row {i + 1}: who made trump"}),
             )
             self.fields[f"row_{i}_mark"] = forms.ChoiceField(
-                required=False, label="Mark", choices=[("", "—"), *QUICK_MARKS]
+                required=False,
+                label="Mark",
+                choices=[("", "—"), *QUICK_MARKS],
+                widget=forms.Select(attrs={"aria-label": f"Row {i + 1}: mark"}),
             )
             for side in self.sides:
                 self.fields[f"row_{i}_{side}"] = forms.IntegerField(
                     required=False,
-                    label=side,
-                    widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
+                    label=names[side],
+                    widget=forms.NumberInput(
+                        attrs={
+                            "inputmode": "numeric",
+                            "min": 0,
+                            "aria-label": f"Row {i + 1}: {names[side]}",
+                        }
+                    ),
                 )
         self.row_index: list[int] = []
 

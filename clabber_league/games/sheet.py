@@ -33,6 +33,11 @@ class SheetRow:
     running: list[int]
     note: str = ""
 
+    @property
+    def columns(self) -> list[tuple[Cell, int]]:
+        """Each side's cell with its running total (a phone shows them in one column)."""
+        return list(zip(self.cells, self.running, strict=False))
+
 
 @dataclass
 class Sheet:

@@ -406,7 +406,9 @@ def sheet_rows(request: HttpRequest, pk: int) -> HttpResponse:
     if game.status != Game.Status.IN_PROGRESS:
         messages.info(request, services.GAME_FINISHED)
         return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
-    form = SheetRowsForm(request.POST or None, ruleset=adapters.game_ruleset(game))
+    form = SheetRowsForm(
+        request.POST or None, ruleset=adapters.game_ruleset(game), side_names=_names(game)[1]
+    )
     if request.method == "POST" and form.is_valid():
         rows = form.rows()
         if rows:

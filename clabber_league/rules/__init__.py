@@ -13,6 +13,7 @@ Public interface (docs/rules-engine-interface.md)::
     next_dealer(ruleset, dealer, seats, *, outcome=None, winner=None)
     check_sheet_row(ruleset, options, maker, score, mark)
     RulesError (user-facing, ``.errors``)   RulesBug (cannot happen)
+    MAX_DEALS (200 deals in a game)         MAX_ERRORS (50 errors listed)
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from __future__ import annotations
 from .calculator import score_deal, score_game
 from .catalog import catalog, catalog_markdown
 from .deal import Deal, DealResult, Outcome
-from .errors import RulesBug, RulesError
-from .game import GameState, next_dealer
+from .errors import MAX_ERRORS, RulesBug, RulesError
+from .game import MAX_DEALS, GameState, next_dealer
 from .rulesets import (
     BUILTIN_RULESETS,
     HOUSE_RULE_EXAMPLES,
@@ -36,6 +37,8 @@ from .validation import parse_deal
 __all__ = [
     "BUILTIN_RULESETS",
     "HOUSE_RULE_EXAMPLES",
+    "MAX_DEALS",
+    "MAX_ERRORS",
     "Deal",
     "DealResult",
     "GameState",

@@ -3,7 +3,8 @@
 ``score`` and ``game`` read the JSON of RULES.md section 6 on standard input
 and write the answer as JSON on standard output, exit status 0; a rejected
 input (including malformed JSON) writes ``{"errors": [{"field", "message"}]}``
-and exits with status 2.  ``sheet`` checks a paper-sheet row
+and exits with status 2, whatever the input: deeply nested JSON, ``NaN`` or a
+value of the wrong type is a rejected input, never a traceback.  ``sheet`` checks a paper-sheet row
 ``{"ruleset", "options", "maker", "score", "mark"}`` and answers
 ``{"possible": true}``.  ``catalog`` prints the rule sets as JSON, or as
 markdown tables with ``--markdown``.
@@ -17,13 +18,19 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, TextIO
 
-from .calculator import INPUT_NOT_OBJECT, score_deal, score_game
+from .calculator import (
+    INPUT_NOT_OBJECT,
+    MALFORMED_JSON,
+    TOO_DEEP,
+    decode,
+    score_deal,
+    score_game,
+)
 from .catalog import catalog, catalog_markdown
 from .errors import RulesError
 from .sheet import check_sheet_row
 
 EXIT_REJECTED: Final = 2
-MALFORMED_JSON: Final = "The input is not valid JSON: {detail}."
 
 
 def _sheet(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -69,12 +76,16 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         return 0
     try:
         try:
-            data = json.load(stdin)
-        except ValueError as exc:
-            raise RulesError(MALFORMED_JSON.format(detail=exc)) from None
+            text = stdin.read()
+        except UnicodeDecodeError as exc:
+            raise RulesError(MALFORMED_JSON.format(detail=str(exc)[:200])) from None
+        data = decode(text)
         if not isinstance(data, Mapping):
             raise RulesError(INPUT_NOT_OBJECT)
-        answer = COMMANDS[args.command](data)
+        try:
+            answer = COMMANDS[args.command](data)
+        except RecursionError:
+            raise RulesError(TOO_DEEP) from None
     except RulesError as exc:
         json.dump(exc.to_data(), stdout)
         stdout.write("\n")

@@ -10,24 +10,36 @@ A deal's answer has exactly ``outcome``, ``score``, ``totals``,
 ``meld_winner`` and ``meld_points``, every side present.  ``score_deal``
 also accepts an optional ``pot`` (a whole number, default 0): a pot left
 hanging by earlier ``tie_hangs`` deals, added to this deal's winner.
+
+Both answer in bounded time and memory whatever the input: a game has at most
+:data:`~clabber_league.rules.game.MAX_DEALS` deals, an answer lists at most
+:data:`~clabber_league.rules.errors.MAX_ERRORS` errors, and a value of the wrong
+JSON type (a list where a name belongs, ``2.0`` where a whole number does) is an
+error on its field.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .errors import ErrorList, RulesError
-from .game import GameState
+from .errors import ErrorList, RulesError, shown
+from .game import MAX_DEALS, GameState
 from .rulesets import RuleSet, get_ruleset
 from .scoring import score
 from .sheet import sheet_row_result
 from .validation import is_whole, parse_deal
 
 INPUT_NOT_OBJECT: Final = "The input must be a JSON object."
+MALFORMED_JSON: Final = "The input is not valid JSON: {detail}."
+TOO_DEEP: Final = "The input is nested too deeply to be a deal or a game."
+NOT_A_NUMBER: Final = "{name} is not a JSON number."
 RULESET_MISSING: Final = "A rule set is needed: a slug such as \"clabber\", or house rules."
-POT_NOT_WHOLE: Final = "pot must be a whole number of at least 0, not {value!r}."
+POT_MAX: Final = 10**9
+POT_NOT_WHOLE: Final = "pot must be a whole number from 0 to 1,000,000,000, not {value}."
 DEALS_NOT_LIST: Final = "deals must be a list of deals."
+DEALS_TOO_MANY: Final = "A game has at most {most} deals; this one lists {count}."
 DEAL_OTHER_RULESET: Final = (
     "A deal of a game is scored by the game's rule set; leave out {name} or give the game's."
 )
@@ -42,14 +54,42 @@ def _ruleset(data: Any) -> RuleSet:
     return get_ruleset(spec, data.get("options"))
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(NOT_A_NUMBER.format(name=name))
+
+
+def decode(text: str) -> Any:
+    """Strict JSON text to data (no ``NaN`` or ``Infinity``); RulesError for anything else.
+
+    The command line and the HTTP twin both read their input with it, so they accept
+    and refuse the same bodies.
+    """
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise RulesError(TOO_DEEP) from None
+    except ValueError as exc:
+        raise RulesError(MALFORMED_JSON.format(detail=str(exc)[:200])) from None
+
+
+def _same_or_absent(value: Any, game: Any) -> bool:
+    """A deal's own ``ruleset`` / ``options``: left out, empty or the game's own."""
+    if value is None or (isinstance(value, Mapping) and not value):
+        return True
+    try:
+        return bool(value == game)
+    except RecursionError:  # two deeply nested values: not worth comparing
+        return False
+
+
 def score_deal(data: Mapping[str, Any]) -> dict[str, Any]:
     """One deal's JSON (``ruleset``, ``options``, ``maker`` ...) to its ``score`` answer."""
     ruleset = _ruleset(data)
     pot = data.get("pot", 0)
     if pot is None:
         pot = 0
-    if not is_whole(pot):
-        raise RulesError(POT_NOT_WHOLE.format(value=pot), "pot")
+    if not is_whole(pot) or pot > POT_MAX:
+        raise RulesError(POT_NOT_WHOLE.format(value=shown(pot)), "pot")
     return score(ruleset, parse_deal(data, ruleset), pot).to_data()
 
 
@@ -59,6 +99,8 @@ def score_game(data: Mapping[str, Any]) -> dict[str, Any]:
     deals = data.get("deals", [])
     if not isinstance(deals, list):
         raise RulesError(DEALS_NOT_LIST, "deals")
+    if len(deals) > MAX_DEALS:
+        raise RulesError(DEALS_TOO_MANY.format(most=MAX_DEALS, count=len(deals)), "deals")
     errors = ErrorList()
     state = GameState(ruleset)
     answers: list[dict[str, Any]] = []
@@ -75,7 +117,7 @@ def score_game(data: Mapping[str, Any]) -> dict[str, Any]:
         try:
             if isinstance(raw, Mapping):
                 for name in ("ruleset", "options"):
-                    if raw.get(name) not in (None, data.get(name)) and raw.get(name) != {}:
+                    if not _same_or_absent(raw.get(name), data.get(name)):
                         raise RulesError(DEAL_OTHER_RULESET.format(name=name), name)
             if isinstance(raw, Mapping) and "sheet" in raw:
                 row = sheet_row_result(ruleset, raw)  # a row copied from a paper sheet

@@ -11,8 +11,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from .options import MELD_KINDS, OPTION_DOCS, OPTION_NAMES
-from .rulesets import BUILTIN_RULESETS, HOUSE_RULE_EXAMPLES, RuleSet, get_ruleset
+from .calculator import POT_MAX
+from .errors import MAX_ERRORS
+from .game import MAX_DEALS
+from .options import (
+    CARD_VALUE_MAX,
+    MELD_COMPARE_DOCS,
+    MELD_KINDS,
+    MELD_VALUE_MAX,
+    OPTION_DOCS,
+    OPTION_NAMES,
+    RENEGE_PENALTY_MAX,
+    TARGET_MAX,
+)
+from .rulesets import BUILTIN_RULESETS, HOUSE_RULE_EXAMPLES, RULESET_NAME_MAX, RuleSet, get_ruleset
+from .validation import NUMBER_MAX
 
 
 def _options(ruleset: RuleSet) -> dict[str, Any]:
@@ -64,6 +77,31 @@ def describe(ruleset: RuleSet) -> dict[str, Any]:
     }
 
 
+def limits() -> list[dict[str, str]]:
+    """What the engine accepts at most (RULES.md section 5), so no input runs away."""
+    return [
+        {"what": "deals in one game", "limit": f"{MAX_DEALS}"},
+        {"what": "errors listed in one answer (then one saying how many more)",
+         "limit": f"{MAX_ERRORS}"},
+        {"what": "house-rule card values (trump_points, plain_points)",
+         "limit": f"0 to {CARD_VALUE_MAX}"},
+        {"what": "house-rule meld values (meld_values, bell_value)",
+         "limit": f"0 to {MELD_VALUE_MAX:,}"},
+        {"what": "target", "limit": f"1 to {TARGET_MAX:,}"},
+        {"what": "renege_penalty", "limit": f"0 to {RENEGE_PENALTY_MAX:,}"},
+        {"what": "card points, tricks, sheet numbers", "limit": f"0 to {NUMBER_MAX:,}"},
+        {"what": "a hanging pot given to score", "limit": f"0 to {POT_MAX:,}"},
+        {"what": "melds listed for one side",
+         "limit": "a third of the cards in its hands (a meld holds 3 cards or more)"},
+        {"what": "a house-rules name", "limit": f"{RULESET_NAME_MAX} characters"},
+    ]
+
+
+def compare_modes() -> list[dict[str, str]]:
+    """The ``meld_compare`` modes and how each ranks two melds."""
+    return [{"mode": mode, "meaning": text} for mode, text in MELD_COMPARE_DOCS.items()]
+
+
 def catalog(include_examples: bool = False) -> list[dict[str, Any]]:
     """Every built-in rule set (and, if asked, the house-rule examples) as data."""
     entries = [describe(r) for r in BUILTIN_RULESETS.values()]
@@ -109,4 +147,12 @@ def catalog_markdown(include_examples: bool = True) -> str:
     for name in OPTION_NAMES:
         meaning, default = OPTION_DOCS[name]
         lines.append(f"| `{name}` | {meaning} | {default} |")
+    lines += ["", "## How melds compare (`meld_compare`)", "", "| mode | the better meld |",
+              "|---|---|"]
+    lines += [f"| `{m['mode']}` | {m['meaning']} |" for m in compare_modes()]
+    lines += ["", "## Limits", "",
+              "Whatever the input, the engine answers in bounded time and memory; beyond "
+              "these it answers with an error naming the field.", "",
+              "| what | limit |", "|---|---|"]
+    lines += [f"| {row['what']} | {row['limit']} |" for row in limits()]
     return "\n".join(lines) + "\n"

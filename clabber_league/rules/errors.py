@@ -9,11 +9,54 @@ Two kinds, kept apart as Tabbycat's draw generators do:
 * :class:`RulesBug` is raised when the engine itself reaches a state that its
   own checks should have made impossible.  It is never the user's fault and is
   never turned into a 400 answer.
+
+An answer is bounded whatever the input: at most :data:`MAX_ERRORS` entries are
+listed, then one more saying how many were left out; and a value quoted back in a
+message is shortened by :func:`shown` (a list or an object is named, never printed).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any, Final
+
+MAX_ERRORS: Final = 50
+"""At most this many errors are listed in one answer (RULES.md section 5)."""
+MORE_ERRORS: Final = "{count} more error(s) not listed; fix the ones above and try again."
+SHOWN_CHARS: Final = 40
+"""A quoted text value is cut to this many characters in a message."""
+
+
+def shown(value: Any) -> str:
+    """A short, safe spelling of an input value for a message: never deep, never long.
+
+    Strings and numbers are quoted (cut to :data:`SHOWN_CHARS`); a list or an
+    object is named by its type, so a deeply nested or huge input cannot make a
+    message deep or huge.
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value) if value.bit_length() < 128 else "a huge number"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        if len(value) > SHOWN_CHARS:
+            return repr(value[:SHOWN_CHARS]) + "..."
+        return repr(value)
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return "a " + type(value).__name__
+
+
+def field_key(key: Any) -> str:
+    """An input's object key as part of a field path, cut like :func:`shown`'s text."""
+    text = key if isinstance(key, str) else str(key)
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "..."
 
 
 class RulesError(ValueError):
@@ -23,7 +66,18 @@ class RulesError(ValueError):
         if isinstance(errors, str):
             entries = [{"field": field, "message": errors}]
         else:
-            entries = [{"field": e["field"], "message": e["message"]} for e in errors]
+            entries = []
+            more = 0
+            for e in errors:
+                counted = _more_count(e)
+                if counted:
+                    more += counted
+                elif len(entries) < MAX_ERRORS:
+                    entries.append({"field": e["field"], "message": e["message"]})
+                else:
+                    more += 1
+            if more:
+                entries.append({"field": "", "message": MORE_ERRORS.format(count=more)})
         if not entries:
             raise RulesBug("RulesError raised without any error entry")
         self.errors: list[dict[str, str]] = entries
@@ -37,7 +91,8 @@ class RulesError(ValueError):
     def prefixed(self, prefix: str) -> RulesError:
         """The same errors with every field put under ``prefix`` (``deals[3]`` ...)."""
         return RulesError(
-            {"field": _join(prefix, e["field"]), "message": e["message"]} for e in self.errors
+            e if _more_count(e) else {"field": _join(prefix, e["field"]), "message": e["message"]}
+            for e in self.errors
         )
 
     def to_data(self) -> dict[str, list[dict[str, str]]]:
@@ -52,17 +107,26 @@ class RulesBug(RuntimeError):
 class ErrorList:
     """Collects several rejections before raising them together as one RulesError."""
 
-    __slots__ = ("entries",)
+    __slots__ = ("entries", "more")
 
     def __init__(self) -> None:
         self.entries: list[dict[str, str]] = []
+        self.more = 0
+        """Errors counted but not kept (beyond :data:`MAX_ERRORS`)."""
 
     def add(self, field: str, message: str) -> None:
-        self.entries.append({"field": field, "message": message})
+        if len(self.entries) < MAX_ERRORS:
+            self.entries.append({"field": field, "message": message})
+        else:
+            self.more += 1
 
     def extend(self, error: RulesError, prefix: str = "") -> None:
         for e in error.errors:
-            self.entries.append({"field": _join(prefix, e["field"]), "message": e["message"]})
+            counted = _more_count(e)
+            if counted:
+                self.more += counted
+                continue
+            self.add(_join(prefix, e["field"]), e["message"])
 
     def has(self, field: str) -> bool:
         """Whether an error was already recorded for ``field`` or anything under it."""
@@ -76,7 +140,20 @@ class ErrorList:
 
     def raise_if_any(self) -> None:
         if self.entries:
-            raise RulesError(self.entries)
+            more = [{"field": "", "message": MORE_ERRORS.format(count=self.more)}]
+            raise RulesError(self.entries + (more if self.more else []))
+
+
+_MORE_TAIL: Final = MORE_ERRORS.split("}", 1)[1]
+
+
+def _more_count(entry: dict[str, str]) -> int:
+    """How many errors a "... more error(s) not listed" entry stands for (0 for any other)."""
+    message = entry["message"]
+    if entry["field"] or not message.endswith(_MORE_TAIL):
+        return 0
+    head = message.split(" ", 1)[0]
+    return int(head) if head.isdigit() else 0
 
 
 def _join(prefix: str, field: str) -> str:

@@ -24,6 +24,9 @@ from .deal import SCORED_OUTCOMES, DealResult, Outcome
 from .errors import RulesError
 from .rulesets import DealerRotation, RuleSet
 
+MAX_DEALS: Final = 200
+"""At most this many deals in one game (RULES.md section 5): a real game to 500 takes a
+few dozen; the Django side uses it as the upper bound of its per-game setting."""
 GAME_FINISHED: Final = (
     "The game is already over (deal {deal} ended it, winner {winner}); "
     "no deal can be added after it."

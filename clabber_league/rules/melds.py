@@ -15,13 +15,17 @@ melds compare is the rule set's ``meld_compare``:
            then trumps over plain.
 ``length`` (seeds 001, 004) the longer run (its real length), then the higher
            top card, then trumps over plain.  A four, possible here only by
-           house rules, beats any run; fours compare by points, then
-           ``meld_order``.
-``value``  (seed 003, ``zensa``) points first; at equal points a four beats a
-           run, fours by ``meld_order`` (zensa: J A K Q 10), runs by the
-           length of their kind, then top card, then trumps over plain.  So
-           a four headed by the Ace beats a five headed by the Jack in
-           ``klaberjass`` (both 50), while in ``zensa`` a six beats a five.
+           house rules (Czech Darda), beats any run; fours compare by points,
+           then by their rank in the trump order (RULES.md 4.2).
+``value``  (seed 003) points first; at equal points a four beats a run, fours
+           by ``meld_order``, runs by the length of their *kind* (length counts
+           only through the points), then top card, then trumps over plain.
+           So a four headed by the Ace beats a five headed by the Jack in
+           ``klaberjass`` (both 50).
+``value-length`` (``zensa``, RULES.md 4.2) as ``value``, but runs of equal
+           points compare by their *real* length: a run of seven beats a run of
+           six and eight beats seven, though all count as a ``run-6``; fours by
+           ``meld_order`` (zensa: J A K Q 10).
 
 Equal best melds can only be runs in two plain suits: then nobody scores
 melds.  The bell (King and Queen of trumps) is not a meld for the
@@ -99,11 +103,13 @@ def meld_key(ruleset: RuleSet, meld: Meld) -> tuple[int, ...]:
         return (-rank, top, meld.trump)
     if meld.is_four:
         if mode == "length":
-            return (1, meld.value, -rank, 0)
+            return (1, meld.value, -ruleset.trump_rank[meld.top], 0)
         return (meld.value, 1, -rank, 0, 0)
     top = 8 - RANK_INDEX[meld.top]
     if mode == "length":
         return (0, meld.length, top, meld.trump)
+    if mode == "value-length":
+        return (meld.value, 0, meld.length, top, meld.trump)
     return (meld.value, 0, int(meld.kind[4:]), top, meld.trump)
 
 

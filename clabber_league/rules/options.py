@@ -12,7 +12,7 @@ Decisions where RULES.md leaves room:
 * ``meld_values``, ``trump_points`` and ``plain_points`` are merged over the
   base rule set's tables: a club lists only what differs, and removes a meld
   kind by giving it 0.
-* ``meld_order``, when given, must list exactly the kinds that have a value.
+* `meld_order`, when given, must list exactly the kinds that have a value.
   When it is not given, the kinds are ordered by value, highest first, ties
   kept in the base rule set's order (then fours before runs), so adding
   ``{"run-6": 300}`` to ``clabber`` puts the six above the four Jacks.
@@ -26,7 +26,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from .errors import ErrorList, RulesError
+from .errors import MAX_ERRORS, ErrorList, RulesError, field_key, shown
 
 if TYPE_CHECKING:
     from .rulesets import RuleSet
@@ -37,17 +37,25 @@ MELD_KINDS: Final = (
 )
 """Every meld kind the engine knows, in a canonical order (fours before runs)."""
 
-MELD_COMPARE_MODES: Final = ("order", "length", "value")
+MELD_COMPARE_MODES: Final = ("order", "length", "value", "value-length")
 TIE_AT_TARGET_MODES: Final = ("tie", "play_on")
 
-OPTION_UNKNOWN: Final = "Unknown option {name!r}; the options are: {known}."
+# Bounds on house-rule values (RULES.md section 5), so that no input makes the engine
+# do unbounded work: the card values bound the feasibility tables, the meld values the
+# sheet-row tables.
+CARD_VALUE_MAX: Final = 100
+MELD_VALUE_MAX: Final = 1000
+TARGET_MAX: Final = 100_000
+RENEGE_PENALTY_MAX: Final = 10_000
+
+OPTION_UNKNOWN: Final = "Unknown option {name}; the options are: {known}."
 OPTION_NOT_OBJECT: Final = "Options must be a JSON object of option names and values."
-OPTION_INTEGER: Final = "{name} must be a whole number of at least {minimum}, not {value!r}."
-OPTION_BOOLEAN: Final = "{name} must be true or false, not {value!r}."
-OPTION_CHOICE: Final = "{name} must be one of {choices}, not {value!r}."
-OPTION_MAPPING: Final = "{name} must be a JSON object, not {value!r}."
-OPTION_LIST: Final = "{name} must be a list, not {value!r}."
-MELD_KIND_UNKNOWN_OPTION: Final = "Unknown meld kind {kind!r}; the kinds are: {known}."
+OPTION_INTEGER: Final = "{name} must be a whole number from {minimum} to {maximum}, not {value}."
+OPTION_BOOLEAN: Final = "{name} must be true or false, not {value}."
+OPTION_CHOICE: Final = "{name} must be one of {choices}, not {value}."
+OPTION_MAPPING: Final = "{name} must be a JSON object, not {value}."
+OPTION_LIST: Final = "{name} must be a list, not {value}."
+MELD_KIND_UNKNOWN_OPTION: Final = "Unknown meld kind {kind}; the kinds are: {known}."
 MELD_KIND_WITHOUT_VALUE: Final = (
     "{name} lists {kind}, which has no value in this rule set (give it one in meld_values)."
 )
@@ -56,48 +64,57 @@ MELD_ORDER_MISMATCH: Final = (
     "missing: {missing}; extra or repeated: {extra}."
 )
 RANK_NOT_IN_PACK_OPTION: Final = (
-    "{name} names the rank {rank!r}, which is not in the {pack}-card pack."
+    "{name} names the rank {rank}, which is not in the {pack}-card pack."
 )
+TIE_HANGS_THREE_SIDED: Final = (
+    "tie_hangs needs two sides (a maker and one opponent); {base} has {count}."
+)
+OPTION_LIST_TOO_LONG: Final = "{name} lists at most {most} meld kinds; this lists {count}."
 TRUMP_ORDER_PERMUTATION: Final = (
     "trump_order must list each rank of the {pack}-card pack exactly once: {ranks}."
 )
 
 
-def _integer(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise RulesError(OPTION_INTEGER.format(name=name, minimum=minimum, value=value))
+def _integer(name: str, value: Any, minimum: int, maximum: int) -> int:
+    """A JSON integer (not ``2.0``, not ``true``) from ``minimum`` to ``maximum``."""
+    if (isinstance(value, bool) or not isinstance(value, int)
+            or not minimum <= value <= maximum):
+        raise RulesError(OPTION_INTEGER.format(
+            name=name, minimum=minimum, maximum=f"{maximum:,}", value=shown(value)))
     return value
 
 
 def _boolean(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise RulesError(OPTION_BOOLEAN.format(name=name, value=value))
+        raise RulesError(OPTION_BOOLEAN.format(name=name, value=shown(value)))
     return value
 
 
 def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         raise RulesError(
-            OPTION_CHOICE.format(name=name, choices=", ".join(choices), value=value)
+            OPTION_CHOICE.format(name=name, choices=", ".join(choices), value=shown(value))
         )
-    return str(value)
+    return value
 
 
 def _mapping(name: str, value: Any) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise RulesError(OPTION_MAPPING.format(name=name, value=value))
+        raise RulesError(OPTION_MAPPING.format(name=name, value=shown(value)))
     return value
 
 
 def _kind_list(name: str, value: Any) -> list[str]:
     if not isinstance(value, list | tuple):
-        raise RulesError(OPTION_LIST.format(name=name, value=value))
+        raise RulesError(OPTION_LIST.format(name=name, value=shown(value)))
+    if len(value) > len(MELD_KINDS):
+        raise RulesError(OPTION_LIST_TOO_LONG.format(
+            name=name, most=len(MELD_KINDS), count=len(value)))
     errors = ErrorList()
     for i, kind in enumerate(value):
-        if kind not in MELD_KINDS:
-            errors.add(
-                f"[{i}]", MELD_KIND_UNKNOWN_OPTION.format(kind=kind, known=", ".join(MELD_KINDS))
-            )
+        if not isinstance(kind, str) or kind not in MELD_KINDS:
+            errors.add(f"[{i}]", MELD_KIND_UNKNOWN_OPTION.format(
+                kind=shown(kind), known=", ".join(MELD_KINDS)))
     errors.raise_if_any()
     return list(value)
 
@@ -108,10 +125,11 @@ def _points(name: str, value: Any, base: Mapping[str, int], pack_ranks: tuple[st
     errors = ErrorList()
     for rank, points in _mapping(name, value).items():
         if rank not in pack_ranks:
-            errors.add(rank, RANK_NOT_IN_PACK_OPTION.format(name=name, rank=rank, pack=pack))
+            errors.add(field_key(rank), RANK_NOT_IN_PACK_OPTION.format(
+                name=name, rank=shown(rank), pack=pack))
             continue
         try:
-            table[rank] = _integer(f"{name}.{rank}", points, 0)
+            table[rank] = _integer(f"{name}.{rank}", points, 0, CARD_VALUE_MAX)
         except RulesError as exc:
             errors.extend(exc, rank)
     errors.raise_if_any()
@@ -124,7 +142,8 @@ OPTION_DOCS: Final[Mapping[str, tuple[str, str]]] = {
     "tie_at_target": ("`tie` (tied game) or `play_on`", "`tie`"),
     "tie_hangs": (
         "equal totals of maker and opponent: nobody scores, the pot goes to the next "
-        "scored deal's winner", "false",
+        "scored deal's winner (a deal both sides score alike carries it on; one left at the "
+        "end is lost); two-sided rule sets only", "false",
     ),
     "no_trick_no_meld": (
         "a side that won no trick scores no meld (bell still counts; needs `tricks`)",
@@ -140,21 +159,44 @@ OPTION_DOCS: Final[Mapping[str, tuple[str, str]]] = {
         "true in Clabber, false elsewhere",
     ),
     "meld_values": (
-        "points of each meld kind, merged over the rule set's table; 0 removes a kind",
+        "points of each meld kind (0 to 1,000), merged over the rule set's table; "
+        "0 removes a kind",
         "per rule set",
     ),
     "meld_order": ("for `meld_compare: order`, the valued kinds best first", "per rule set"),
     "meld_compare": (
-        "`order` (table rows), `length` (longer run first) or `value` (points first)",
-        "`order` in Clabber, `length` elsewhere (`value` in zensa)",
+        "`order` (table rows), `length` (longer run first), `value` (points, then top card) "
+        "or `value-length` (points, then a run's real length)",
+        "`order` in Clabber, `value-length` in zensa, `length` elsewhere",
     ),
-    "bell_value": ("points of the bell / bela", "20"),
+    "bell_value": ("points of the bell / bela (0 to 1,000)", "20"),
     "trump_order": ("the trump suit's trick order, high to low", "J 9 A 10 K Q (8 7)"),
-    "trump_points": ("card points of the trump suit, by rank", "J 20, 9 14, A 11, 10 10, K 4, Q 3"),
-    "plain_points": ("card points of the plain suits, by rank", "A 11, 10 10, K 4, Q 3, J 2"),
-    "winning_melds": ("meld kinds that win the game outright when scored", "none"),
+    "trump_points": (
+        "card points of the trump suit, by rank (0 to 100)", "J 20, 9 14, A 11, 10 10, K 4, Q 3"
+    ),
+    "plain_points": (
+        "card points of the plain suits, by rank (0 to 100)", "A 11, 10 10, K 4, Q 3, J 2"
+    ),
+    "winning_melds": (
+        "meld kinds that win the game outright when their side scores them (won the "
+        "comparison, not set, did not renege)", "none",
+    ),
 }
 OPTION_NAMES: Final = tuple(OPTION_DOCS)
+
+MELD_COMPARE_DOCS: Final[Mapping[str, str]] = {
+    "order": "the row of meld_order (Clabber's table), then the higher top card, then "
+    "trumps over plain",
+    "length": "the longer run (its real length), then the higher top card, then trumps over "
+    "plain; a four added by house rules ranks above every run (fours by points, then by rank "
+    "in the trump order)",
+    "value": "points first (seed 003); at equal points a four beats a run, runs by the top "
+    "card: a run's length counts only through its points",
+    "value-length": "points first (Zensa); at equal points a four beats a run, runs by their "
+    "real length (seven beats six, eight beats seven), then the top card, then trumps over "
+    "plain",
+}
+"""How each ``meld_compare`` mode ranks two melds (RULES.md 4.2 and 4.3), for the docs."""
 
 
 def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
@@ -168,17 +210,26 @@ def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
     if not isinstance(options, Mapping):
         raise RulesError(OPTION_NOT_OBJECT)
     errors = ErrorList()
+    unknown = [name for name in options if name not in OPTION_DOCS]
+    if unknown:  # named once each, up to the error cap; the rest only counted
+        known = ", ".join(OPTION_NAMES)
+        for name in unknown[:MAX_ERRORS]:
+            errors.add(field_key(name), OPTION_UNKNOWN.format(name=shown(name), known=known))
+        errors.more += len(unknown[MAX_ERRORS:])
+        errors.raise_if_any()
     updates: dict[str, Any] = {}
     simple: dict[str, Callable[[str, Any], Any]] = {
-        "target": lambda n, v: _integer(n, v, 1),
+        "target": lambda n, v: _integer(n, v, 1, TARGET_MAX),
         "tie_at_target": lambda n, v: _choice(n, v, TIE_AT_TARGET_MODES),
         "tie_hangs": _boolean,
         "no_trick_no_meld": _boolean,
         "passout_redeal": _boolean,
         "second_round_other_suit": _boolean,
-        "renege_penalty": lambda n, v: None if v is None else _integer(n, v, 0),
+        "renege_penalty": (
+            lambda n, v: None if v is None else _integer(n, v, 0, RENEGE_PENALTY_MAX)
+        ),
         "meld_compare": lambda n, v: _choice(n, v, MELD_COMPARE_MODES),
-        "bell_value": lambda n, v: _integer(n, v, 0),
+        "bell_value": lambda n, v: _integer(n, v, 0, MELD_VALUE_MAX),
     }
     for name, value in options.items():
         try:
@@ -189,11 +240,11 @@ def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
                 sub = ErrorList()
                 for kind, points in _mapping(name, value).items():
                     if kind not in MELD_KINDS:
-                        sub.add(kind, MELD_KIND_UNKNOWN_OPTION.format(
-                            kind=kind, known=", ".join(MELD_KINDS)))
+                        sub.add(field_key(kind), MELD_KIND_UNKNOWN_OPTION.format(
+                            kind=shown(kind), known=", ".join(MELD_KINDS)))
                         continue
                     try:
-                        table[kind] = _integer(f"meld_values.{kind}", points, 0)
+                        table[kind] = _integer(f"meld_values.{kind}", points, 0, MELD_VALUE_MAX)
                     except RulesError as exc:
                         sub.extend(exc, kind)
                 sub.raise_if_any()
@@ -204,7 +255,9 @@ def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
                 updates["winning_melds"] = _kind_list(name, value)
             elif name == "trump_order":
                 order = value if isinstance(value, list | tuple) else None
-                if order is None or sorted(order, key=str) != sorted(base.pack_ranks, key=str):
+                if (order is None or len(order) != len(base.pack_ranks)
+                        or not all(isinstance(r, str) for r in order)
+                        or sorted(order) != sorted(base.pack_ranks)):
                     raise RulesError(TRUMP_ORDER_PERMUTATION.format(
                         pack=base.pack, ranks=" ".join(base.pack_ranks)))
                 updates["trump_order"] = tuple(order)
@@ -214,10 +267,12 @@ def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
                 )
             else:
                 raise RulesError(
-                    OPTION_UNKNOWN.format(name=name, known=", ".join(OPTION_NAMES))
+                    OPTION_UNKNOWN.format(name=shown(name), known=", ".join(OPTION_NAMES))
                 )
         except RulesError as exc:
-            errors.extend(exc, name)
+            errors.extend(exc, field_key(name))
+    if updates.get("tie_hangs") and len(base.sides) != 2:
+        errors.add("tie_hangs", TIE_HANGS_THREE_SIDED.format(base=base.slug, count=len(base.sides)))
     errors.raise_if_any()
     _settle_meld_table(base, updates, errors)
     errors.raise_if_any()
@@ -225,7 +280,7 @@ def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
 
 
 def _settle_meld_table(base: RuleSet, updates: dict[str, Any], errors: ErrorList) -> None:
-    """Fill in ``meld_values`` / ``meld_order`` / ``winning_melds`` so they agree."""
+    """Fill in ``meld_values`` / `meld_order` / ``winning_melds`` so they agree."""
     values: dict[str, int] = updates.get("meld_values", dict(base.meld_values))
     valued = [k for k, v in values.items() if v > 0]
     if "meld_order" in updates:
@@ -246,7 +301,7 @@ def _settle_meld_table(base: RuleSet, updates: dict[str, Any], errors: ErrorList
     for kind in valued:
         if kind.startswith("four-") and kind[5:] not in base.pack_ranks:
             errors.add(f"meld_values.{kind}", RANK_NOT_IN_PACK_OPTION.format(
-                name="meld_values", rank=kind[5:], pack=base.pack))
+                name="meld_values", rank=shown(kind[5:]), pack=base.pack))
     updates["meld_values"] = tuple((k, values[k]) for k in order)
     updates["meld_order"] = tuple(order)
     winning = updates.get("winning_melds", list(base.winning_melds))

@@ -37,14 +37,17 @@ from .cards import (
     PACK_RANKS,
     pack_values,
 )
-from .errors import RulesBug, RulesError
+from .errors import RulesBug, RulesError, shown
 from .feasibility import FeasibilityTable, PackShape, feasibility_table
-from .options import options_key, parse_options
+from .options import OPTION_DOCS, OPTION_NOT_OBJECT, options_key, parse_options
 
-RULESET_UNKNOWN: Final = "Unknown rule set {name!r}; the rule sets are: {known}."
+RULESET_NAME_MAX: Final = 100
+"""Characters in a house-rules name."""
+RULESET_UNKNOWN: Final = "Unknown rule set {name}; the rule sets are: {known}."
 RULESET_SPEC_INVALID: Final = (
     "A rule set is a slug such as \"clabber\" or house rules "
-    "{{\"name\": .., \"base\": <slug>, \"options\": {{..}}}}, not {value!r}."
+    "{{\"name\": .., \"base\": <slug>, \"options\": {{..}}}} (a name of at most "
+    f"{RULESET_NAME_MAX} characters), not {{value}}."
 )
 
 
@@ -140,6 +143,11 @@ class RuleSet:
     def meld_rank(self) -> Mapping[str, int]:
         """Position of each valued kind in ``meld_order`` (0 is best)."""
         return MappingProxyType({k: i for i, k in enumerate(self.meld_order)})
+
+    @cached_property
+    def trump_rank(self) -> Mapping[str, int]:
+        """Position of each rank in ``trump_order`` (0 is the highest trump)."""
+        return MappingProxyType({r: i for i, r in enumerate(self.trump_order)})
 
     @cached_property
     def trump_point_table(self) -> Mapping[str, int]:
@@ -267,7 +275,7 @@ _BUILTINS: Final = (
     _klaberjass("zensa", "Zensa (Senserln)", 2, _AB, 9, 9,
                 "Bavarian two-handed Klaberjass with fours and longer sequences; "
                 "melds compare by points first.",
-                meld_values=_ZENSA_MELDS, meld_compare="value"),
+                meld_values=_ZENSA_MELDS, meld_compare="value-length"),
     _klaberjass("bela-4", "Bela for four (South Africa)", 4, _AB, 8, 8,
                 "Four players in two partnerships; a second-round bid may be no trumps "
                 "(trump \"none\": every suit plain, 120 card points, no bela).",
@@ -310,7 +318,7 @@ HOUSE_RULE_EXAMPLES: Final[Mapping[str, Mapping[str, Any]]] = MappingProxyType({
 
 
 def _unknown(name: object) -> str:
-    return RULESET_UNKNOWN.format(name=name, known=", ".join(BUILTIN_RULESETS))
+    return RULESET_UNKNOWN.format(name=shown(name), known=", ".join(BUILTIN_RULESETS))
 
 
 @lru_cache(maxsize=512)
@@ -323,17 +331,27 @@ def _derive(base_slug: str, name: str, key: str) -> RuleSet:
     return replace(base, slug=name, base=base_slug, house_options=key, **updates)
 
 
-def _with_options(ruleset: RuleSet, options: Mapping[str, Any] | None, prefix: str) -> RuleSet:
+def _with_options(ruleset: RuleSet, options: Any, prefix: str) -> RuleSet:
+    if options is None:
+        return ruleset
+    if not isinstance(options, Mapping):  # [], 0 and "" are no options object
+        raise RulesError(OPTION_NOT_OBJECT, prefix)
     if not options:
         return ruleset
-    if not isinstance(options, Mapping):
-        raise RulesError(
-            "Options must be a JSON object of option names and values.", prefix
-        )
     merged = json.loads(ruleset.house_options) if ruleset.house_options else {}
     merged.update(options)
+    base = BUILTIN_RULESETS[ruleset.base or ruleset.slug]
     try:
-        return _derive(ruleset.base or ruleset.slug, ruleset.slug, options_key(merged))
+        if not all(name in OPTION_DOCS for name in merged):
+            parse_options(base, merged)  # names the unknown options without a cache key
+            raise RulesBug("unknown options were accepted")
+        try:
+            key = options_key(merged)
+        except (RecursionError, ValueError, TypeError):
+            # Too deep (or not JSON) to be a cache key: checked uncached, which rejects it.
+            parse_options(base, merged)
+            raise RulesBug("options that cannot be a cache key were accepted") from None
+        return _derive(base.slug, ruleset.slug, key)
     except RulesError as exc:
         raise exc.prefixed(prefix) from None
 
@@ -361,15 +379,15 @@ def get_ruleset(spec: str | Mapping[str, Any] | RuleSet, options: Mapping[str, A
         if not isinstance(base, str) or base not in BUILTIN_RULESETS:
             raise RulesError(_unknown(base), path("ruleset.base"))
         name = spec.get("name", base)
-        if not isinstance(name, str) or not name:
-            raise RulesError(RULESET_SPEC_INVALID.format(value=name), path("ruleset.name"))
+        if not isinstance(name, str) or not name or len(name) > RULESET_NAME_MAX:
+            raise RulesError(RULESET_SPEC_INVALID.format(value=shown(name)), path("ruleset.name"))
         ruleset = _with_options(
             BUILTIN_RULESETS[base], spec.get("options"), path("ruleset.options")
         )
         if ruleset.slug != name:
             ruleset = _derive(base, name, ruleset.house_options)
     else:
-        raise RulesError(RULESET_SPEC_INVALID.format(value=spec), path("ruleset"))
+        raise RulesError(RULESET_SPEC_INVALID.format(value=shown(spec)), path("ruleset"))
     return _with_options(ruleset, options, path("options"))
 
 

@@ -15,16 +15,20 @@ total is strictly greater than every other side's; otherwise it is *set*:
 ``tie_hangs``: when the maker's total equals the best opponent's, nobody
 scores (``hung``) and the totals of every side go into a *pot* that the
 winner of the next scored deal (the side scoring most in it) adds to its
-score; passed-out, redealt and further hung deals carry the pot on.  Where
-two sides share the highest score of a scored deal, the pot waits for a later
-deal (our decision; RULES.md names no such case).
+score; passed-out, redealt and further hung deals carry the pot on, and so
+does a scored deal in which the sides share the highest score (RULES.md 3.1).
+A pot still hanging when the game ends is lost (:mod:`~clabber_league.rules.game`).
 
 ``no_trick_no_meld`` (with ``tricks`` given): a side that won no trick
 scores no meld; if its meld won the comparison, nobody scores melds.
 
 Renege: the non-offending sides each score ``renege_penalty`` (162, 130 at
-no trumps) plus their own melds and bell, with no comparison; offenders
-score 0.  Every side reneging is a redeal.  Passed out: no score.
+no trumps) plus their own melds and bell, with no comparison, so
+``meld_winner`` is null; offenders score 0.  Every side reneging is a
+redeal.  Passed out: no score.
+
+``winning_melds`` end the game only for a side that scores them: its meld won
+the comparison (or, in a renege, it did not renege), and it was not set.
 """
 
 from __future__ import annotations
@@ -116,15 +120,12 @@ def _renege(ruleset: RuleSet, deal: Deal, pot: int) -> DealResult:
     penalty = ruleset.renege_points(deal.trump == NO_TRUMPS)
     result: dict[str, int] = {}
     meld_points: dict[str, int] = {}
-    with_melds = []
     game_won_by = None
     for side in ruleset.sides:
         if side in offenders:
             result[side] = meld_points[side] = 0
             continue
         own = meld_total(melds.get(side, ()))
-        if own:
-            with_melds.append(side)
         if ruleset.winning_melds and any(
                 m.kind in ruleset.winning_melds for m in melds.get(side, ())):
             game_won_by = side
@@ -132,6 +133,6 @@ def _renege(ruleset: RuleSet, deal: Deal, pot: int) -> DealResult:
             own += ruleset.bell_value
         meld_points[side] = own
         result[side] = penalty + own
-    meld_side = with_melds[0] if len(with_melds) == 1 else None
-    return _settle_pot(Outcome.RENEGE, result, dict(result), meld_side, meld_points, pot,
+    # No comparison is made in a renege: no side's melds "won" it (RULES.md section 6).
+    return _settle_pot(Outcome.RENEGE, result, dict(result), None, meld_points, pot,
                        game_won_by)

@@ -27,14 +27,16 @@ from typing import Any, Final
 
 from .cards import LAST_TRICK_BONUS, PACK_RANKS, SUITS, four_mask, sequence_mask
 from .deal import DealResult, Outcome
-from .errors import ErrorList, RulesError
+from .errors import ErrorList, RulesError, field_key, shown
 from .melds import run_kind
 from .rulesets import Family, RuleSet, get_ruleset
-from .validation import SIDE_UNKNOWN, is_whole, pack_table
+from .validation import NUMBER_MAX, SIDE_UNKNOWN, is_whole, pack_table
 
 MARKS: Final = ("made", "set", "renege")
-MARK_UNKNOWN: Final = "The mark must be one of made, set (XX) or renege, not {value!r}."
-SCORE_NOT_WHOLE: Final = "A sheet number must be a whole number of at least 0, not {value!r}."
+MARK_UNKNOWN: Final = "The mark must be one of made, set (XX) or renege, not {value}."
+SCORE_NOT_WHOLE: Final = (
+    "A sheet number must be a whole number from 0 to 1,000,000, not {value}."
+)
 SCORE_SHAPE: Final = "score must give one number per side ({sides})."
 MADE_NOT_AHEAD: Final = (
     "A made deal needs the maker's score ({mine}) above every other side's ({best})."
@@ -110,8 +112,8 @@ def _parse_score(ruleset: RuleSet, score: Any, errors: ErrorList) -> dict[str, i
     result = {}
     for side in sides:
         value = score[side]
-        if not is_whole(value):
-            errors.add(f"score.{side}", SCORE_NOT_WHOLE.format(value=value))
+        if not is_whole(value) or value > NUMBER_MAX:
+            errors.add(f"score.{side}", SCORE_NOT_WHOLE.format(value=shown(value)))
         else:
             result[side] = value
     return result
@@ -212,10 +214,10 @@ def check_sheet_row(ruleset: str | Mapping[str, Any] | RuleSet,
     """True if some legal deal gives this sheet row; RulesError naming the field if none."""
     rules = get_ruleset(ruleset, options)
     errors = ErrorList()
-    if maker not in rules.side_index:
-        errors.add("maker", SIDE_UNKNOWN.format(value=maker, sides=", ".join(rules.sides)))
-    if mark not in MARKS:
-        errors.add("mark", MARK_UNKNOWN.format(value=mark))
+    if not isinstance(maker, str) or maker not in rules.side_index:
+        errors.add("maker", SIDE_UNKNOWN.format(value=shown(maker), sides=", ".join(rules.sides)))
+    if not isinstance(mark, str) or mark not in MARKS:
+        errors.add("mark", MARK_UNKNOWN.format(value=shown(mark)))
     row = _parse_score(rules, score, errors)
     errors.raise_if_any()
     if mark == "renege":
@@ -264,7 +266,8 @@ def sheet_row_result(ruleset: RuleSet, row: Mapping[str, Any]) -> DealResult:
     """
     extra = sorted(set(row) - SHEET_ROW_KEYS - {"ruleset", "options"})
     if extra:
-        raise RulesError(SHEET_ROW_EXTRA.format(names=", ".join(extra)), extra[0])
+        names = ", ".join(field_key(n) for n in extra[:5]) + (", ..." if len(extra) > 5 else "")
+        raise RulesError(SHEET_ROW_EXTRA.format(names=names), field_key(extra[0]))
     try:
         check_sheet_row(ruleset, None, row.get("maker", ""), row.get("sheet"), row.get("mark", ""))
     except RulesError as exc:

@@ -41,17 +41,22 @@ from .cards import (
     mask_cards,
 )
 from .deal import Deal
-from .errors import ErrorList, RulesBug, RulesError
+from .errors import ErrorList, RulesBug, RulesError, field_key, shown
 from .feasibility import FeasibilityTable
 from .melds import Meld, four, sequence
 from .rulesets import RuleSet
 
+NUMBER_MAX: Final = 1_000_000
+"""The largest card points, tricks or sheet number read: anything above is no score."""
+PLAYER_ID_MAX: Final = 40
+"""Characters in a meld's player id."""
+
 DEAL_NOT_OBJECT: Final = "A deal must be a JSON object."
-PASSED_NOT_BOOLEAN: Final = "passed must be true or false, not {value!r}."
-SIDE_UNKNOWN: Final = "{value!r} is not a side of this game; the sides are {sides}."
+PASSED_NOT_BOOLEAN: Final = "passed must be true or false, not {value}."
+SIDE_UNKNOWN: Final = "{value} is not a side of this game; the sides are {sides}."
 MAKER_MISSING: Final = "A scored deal needs the maker: the side that named trump ({sides})."
 TRUMP_MISSING: Final = "A scored deal needs the trump suit ({suits})."
-TRUMP_UNKNOWN: Final = "Unknown trump suit {value!r}; the suits are {suits}."
+TRUMP_UNKNOWN: Final = "Unknown trump suit {value}; the suits are {suits}."
 TRUMP_NONE_NOT_ALLOWED: Final = (
     "No trumps (\"none\") is not a bid in {ruleset}; only a rule set with a no-trumps bid "
     "(bela-4) allows it."
@@ -60,9 +65,9 @@ BIDDING_NOT_OBJECT: Final = (
     "bidding must be an object with round (1 or 2) and turned (the turned-up suit)."
 )
 BIDDING_ROUND: Final = (
-    "The bidding round must be 1 (the turned-up suit) or 2 (a named suit), not {value!r}."
+    "The bidding round must be 1 (the turned-up suit) or 2 (a named suit), not {value}."
 )
-BIDDING_TURNED: Final = "Unknown turned-up suit {value!r}; the suits are {suits}."
+BIDDING_TURNED: Final = "Unknown turned-up suit {value}; the suits are {suits}."
 FIRST_ROUND_TRUMP: Final = "In the first round trump is the turned-up suit ({turned}), not {trump}."
 SECOND_ROUND_SAME_SUIT: Final = (
     "In {ruleset} a second-round trump must differ from the turned-up suit ({turned})."
@@ -71,7 +76,7 @@ POINTS_NOT_OBJECT: Final = "points must be an object of card points per side, su
 POINTS_MISSING: Final = (
     "Card points of side {side} are missing; a deal played to the end needs them."
 )
-POINTS_NOT_WHOLE: Final = "Card points must be a whole number of at least 0, not {value!r}."
+POINTS_NOT_WHOLE: Final = "Card points must be a whole number from 0 to 1,000,000, not {value}."
 POINTS_SUM_ALL_PLAYED: Final = (
     "Card points must add up to {total} when every card is played; these add up to {sum}."
 )
@@ -87,13 +92,17 @@ POINTS_SIDE_IMPOSSIBLE: Final = (
     "{points} card points cannot be taken by one side in {ruleset}: no set of whole tricks "
     "holds exactly that."
 )
+POINTS_BELOW_SHOWN: Final = (
+    "The {cards} cards shown in melds and the bell are held, so played, and worth {worth} "
+    "card points; the sides' card points add up to only {sum}."
+)
 POINTS_NO_TRICK: Final = "Side {side} took no trick, so it cannot have {points} card points."
 POINTS_JOINT_IMPOSSIBLE: Final = (
     "These card points ({points}) cannot be taken together from one pack in {ruleset}."
 )
 TRICKS_NOT_OBJECT: Final = "tricks must be an object of tricks won per side, such as {example}."
 TRICKS_MISSING: Final = "Tricks of side {side} are missing; give every side's tricks or none."
-TRICKS_NOT_WHOLE: Final = "Tricks must be a whole number of at least 0, not {value!r}."
+TRICKS_NOT_WHOLE: Final = "Tricks must be a whole number from 0 to 1,000,000, not {value}."
 TRICKS_SUM: Final = (
     "Tricks must add up to {tricks}, the tricks of a deal in {ruleset}; these add up to {sum}."
 )
@@ -113,21 +122,24 @@ LAST_TRICK_IMPOSSIBLE: Final = (
 )
 MELDS_NOT_OBJECT: Final = "melds must be an object of meld lists per side."
 MELD_LIST: Final = "The melds of side {side} must be a list."
+MELD_LIST_TOO_LONG: Final = (
+    "Side {side} lists {count} melds; a side can show at most {most} in {ruleset}."
+)
 MELD_NOT_OBJECT: Final = (
     "A meld is an object such as {\"kind\": \"sequence\", \"suit\": \"hearts\", \"top\": \"A\", "
     "\"length\": 3} or {\"kind\": \"four\", \"rank\": \"J\"}."
 )
 MELD_KIND_INVALID: Final = (
-    "Unknown meld {value!r}: a meld is a \"sequence\" or a \"four\" (of a kind)."
+    "Unknown meld {value}: a meld is a \"sequence\" or a \"four\" (of a kind)."
 )
 MELD_KIND_UNKNOWN: Final = (
     "The meld kind {kind} is unknown to this rule set ({ruleset}): it is no meld here."
 )
-MELD_SUIT_UNKNOWN: Final = "Unknown suit {value!r}; the suits are {suits}."
-MELD_RANK_UNKNOWN: Final = "Unknown rank {value!r}; the ranks are {ranks}."
+MELD_SUIT_UNKNOWN: Final = "Unknown suit {value}; the suits are {suits}."
+MELD_RANK_UNKNOWN: Final = "Unknown rank {value}; the ranks are {ranks}."
 MELD_RANK_NOT_IN_PACK: Final = "There is no {rank} in the {pack}-card pack."
 MELD_LENGTH_INVALID: Final = (
-    "A sequence has 3 to {most} cards in the {pack}-card pack, not {value!r}."
+    "A sequence has 3 to {most} cards in the {pack}-card pack, not {value}."
 )
 SEQUENCE_NOT_IN_PACK: Final = (
     "A sequence of {length} topped by {top} needs the {low}, which is not in the {pack}-card pack."
@@ -145,7 +157,8 @@ MELDS_DO_NOT_FIT: Final = (
     "each meld lies in one player's hand."
 )
 MELD_PLAYER_INVALID: Final = (
-    "A meld's player must be a seat or player id (text or a number), not {value!r}."
+    "A meld's player must be a seat or player id (text of at most 40 characters or a "
+    "whole number), not {value}."
 )
 MELD_TOO_MANY_PLAYERS: Final = (
     "Side {side} has {players} player(s), but its melds name {count}: {names}."
@@ -155,6 +168,7 @@ BELL_TWO: Final = (
     "There is only one bell (the King and Queen of trumps): it cannot go to {sides}."
 )
 BELL_NO_TRUMPS: Final = "There is no bell at no trumps."
+BELL_NOT_SIDE: Final = "bell is the side that held it ({sides}) or null, not {value}."
 BELL_CARD_IN_OTHER_MELD: Final = (
     "The {card} is in a meld of side {other} ({path}), so side {side} cannot hold the bell."
 )
@@ -162,7 +176,7 @@ BELL_SPLIT: Final = (
     "The bell is the King and Queen of trumps in one hand, but the melds of side {side} put "
     "them with two players ({first}, {second})."
 )
-RENEGE_NOT_LIST: Final = "renege must be a list of the sides that reneged."
+RENEGE_NOT_LIST: Final = "renege must be a list of the sides that reneged, not {value}."
 RENEGE_DUPLICATE: Final = "Side {side} is listed twice."
 
 _SUITS_TEXT: Final = ", ".join(SUITS)
@@ -171,8 +185,13 @@ _FOUR_KINDS: Final = frozenset({"four", "fours", "four-of-a-kind"})
 
 
 def is_whole(value: Any) -> bool:
-    """A whole number of at least 0 (``True``/``False`` are not numbers here)."""
+    """A whole number of at least 0 (``True``/``False`` are not numbers here, nor ``2.0``)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def is_side(value: Any, ruleset: RuleSet) -> bool:
+    """A side of the rule set, given as text (a list or an object is never one)."""
+    return isinstance(value, str) and value in ruleset.side_index
 
 
 def _sides_text(ruleset: RuleSet) -> str:
@@ -193,7 +212,7 @@ def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
     if passed is None:
         passed = False
     if not isinstance(passed, bool):
-        raise RulesError(PASSED_NOT_BOOLEAN.format(value=passed), "passed")
+        raise RulesError(PASSED_NOT_BOOLEAN.format(value=shown(passed)), "passed")
     if passed:
         return Deal(passed=True)
 
@@ -206,8 +225,8 @@ def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
     if maker is None:
         if not redeal:
             errors.add("maker", MAKER_MISSING.format(sides=_sides_text(ruleset)))
-    elif maker not in sides:
-        errors.add("maker", SIDE_UNKNOWN.format(value=maker, sides=_sides_text(ruleset)))
+    elif not is_side(maker, ruleset):
+        errors.add("maker", SIDE_UNKNOWN.format(value=shown(maker), sides=_sides_text(ruleset)))
         maker = None
 
     trump = _trump(data, ruleset, errors, required=not redeal)
@@ -217,8 +236,8 @@ def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
 
     points = tricks = None
     last = data.get("last_trick")
-    if last is not None and last not in sides:
-        errors.add("last_trick", SIDE_UNKNOWN.format(value=last, sides=_sides_text(ruleset)))
+    if last is not None and not is_side(last, ruleset):
+        errors.add("last_trick", SIDE_UNKNOWN.format(value=shown(last), sides=_sides_text(ruleset)))
         last = None
     raw_points = data.get("points")
     raw_tricks = data.get("tricks")
@@ -240,6 +259,8 @@ def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
                                TRICKS_NOT_WHOLE, TRICKS_MISSING)
         if points is not None and trump is not None and not errors.has("points"):
             _check_points(ruleset, no_trumps, points, tricks, last, errors)
+            if not ruleset.all_cards_played and not errors.has("points"):
+                _check_shown_cards(ruleset, trump, melds, bell, points, errors)
 
     errors.raise_if_any()
     return Deal(
@@ -250,17 +271,16 @@ def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
 
 # ----------------------------------------------------------------------------
 def _renege(raw: Any, ruleset: RuleSet, errors: ErrorList) -> tuple[str, ...]:
-    if raw is None or raw == []:
+    if raw is None:
         return ()
-    if isinstance(raw, str):
-        raw = [raw]
     if not isinstance(raw, list | tuple):
-        errors.add("renege", RENEGE_NOT_LIST)
+        errors.add("renege", RENEGE_NOT_LIST.format(value=shown(raw)))
         return ()
     found: list[str] = []
     for i, side in enumerate(raw):
-        if side not in ruleset.side_index:
-            errors.add(f"renege[{i}]", SIDE_UNKNOWN.format(value=side, sides=_sides_text(ruleset)))
+        if not is_side(side, ruleset):
+            errors.add(f"renege[{i}]", SIDE_UNKNOWN.format(
+                value=shown(side), sides=_sides_text(ruleset)))
         elif side in found:
             errors.add(f"renege[{i}]", RENEGE_DUPLICATE.format(side=side))
         else:
@@ -279,8 +299,8 @@ def _trump(data: Mapping[str, Any], ruleset: RuleSet, errors: ErrorList, *, requ
         if not ruleset.allows_no_trumps:
             errors.add("trump", TRUMP_NONE_NOT_ALLOWED.format(ruleset=ruleset.slug))
             return None
-    elif trump not in SUITS:
-        errors.add("trump", TRUMP_UNKNOWN.format(value=trump, suits=_SUITS_TEXT))
+    elif not isinstance(trump, str) or trump not in SUITS:
+        errors.add("trump", TRUMP_UNKNOWN.format(value=shown(trump), suits=_SUITS_TEXT))
         return None
     bidding = data.get("bidding")
     if bidding is None:
@@ -291,11 +311,12 @@ def _trump(data: Mapping[str, Any], ruleset: RuleSet, errors: ErrorList, *, requ
     rnd = bidding.get("round")
     turned = bidding.get("turned")
     ok = True
-    if rnd not in (1, 2) or isinstance(rnd, bool):
-        errors.add("bidding.round", BIDDING_ROUND.format(value=rnd))
+    if type(rnd) is not int or rnd not in (1, 2):  # not 1.0, not true
+        errors.add("bidding.round", BIDDING_ROUND.format(value=shown(rnd)))
         ok = False
-    if turned not in SUITS:
-        errors.add("bidding.turned", BIDDING_TURNED.format(value=turned, suits=_SUITS_TEXT))
+    if not isinstance(turned, str) or turned not in SUITS:
+        errors.add("bidding.turned", BIDDING_TURNED.format(
+            value=shown(turned), suits=_SUITS_TEXT))
         ok = False
     if ok:
         if rnd == 1 and trump != turned:
@@ -317,12 +338,12 @@ def _per_side(raw: Any, name: str, ruleset: RuleSet, errors: ErrorList, not_obje
     result: dict[str, int] = {}
     ok = True
     for side, value in raw.items():
-        if side not in ruleset.side_index:
-            errors.add(f"{name}.{side}",
-                       SIDE_UNKNOWN.format(value=side, sides=_sides_text(ruleset)))
+        if not is_side(side, ruleset):
+            errors.add(f"{name}.{field_key(side)}",
+                       SIDE_UNKNOWN.format(value=shown(side), sides=_sides_text(ruleset)))
             ok = False
-        elif not is_whole(value):
-            errors.add(f"{name}.{side}", not_whole.format(value=value))
+        elif not is_whole(value) or value > NUMBER_MAX:
+            errors.add(f"{name}.{side}", not_whole.format(value=shown(value)))
             ok = False
         else:
             result[side] = value
@@ -394,11 +415,42 @@ def _check_points(ruleset: RuleSet, no_trumps: bool, points: dict[str, int],
         raise RulesBug(f"points {values} rejected without a reason")
 
 
+def _check_shown_cards(ruleset: RuleSet, trump: str, melds: Mapping[str, tuple[Meld, ...]],
+                       bell: str | None, points: Mapping[str, int], errors: ErrorList) -> None:
+    """Every card shown in a meld or the bell is held, hence played, hence in the points.
+
+    Where every card is played this always holds; where some are left out (RULES.md
+    section 5: in ``klaberjass`` 10 and 8 points cannot go with two Ace-high runs) the
+    sides' points together must be at least what the shown cards are worth.
+    """
+    mask = 0
+    for side_melds in melds.values():
+        for meld in side_melds:
+            mask |= meld.mask
+    if bell is not None and trump != NO_TRUMPS:
+        mask |= card_bit(trump, "K") | card_bit(trump, "Q")
+    if not mask:
+        return
+    trump_suit = SUITS.index(trump) if trump != NO_TRUMPS else -1
+    trump_points, plain_points = ruleset.trump_point_table, ruleset.plain_point_table
+    worth = 0
+    for i in range(32):
+        if mask >> i & 1:
+            rank = RANKS[i % 8]
+            worth += trump_points[rank] if i // 8 == trump_suit else plain_points[rank]
+    total = sum(points.values())
+    if total < worth:
+        errors.add("points", POINTS_BELOW_SHOWN.format(
+            worth=worth, cards=len(mask_cards(mask)), sum=total))
+
+
 def _player(raw: Any, path: str, errors: ErrorList) -> str | None:
     if raw is None:
         return None
-    if isinstance(raw, bool) or not isinstance(raw, str | int):
-        errors.add(path, MELD_PLAYER_INVALID.format(value=raw))
+    if (isinstance(raw, bool) or not isinstance(raw, str | int)
+            or (isinstance(raw, str) and len(raw) > PLAYER_ID_MAX)
+            or (isinstance(raw, int) and not 0 <= raw <= NUMBER_MAX)):
+        errors.add(path, MELD_PLAYER_INVALID.format(value=shown(raw)))
         return None
     return str(raw)
 
@@ -409,20 +461,24 @@ def _one_meld(raw: Any, path: str, ruleset: RuleSet, trump: str | None, errors: 
         errors.add(path, MELD_NOT_OBJECT)
         return None
     kind = raw.get("kind")
+    if not isinstance(kind, str):
+        errors.add(f"{path}.kind", MELD_KIND_INVALID.format(value=shown(kind)))
+        return None
     player = _player(raw.get("player"), f"{path}.player", errors)
     pack_ranks = ruleset.pack_ranks
-    if isinstance(kind, str) and kind.startswith("four-") and kind[5:] in RANK_INDEX:
+    if kind.startswith("four-") and kind[5:] in RANK_INDEX:
         rank: Any = raw.get("rank", kind[5:])
         kind = "four"
     else:
         rank = raw.get("rank")
     length: Any = raw.get("length")
-    if isinstance(kind, str) and kind.startswith("run-") and kind[4:].isdigit():
+    if kind.startswith("run-") and kind[4:].isdecimal() and len(kind) <= 6:
         length = raw.get("length", int(kind[4:]))
         kind = "sequence"
     if kind in _FOUR_KINDS:
-        if rank not in RANK_INDEX:
-            errors.add(f"{path}.rank", MELD_RANK_UNKNOWN.format(value=rank, ranks=" ".join(RANKS)))
+        if not isinstance(rank, str) or rank not in RANK_INDEX:
+            errors.add(f"{path}.rank", MELD_RANK_UNKNOWN.format(
+                value=shown(rank), ranks=" ".join(RANKS)))
             return None
         if rank not in pack_ranks:
             errors.add(f"{path}.rank", MELD_RANK_NOT_IN_PACK.format(rank=rank, pack=ruleset.pack))
@@ -433,21 +489,21 @@ def _one_meld(raw: Any, path: str, ruleset: RuleSet, trump: str | None, errors: 
                 kind=f"four-{rank}", ruleset=ruleset.slug))
         return meld
     if kind not in _SEQUENCE_KINDS:
-        errors.add(f"{path}.kind", MELD_KIND_INVALID.format(value=kind))
+        errors.add(f"{path}.kind", MELD_KIND_INVALID.format(value=shown(kind)))
         return None
     suit = raw.get("suit")
     top = raw.get("top")
     ok = True
-    if suit not in SUITS:
-        errors.add(f"{path}.suit", MELD_SUIT_UNKNOWN.format(value=suit, suits=_SUITS_TEXT))
+    if not isinstance(suit, str) or suit not in SUITS:
+        errors.add(f"{path}.suit", MELD_SUIT_UNKNOWN.format(value=shown(suit), suits=_SUITS_TEXT))
         ok = False
     most = len(pack_ranks)
     if not is_whole(length) or not 3 <= length <= most:
         errors.add(f"{path}.length", MELD_LENGTH_INVALID.format(
-            most=most, pack=ruleset.pack, value=length))
+            most=most, pack=ruleset.pack, value=shown(length)))
         ok = False
-    if top not in RANK_INDEX:
-        errors.add(f"{path}.top", MELD_RANK_UNKNOWN.format(value=top, ranks=" ".join(RANKS)))
+    if not isinstance(top, str) or top not in RANK_INDEX:
+        errors.add(f"{path}.top", MELD_RANK_UNKNOWN.format(value=shown(top), ranks=" ".join(RANKS)))
         return None
     if top not in pack_ranks:
         errors.add(f"{path}.top", MELD_RANK_NOT_IN_PACK.format(rank=top, pack=ruleset.pack))
@@ -477,14 +533,20 @@ def _melds_and_bell(data: Mapping[str, Any], ruleset: RuleSet, trump: str | None
         raw = None
     seen: list[tuple[int, str, str]] = []  # mask, path, side
     owner: dict[str, str] = {}  # player -> side
+    most = ruleset.hand_size * ruleset.players_per_side // 3
     for side, items in (raw or {}).items():
         if side not in sides:
-            errors.add(f"melds.{side}", SIDE_UNKNOWN.format(value=side, sides=_sides_text(ruleset)))
+            errors.add(f"melds.{field_key(side)}", SIDE_UNKNOWN.format(
+                value=shown(side), sides=_sides_text(ruleset)))
             continue
         if items is None:
             continue
         if not isinstance(items, list | tuple):
             errors.add(f"melds.{side}", MELD_LIST.format(side=side))
+            continue
+        if len(items) > most:
+            errors.add(f"melds.{side}", MELD_LIST_TOO_LONG.format(
+                side=side, count=len(items), most=most, ruleset=ruleset.slug))
             continue
         found: list[Meld] = []
         for i, item in enumerate(items):
@@ -512,15 +574,16 @@ def _melds_and_bell(data: Mapping[str, Any], ruleset: RuleSet, trump: str | None
 
 def _bell(raw: Any, ruleset: RuleSet, trump: str | None, seen: list[tuple[int, str, str]],
           errors: ErrorList) -> str | None:
-    if isinstance(raw, list | tuple):
-        if len(raw) > 1:
-            errors.add("bell", BELL_TWO.format(sides=", ".join(map(str, raw))))
-            return None
-        raw = raw[0] if raw else None
-    if raw is None or raw is False:
+    if raw is None:
+        return None
+    if isinstance(raw, list | tuple) and len(raw) > 1:
+        errors.add("bell", BELL_TWO.format(sides=", ".join(shown(s) for s in raw[:4])))
+        return None
+    if not isinstance(raw, str):
+        errors.add("bell", BELL_NOT_SIDE.format(sides=_sides_text(ruleset), value=shown(raw)))
         return None
     if raw not in ruleset.side_index:
-        errors.add("bell", SIDE_UNKNOWN.format(value=raw, sides=_sides_text(ruleset)))
+        errors.add("bell", SIDE_UNKNOWN.format(value=shown(raw), sides=_sides_text(ruleset)))
         return None
     if trump == NO_TRUMPS:
         errors.add("bell", BELL_NO_TRUMPS)

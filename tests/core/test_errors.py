@@ -19,7 +19,7 @@ def failing(monkeypatch):
             raise exc
 
         # Patch where it is used; the modules are imported above, before any patching.
-        monkeypatch.setattr(core_views, "clubs_for_user", boom)
+        monkeypatch.setattr(core_views, "public_clubs", boom)
         monkeypatch.setattr(clubs_api, "clubs_for_user", boom)
 
     return set_failure

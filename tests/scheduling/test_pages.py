@@ -95,7 +95,7 @@ def test_the_schedule_by_round_says_where_fixtures_overflowed(client, club, divi
     page = client.get(_url("division", club, division.pk)).content.decode()
     assert "moved to Mon 14 Sep 2026 (all 2 tables were taken)" in page
     assert "Moved to a later night" in page
-    assert 'onclick="window.print()"' in page
+    assert "data-print" in page and "js/site.js" in page  # the Print button, no inline script
     assert "css/print.css" in page and "css/schedule.css" in page
 
 

@@ -1,0 +1,182 @@
+"""Every page a scorer, a secretary or a visitor uses passes axe-core and fits a phone.
+
+The sweep loads the demo club (``seed_demo``: a public club, a season of eight
+partnerships, finished, confirmed and in-progress games) plus a generated schedule, then
+visits each page of ``PAGES``:
+
+- logged out (the pages anyone may read) and logged in as the club's admin (every page),
+- on a 390x844 phone and on a 1280x800 laptop,
+
+and fails on any critical or serious axe-core violation, listing every failing page at
+once. At 390 px no page may scroll sideways; a wide table may scroll only inside a
+container that says so (``data-scrolls`` with a visible ``.scroll-hint``).
+
+**Adding a page:** append a ``Visit`` to ``PAGES`` with its URL pattern (placeholders are
+the keys of ``demo_places``; add one there if your page needs a new object) and who may
+see it (``ANYONE`` or ``ADMIN``). Swagger and the Django admin are left out on purpose.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+import pytest
+from django.core.management import call_command
+
+from clabber_league.clubs.models import Club
+from clabber_league.games.models import Game
+from clabber_league.leagues.models import Division, Team
+from clabber_league.scheduling import services as schedule_services
+from clabber_league.scheduling.models import Fixture, ScheduleRun
+from tests.browser.conftest import axe_violations
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DEMO_PASSWORD = "clabber-demo"  # seed_demo's logins: admin / scorer
+ANYONE, ADMIN = "anyone", "admin"
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+
+
+@dataclass(frozen=True)
+class Visit:
+    name: str
+    url: str  # a pattern; {club}, {game}, ... come from demo_places()
+    who: str = ANYONE
+
+
+PAGES = [
+    Visit("home", "/"),
+    Visit("rules", "/rules/"),
+    Visit("login", "/accounts/login/"),
+    Visit("club", "/clubs/{club}/"),
+    Visit("score sheet, in progress", "/clubs/{club}/games/{game_open}/"),
+    Visit("score sheet, confirmed", "/clubs/{club}/games/{game_confirmed}/"),
+    Visit("score sheet, finished", "/clubs/{club}/games/{game_finished}/"),
+    Visit("new game", "/clubs/{club}/games/new/", ADMIN),
+    Visit("new game in a division", "/clubs/{club}/games/new/?division={division}", ADMIN),
+    Visit("deal entry", "/clubs/{club}/games/{game_open}/deal/", ADMIN),
+    Visit("correction", "/clubs/{club}/games/{game_open}/deals/2/edit/", ADMIN),
+    Visit("paper sheet copy", "/clubs/{club}/games/{game_open}/paper-sheet/", ADMIN),
+    Visit("standings", "/clubs/{club}/standings/"),
+    Visit("division standings", "/clubs/{club}/standings/divisions/{division}/"),
+    Visit("tiebreakers", "/clubs/{club}/standings/divisions/{division}/tiebreakers/", ADMIN),
+    Visit("leaderboards", "/clubs/{club}/standings/leaderboards/"),
+    Visit("team standings", "/clubs/{club}/standings/teams/{team}/"),
+    Visit("player", "/clubs/{club}/standings/players/{player}/"),
+    Visit("schedule", "/clubs/{club}/schedule/"),
+    Visit("season", "/clubs/{club}/schedule/seasons/{season}/"),
+    Visit("division schedule", "/clubs/{club}/schedule/divisions/{division}/"),
+    Visit("division setup", "/clubs/{club}/schedule/divisions/{division}/setup/", ADMIN),
+    Visit("team schedule", "/clubs/{club}/schedule/teams/{team}/"),
+    Visit("venue", "/clubs/{club}/schedule/venues/{venue}/"),
+    Visit("league night", "/clubs/{club}/schedule/nights/{night}/"),
+    Visit("schedule run", "/clubs/{club}/schedule/runs/{run}/", ADMIN),
+    Visit("move a fixture", "/clubs/{club}/schedule/fixtures/{fixture}/move/", ADMIN),
+    Visit("forfeit a fixture", "/clubs/{club}/schedule/fixtures/{fixture}/forfeit/", ADMIN),
+]
+
+
+def demo_places() -> dict[str, object]:
+    """The demo club with a generated schedule; the objects the page patterns name."""
+    call_command("seed_demo", verbosity=0, stdout=open("/dev/null", "w"))  # noqa: SIM115
+    club = Club.objects.get(slug="evansville")
+    division = Division.objects.get(club=club, slug="monday-night")
+    venue = schedule_services.venue_create(club=club, name="Knights of St. John Hall", tables=4)
+    schedule_services.schedule_config_save(
+        division=division, weekday=0, start_date=dt.date(2026, 9, 7), venues=[venue]
+    )
+    # Generated here and now rather than queued: the sweep needs the fixtures, not the queue.
+    run = ScheduleRun.objects.create(club=club, division=division, message="Queued.")
+    schedule_services.schedule_run_execute(run_id=run.pk, today=dt.date(2026, 9, 1))
+    fixture = Fixture.objects.filter(division=division).order_by("date", "id").first()
+    games = Game.objects.filter(club=club)
+    team = Team.objects.filter(division=division).order_by("name").first()
+    return {
+        "club": club.slug,
+        "division": division.pk,
+        "season": division.season.slug,
+        "team": team.pk,
+        "player": team.members.first().player_id,
+        "venue": venue.pk,
+        "run": run.pk,
+        "fixture": fixture.pk,
+        "night": f"{fixture.date:%Y-%m-%d}",
+        "game_open": games.filter(status=Game.Status.IN_PROGRESS).first().pk,
+        "game_finished": games.filter(status=Game.Status.FINISHED).first().pk,
+        "game_confirmed": games.filter(status=Game.Status.CONFIRMED).first().pk,
+    }
+
+
+def log_in(page, base: str, username: str) -> None:
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", DEMO_PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def _visits(who: str) -> list[Visit]:
+    return [v for v in PAGES if who == ADMIN or v.who == ANYONE]
+
+
+# Elements wider than their box that scroll sideways, and whether each says it scrolls.
+SIDEWAYS = """() => {
+  const root = document.scrollingElement;
+  const found = [];
+  if (root.scrollWidth > root.clientWidth + 1) {
+    found.push({where: 'the page', width: root.scrollWidth, allowed: false});
+  }
+  for (const el of document.querySelectorAll('body *')) {
+    const x = getComputedStyle(el).overflowX;
+    if ((x === 'auto' || x === 'scroll') && el.scrollWidth > el.clientWidth + 1) {
+      const box = el.closest('[data-scrolls]');
+      const hint = box && box.querySelector('.scroll-hint');
+      const allowed = !!(hint && hint.offsetParent !== null && hint.textContent.trim());
+      found.push({where: el.tagName.toLowerCase() + (el.className ? '.' + el.className : ''),
+                  width: el.scrollWidth, allowed});
+    }
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+@pytest.mark.parametrize("who", [ANYONE, ADMIN], ids=["logged-out", "club-admin"])
+def test_every_page_passes_axe_core(live_server, browser, who, viewport):
+    places = demo_places()
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    if who == ADMIN:
+        log_in(page, live_server.url, "admin")
+    failures = []
+    for visit in _visits(who):
+        response = page.goto(live_server.url + visit.url.format(**places))
+        if response is None or response.status != 200:
+            failures.append(f"{visit.name}: HTTP {response.status if response else '?'}")
+            continue
+        for v in axe_violations(page):
+            where = ", ".join(" ".join(n["target"]) for n in v["nodes"][:4])
+            failures.append(f"{visit.name} ({page.url}): {v['impact']} {v['id']} at {where}")
+    context.close()
+    assert not failures, "axe-core violations:\n" + "\n".join(failures)
+
+
+@pytest.mark.parametrize("who", [ANYONE, ADMIN], ids=["logged-out", "club-admin"])
+def test_no_page_scrolls_sideways_on_a_phone(live_server, browser, who):
+    places = demo_places()
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    if who == ADMIN:
+        log_in(page, live_server.url, "admin")
+    failures = []
+    for visit in _visits(who):
+        page.goto(live_server.url + visit.url.format(**places))
+        for item in page.evaluate(SIDEWAYS):
+            if not item["allowed"]:
+                failures.append(f"{visit.name}: {item['where']} is {item['width']} px wide")
+    context.close()
+    assert not failures, "scrolls sideways at 390 px:\n" + "\n".join(failures)
