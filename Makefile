@@ -7,12 +7,19 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PYTEST_ARGS ?=
+# make test FAST=1 skips the slow schemathesis fuzz test (marker `fuzz`) locally; CI never does.
+ifneq ($(CI),true)
+ifneq ($(FAST),)
+PYTEST_ARGS += -m "not fuzz"
+endif
+endif
 
 .PHONY: run test lint bench vendor docs migrate demo clean help
 
 help:
 	@echo "make run    - install into $(VENV), migrate, load the demo league, serve http://$(HOST):$(PORT)"
-	@echo "make test   - install the test tools and run the whole suite (ruff + pytest)"
+	@echo "make test   - install the test tools and run the whole suite (ruff, import-linter, pytest)"
+	@echo "              make test FAST=1 skips the slow API fuzz test (CI never does)"
 	@echo "make bench  - run the benchmarks in bench/"
 	@echo "make bench-load - 50 scorers for 60 s against gunicorn and PostgreSQL (bench/load.py)"
 	@echo "make docs   - regenerate docs/rulesets.md from the rule-set data"
@@ -40,6 +47,7 @@ run: demo
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache  # the layers of docs/ARCHITECTURE.md ([tool.importlinter])
 
 test: $(VENV)/.installed-test lint
 	@if [ -x "$${CHROMIUM_PATH:-/usr/bin/chromium}" ] || command -v chromium >/dev/null 2>&1; then \

@@ -117,9 +117,7 @@ class _CalculatorView(APIView):
         if not isinstance(data, Mapping):
             return _rejected(BODY_NOT_OBJECT)
         try:
-            answer = type(self).compute(data)
-        except RulesError as exc:
-            return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+            answer = type(self).compute(data)  # a RulesError is the exception handler's 400
         except RecursionError:
             return _rejected(TOO_DEEP)
         return Response(answer)

@@ -64,15 +64,21 @@ class ClubAccess:
         return self.membership.has_role(NEED_ROLE[need])
 
 
+def access_for(*, club: Club, user: AbstractBaseUser | AnonymousUser | None) -> ClubAccess:
+    """What ``user`` may do in ``club`` (no 404: for services called outside a request,
+    a command or a test; a page or the API passes the access it resolved instead)."""
+    membership = None
+    if user is not None and user.is_authenticated:
+        membership = Membership.objects.filter(club=club, user=user).first()
+    return ClubAccess(club=club, membership=membership)
+
+
 def club_access(*, slug: str, user: AbstractBaseUser | AnonymousUser) -> ClubAccess:
     """The club of the URL with the person's membership; 404 when they may not read it."""
     club = Club.objects.filter(slug=slug).first()
     if club is None:
         raise Http404(NOT_FOUND)
-    membership = None
-    if user.is_authenticated:
-        membership = Membership.objects.filter(club=club, user=user).first()
-    access = ClubAccess(club=club, membership=membership)
+    access = access_for(club=club, user=user)
     if not access.can("read"):
         raise Http404(NOT_FOUND)
     return access

@@ -6,22 +6,16 @@ from typing import Any
 
 from django.db import transaction
 
+from clabber_league.core.errors import ServiceError
+
 from .models import Membership, Player
 
 PLAYER_LOGIN_TAKEN = "This login is already linked to {player} in this club."
 PLAYER_LOGIN_NOT_MEMBER = "This login is not a member of the club."
 
 
-class ClubError(Exception):
-    """A refused write; ``errors`` are ``{"field", "message"}`` entries."""
-
-    def __init__(self, errors: list[dict[str, str]]) -> None:
-        self.errors = errors
-        super().__init__("; ".join(f"{e['field']}: {e['message']}" for e in errors))
-
-    @classmethod
-    def one(cls, field_name: str, message: str) -> ClubError:
-        return cls([{"field": field_name, "message": message}])
+class ClubError(ServiceError):
+    """A refused write (``core.errors.ServiceError``); ``errors`` are ``{"field", "message"}``."""
 
 
 @transaction.atomic

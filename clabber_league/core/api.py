@@ -1,7 +1,10 @@
 """API-wide behaviour: every error is JSON, never a stack trace; who am I.
 
 Every rejected input, whichever endpoint, answers 400 with the rules calculator's body:
-``{"errors": [{"field": "sides.B", "message": "..."}]}``.
+``{"errors": [{"field": "sides.B", "message": "..."}]}``. A service's refusal
+(``core.errors.ServiceError``) and the rules engine's (``RulesError``) are mapped to that
+body here, once, so no API view catches them; a ``ServiceError``'s kind gives the status
+(invalid 400, conflict 409, not found 404, forbidden 403).
 
 DRF's own exceptions keep their status; a lost database connection becomes a
 503 with a JSON body so clients can retry; anything else a 500 with a JSON body.
@@ -19,8 +22,12 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
+from rest_framework.views import APIView, set_rollback
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from clabber_league.rules import RulesError
+
+from .errors import ServiceError
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +38,10 @@ STILL_IN_USE = "This cannot be deleted: {used_by} still refer to it. Remove or c
 
 
 def exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, (ServiceError, RulesError)):
+        set_rollback()  # nothing of a refused request is written
+        code = exc.status if isinstance(exc, ServiceError) else status.HTTP_400_BAD_REQUEST
+        return Response({"errors": [dict(e) for e in exc.errors]}, status=code)
     response = drf_exception_handler(exc, context)
     if response is not None:
         if isinstance(exc, ValidationError) and "errors" not in (response.data or {}):

@@ -58,16 +58,3 @@ def deal_columns(answer: Mapping[str, Any], running: Mapping[str, int]) -> dict[
     for key in ("score_a", "score_b", "running_a", "running_b"):
         columns[key] = columns[key] or 0
     return columns
-
-
-def deal_winner_seat(ruleset: Any, answer: Mapping[str, Any]) -> int | None:
-    """The seat of the side that scored most in a deal, where one player is a side
-    (two-handed Klaberjass: the winner deals next); None otherwise or on a tie."""
-    if ruleset.players_per_side != 1:
-        return None
-    score = answer["score"]
-    best = max(score.values())
-    leaders = [side for side, points in score.items() if points == best]
-    if len(leaders) != 1 or best == 0:
-        return None
-    return SIDES.index(leaders[0])

@@ -42,10 +42,6 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
 )
 
 
-def _errors_response(exc: services.GameError) -> Response:
-    return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
-
-
 class GameSerializer(serializers.ModelSerializer):
     sides = serializers.SerializerMethodField()
     seats = serializers.SerializerMethodField()
@@ -194,20 +190,17 @@ class GameViewSet(
                 {"errors": error_list(serializer.errors)}, status=status.HTTP_400_BAD_REQUEST
             )
         data = serializer.validated_data
-        try:
-            game = services.game_start(
-                club=self.club,
-                division=data["division"],
-                sides=data["sides"],
-                seats=data["seats"],
-                first_dealer=data["first_dealer"],
-                fixture=data.get("fixture"),
-                number=data["number"],
-                played_on=data.get("played_on"),
-                user=request.user,
-            )
-        except services.GameError as exc:
-            return _errors_response(exc)
+        game = services.game_start(
+            club=self.club,
+            division=data["division"],
+            sides=data["sides"],
+            seats=data["seats"],
+            first_dealer=data["first_dealer"],
+            fixture=data.get("fixture"),
+            number=data["number"],
+            played_on=data.get("played_on"),
+            user=request.user,
+        )
         game = selectors.game_list(club=self.club).get(pk=game.pk)
         return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
 
@@ -227,20 +220,14 @@ class GameViewSet(
                 {"errors": [{"field": "rows", "message": ROWS_NOT_LIST}]},
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        try:
-            deals = services.sheet_rows_record(game=game, rows=rows, user=request.user)
-        except services.GameError as exc:
-            return _errors_response(exc)
+        deals = services.sheet_rows_record(game=game, rows=rows, user=request.user)
         return Response(DealSerializer(deals, many=True).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=None, responses={200: GameSerializer, 400: ERROR_BODY})
     @action(detail=True, methods=["post"])
     def confirm(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self.get_object()
-        try:
-            services.game_confirm(game=game, user=request.user)
-        except services.GameError as exc:
-            return _errors_response(exc)
+        services.game_confirm(game=game, user=request.user, access=self.club_access)
         return Response(GameSerializer(selectors.game_list(club=self.club).get(pk=game.pk)).data)
 
 
@@ -327,16 +314,13 @@ class DealViewSet(ClubScopedModelViewSet):
             )
         data, maker_seat = _deal_body(request)
         game = self._game()
-        try:
-            recorded = services.deal_record(
-                game=game,
-                data=data,
-                maker_seat=maker_seat,
-                user=request.user,
-                idempotency_key=key,
-            )
-        except services.GameError as exc:
-            return _errors_response(exc)
+        recorded = services.deal_record(
+            game=game,
+            data=data,
+            maker_seat=maker_seat,
+            user=request.user,
+            idempotency_key=key,
+        )
         return Response(
             DealSerializer(recorded.deal).data,
             status=status.HTTP_201_CREATED if recorded.created else status.HTTP_200_OK,
@@ -346,21 +330,13 @@ class DealViewSet(ClubScopedModelViewSet):
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         deal = self.get_object()
         data, maker_seat = _deal_body(request)
-        try:
-            deal = services.deal_correct(
-                deal=deal, data=data, maker_seat=maker_seat, user=request.user
-            )
-        except services.GameError as exc:
-            return _errors_response(exc)
+        deal = services.deal_correct(deal=deal, data=data, maker_seat=maker_seat, user=request.user)
         return Response(DealSerializer(deal).data)
 
     @extend_schema(responses={204: None, 400: ERROR_BODY})
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         deal = self.get_object()
-        try:
-            services.deal_delete(deal=deal, user=request.user)
-        except services.GameError as exc:
-            return _errors_response(exc)
+        services.deal_delete(deal=deal, user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
@@ -370,10 +346,7 @@ class DealViewSet(ClubScopedModelViewSet):
     def preview(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """What the deal would put on the sheet, without saving it."""
         data, maker_seat = _deal_body(request)
-        try:
-            preview = services.deal_preview(game=self._game(), data=data, maker_seat=maker_seat)
-        except services.GameError as exc:
-            return _errors_response(exc)
+        preview = services.deal_preview(game=self._game(), data=data, maker_seat=maker_seat)
         return Response(
             {
                 "number": preview.number,

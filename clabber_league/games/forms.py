@@ -15,6 +15,7 @@ from django import forms
 
 from clabber_league.rules import RuleSet
 from clabber_league.rules.cards import NO_TRUMPS, SUITS
+from clabber_league.rules.dealing import complete_points
 
 from .models import Game
 
@@ -196,12 +197,7 @@ class DealForm(forms.Form):
         """One side's points may be left out where every card is played: the engine's pack
         total gives the other."""
         points = {s: cleaned.get(f"points_{s}") for s in self.sides}
-        missing = [s for s, p in points.items() if p is None]
-        if len(missing) == 1 and self.ruleset.all_cards_played:
-            no_trumps = cleaned.get("trump") == NO_TRUMPS
-            total = self.ruleset.card_points_total(no_trumps)
-            points[missing[0]] = total - sum(p for p in points.values() if p is not None)
-        return {s: p for s, p in points.items() if p is not None}
+        return complete_points(self.ruleset, points, trump=cleaned.get("trump"))
 
     def to_engine(self) -> tuple[dict[str, Any], int | None]:
         """The deal JSON and the seat of the player who named trump. Call after is_valid()."""

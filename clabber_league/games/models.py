@@ -17,6 +17,7 @@ from django.db.models import Q
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.results import COUNTED_STATUSES
 from clabber_league.scheduling.models import Fixture
 
 SIDES = ("A", "B", "C")
@@ -36,8 +37,9 @@ class Game(models.Model):
         FINISHED = "finished", "Finished"
         CONFIRMED = "confirmed", "Confirmed"
 
-    #: The statuses whose result counts (for the fixture, the standings, the schedule).
-    COUNTED = (Status.FINISHED, Status.CONFIRMED)
+    #: The statuses whose result counts (for the fixture, the standings, the schedule):
+    #: the one definition is ``leagues.results.COUNTED_STATUSES``.
+    COUNTED = tuple(sorted(COUNTED_STATUSES))
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
     division = models.ForeignKey(Division, on_delete=models.PROTECT, related_name="games")

@@ -19,13 +19,18 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from clabber_league.clubs.access import ClubAccess, access_for
 from clabber_league.clubs.models import Club, Player
+from clabber_league.core.errors import ServiceError
 from clabber_league.leagues.models import Division, Team
-from clabber_league.rules import RulesError, get_ruleset, next_dealer, score_game
+from clabber_league.leagues.results import game_counts
+from clabber_league.rules import RulesError, get_ruleset, score_game
+from clabber_league.rules.dealing import complete_points, dealer_sequence
 from clabber_league.scheduling.models import Fixture
-from clabber_league.standings.services import standings_game_changed
+from clabber_league.scheduling.services import fixture_result_update
 
 from . import adapters
+from .hooks import game_changed
 from .models import Deal, DealRevision, Game, GameSeat, GameSide
 
 GAME_FINISHED = "This game is finished: no deal can be added."
@@ -61,16 +66,8 @@ FIXTURE_DECIDED = (
 FIXTURE_TEAMS = "A game of this fixture is {home} (side A) v {away} (side B)."
 
 
-class GameError(Exception):
-    """A rejected write; ``errors`` are ``{"field", "message"}`` like the rules engine's."""
-
-    def __init__(self, errors: list[dict[str, str]]) -> None:
-        self.errors = errors
-        super().__init__("; ".join(f"{e['field']}: {e['message']}" for e in errors))
-
-    @classmethod
-    def one(cls, field_name: str, message: str) -> GameError:
-        return cls([{"field": field_name, "message": message}])
+class GameError(ServiceError):
+    """A rejected game write (``core.errors.ServiceError``)."""
 
 
 @dataclass(frozen=True)
@@ -201,16 +198,16 @@ def _fixture_errors(
         .values_list("status", flat=True)
         .first()
     )
-    if status in Fixture.DONE:
-        return [{"field": "fixture", "message": FIXTURE_HAS_RESULT}]
     played = Game.objects.filter(fixture=fixture, status__in=Game.COUNTED).count()
-    if played >= fixture.games_planned:
+    if played >= fixture.games_planned and status != Fixture.Status.FORFEIT:
         return [
             {
                 "field": "fixture",
                 "message": FIXTURE_DECIDED.format(planned=fixture.games_planned, played=played),
             }
         ]
+    if status in Fixture.DONE:
+        return [{"field": "fixture", "message": FIXTURE_HAS_RESULT}]
     wanted = {"A": fixture.home_id, "B": fixture.away_id}
     given = {side: (sides.get(side).pk if sides.get(side) else None) for side in side_names}
     if any(given.get(side) != wanted.get(side) for side in set(wanted) | set(given)):
@@ -256,21 +253,19 @@ def _field_name(name: str, at: int | None, rows_from: int | None) -> str:
 
 
 def _dealers(game: Game, answer: Mapping[str, Any]) -> list[int]:
-    """The dealer of every deal and of the next one (one more than the deals)."""
-    ruleset = adapters.game_ruleset(game)
-    seats = list(range(ruleset.players))
-    dealers = [game.first_dealer]
-    for deal_answer in answer["deals"]:
-        dealers.append(
-            next_dealer(
-                ruleset,
-                dealers[-1],
-                seats,
-                outcome=deal_answer["outcome"],
-                winner=adapters.deal_winner_seat(ruleset, deal_answer),
-            )
-        )
-    return dealers
+    """The dealer of every deal and of the next one (``rules.dealing.dealer_sequence``)."""
+    return dealer_sequence(adapters.game_ruleset(game), game.first_dealer, answer["deals"])
+
+
+def _deal_input(game: Game, data: Mapping[str, Any]) -> dict[str, Any]:
+    """A deal as stored and scored: the game-level keys dropped and, where every card is
+    played, one side's missing card points completed (``rules.dealing.complete_points``),
+    so the API takes one side's points as the page does."""
+    new = adapters.deal_data(data)
+    points = new.get("points")
+    if isinstance(points, Mapping):
+        new["points"] = complete_points(adapters.game_ruleset(game), points, trump=new.get("trump"))
+    return new
 
 
 def _check_maker_seat(game: Game, data: Mapping[str, Any], maker_seat: int | None) -> None:
@@ -304,7 +299,7 @@ def deal_preview(*, game: Game, data: Mapping[str, Any], maker_seat: int | None 
     if game.status != Game.Status.IN_PROGRESS:
         raise GameError.one("game", GAME_FINISHED)
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
-    new = adapters.deal_data(data)
+    new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
     answer = _score(game, [*datas, new], at=len(datas))
     return _preview_from(game, answer, len(datas))
@@ -351,7 +346,7 @@ def _deal_record(
     if game.status != Game.Status.IN_PROGRESS:
         raise GameError.one("game", GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED)
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
-    new = adapters.deal_data(data)
+    new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
     answer = _score(game, [*datas, new], at=len(datas))
     preview = _preview_from(game, answer, len(datas))
@@ -403,7 +398,10 @@ def _deal_create(
 
 
 def _game_save(game: Game, answer: Mapping[str, Any]) -> None:
-    """The game's totals, status and winner from the engine's answer; then its standings."""
+    """The game's totals, status and winner from the engine's answer; the fixture's status
+    when the game starts or stops counting; then the layers above hear of it
+    (``hooks.game_changed``: the standings)."""
+    status_before = game.status
     _close_or_continue(game, answer)
     game.save(
         update_fields=[
@@ -416,7 +414,10 @@ def _game_save(game: Game, answer: Mapping[str, Any]) -> None:
             "finished_at",
         ]
     )
-    standings_game_changed(game=game)
+    if game.fixture_id and game_counts(status_before) != game_counts(game.status):
+        # The fixture's status follows its result in this same transaction.
+        fixture_result_update(fixture_id=game.fixture_id)
+    game_changed.send(game=game, status_before=status_before)
 
 
 def _close_or_continue(game: Game, answer: Mapping[str, Any]) -> None:
@@ -505,7 +506,7 @@ def deal_correct(
     rows, index = _rows_and_index(game, deal)
     row = rows[index]
     before = _revision_view(row)
-    new = adapters.deal_data(data)
+    new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
     datas = [r.data for r in rows]
     datas[index] = new
@@ -581,18 +582,21 @@ def confirm_hold_register(hook: Callable[[Game], str | None]) -> None:
 
 
 def game_confirm_refusal(
-    *, game: Game, user: Any = None, player: Player | None = None
+    *,
+    game: Game,
+    user: Any = None,
+    player: Player | None = None,
+    access: ClubAccess | None = None,
 ) -> str | None:
     """Why the confirmer may not confirm ``game``, or None when they may.
 
-    The confirmer is an account (``user``) or a player seated at the table confirming on
-    the scorer's phone (``player``). The one rule of who confirms a result (README,
-    "Security"): whoever recorded, corrected or deleted any deal of the game may not, nor
-    any player seated on that person's side; a player of the other side may, and so may a
-    club admin who touched no deal and does not sit on such a side.
+    The confirmer is an account (``user``, with its ``access`` to the club as the page or
+    the API resolved it) or a player seated at the table confirming on the scorer's phone
+    (``player``). The one rule of who confirms a result (README, "Security"): whoever
+    recorded, corrected or deleted any deal of the game may not, nor any player seated on
+    that person's side; a player of the other side may, and so may a club admin who touched
+    no deal and does not sit on such a side.
     """
-    from clabber_league.clubs.models import Membership, Role
-
     for hold in CONFIRM_HOLDS:
         reason = hold(game)
         if reason:
@@ -604,12 +608,9 @@ def game_confirm_refusal(
     else:
         account_id = getattr(user, "pk", None)
         seat = game.seats.filter(player__user_id=account_id).first() if account_id else None
-        is_admin = (
-            bool(account_id)
-            and Membership.objects.filter(
-                club_id=game.club_id, user_id=account_id, role=Role.ADMIN
-            ).exists()
-        )
+        if account_id and access is None:
+            access = access_for(club=game.club, user=user)
+        is_admin = bool(account_id) and access is not None and access.can_manage
     touchers = game_touchers(game=game)
     if account_id is not None and account_id in touchers:
         return CONFIRM_TOUCHED
@@ -623,20 +624,13 @@ def game_confirm_refusal(
     return None
 
 
-def _is_club_admin(game: Game, user: Any) -> bool:
-    from clabber_league.clubs.models import Membership, Role
-
-    return bool(getattr(user, "pk", None)) and (
-        Membership.objects.filter(club_id=game.club_id, user_id=user.pk, role=Role.ADMIN).exists()
-    )
-
-
 @transaction.atomic
 def game_confirm(
     *,
     game: Game,
     user: Any = None,
     player: Player | None = None,
+    access: ClubAccess | None = None,
     how: str | None = None,
     device_user: Any = None,
 ) -> Game:
@@ -644,10 +638,11 @@ def game_confirm(
 
     Who may confirm is ``game_confirm_refusal``'s rule. ``player`` is a seated player
     confirming at the table (by PIN on the phone of ``device_user``, the scorer's); ``user``
-    the account that confirms otherwise. ``how`` (``CONFIRM_HOW``) defaults to "pin" for a
-    player and "own_phone" for an account; "club" is a club admin resolving a dispute, who
-    confirms in the name of the club even after correcting the deals (the club's ruling,
-    recorded as such). The history records who confirmed and how.
+    the account that confirms otherwise, with its ``access`` to the club as the page or the
+    API resolved it (``clubs.access``; looked up when not given). ``how`` (``CONFIRM_HOW``)
+    defaults to "pin" for a player and "own_phone" for an account; "club" is a club admin
+    resolving a dispute, who confirms in the name of the club even after correcting the
+    deals (the club's ruling, recorded as such). The history records who confirmed and how.
     """
     how = how or ("pin" if player is not None else "own_phone")
     if how not in CONFIRM_HOW:
@@ -658,9 +653,10 @@ def game_confirm(
     if game.status != Game.Status.FINISHED:
         raise GameError.one("game", GAME_NOT_FINISHED)
     if how == "club":
-        refusal = None if _is_club_admin(game, user) else CONFIRM_CLUB_ADMIN_ONLY
+        access = access or access_for(club=game.club, user=user)
+        refusal = None if access.can_manage else CONFIRM_CLUB_ADMIN_ONLY
     else:
-        refusal = game_confirm_refusal(game=game, user=user, player=player)
+        refusal = game_confirm_refusal(game=game, user=user, player=player, access=access)
     if refusal is not None:
         raise GameError.one("game", refusal)
     account = player.user if player is not None else user
@@ -679,7 +675,7 @@ def game_confirm(
         user=account,
         after=how_recorded,
     )
-    standings_game_changed(game=game)
+    game_changed.send(game=game, status_before=Game.Status.FINISHED)
     return game
 
 

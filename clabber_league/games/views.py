@@ -94,7 +94,9 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     revisions = selectors.revision_list(club=request.club, game_id=game.pk)[:100]
     refusal = None
     if game.status == Game.Status.FINISHED and request.user.is_authenticated:
-        refusal = services.game_confirm_refusal(game=game, user=request.user)
+        refusal = services.game_confirm_refusal(
+            game=game, user=request.user, access=request.club_access
+        )
     return render(
         request,
         "games/sheet.html",
@@ -353,7 +355,7 @@ def deal_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def game_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(request, pk)
     try:
-        services.game_confirm(game=game, user=request.user)
+        services.game_confirm(game=game, user=request.user, access=request.club_access)
     except services.GameError as exc:
         messages.error(request, exc.errors[0]["message"])
     else:

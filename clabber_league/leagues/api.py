@@ -1,35 +1,42 @@
-"""API of leagues: house rules, seasons, divisions and teams of a club."""
+"""API of leagues: house rules, seasons, divisions and teams of a club.
 
-from django.db import transaction
+The serializers check the shape of a request; the writes are ``leagues.services``', the
+same the setup pages call, so the API accepts and refuses what the pages do. A refusal is
+a ``ServiceError``, answered ``{"errors": [...]}`` by the exception handler.
+"""
+
+from typing import Any
+
 from django.db.models import QuerySet
 from rest_framework import serializers
 
 from clabber_league.clubs.api_base import ClubScopedModelViewSet
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
-from clabber_league.rules import RulesError, get_ruleset
 
-from .models import Division, HouseRules, Season, Team, TeamMember
-
-TEAM_SIZE = "A team in {ruleset} has {size} player(s); got {given}."
+from . import selectors, services
+from .models import Division, HouseRules, Season, Team
 
 
 class HouseRulesSerializer(ClubScopedSerializer):
     class Meta:
         model = HouseRules
         fields = ["id", "name", "base", "options", "description"]
+        validators: list = []  # the service checks the name, with the club's other rules
 
-    def validate(self, attrs):
-        base = attrs.get("base", getattr(self.instance, "base", None))
-        options = attrs.get("options", getattr(self.instance, "options", {}))
-        try:
-            get_ruleset(base, options)
-        except RulesError as exc:
-            fields = {("base" if e["field"] == "ruleset" else e["field"]) for e in exc.errors}
-            raise serializers.ValidationError(
-                {f: [e["message"] for e in exc.errors] for f in fields}
-            ) from exc
-        return attrs
+    def create(self, validated_data: dict[str, Any]) -> HouseRules:
+        return services.house_rules_save(club=self.context["club"], **validated_data)
+
+    def update(self, instance: HouseRules, validated_data: dict[str, Any]) -> HouseRules:
+        current = {
+            "name": instance.name,
+            "base": instance.base,
+            "options": instance.options,
+            "description": instance.description,
+        }
+        return services.house_rules_save(
+            club=self.context["club"], house_rules=instance, **{**current, **validated_data}
+        )
 
 
 class SeasonSerializer(ClubScopedSerializer):
@@ -45,50 +52,28 @@ class SeasonSerializer(ClubScopedSerializer):
             "points_tie",
             "points_loss",
         ]
+        extra_kwargs = {"slug": {"required": False, "help_text": "Made from the name if left out."}}
+        validators: list = []
 
-    def validate(self, attrs):
-        start = attrs.get("start_date", getattr(self.instance, "start_date", None))
-        end = attrs.get("end_date", getattr(self.instance, "end_date", None))
-        if start and end and end < start:
-            raise serializers.ValidationError(
-                {"end_date": "The season cannot end before it starts."}
-            )
-        slug = attrs.get("slug")
-        if slug:
-            clash = Season.objects.filter(club=self.context["club"], slug=slug)
-            if self.instance is not None:
-                clash = clash.exclude(pk=self.instance.pk)
-            if clash.exists():
-                raise serializers.ValidationError(
-                    {"slug": "The club already has a season with this slug."}
-                )
-        return attrs
+    def create(self, validated_data: dict[str, Any]) -> Season:
+        return services.season_create(club=self.context["club"], **validated_data)
+
+    def update(self, instance: Season, validated_data: dict[str, Any]) -> Season:
+        return services.season_update(season=instance, **validated_data)
 
 
 class DivisionSerializer(ClubScopedSerializer):
     class Meta:
         model = Division
         fields = ["id", "season", "name", "slug", "ruleset", "house_rules", "games_per_fixture"]
+        extra_kwargs = {"slug": {"required": False, "help_text": "Made from the name if left out."}}
+        validators: list = []
 
-    def validate_ruleset(self, value: str) -> str:
-        try:
-            get_ruleset(value)
-        except RulesError as exc:
-            raise serializers.ValidationError([e["message"] for e in exc.errors]) from exc
-        return value
+    def create(self, validated_data: dict[str, Any]) -> Division:
+        return services.division_create(**validated_data)
 
-    def validate(self, attrs):
-        season = attrs.get("season", getattr(self.instance, "season", None))
-        slug = attrs.get("slug")
-        if season and slug:
-            clash = Division.objects.filter(season=season, slug=slug)
-            if self.instance is not None:
-                clash = clash.exclude(pk=self.instance.pk)
-            if clash.exists():
-                raise serializers.ValidationError(
-                    {"slug": "The season already has a division with this slug."}
-                )
-        return attrs
+    def update(self, instance: Division, validated_data: dict[str, Any]) -> Division:
+        return services.division_update(division=instance, **validated_data)
 
 
 class TeamSerializer(ClubScopedSerializer):
@@ -101,56 +86,18 @@ class TeamSerializer(ClubScopedSerializer):
     class Meta:
         model = Team
         fields = ["id", "division", "name", "players"]
+        validators: list = []
 
-    def to_representation(self, instance):
+    def to_representation(self, instance: Team) -> dict[str, Any]:
         data = super().to_representation(instance)
-        data["players"] = [m.player_id for m in instance.members.all()]
+        data["players"] = selectors.team_players(team=instance)
         return data
 
-    def validate(self, attrs):
-        division = attrs.get("division", getattr(self.instance, "division", None))
-        name = attrs.get("name", getattr(self.instance, "name", None))
-        players = attrs.get("players")
-        if division and name:
-            clash = Team.objects.filter(division=division, name=name)
-            if self.instance is not None:
-                clash = clash.exclude(pk=self.instance.pk)
-            if clash.exists():
-                raise serializers.ValidationError(
-                    {"name": "The division already has a team of this name."}
-                )
-        if players is not None:
-            if len(set(players)) != len(players):
-                raise serializers.ValidationError(
-                    {"players": "A player can be in a team only once."}
-                )
-            if division is not None:
-                ruleset = get_ruleset(division.rules_spec())
-                size = ruleset.players_per_side
-                if len(players) != size:
-                    message = TEAM_SIZE.format(ruleset=ruleset.slug, size=size, given=len(players))
-                    raise serializers.ValidationError({"players": message})
-        return attrs
+    def create(self, validated_data: dict[str, Any]) -> Team:
+        return services.team_register(**validated_data)
 
-    @transaction.atomic
-    def create(self, validated_data):
-        players = validated_data.pop("players")
-        team = super().create(validated_data)
-        TeamMember.objects.bulk_create(
-            TeamMember(team=team, player=p, position=i) for i, p in enumerate(players)
-        )
-        return team
-
-    @transaction.atomic
-    def update(self, instance, validated_data):
-        players = validated_data.pop("players", None)
-        team = super().update(instance, validated_data)
-        if players is not None:
-            team.members.all().delete()
-            TeamMember.objects.bulk_create(
-                TeamMember(team=team, player=p, position=i) for i, p in enumerate(players)
-            )
-        return team
+    def update(self, instance: Team, validated_data: dict[str, Any]) -> Team:
+        return services.team_update(team=instance, **validated_data)
 
 
 class HouseRulesViewSet(ClubScopedModelViewSet):
@@ -158,7 +105,7 @@ class HouseRulesViewSet(ClubScopedModelViewSet):
     queryset = HouseRules.objects.none()
 
     def queryset_for_club(self, club) -> QuerySet[HouseRules]:
-        return club.house_rules.order_by("name")
+        return selectors.house_rules_list(club=club)
 
 
 class SeasonViewSet(ClubScopedModelViewSet):
@@ -166,7 +113,7 @@ class SeasonViewSet(ClubScopedModelViewSet):
     queryset = Season.objects.none()
 
     def queryset_for_club(self, club) -> QuerySet[Season]:
-        return club.seasons.all()
+        return selectors.season_list(club=club)
 
 
 class DivisionViewSet(ClubScopedModelViewSet):
@@ -175,7 +122,7 @@ class DivisionViewSet(ClubScopedModelViewSet):
     filterset_fields = ["season", "ruleset"]
 
     def queryset_for_club(self, club) -> QuerySet[Division]:
-        return club.divisions.select_related("season", "house_rules")
+        return selectors.division_list(club=club)
 
 
 class TeamViewSet(ClubScopedModelViewSet):
@@ -184,4 +131,4 @@ class TeamViewSet(ClubScopedModelViewSet):
     filterset_fields = ["division"]
 
     def queryset_for_club(self, club) -> QuerySet[Team]:
-        return club.teams.prefetch_related("members")
+        return selectors.team_list(club=club)

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from clabber_league.clubs.models import Club, Membership, Player, Role
+from clabber_league.core.errors import ServiceError
 from clabber_league.core.mail import mail_send
 from clabber_league.games.models import Game
 from clabber_league.games.services import GameError, game_confirm
@@ -66,24 +67,17 @@ PIN_THROTTLE_TRIES = 10
 PIN_THROTTLE_SECONDS = 300
 
 
-class MemberError(Exception):
-    """A refused write; ``errors`` are ``{"field", "message"}`` entries."""
-
-    def __init__(self, errors: list[dict[str, str]]) -> None:
-        self.errors = errors
-        super().__init__("; ".join(f"{e['field']}: {e['message']}" for e in errors))
-
-    @classmethod
-    def one(cls, field_name: str, message: str) -> MemberError:
-        return cls([{"field": field_name, "message": message}])
+class MemberError(ServiceError):
+    """A refused write (``core.errors.ServiceError``); ``errors`` are ``{"field", "message"}``."""
 
 
 # --- invitations ------------------------------------------------------------------------
 
 
 def invitation_key(invitation: Invitation) -> str:
-    """The secret part of the invitation's link: its id, signed (Django's signing)."""
-    return signing.dumps(invitation.pk, salt=INVITATION_SALT)
+    """The secret part of the invitation's link: its id, signed (Django's signing; the
+    same link every time it is shown)."""
+    return signing.Signer(salt=INVITATION_SALT).sign(str(invitation.pk))
 
 
 def invitation_url(*, invitation: Invitation, request: Any = None) -> str:
@@ -156,8 +150,8 @@ def invitation_revoke(*, invitation: Invitation) -> Invitation:
 def invitation_from_key(*, key: str) -> Invitation:
     """The invitation a link names, if it can still be used; else ``MemberError``."""
     try:
-        pk = signing.loads(key, salt=INVITATION_SALT)
-    except signing.BadSignature as exc:
+        pk = int(signing.Signer(salt=INVITATION_SALT).unsign(key))
+    except (signing.BadSignature, ValueError) as exc:
         raise MemberError.one("invitation", INVITATION_UNKNOWN) from exc
     invitation = Invitation.objects.select_related("club", "player").filter(pk=pk).first()
     if invitation is None:

@@ -24,25 +24,25 @@ from . import services
 from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
 
 
-def _errors_response(exc: services.ScheduleError) -> Response:
-    return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
-
-
 class VenueSerializer(ClubScopedSerializer):
+    """A venue, written by ``services.venue_create`` / ``venue_update`` as on the page."""
+
     class Meta:
         model = Venue
         fields = ["id", "name", "tables"]
+        validators: list = []
 
-    def validate_name(self, name: str) -> str:
-        clash = Venue.objects.filter(club=self.context["club"], name=name)
-        if self.instance is not None:
-            clash = clash.exclude(pk=self.instance.pk)
-        if clash.exists():
-            raise serializers.ValidationError("The club already has a venue of this name.")
-        return name
+    def create(self, validated_data: dict[str, Any]) -> Venue:
+        return services.venue_create(club=self.context["club"], **validated_data)
+
+    def update(self, instance: Venue, validated_data: dict[str, Any]) -> Venue:
+        return services.venue_update(venue=instance, **validated_data)
 
 
 class FixtureSerializer(ClubScopedSerializer):
+    """A fixture. Created through ``services.fixture_create`` (the night's checks of a
+    generated schedule); its status follows its moves, forfeit and games."""
+
     class Meta:
         model = Fixture
         fields = [
@@ -61,18 +61,19 @@ class FixtureSerializer(ClubScopedSerializer):
             "note",
             "flagged_at",
         ]
-        read_only_fields = ["original_date", "forfeit_winner", "note", "flagged_at"]
+        read_only_fields = ["status", "original_date", "forfeit_winner", "note", "flagged_at"]
+        extra_kwargs = {"games_planned": {"required": False}}
 
-    def validate(self, attrs):
-        division = attrs.get("division", getattr(self.instance, "division", None))
-        home = attrs.get("home", getattr(self.instance, "home", None))
-        away = attrs.get("away", getattr(self.instance, "away", None))
-        if home and away and home == away:
-            raise serializers.ValidationError({"away": "A team cannot play itself."})
-        for name, team in (("home", home), ("away", away)):
-            if team and division and team.division_id != division.pk:
-                raise serializers.ValidationError({name: "This team is not in the division."})
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        sent = self.initial_data.get("status") if isinstance(self.initial_data, dict) else None
+        if self.instance is None and sent not in (None, *NEW_STATUSES):
+            raise serializers.ValidationError(
+                {"errors": [{"field": "status", "message": USE_ACTION_STATUS}]}
+            )
         return attrs
+
+    def create(self, validated_data: dict[str, Any]) -> Fixture:
+        return services.fixture_create(user=self.context["request"].user, **validated_data)
 
 
 #: Fields a plain update may not change: moving goes through ``postpone`` (the team and
@@ -83,22 +84,23 @@ MOVED_BY_ACTION = {
     "table": "postpone",
     "status": "postpone or forfeit",
 }
+#: The statuses a new fixture may be sent with: it is one of them whatever is sent.
+NEW_STATUSES = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
 USE_ACTION = "Change it with POST .../fixtures/<id>/{action}/, which checks the night."
 USE_ACTION_STATUS = "The status follows its moves, forfeit and games; it is not set directly."
-FIXTURE_KEPT = "This fixture has a result or games; it cannot be deleted."
-FIXTURE_HAS_RESULT = (
-    "This fixture has a result or games: its teams, division and games cannot be changed."
-)
+FIXTURE_KEPT = services.FIXTURE_KEPT
+FIXTURE_HAS_RESULT = services.FIXTURE_HAS_RESULT
 
 
 class FixtureUpdateSerializer(FixtureSerializer):
-    """A plain update (PUT/PATCH): round, teams and games planned. Date, venue and table
-    change through the ``postpone`` action; sending their current values is fine."""
+    """A plain update (PUT/PATCH): round, teams and games planned
+    (``services.fixture_update``). Date, venue and table change through the ``postpone``
+    action; sending their current values is fine."""
 
     class Meta(FixtureSerializer.Meta):
         read_only_fields = [*FixtureSerializer.Meta.read_only_fields, *MOVED_BY_ACTION]
 
-    def validate(self, attrs):
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         current = FixtureSerializer(self.instance).data
         errors = []
         for name, action_name in MOVED_BY_ACTION.items():
@@ -107,16 +109,14 @@ class FixtureUpdateSerializer(FixtureSerializer):
                     USE_ACTION_STATUS if name == "status" else USE_ACTION.format(action=action_name)
                 )
                 errors.append({"field": name, "message": message})
-        changed = [
-            name
-            for name in ("division", "home", "away", "games_planned")
-            if name in attrs and attrs[name] != getattr(self.instance, name)
-        ]
-        if changed and (self.instance.is_done or self.instance.games.exists()):
-            errors.extend({"field": name, "message": FIXTURE_HAS_RESULT} for name in changed)
         if errors:
             raise serializers.ValidationError({"errors": errors})
-        return super().validate(attrs)
+        return attrs
+
+    def update(self, instance: Fixture, validated_data: dict[str, Any]) -> Fixture:
+        return services.fixture_update(
+            fixture=instance, user=self.context["request"].user, **validated_data
+        )
 
 
 class FixtureMoveSerializer(ClubScopedSerializer):
@@ -187,13 +187,8 @@ class FixtureViewSet(ClubScopedModelViewSet):
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Delete a fixture without a result; one that is played, forfeit or has games is
         part of the standings and stays."""
-        fixture = self.get_object()
-        if fixture.is_done or fixture.games.exists():
-            return Response(
-                {"errors": [{"field": "fixture", "message": FIXTURE_KEPT}]},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
-        return super().destroy(request, *args, **kwargs)
+        services.fixture_delete(fixture=self.get_object(), user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
         request=FixtureMoveSerializer, responses={200: FixtureSerializer, 400: ERROR_BODY}
@@ -205,17 +200,14 @@ class FixtureViewSet(ClubScopedModelViewSet):
         body = FixtureMoveSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        try:
-            fixture = services.fixture_move(
-                fixture=fixture,
-                date=data["date"],
-                venue=data.get("venue"),
-                table=data.get("table"),
-                note=data.get("note", ""),
-                user=request.user,
-            )
-        except services.ScheduleError as exc:
-            return _errors_response(exc)
+        fixture = services.fixture_move(
+            fixture=fixture,
+            date=data["date"],
+            venue=data.get("venue"),
+            table=data.get("table"),
+            note=data.get("note", ""),
+            user=request.user,
+        )
         return Response(FixtureSerializer(fixture, context=self.get_serializer_context()).data)
 
     @extend_schema(
@@ -229,12 +221,9 @@ class FixtureViewSet(ClubScopedModelViewSet):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         note = data["kind"].capitalize() + (f": {data['note']}" if data.get("note") else "")
-        try:
-            fixture = services.fixture_forfeit(
-                fixture=fixture, winner=data["winner"], note=note, user=request.user
-            )
-        except services.ScheduleError as exc:
-            return _errors_response(exc)
+        fixture = services.fixture_forfeit(
+            fixture=fixture, winner=data["winner"], note=note, user=request.user
+        )
         return Response(FixtureSerializer(fixture, context=self.get_serializer_context()).data)
 
 
@@ -326,10 +315,7 @@ class ScheduleConfigSerializer(ClubScopedSerializer):
         merged["skip_dates"] = [
             s if isinstance(s, tuple) else (s["date"], s.get("reason", "")) for s in skip
         ]
-        try:
-            return services.schedule_config_save(division=division, **merged)
-        except services.ScheduleError as exc:
-            raise serializers.ValidationError({"errors": exc.errors}) from exc
+        return services.schedule_config_save(division=division, **merged)
 
     def create(self, validated_data: dict[str, Any]) -> ScheduleConfig:
         division = validated_data.pop("division")
@@ -425,13 +411,10 @@ class ScheduleRunViewSet(
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         body = ScheduleRunCreateSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
-        try:
-            with transaction.atomic():
-                run = services.schedule_generate(
-                    division=body.validated_data["division"], user=request.user
-                )
-        except services.ScheduleError as exc:
-            return _errors_response(exc)
+        with transaction.atomic():
+            run = services.schedule_generate(
+                division=body.validated_data["division"], user=request.user
+            )
         return self._queued(run)
 
     @extend_schema(request=None, responses={202: ScheduleRunSerializer, 400: ERROR_BODY})
@@ -439,9 +422,6 @@ class ScheduleRunViewSet(
     def retry(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Generate again after a failed (or stalled) run: a new run, 202."""
         run = self.get_object()
-        try:
-            with transaction.atomic():
-                new = services.schedule_run_retry(run=run, user=request.user)
-        except services.ScheduleError as exc:
-            return _errors_response(exc)
+        with transaction.atomic():
+            new = services.schedule_run_retry(run=run, user=request.user)
         return self._queued(new)

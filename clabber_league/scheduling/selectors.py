@@ -8,9 +8,11 @@ for the schedule as for the standings: it is never guessed into a fixture. Only 
 and confirmed games count towards a result; any game at all makes a fixture "played or
 being played", which schedule re-generation keeps.
 
-**Results.** A fixture is won by the team that won more of its games, and scores the
-season's ``points_win`` / ``points_tie`` / ``points_loss``. A forfeit or walkover gives the
-winner ``points_win`` and every planned game; the loser ``points_loss`` and none.
+**Results.** ``leagues.results.fixture_result`` decides them, the same function the
+standings and the jobs use: a fixture is decided once its planned games count, won by the
+team that won more of them, and scores the season's ``points_win`` / ``points_tie`` /
+``points_loss``. A forfeit or walkover gives the winner ``points_win`` and every planned
+game; the loser ``points_loss`` and none.
 """
 
 from __future__ import annotations
@@ -23,12 +25,15 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 
 from clabber_league.clubs.models import Club
-from clabber_league.games.models import Game, GameSide
 from clabber_league.leagues.models import Division, Season, Team
+from clabber_league.leagues.results import (
+    FixtureResult,
+    MatchGame,
+    Points,
+    fixture_result,
+)
 
 from .models import Fixture, LeagueNight, ScheduleConfig, ScheduleRun, Venue
-
-COUNTED = (Game.Status.FINISHED, Game.Status.CONFIRMED)
 
 
 @dataclass(frozen=True)
@@ -41,35 +46,24 @@ class GameRow:
     teams: dict[str, int]  # side -> team id
 
 
-@dataclass
-class Outcome:
-    """What a fixture has produced so far."""
-
-    games: int = 0  # games started for it, any status
-    counted: int = 0  # finished or confirmed
-    home_won: int = 0
-    away_won: int = 0
-    home_points: int = 0
-    away_points: int = 0
-    decided: bool = False
-
-    @property
-    def score(self) -> str:
-        return f"{self.home_won}\u2013{self.away_won}"
-
-
-def division_games(*, division: Division) -> list[GameRow]:
+def _game_rows(games: QuerySet) -> list[GameRow]:
+    """Rows of ``games``, a queryset reached through a reverse relation (``division.games``,
+    ``fixture.games``): scheduling sits below the games app and never imports it."""
     sides: dict[int, dict[str, int]] = defaultdict(dict)
-    for game_id, side, team_id in GameSide.objects.filter(
-        game__division=division, team__isnull=False
-    ).values_list("game_id", "side", "team_id"):
+    for game_id, side, team_id in games.filter(sides__team__isnull=False).values_list(
+        "id", "sides__side", "sides__team_id"
+    ):
         sides[game_id][side] = team_id
     return [
         GameRow(pk, fixture_id, status, winner, played_on, sides.get(pk, {}))
-        for pk, fixture_id, status, winner, played_on in Game.objects.filter(
-            division=division
-        ).values_list("id", "fixture_id", "status", "winner", "played_on")
+        for pk, fixture_id, status, winner, played_on in games.values_list(
+            "id", "fixture_id", "status", "winner", "played_on"
+        )
     ]
+
+
+def division_games(*, division: Division) -> list[GameRow]:
+    return _game_rows(division.games.all())
 
 
 def games_by_fixture(*, division: Division) -> dict[int, list[GameRow]]:
@@ -83,40 +77,37 @@ def games_by_fixture(*, division: Division) -> dict[int, list[GameRow]]:
 
 def fixture_outcomes(
     *, division: Division, fixtures: Iterable[Fixture], season: Season | None = None
-) -> dict[int, Outcome]:
-    """The outcome of each of ``fixtures`` (all of one division)."""
+) -> dict[int, FixtureResult]:
+    """The result so far of each of ``fixtures`` (all of one division)."""
     season = season or division.season
+    points = season_points(season)
     by_fixture = games_by_fixture(division=division)
-    out: dict[int, Outcome] = {}
-    for fixture in fixtures:
-        outcome = Outcome()
-        for game in by_fixture.get(fixture.pk, []):
-            outcome.games += 1
-            if game.status not in COUNTED:
-                continue
-            outcome.counted += 1
-            winner_team = game.teams.get(game.winner)
-            if winner_team == fixture.home_id:
-                outcome.home_won += 1
-            elif winner_team == fixture.away_id:
-                outcome.away_won += 1
-        if fixture.status == Fixture.Status.FORFEIT and fixture.forfeit_winner_id:
-            home_wins = fixture.forfeit_winner_id == fixture.home_id
-            outcome.home_won = fixture.games_planned if home_wins else 0
-            outcome.away_won = 0 if home_wins else fixture.games_planned
-            outcome.home_points = season.points_win if home_wins else season.points_loss
-            outcome.away_points = season.points_loss if home_wins else season.points_win
-            outcome.decided = True
-        elif outcome.counted:
-            if outcome.home_won > outcome.away_won:
-                outcome.home_points, outcome.away_points = season.points_win, season.points_loss
-            elif outcome.home_won < outcome.away_won:
-                outcome.home_points, outcome.away_points = season.points_loss, season.points_win
-            else:
-                outcome.home_points = outcome.away_points = season.points_tie
-            outcome.decided = True
-        out[fixture.pk] = outcome
-    return out
+    return {
+        fixture.pk: fixture_result_of(fixture, by_fixture.get(fixture.pk, []), points)
+        for fixture in fixtures
+    }
+
+
+def season_points(season: Season) -> Points:
+    return Points(win=season.points_win, tie=season.points_tie, loss=season.points_loss)
+
+
+def fixture_result_of(fixture: Fixture, games: Iterable[GameRow], points: Points) -> FixtureResult:
+    """``leagues.results.fixture_result`` for a fixture row and its game rows."""
+    forfeit = fixture.status == Fixture.Status.FORFEIT
+    return fixture_result(
+        home_id=fixture.home_id,
+        away_id=fixture.away_id,
+        planned=fixture.games_planned,
+        games=[MatchGame(status=g.status, winner=g.winner, teams=g.teams) for g in games],
+        points=points,
+        forfeit_winner_id=fixture.forfeit_winner_id if forfeit else None,
+    )
+
+
+def fixture_games(*, fixture: Fixture) -> list[GameRow]:
+    """The games started for one fixture."""
+    return _game_rows(fixture.games.all())
 
 
 def kept_fixture_ids(*, division: Division) -> set[int]:

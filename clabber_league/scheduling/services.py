@@ -1,4 +1,4 @@
-"""Writing schedules: season setup, generating a division's fixtures, moving and forfeiting
+"""Writing schedules: venues, generating a division's fixtures, moving and forfeiting
 fixtures, and the periodic work (publishing nights, reminders, overdue flags).
 
 **Generation** runs in a Celery task (``tasks.generate_schedule``) that calls
@@ -17,9 +17,8 @@ Progress (percent, message, heartbeat) is written on a second database connectio
 the transaction runs, so the progress bar moves; SQLite has one writer at a time, so
 there it jumps from "planning" to done.
 
-The seasons, divisions and teams of season setup are the leagues app's models: leagues
-has no services of its own, and setup is the first step of a schedule, so they are
-written here.
+Seasons, divisions and teams are written by ``leagues.services``, for the pages and the
+API alike.
 """
 
 from __future__ import annotations
@@ -36,14 +35,14 @@ from django.core.mail import send_mass_mail
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.text import slugify
 
-from clabber_league.clubs.models import Club, Player
-from clabber_league.leagues.models import Division, Season, Team, TeamMember
-from clabber_league.rules import RulesError, get_ruleset
-from clabber_league.standings.services import standings_fixture_changed
+from clabber_league.clubs.models import Club
+from clabber_league.core.errors import ServiceError
+from clabber_league.leagues.models import Division, Team, TeamMember
+from clabber_league.leagues.services import GAMES_PER_FIXTURE, division_update
 
 from . import bulk, planning, selectors
+from .hooks import fixture_changed
 from .models import (
     Fixture,
     LeagueNight,
@@ -68,6 +67,7 @@ WORKER_LOST = (
 RUN_NOT_RETRYABLE = "Only a failed or stalled run can be retried."
 RUN_FAILED = "Generating the schedule failed; nothing was changed. ({detail})"
 VENUE_OTHER_CLUB = "This venue is not one of the club's."
+DIVISION_OTHER_CLUB = "This division is not one of the club's."
 VENUE_NAME_TAKEN = "The club already has a venue of this name."
 TABLES_RANGE = "A venue has 1 to 500 tables."
 TABLE_RANGE = "{venue} has tables 1 to {tables}."
@@ -78,14 +78,13 @@ FIXTURE_DONE = "This fixture has a result; it can no longer be moved."
 FIXTURE_HAS_GAMES = "Games have been recorded for this fixture; it cannot be forfeited."
 FORFEIT_WINNER = "The winner of a forfeit is one of the fixture's two teams."
 FORFEIT_TWICE = "This fixture is already a forfeit."
-SEASON_DATES = "The season cannot end before it starts."
-GAMES_PER_FIXTURE = "A fixture is 1 to 9 games."
-POINTS_ORDER = "A win must be worth at least a tie, and a tie at least a loss."
-TEAM_NAME_TAKEN = "The division already has a team of this name."
-TEAM_SIZE = "A team in {ruleset} has {size} player(s); got {given}."
-PLAYER_TWICE = "A player can be in a team only once."
-PLAYER_OTHER_CLUB = "This player is not a member of the club."
-UNKNOWN_RULESET = "No such rule set."
+FIXTURE_KEPT = "This fixture has a result or games; it cannot be deleted."
+FIXTURE_HAS_RESULT = (
+    "This fixture has a result or games: its teams, division and games cannot be changed."
+)
+TEAM_SELF = "A team cannot play itself."
+TEAM_OTHER_DIVISION = "This team is not in the division."
+GAMES_PLANNED = "A fixture is 1 to 9 games."
 FORMAT_UNKNOWN = "The format is round_robin or swiss."
 
 #: A queued or running run with no sign of life for this long is taken to have stopped.
@@ -94,148 +93,43 @@ STALE_AFTER = dt.timedelta(minutes=10)
 MAX_NOTES = 300
 
 
-class ScheduleError(Exception):
-    """A rejected write; ``errors`` are ``{"field", "message"}`` like the rules engine's."""
-
-    def __init__(self, errors: list[dict[str, str]]) -> None:
-        self.errors = errors
-        super().__init__("; ".join(f"{e['field']}: {e['message']}" for e in errors))
-
-    @classmethod
-    def one(cls, field_name: str, message: str) -> ScheduleError:
-        return cls([{"field": field_name, "message": message}])
+class ScheduleError(ServiceError):
+    """A rejected schedule write (``core.errors.ServiceError``)."""
 
 
-# --- season setup ---------------------------------------------------------------------------
+# --- venues -----------------------------------------------------------------------------------
 
 
-def venue_create(*, club: Club, name: str, tables: int) -> Venue:
+def _venue_errors(club_id: int, name: str, tables: int, venue: Venue | None = None) -> list:
+    errors = []
+    clash = Venue.objects.filter(club_id=club_id, name=name)
+    if venue is not None:
+        clash = clash.exclude(pk=venue.pk)
+    if clash.exists():
+        errors.append({"field": "name", "message": VENUE_NAME_TAKEN})
     if not 1 <= tables <= 500:
-        raise ScheduleError.one("tables", TABLES_RANGE)
-    if Venue.objects.filter(club=club, name=name).exists():
-        raise ScheduleError.one("name", VENUE_NAME_TAKEN)
+        errors.append({"field": "tables", "message": TABLES_RANGE})
+    return errors
+
+
+def venue_create(*, club: Club, name: str, tables: int = 4) -> Venue:
+    """A venue of the club with ``tables`` tables (1 to 500; 4 unless said)."""
+    errors = _venue_errors(club.pk, name, tables)
+    if errors:
+        raise ScheduleError(errors)
     return Venue.objects.create(club=club, name=name, tables=tables)
 
 
-def _unique_slug(base: str, taken: Iterable[str]) -> str:
-    taken = set(taken)
-    slug = (slugify(base) or "season")[:50]
-    candidate, n = slug, 2
-    while candidate in taken:
-        candidate = f"{slug}-{n}"
-        n += 1
-    return candidate
-
-
-def _check_points(win: int, tie: int, loss: int) -> None:
-    if not win >= tie >= loss >= 0:
-        raise ScheduleError.one("points_win", POINTS_ORDER)
-
-
-def season_create(
-    *,
-    club: Club,
-    name: str,
-    start_date: dt.date,
-    end_date: dt.date | None = None,
-    points_win: int = 2,
-    points_tie: int = 1,
-    points_loss: int = 0,
-) -> Season:
-    if end_date and end_date < start_date:
-        raise ScheduleError.one("end_date", SEASON_DATES)
-    _check_points(points_win, points_tie, points_loss)
-    slug = _unique_slug(name, Season.objects.filter(club=club).values_list("slug", flat=True))
-    return Season.objects.create(
-        club=club,
-        name=name,
-        slug=slug,
-        start_date=start_date,
-        end_date=end_date,
-        points_win=points_win,
-        points_tie=points_tie,
-        points_loss=points_loss,
-    )
-
-
-def season_update(
-    *,
-    season: Season,
-    start_date: dt.date,
-    end_date: dt.date | None,
-    points_win: int,
-    points_tie: int,
-    points_loss: int,
-) -> Season:
-    if end_date and end_date < start_date:
-        raise ScheduleError.one("end_date", SEASON_DATES)
-    _check_points(points_win, points_tie, points_loss)
-    season.start_date, season.end_date = start_date, end_date
-    season.points_win, season.points_tie, season.points_loss = points_win, points_tie, points_loss
-    season.save(update_fields=["start_date", "end_date", "points_win", "points_tie", "points_loss"])
-    return season
-
-
-def division_create(
-    *, season: Season, name: str, ruleset: str = "clabber", games_per_fixture: int = 1
-) -> Division:
-    try:
-        get_ruleset(ruleset)
-    except RulesError as exc:
-        raise ScheduleError.one("ruleset", UNKNOWN_RULESET) from exc
-    if not 1 <= games_per_fixture <= 9:
-        raise ScheduleError.one("games_per_fixture", GAMES_PER_FIXTURE)
-    slug = _unique_slug(name, Division.objects.filter(season=season).values_list("slug", flat=True))
-    return Division.objects.create(
-        club=season.club,
-        season=season,
-        name=name,
-        slug=slug,
-        ruleset=ruleset,
-        games_per_fixture=games_per_fixture,
-    )
-
-
-@transaction.atomic
-def team_register(
-    *,
-    division: Division,
-    name: str,
-    players: Sequence[Player] = (),
-    player_names: Sequence[str] = (),
-) -> Team:
-    """A team of ``players`` (or of players named ``player_names``, added to the club when
-    new), in seating order. The rule set says how many players a team has."""
-    club = division.club
-    chosen = list(players)
-    for player_name in player_names:
-        player_name = player_name.strip()
-        if player_name:
-            chosen.append(Player.objects.get_or_create(club=club, name=player_name)[0])
-    errors: list[dict[str, str]] = []
-    if Team.objects.filter(division=division, name=name).exists():
-        errors.append({"field": "name", "message": TEAM_NAME_TAKEN})
-    if any(p.club_id != club.pk for p in chosen):
-        errors.append({"field": "players", "message": PLAYER_OTHER_CLUB})
-    if len({p.pk for p in chosen}) != len(chosen):
-        errors.append({"field": "players", "message": PLAYER_TWICE})
-    ruleset = get_ruleset(division.rules_spec())
-    if len(chosen) != ruleset.players_per_side:
-        errors.append(
-            {
-                "field": "players",
-                "message": TEAM_SIZE.format(
-                    ruleset=ruleset.slug, size=ruleset.players_per_side, given=len(chosen)
-                ),
-            }
-        )
+def venue_update(*, venue: Venue, name: str | None = None, tables: int | None = None) -> Venue:
+    """Rename a venue or change its number of tables; what is not given stays."""
+    name = venue.name if name is None else name
+    tables = venue.tables if tables is None else tables
+    errors = _venue_errors(venue.club_id, name, tables, venue)
     if errors:
         raise ScheduleError(errors)
-    team = Team.objects.create(club=club, division=division, name=name)
-    TeamMember.objects.bulk_create(
-        TeamMember(team=team, player=p, position=i) for i, p in enumerate(chosen)
-    )
-    return team
+    venue.name, venue.tables = name, tables
+    venue.save(update_fields=["name", "tables"])
+    return venue
 
 
 @transaction.atomic
@@ -302,8 +196,7 @@ def schedule_config_save(
         SkipDate(config=config, date=day, reason=reason) for day, reason in sorted(skips.items())
     )
     if games_per_fixture is not None and games_per_fixture != division.games_per_fixture:
-        division.games_per_fixture = games_per_fixture
-        division.save(update_fields=["games_per_fixture"])
+        division_update(division=division, games_per_fixture=games_per_fixture)
     return config
 
 
@@ -635,6 +528,163 @@ def _lock(fixture: Fixture) -> Fixture:
     )
 
 
+def _check_place(club_id: int, venue: Venue | None, table: int | None) -> None:
+    """A table is one of the club's venue's tables."""
+    errors: list[dict[str, str]] = []
+    if venue is not None and venue.club_id != club_id:
+        errors.append({"field": "venue", "message": VENUE_OTHER_CLUB})
+    if table is not None and venue is None:
+        errors.append({"field": "table", "message": TABLE_NEEDS_VENUE})
+    if venue is not None and table is not None and not 1 <= table <= venue.tables:
+        errors.append(
+            {"field": "table", "message": TABLE_RANGE.format(venue=venue.name, tables=venue.tables)}
+        )
+    if errors:
+        raise ScheduleError(errors)
+
+
+def _check_night(
+    *,
+    club_id: int,
+    date: dt.date | None,
+    teams: Sequence[Team],
+    venue: Venue | None,
+    table: int | None,
+    exclude_pk: int | None = None,
+) -> None:
+    """Neither team plays another fixture that night and the table is free: the checks a
+    generated schedule meets, for a fixture moved, created or given other teams by hand.
+    The venue and that night's fixtures are locked, so two requests cannot both pass."""
+    if venue is not None:
+        list(Venue.objects.select_for_update().filter(pk=venue.pk))
+    if date is None:
+        return
+    same_night = (
+        Fixture.objects.select_for_update(of=("self",))
+        .filter(club_id=club_id, date=date)
+        .exclude(pk=exclude_pk)
+        .select_related("home", "away", "venue")
+    )
+    for other in same_night:
+        for team in teams:
+            if team.pk in (other.home_id, other.away_id):
+                raise ScheduleError.one(
+                    "date", TEAM_BUSY.format(team=team.name, home=other.home, away=other.away)
+                )
+        if venue is not None and other.venue_id == venue.pk and other.table == table:
+            raise ScheduleError.one(
+                "table",
+                TABLE_TAKEN.format(table=table, venue=venue.name, home=other.home, away=other.away),
+            )
+
+
+def _teams_errors(division: Division, home: Team, away: Team) -> list[dict[str, str]]:
+    errors = []
+    if home.pk == away.pk:
+        errors.append({"field": "away", "message": TEAM_SELF})
+    for name, team in (("home", home), ("away", away)):
+        if team.division_id != division.pk:
+            errors.append({"field": name, "message": TEAM_OTHER_DIVISION})
+    return errors
+
+
+def _lock_config(division: Division) -> None:
+    """Generation holds the division's schedule config row; so do hand-made changes."""
+    list(ScheduleConfig.objects.select_for_update().filter(division_id=division.pk))
+
+
+@transaction.atomic
+def fixture_create(
+    *,
+    division: Division,
+    round_number: int,
+    home: Team,
+    away: Team,
+    date: dt.date | None = None,
+    venue: Venue | None = None,
+    table: int | None = None,
+    games_planned: int | None = None,
+    user: Any = None,
+) -> Fixture:
+    """A fixture added by hand (a rearranged or extra match): the same checks as a
+    generated or moved one (teams of the division, free that night; the table free). It
+    is ``scheduled``, or ``postponed`` without a date; a result comes from its games or a
+    forfeit, never from here."""
+    planned = division.games_per_fixture if games_planned is None else games_planned
+    errors = _teams_errors(division, home, away)
+    if not 1 <= planned <= 9:
+        errors.append({"field": "games_planned", "message": GAMES_PLANNED})
+    if errors:
+        raise ScheduleError(errors)
+    _lock_config(division)
+    _check_place(division.club_id, venue, table)
+    _check_night(club_id=division.club_id, date=date, teams=(home, away), venue=venue, table=table)
+    return Fixture.objects.create(
+        club_id=division.club_id,
+        division=division,
+        round_number=round_number,
+        home=home,
+        away=away,
+        date=date,
+        venue=venue,
+        table=table if venue is not None else None,
+        games_planned=planned,
+        status=Fixture.Status.SCHEDULED if date is not None else Fixture.Status.POSTPONED,
+    )
+
+
+FIXTURE_UPDATE_FIELDS = ("division", "round_number", "home", "away", "games_planned")
+
+
+@transaction.atomic
+def fixture_update(*, fixture: Fixture, user: Any = None, **changes: Any) -> Fixture:
+    """Change a fixture's round, teams, division or games planned (``FIXTURE_UPDATE_FIELDS``).
+    Once it has a result or games only the round can change; new teams must be free that
+    night. Date, venue and table change through ``fixture_move``."""
+    unknown = set(changes) - set(FIXTURE_UPDATE_FIELDS)
+    if unknown:
+        raise TypeError(f"fixture_update() got unexpected fields {sorted(unknown)}")
+    fixture = _lock(fixture)
+    after = {name: changes.get(name, getattr(fixture, name)) for name in FIXTURE_UPDATE_FIELDS}
+    changed = [
+        name
+        for name in ("division", "home", "away", "games_planned")
+        if name in changes and after[name] != getattr(fixture, name)
+    ]
+    if changed and (fixture.is_done or fixture.games.exists()):
+        raise ScheduleError([{"field": name, "message": FIXTURE_HAS_RESULT} for name in changed])
+    errors = _teams_errors(after["division"], after["home"], after["away"])
+    if not 1 <= after["games_planned"] <= 9:
+        errors.append({"field": "games_planned", "message": GAMES_PLANNED})
+    if after["division"].club_id != fixture.club_id:
+        errors.append({"field": "division", "message": DIVISION_OTHER_CLUB})
+    if errors:
+        raise ScheduleError(errors)
+    if {"home", "away"} & set(changed):
+        _check_night(
+            club_id=fixture.club_id,
+            date=fixture.date,
+            teams=(after["home"], after["away"]),
+            venue=None,
+            table=None,
+            exclude_pk=fixture.pk,
+        )
+    for name, value in after.items():
+        setattr(fixture, name, value)
+    fixture.save(update_fields=list(FIXTURE_UPDATE_FIELDS))
+    return fixture
+
+
+@transaction.atomic
+def fixture_delete(*, fixture: Fixture, user: Any = None) -> None:
+    """Delete a fixture without a result; one that is played, forfeit or has games is part
+    of the standings and stays."""
+    fixture = _lock(fixture)
+    if fixture.is_done or fixture.games.exists():
+        raise ScheduleError.one("fixture", FIXTURE_KEPT)
+    fixture.delete()
+
+
 @transaction.atomic
 def fixture_move(
     *,
@@ -648,42 +698,17 @@ def fixture_move(
     """Postpone (no date: to be arranged) or move a fixture to another night, venue or
     table. The first date it had is kept in ``original_date``."""
     fixture = _lock(fixture)
-    if fixture.is_done or selectors.games_by_fixture(division=fixture.division).get(fixture.pk):
+    if fixture.is_done or fixture.games.exists():
         raise ScheduleError.one("fixture", FIXTURE_DONE)
-    errors: list[dict[str, str]] = []
-    if venue is not None and venue.club_id != fixture.club_id:
-        errors.append({"field": "venue", "message": VENUE_OTHER_CLUB})
-    if table is not None and venue is None:
-        errors.append({"field": "table", "message": TABLE_NEEDS_VENUE})
-    if venue is not None and table is not None and not 1 <= table <= venue.tables:
-        errors.append(
-            {"field": "table", "message": TABLE_RANGE.format(venue=venue.name, tables=venue.tables)}
-        )
-    if errors:
-        raise ScheduleError(errors)
-    if venue is not None:
-        list(Venue.objects.select_for_update().filter(pk=venue.pk))
-    if date is not None:
-        same_night = (
-            Fixture.objects.select_for_update(of=("self",))
-            .filter(club_id=fixture.club_id, date=date)
-            .exclude(pk=fixture.pk)
-            .select_related("home", "away", "venue")
-        )
-        for other in same_night:
-            for team in (fixture.home, fixture.away):
-                if team.pk in (other.home_id, other.away_id):
-                    raise ScheduleError.one(
-                        "date",
-                        TEAM_BUSY.format(team=team.name, home=other.home, away=other.away),
-                    )
-            if venue is not None and other.venue_id == venue.pk and other.table == table:
-                raise ScheduleError.one(
-                    "table",
-                    TABLE_TAKEN.format(
-                        table=table, venue=venue.name, home=other.home, away=other.away
-                    ),
-                )
+    _check_place(fixture.club_id, venue, table)
+    _check_night(
+        club_id=fixture.club_id,
+        date=date,
+        teams=(fixture.home, fixture.away),
+        venue=venue,
+        table=table,
+        exclude_pk=fixture.pk,
+    )
     if date != fixture.date and fixture.original_date is None:
         fixture.original_date = fixture.date
     fixture.date = date
@@ -712,20 +737,53 @@ def fixture_move(
 def fixture_forfeit(*, fixture: Fixture, winner: Team, note: str = "", user: Any = None) -> Fixture:
     """Record a forfeit or walkover. The winner scores the season's ``points_win`` and every
     planned game, the loser ``points_loss`` (see ``selectors.fixture_outcomes``); the
-    standings count it in the same transaction (``standings_fixture_changed``)."""
+    standings count it in the same transaction (``hooks.fixture_changed``)."""
     fixture = _lock(fixture)
     if fixture.status == Fixture.Status.FORFEIT:
         raise ScheduleError.one("fixture", FORFEIT_TWICE)
     if winner.pk not in (fixture.home_id, fixture.away_id):
         raise ScheduleError.one("winner", FORFEIT_WINNER)
-    if selectors.games_by_fixture(division=fixture.division).get(fixture.pk):
+    if fixture.games.exists():
         raise ScheduleError.one("fixture", FIXTURE_HAS_GAMES)
     fixture.status = Fixture.Status.FORFEIT
     fixture.forfeit_winner = winner
     fixture.note = note[:200]
     fixture.flagged_at = None
     fixture.save(update_fields=["status", "forfeit_winner", "note", "flagged_at"])
-    standings_fixture_changed(fixture=fixture)
+    fixture_changed.send(fixture=fixture)
+    return fixture
+
+
+def fixture_result_update(*, fixture_id: int) -> Fixture:
+    """Keep a fixture's status in step with the games started for it: ``played`` once its
+    result is decided (``leagues.results.fixture_result``), back to ``scheduled`` (or
+    ``postponed`` without a date) when a correction undoes that. A forfeit is left alone.
+
+    ``games.services`` calls it inside the transaction of the game write that changes
+    whether a game counts, with the game row locked, so the schedule, the standings and
+    the status never disagree, not even until the nightly job."""
+    fixture = (
+        Fixture.objects.select_for_update(of=("self",))
+        .select_related("division__season")
+        .get(pk=fixture_id)
+    )
+    if fixture.status == Fixture.Status.FORFEIT:
+        return fixture
+    result = selectors.fixture_result_of(
+        fixture,
+        selectors.fixture_games(fixture=fixture),
+        selectors.season_points(fixture.division.season),
+    )
+    if result.decided and fixture.status != Fixture.Status.PLAYED:
+        fixture.status = Fixture.Status.PLAYED
+        fixture.flagged_at = None
+    elif not result.decided and fixture.status == Fixture.Status.PLAYED:
+        fixture.status = (
+            Fixture.Status.SCHEDULED if fixture.date is not None else Fixture.Status.POSTPONED
+        )
+    else:
+        return fixture
+    fixture.save(update_fields=["status", "flagged_at"])
     return fixture
 
 
@@ -808,7 +866,8 @@ def fixtures_remind(*, on: dt.date, base_url: str = "") -> int:
 
 def fixtures_flag_overdue(*, today: dt.date) -> int:
     """Flag fixtures whose night has passed with no result and no game. A fixture whose
-    planned games are all finished becomes played. Returns how many were flagged."""
+    result is decided (``leagues.results``) becomes played, should the game's transaction
+    not have done it already (rows written before it did). Returns how many were flagged."""
     candidates = Fixture.objects.filter(
         Q(date__lt=today) & Q(status__in=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED])
     )
@@ -819,15 +878,15 @@ def fixtures_flag_overdue(*, today: dt.date) -> int:
     to_played: list[int] = []
     for division in divisions:
         games = selectors.games_by_fixture(division=division)
-        for pk, games_planned, flagged in candidates.filter(division=division).values_list(
-            "id", "games_planned", "flagged_at"
+        points = selectors.season_points(division.season)
+        for fixture in candidates.filter(division=division).only(
+            "id", "home_id", "away_id", "games_planned", "status", "flagged_at"
         ):
-            mine = games.get(pk, [])
-            finished = sum(1 for g in mine if g.status in selectors.COUNTED)
-            if mine and finished >= games_planned:
-                to_played.append(pk)
-            elif not mine and flagged is None:
-                to_flag.append(pk)
+            mine = games.get(fixture.pk, [])
+            if selectors.fixture_result_of(fixture, mine, points).decided:
+                to_played.append(fixture.pk)
+            elif not mine and fixture.flagged_at is None:
+                to_flag.append(fixture.pk)
     Fixture.objects.filter(pk__in=to_played).update(status=Fixture.Status.PLAYED, flagged_at=None)
     Fixture.objects.filter(pk__in=to_flag).update(flagged_at=timezone.now())
     return len(to_flag)

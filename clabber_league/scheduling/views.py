@@ -11,8 +11,6 @@ import datetime as dt
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
@@ -24,6 +22,8 @@ from django.views.decorators.http import require_POST
 from clabber_league.clubs.access import club_access
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Club
+from clabber_league.core.errors import ServiceError
+from clabber_league.leagues import services as league_services
 from clabber_league.leagues.models import Division, Season, Team
 
 from . import calendar, selectors, services
@@ -85,8 +85,8 @@ def season_new(request: HttpRequest) -> HttpResponse:
     form = SeasonForm(request.POST, auto_id="season_%s")
     if form.is_valid():
         try:
-            season = services.season_create(club=request.club, **form.cleaned_data)
-        except services.ScheduleError as exc:
+            season = league_services.season_create(club=request.club, **form.cleaned_data)
+        except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
             messages.success(request, f"Season {season.name} created. Add its divisions.")
@@ -113,7 +113,7 @@ def venue_new(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         try:
             venue = services.venue_create(club=request.club, **form.cleaned_data)
-        except services.ScheduleError as exc:
+        except ServiceError as exc:
             messages.error(request, " ".join(e["message"] for e in exc.errors))
         else:
             messages.success(request, f"Venue {venue.name} ({venue.tables} tables) added.")
@@ -125,7 +125,7 @@ def venue_new(request: HttpRequest) -> HttpResponse:
 # --- a season: points and divisions ------------------------------------------------------
 
 
-@club_view("read")
+@club_view("read", write="manage")
 def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
     season = get_object_or_404(Season, club=request.club, slug=slug)
     edit_form = SeasonEditForm(
@@ -138,17 +138,13 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
         }
     )
     division_form = DivisionForm()
-    if request.method == "POST":
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not request.club_access.can_manage:
-            raise PermissionDenied("Only club admins change a season.")
+    if request.method == "POST":  # club admins only (club_view's write need)
         if "points_win" in request.POST:
             edit_form = SeasonEditForm(request.POST)
             if edit_form.is_valid():
                 try:
-                    services.season_update(season=season, **edit_form.cleaned_data)
-                except services.ScheduleError as exc:
+                    league_services.season_update(season=season, **edit_form.cleaned_data)
+                except ServiceError as exc:
                     edit_form.add_service_errors(exc.errors)
                 else:
                     messages.success(request, "Season saved.")
@@ -157,8 +153,10 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
             division_form = DivisionForm(request.POST)
             if division_form.is_valid():
                 try:
-                    division = services.division_create(season=season, **division_form.cleaned_data)
-                except services.ScheduleError as exc:
+                    division = league_services.division_create(
+                        season=season, **division_form.cleaned_data
+                    )
+                except ServiceError as exc:
                     division_form.add_service_errors(exc.errors)
                 else:
                     messages.success(
@@ -235,7 +233,7 @@ def division_setup(request: HttpRequest, pk: int) -> HttpResponse:
                 skip_dates=c["skip_dates"],
                 games_per_fixture=c["games_per_fixture"],
             )
-        except services.ScheduleError as exc:
+        except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
             messages.success(request, "Schedule settings saved.")
@@ -263,12 +261,12 @@ def team_new(request: HttpRequest, pk: int) -> HttpResponse:
     form = TeamForm(request.POST)
     if form.is_valid():
         try:
-            team = services.team_register(
+            team = league_services.team_register(
                 division=division,
                 name=form.cleaned_data["name"],
                 player_names=form.cleaned_data["players"],
             )
-        except services.ScheduleError as exc:
+        except ServiceError as exc:
             messages.error(request, " ".join(e["message"] for e in exc.errors))
         else:
             messages.success(request, f"{team.name} registered.")
@@ -284,7 +282,7 @@ def generate(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         with transaction.atomic():
             run = services.schedule_generate(division=division, user=request.user)
-    except services.ScheduleError as exc:
+    except ServiceError as exc:
         messages.error(request, " ".join(e["message"] for e in exc.errors))
         return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
     return redirect("scheduling:run", club_slug=request.club.slug, pk=run.pk)
@@ -328,7 +326,7 @@ def run_retry(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         with transaction.atomic():
             new = services.schedule_run_retry(run=run, user=request.user)
-    except services.ScheduleError as exc:
+    except ServiceError as exc:
         messages.error(request, " ".join(e["message"] for e in exc.errors))
         return redirect("scheduling:run", club_slug=request.club.slug, pk=run.pk)
     return redirect("scheduling:run", club_slug=request.club.slug, pk=new.pk)
@@ -492,7 +490,7 @@ def fixture_move(request: HttpRequest, pk: int) -> HttpResponse:
                 note=c["note"],
                 user=request.user,
             )
-        except services.ScheduleError as exc:
+        except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
             when = c["date"].isoformat() if c["date"] else "a date to be arranged"
@@ -515,7 +513,7 @@ def fixture_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
                 note=form.note_text(),
                 user=request.user,
             )
-        except services.ScheduleError as exc:
+        except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
             messages.success(

@@ -14,7 +14,7 @@ from typing import Any
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import mixins, serializers, status, viewsets
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
@@ -210,14 +210,11 @@ class StandingsViewSet(ClubScopedMixin, mixins.ListModelMixin, viewsets.GenericV
         if request.method == "PUT":
             serializer = TiebreakersSerializer(data=request.data)
             serializer.is_valid(raise_exception=True)
-            try:
-                services.tiebreakers_set(
-                    club=self.club,
-                    division=division,
-                    tiebreakers=serializer.validated_data["tiebreakers"],
-                )
-            except services.StandingsError as exc:
-                return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+            services.tiebreakers_set(
+                club=self.club,
+                division=division,
+                tiebreakers=serializer.validated_data["tiebreakers"],
+            )
             division = self._division()
         return Response({"tiebreakers": selectors.division_tiebreakers(division)})
 

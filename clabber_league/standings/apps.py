@@ -1,5 +1,4 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_init
 
 
 class StandingsConfig(AppConfig):
@@ -8,8 +7,12 @@ class StandingsConfig(AppConfig):
     verbose_name = "Standings, leaderboards and ratings"
 
     def ready(self) -> None:
-        from clabber_league.games.models import Game
+        # The standings follow the games and the fixtures through their explicit hooks,
+        # called inside the transaction of every change (docs/ARCHITECTURE.md).
+        from clabber_league.games.hooks import game_changed
+        from clabber_league.scheduling.hooks import fixture_changed
 
-        from .services import remember_loaded_status
+        from .services import standings_fixture_changed, standings_game_changed
 
-        post_init.connect(remember_loaded_status, sender=Game, dispatch_uid="standings-status")
+        game_changed.connect(standings_game_changed)
+        fixture_changed.connect(standings_fixture_changed)

@@ -15,12 +15,10 @@ from typing import Any
 
 from clabber_league.games.adapters import game_ruleset, seat_side
 from clabber_league.games.models import Game
+from clabber_league.leagues.results import MatchGame, game_counts, match_result
 from clabber_league.rules import RulesError, parse_deal
 
 from .models import Counters, GameStat
-
-#: A game counts for the standings and the leaderboards once it is finished.
-COUNTED_STATUSES = (Game.Status.FINISHED, Game.Status.CONFIRMED)
 
 DEAL_FIELDS = ("game_id", "number", "outcome", "maker", "maker_seat", "data", "result")
 
@@ -36,7 +34,10 @@ class GameInfo:
 
     @property
     def counts(self) -> bool:
-        return self.game.status in COUNTED_STATUSES
+        return game_counts(self.game.status)
+
+    def match_game(self) -> MatchGame:
+        return MatchGame(status=self.game.status, winner=self.game.winner, teams=self.sides)
 
 
 def match_key(game: Game) -> str:
@@ -84,9 +85,11 @@ def match_contributions(
 ) -> dict[int, dict[str, Any]]:
     """Per team: what one match (its counted games) gives to the standings.
 
-    The match result (won / tied / lost, hence match points) counts once ``planned``
-    games of it count; the team that won more of them wins it.
+    The match result (won / tied / lost, hence match points) is
+    ``leagues.results.match_result``'s: decided once ``planned`` games of it count, won by
+    the team that won more of them.
     """
+    games = list(games)
     out: dict[int, dict[str, Any]] = {}
     counted = [g for g in games if g.counts]
     for info in counted:
@@ -94,16 +97,14 @@ def match_contributions(
             total = out.setdefault(team_id, zero_counters())
             for name, value in line.items():
                 total[name] += value
-    if out and len(counted) >= max(planned, 1):
-        won = {team_id: c["games_won"] for team_id, c in out.items()}
-        top = max(won.values())
-        leaders = [t for t, w in won.items() if w == top]
+    result = match_result((g.match_game() for g in games), planned=planned)
+    if out and result.decided:
         for team_id, c in out.items():
             c["matches_played"] = 1
-            if team_id in leaders and len(leaders) == 1:
-                c["matches_won"] = 1
-            elif team_id in leaders:
+            if result.winner is None:
                 c["matches_tied"] = 1
+            elif team_id == result.winner:
+                c["matches_won"] = 1
             else:
                 c["matches_lost"] = 1
     teams = sorted(out)

@@ -27,12 +27,13 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet
 
 from clabber_league.clubs.models import Club
+from clabber_league.core.errors import ServiceError
 from clabber_league.games.models import Deal, Game, GameSeat, GameSide
 from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.results import COUNTED_STATUSES
 from clabber_league.scheduling.models import Fixture
 
 from .contributions import (
-    COUNTED_STATUSES,
     DEAL_FIELDS,
     GameInfo,
     forfeit_contributions,
@@ -59,12 +60,8 @@ TIEBREAKER_TWICE = "Each tiebreaker can be chosen once."
 DIVISION_OTHER_CLUB = "This division is not one of the club's."
 
 
-class StandingsError(Exception):
-    """A rejected write; ``errors`` are ``{"field", "message"}``."""
-
-    def __init__(self, errors: list[dict[str, str]]) -> None:
-        self.errors = errors
-        super().__init__("; ".join(f"{e['field']}: {e['message']}" for e in errors))
+class StandingsError(ServiceError):
+    """A rejected standings write (``core.errors.ServiceError``)."""
 
 
 # --- loading games -------------------------------------------------------------------------
@@ -260,16 +257,10 @@ def _replace_stats(game: Game, info: GameInfo) -> None:
         )
 
 
-def remember_loaded_status(sender: type[Game], instance: Game, **kwargs: Any) -> None:
-    """``post_init`` of a game: the status it had when it was read from the database."""
-    instance._standings_loaded_status = instance.__dict__.get("status")
-
-
-def _counted_neither_before_nor_after(game: Game) -> bool:
-    """A game read while in progress and still in progress gave nothing and gives nothing:
-    a deal recorded at the table costs the standings no query at all."""
-    loaded = getattr(game, "_standings_loaded_status", None)
-    return game.status == Game.Status.IN_PROGRESS and loaded == Game.Status.IN_PROGRESS
+def _counted_neither_before_nor_after(game: Game, status_before: str | None) -> bool:
+    """A game in progress before and after the change gave nothing and gives nothing: a deal
+    recorded at the table costs the standings no query at all."""
+    return game.status == Game.Status.IN_PROGRESS and status_before == Game.Status.IN_PROGRESS
 
 
 def _store_match(key: str, new: dict[int, dict[str, Any]]) -> None:
@@ -313,11 +304,12 @@ def _locked_fixture(pk: int) -> dict[str, Any] | None:
     return Fixture.objects.select_for_update().filter(pk=pk).values(*FIXTURE_FIELDS).first()
 
 
-def standings_game_changed(*, game: Game) -> None:
+def standings_game_changed(*, game: Game, status_before: str | None = None) -> None:
     """Bring the standings, leaderboards and ratings up to date with one game's deals and
-    status. Call it inside the transaction that changed the game, with the game row that
-    transaction read and saved."""
-    if _counted_neither_before_nor_after(game):
+    status. The handler of ``games.hooks.game_changed``: called inside the transaction that
+    changed the game, with the game row it read and saved and the status the game had when
+    that transaction read it (``None``: unknown, so look)."""
+    if _counted_neither_before_nor_after(game, status_before):
         return
     with transaction.atomic():
         game = Game.objects.select_related("division").get(pk=game.pk)

@@ -19,6 +19,9 @@ from schemathesis.specs.openapi.checks import (
 
 from tests.factories import ClubFactory, DivisionFactory, MembershipFactory, TeamFactory
 
+#: Slow: ``make test FAST=1`` skips it locally; CI always runs it.
+pytestmark = pytest.mark.fuzz
+
 FUZZ_CLUB = "fuzz"
 EXAMPLES = 12
 

@@ -105,24 +105,6 @@ def test_the_sheet_shows_XX_dash_check_and_W(client, game, scorer):
     assert "mark-set" in html
 
 
-def test_a_viewer_cannot_open_deal_entry(client, game, viewer):
-    client.force_login(viewer)
-    assert client.get(_url("deal-new", game)).status_code == 403
-
-
-def test_anonymous_users_are_sent_to_log_in_for_deal_entry(client, game):
-    response = client.get(_url("deal-new", game))
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
-
-
-def test_another_clubs_member_gets_404_for_this_clubs_sheet(client, game):
-    from tests.factories import ClubFactory, MembershipFactory, UserFactory
-
-    stranger = MembershipFactory(club=ClubFactory(), user=UserFactory(username="s")).user
-    client.force_login(stranger)
-    assert client.get(_url("detail", game)).status_code == 404
-
-
 def test_the_correction_page_starts_from_the_recorded_deal(client, game, scorer):
     services.deal_record(game=game, data=made("A", 100), maker_seat=2, user=scorer)
     client.force_login(scorer)

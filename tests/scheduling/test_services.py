@@ -15,9 +15,9 @@ from clabber_league.games import services as game_services
 from clabber_league.games.models import Game
 from clabber_league.scheduling import bulk, planning, selectors, services
 from clabber_league.scheduling.models import Fixture, LeagueNight, ScheduleRun
-from tests.factories import PlayerFactory, TeamFactory, UserFactory
+from tests.factories import TeamFactory, UserFactory
 
-from .conftest import MONDAY, SEASON_START, configure, make_teams
+from .conftest import SEASON_START, configure, make_teams
 
 pytestmark = pytest.mark.django_db
 FIRST_MONDAY = dt.date(2026, 9, 7)
@@ -391,29 +391,6 @@ def test_a_played_fixture_counts_games_won_for_its_result(scheduled, division):
 # --- setup ------------------------------------------------------------------------------
 
 
-def test_season_setup_creates_a_season_a_division_and_a_team_of_named_players(club):
-    season = services.season_create(
-        club=club, name="Winter 2027", start_date=dt.date(2027, 1, 4), points_win=3
-    )
-    assert season.slug == "winter-2027"
-    division = services.division_create(season=season, name="Tuesday", games_per_fixture=3)
-    team = services.team_register(division=division, name="Mules", player_names=["Ada", "Bud"])
-    assert [m.player.name for m in team.members.order_by("position")] == ["Ada", "Bud"]
-    with pytest.raises(services.ScheduleError) as caught:
-        services.team_register(division=division, name="Solo", player_names=["Cy"])
-    assert caught.value.errors[0]["message"] == services.TEAM_SIZE.format(
-        ruleset="clabber", size=2, given=1
-    )
-
-
-def test_points_must_rank_a_win_over_a_tie_over_a_loss(club):
-    with pytest.raises(services.ScheduleError) as caught:
-        services.season_create(
-            club=club, name="Odd", start_date=SEASON_START, points_win=1, points_tie=2
-        )
-    assert caught.value.errors[0]["message"] == services.POINTS_ORDER
-
-
 def test_a_config_cannot_use_another_clubs_venue(division, club_factory):
     from clabber_league.scheduling.models import Venue
 
@@ -485,14 +462,6 @@ def test_the_periodic_tasks_call_their_services(scheduled, settings):
     assert tasks.flag_overdue.apply().get() >= 0
     assert tasks.publish_nights.apply().get() >= 0
     assert tasks.send_reminders.apply(kwargs={"days_ahead": 1}).get() >= 0
-
-
-def test_a_new_player_name_joins_the_club(division):
-    PlayerFactory(club=division.club, name="Ada")
-    team = services.team_register(division=division, name="A team", player_names=["Ada", "Eve"])
-    assert {m.player.name for m in team.members.all()} == {"Ada", "Eve"}
-    assert division.club.players.filter(name="Ada").count() == 1
-    assert MONDAY == 0
 
 
 def test_a_broker_that_does_not_answer_fails_the_run_and_it_can_be_retried(

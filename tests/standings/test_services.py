@@ -154,7 +154,7 @@ def test_recording_at_the_table_costs_the_standings_no_query(
     games.deal_record(game=game, data=made(), user=scorer)
     game = type(game).objects.get(pk=game.pk)
     with django_assert_num_queries(0):
-        standings_game_changed(game=game)
+        standings_game_changed(game=game, status_before=game.status)
 
 
 def test_a_rebuild_replays_the_ratings_in_the_order_games_were_confirmed(

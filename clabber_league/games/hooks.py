@@ -1,0 +1,18 @@
+"""The games app's one hook upward: "a game changed".
+
+``game_changed`` is sent by ``games.services`` inside the transaction of every write that
+changes a game's deals or status (a deal recorded, corrected or deleted, paper-sheet rows
+copied, a result confirmed), with the game row locked and already saved::
+
+    game_changed.send(game=game, status_before="in_progress")
+
+``status_before`` is the status the game had when the transaction read it, so a handler
+can tell "still in progress" (nothing counts yet) from "just finished". Handlers are
+registered by the layers above games in their ``AppConfig.ready()``; today the standings
+(``standings.services.standings_game_changed``). See ``core/hooks.py`` and
+``docs/ARCHITECTURE.md``.
+"""
+
+from clabber_league.core.hooks import Hook
+
+game_changed = Hook("game_changed")

@@ -1,0 +1,367 @@
+"""Setting up a league: house rules, seasons, divisions and teams (writes).
+
+The pages (``scheduling.views``: the season and division setup pages) and the API
+(``leagues.api``) both call these functions, so they accept and refuse the same things.
+A refusal is a :class:`LeagueError` (``core.errors.ServiceError``) naming the field; the
+API's exception handler turns it into ``{"errors": [...]}``, the pages show it beside the
+form's fields. Nothing is written when one is raised.
+
+Venues are the schedule's (``scheduling.services.venue_create``): their model lives in the
+scheduling app, a layer above this one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from clabber_league.clubs.models import Club, Player
+from clabber_league.core.errors import ServiceError
+from clabber_league.rules import RulesError, get_ruleset
+
+from .models import Division, HouseRules, Season, Team, TeamMember
+
+SEASON_DATES = "The season cannot end before it starts."
+SEASON_SLUG_TAKEN = "The club already has a season with this slug."
+POINTS_ORDER = "A win must be worth at least a tie, and a tie at least a loss."
+GAMES_PER_FIXTURE = "A fixture is 1 to 9 games."
+DIVISION_SLUG_TAKEN = "The season already has a division with this slug."
+UNKNOWN_RULESET = "No such rule set."
+HOUSE_RULES_OTHER_CLUB = "These house rules are not the club's."
+HOUSE_RULES_NAME_TAKEN = "The club already has house rules of this name."
+RULES_FIXED = "Games have been played in this division: its rule set can no longer change."
+SEASON_OTHER_CLUB = "This season is not one of the club's."
+DIVISION_OTHER_CLUB = "This division is not one of the club's."
+TEAM_NAME_TAKEN = "The division already has a team of this name."
+TEAM_SIZE = "A team in {ruleset} has {size} player(s); got {given}."
+PLAYER_TWICE = "A player can be in a team only once."
+PLAYER_OTHER_CLUB = "This player is not a member of the club."
+NAME_EMPTY = "Give a name."
+OPTIONS_OBJECT = "The options are an object of option names and values."
+
+
+class LeagueError(ServiceError):
+    """A rejected league-setup write (``core.errors.ServiceError``)."""
+
+
+def _unique_slug(base: str, taken: Iterable[str]) -> str:
+    taken = set(taken)
+    slug = (slugify(base) or "season")[:50]
+    candidate, n = slug, 2
+    while candidate in taken:
+        candidate = f"{slug}-{n}"
+        n += 1
+    return candidate
+
+
+def _name_errors(name: str | None) -> list[dict[str, str]]:
+    return [{"field": "name", "message": NAME_EMPTY}] if not (name or "").strip() else []
+
+
+# --- house rules ------------------------------------------------------------------------------
+
+
+def _ruleset_errors(base: str, options: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The rules engine's refusal of a base rule set and options, with the API's names."""
+    try:
+        get_ruleset(base, dict(options))
+    except RulesError as exc:
+        fields = {"ruleset": "base"}  # the engine's name for it, the API's
+        return [
+            {"field": fields.get(e["field"], e["field"]), "message": e["message"]}
+            for e in exc.errors
+        ]
+    return []
+
+
+def house_rules_save(
+    *,
+    club: Club,
+    name: str,
+    base: str,
+    options: Mapping[str, Any] | None = None,
+    description: str = "",
+    house_rules: HouseRules | None = None,
+) -> HouseRules:
+    """Create the club's house rules, or change ``house_rules``: a built-in ``base`` rule
+    set and the ``options`` that differ, checked by the rules engine."""
+    if options is not None and not isinstance(options, Mapping):
+        raise LeagueError.one("options", OPTIONS_OBJECT)
+    options = dict(options or {})
+    errors = _name_errors(name) + _ruleset_errors(base, options)
+    clash = HouseRules.objects.filter(club=club, name=name)
+    if house_rules is not None:
+        clash = clash.exclude(pk=house_rules.pk)
+    if clash.exists():
+        errors.append({"field": "name", "message": HOUSE_RULES_NAME_TAKEN})
+    if errors:
+        raise LeagueError(errors)
+    rules = house_rules or HouseRules(club=club)
+    rules.name, rules.base, rules.options, rules.description = name, base, options, description
+    rules.save()
+    return rules
+
+
+# --- seasons ----------------------------------------------------------------------------------
+
+
+def _season_errors(
+    start_date: dt.date, end_date: dt.date | None, win: int, tie: int, loss: int
+) -> list[dict[str, str]]:
+    errors = []
+    if end_date and end_date < start_date:
+        errors.append({"field": "end_date", "message": SEASON_DATES})
+    if not win >= tie >= loss >= 0:
+        errors.append({"field": "points_win", "message": POINTS_ORDER})
+    return errors
+
+
+def season_create(
+    *,
+    club: Club,
+    name: str,
+    start_date: dt.date,
+    end_date: dt.date | None = None,
+    points_win: int = 2,
+    points_tie: int = 1,
+    points_loss: int = 0,
+    slug: str | None = None,
+) -> Season:
+    """A season of the club; its slug is made from the name unless given."""
+    errors = _name_errors(name) + _season_errors(
+        start_date, end_date, points_win, points_tie, points_loss
+    )
+    taken = Season.objects.filter(club=club).values_list("slug", flat=True)
+    if slug and Season.objects.filter(club=club, slug=slug).exists():
+        errors.append({"field": "slug", "message": SEASON_SLUG_TAKEN})
+    if errors:
+        raise LeagueError(errors)
+    return Season.objects.create(
+        club=club,
+        name=name,
+        slug=slug or _unique_slug(name, taken),
+        start_date=start_date,
+        end_date=end_date,
+        points_win=points_win,
+        points_tie=points_tie,
+        points_loss=points_loss,
+    )
+
+
+SEASON_FIELDS = (
+    "name",
+    "slug",
+    "start_date",
+    "end_date",
+    "points_win",
+    "points_tie",
+    "points_loss",
+)
+
+
+def season_update(*, season: Season, **changes: Any) -> Season:
+    """Change any of a season's ``SEASON_FIELDS``; the others keep their values. The
+    points apply to every match of the season, already played or not."""
+    unknown = set(changes) - set(SEASON_FIELDS)
+    if unknown:
+        raise TypeError(f"season_update() got unexpected fields {sorted(unknown)}")
+    after = {name: changes.get(name, getattr(season, name)) for name in SEASON_FIELDS}
+    errors = _name_errors(after["name"]) + _season_errors(
+        after["start_date"],
+        after["end_date"],
+        after["points_win"],
+        after["points_tie"],
+        after["points_loss"],
+    )
+    if (
+        after["slug"] != season.slug
+        and Season.objects.filter(club_id=season.club_id, slug=after["slug"]).exists()
+    ):
+        errors.append({"field": "slug", "message": SEASON_SLUG_TAKEN})
+    if errors:
+        raise LeagueError(errors)
+    for name, value in after.items():
+        setattr(season, name, value)
+    season.save(update_fields=list(SEASON_FIELDS))
+    return season
+
+
+# --- divisions --------------------------------------------------------------------------------
+
+
+def _division_errors(
+    *,
+    club_id: int,
+    ruleset: str,
+    house_rules: HouseRules | None,
+    games_per_fixture: int,
+) -> list[dict[str, str]]:
+    errors = []
+    if house_rules is not None and house_rules.club_id != club_id:
+        errors.append({"field": "house_rules", "message": HOUSE_RULES_OTHER_CLUB})
+    try:
+        get_ruleset(ruleset)
+    except RulesError:
+        errors.append({"field": "ruleset", "message": UNKNOWN_RULESET})
+    if not 1 <= games_per_fixture <= 9:
+        errors.append({"field": "games_per_fixture", "message": GAMES_PER_FIXTURE})
+    return errors
+
+
+def division_create(
+    *,
+    season: Season,
+    name: str,
+    ruleset: str = "clabber",
+    games_per_fixture: int = 1,
+    house_rules: HouseRules | None = None,
+    slug: str | None = None,
+) -> Division:
+    """A division of ``season`` playing a built-in ``ruleset`` or the club's
+    ``house_rules``; its slug is made from the name unless given."""
+    errors = _name_errors(name) + _division_errors(
+        club_id=season.club_id,
+        ruleset=ruleset,
+        house_rules=house_rules,
+        games_per_fixture=games_per_fixture,
+    )
+    if slug and Division.objects.filter(season=season, slug=slug).exists():
+        errors.append({"field": "slug", "message": DIVISION_SLUG_TAKEN})
+    if errors:
+        raise LeagueError(errors)
+    taken = Division.objects.filter(season=season).values_list("slug", flat=True)
+    return Division.objects.create(
+        club_id=season.club_id,
+        season=season,
+        name=name,
+        slug=slug or _unique_slug(name, taken),
+        ruleset=ruleset,
+        house_rules=house_rules,
+        games_per_fixture=games_per_fixture,
+    )
+
+
+DIVISION_FIELDS = ("season", "name", "slug", "ruleset", "house_rules", "games_per_fixture")
+
+
+def division_update(*, division: Division, **changes: Any) -> Division:
+    """Change any of a division's ``DIVISION_FIELDS``. Its rule set is fixed once a game
+    has been played in it (the deals were scored by it)."""
+    unknown = set(changes) - set(DIVISION_FIELDS)
+    if unknown:
+        raise TypeError(f"division_update() got unexpected fields {sorted(unknown)}")
+    after = {name: changes.get(name, getattr(division, name)) for name in DIVISION_FIELDS}
+    season = after["season"]
+    errors = _name_errors(after["name"]) + _division_errors(
+        club_id=division.club_id,
+        ruleset=after["ruleset"],
+        house_rules=after["house_rules"],
+        games_per_fixture=after["games_per_fixture"],
+    )
+    if season.club_id != division.club_id:
+        errors.append({"field": "season", "message": SEASON_OTHER_CLUB})
+    rules_changed = after["ruleset"] != division.ruleset or (
+        (after["house_rules"].pk if after["house_rules"] else None) != division.house_rules_id
+    )
+    if rules_changed and division.games.exists():
+        errors.append({"field": "ruleset", "message": RULES_FIXED})
+    if (
+        after["slug"] != division.slug or season.pk != division.season_id
+    ) and Division.objects.filter(season=season, slug=after["slug"]).exclude(
+        pk=division.pk
+    ).exists():
+        errors.append({"field": "slug", "message": DIVISION_SLUG_TAKEN})
+    if errors:
+        raise LeagueError(errors)
+    for name, value in after.items():
+        setattr(division, name, value)
+    division.save()
+    return division
+
+
+# --- teams ------------------------------------------------------------------------------------
+
+
+def _players_errors(division: Division, players: Sequence[Player]) -> list[dict[str, str]]:
+    errors = []
+    if any(p.club_id != division.club_id for p in players):
+        errors.append({"field": "players", "message": PLAYER_OTHER_CLUB})
+    if len({p.pk for p in players}) != len(players):
+        errors.append({"field": "players", "message": PLAYER_TWICE})
+    ruleset = get_ruleset(division.rules_spec())
+    if len(players) != ruleset.players_per_side:
+        message = TEAM_SIZE.format(
+            ruleset=ruleset.slug, size=ruleset.players_per_side, given=len(players)
+        )
+        errors.append({"field": "players", "message": message})
+    return errors
+
+
+def _team_name_errors(division: Division, name: str, team: Team | None = None) -> list[dict]:
+    errors = _name_errors(name)
+    clash = Team.objects.filter(division=division, name=name)
+    if team is not None:
+        clash = clash.exclude(pk=team.pk)
+    if clash.exists():
+        errors.append({"field": "name", "message": TEAM_NAME_TAKEN})
+    return errors
+
+
+def _set_members(team: Team, players: Sequence[Player]) -> None:
+    team.members.all().delete()
+    TeamMember.objects.bulk_create(
+        TeamMember(team=team, player=p, position=i) for i, p in enumerate(players)
+    )
+
+
+@transaction.atomic
+def team_register(
+    *,
+    division: Division,
+    name: str,
+    players: Sequence[Player] = (),
+    player_names: Sequence[str] = (),
+) -> Team:
+    """A team of ``players`` (or of players named ``player_names``, added to the club when
+    new), in seating order. The rule set says how many players a team has."""
+    chosen = list(players)
+    for player_name in player_names:
+        player_name = player_name.strip()
+        if player_name:
+            chosen.append(Player.objects.get_or_create(club=division.club, name=player_name)[0])
+    errors = _team_name_errors(division, name) + _players_errors(division, chosen)
+    if errors:
+        raise LeagueError(errors)
+    team = Team.objects.create(club_id=division.club_id, division=division, name=name)
+    _set_members(team, chosen)
+    return team
+
+
+@transaction.atomic
+def team_update(
+    *,
+    team: Team,
+    name: str | None = None,
+    division: Division | None = None,
+    players: Sequence[Player] | None = None,
+) -> Team:
+    """Rename a team, move it to another division of the club or change its players (in
+    seating order); what is not given stays."""
+    division = division or team.division
+    name = team.name if name is None else name
+    errors = _team_name_errors(division, name, team)
+    if division.club_id != team.club_id:
+        errors.append({"field": "division", "message": DIVISION_OTHER_CLUB})
+    current = [m.player for m in team.members.select_related("player").order_by("position")]
+    errors += _players_errors(division, current if players is None else list(players))
+    if errors:
+        raise LeagueError(errors)
+    team.name, team.division = name, division
+    team.save(update_fields=["name", "division"])
+    if players is not None:
+        _set_members(team, list(players))
+    return team
