@@ -13,6 +13,7 @@ parser is a 400, not a 500), and at most ``MAX_BODY_BYTES`` of it.
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -21,13 +22,15 @@ from rest_framework.parsers import BaseParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from clabber_league.core.proxy import ClientScopedRateThrottle
+from clabber_league.core.text import data_errors
 from clabber_league.rules import RulesError, score_deal, score_game
 from clabber_league.rules.calculator import TOO_DEEP, decode
 
 BODY_NOT_OBJECT = "The request body must be a JSON object."
+TOO_MANY_DEALS = "At most {cap} deals in one game (the CLABBER_MAX_DEALS_PER_GAME setting)."
 BODY_TOO_BIG = "The request body is larger than {most:,} bytes; a game has at most 200 deals."
 BODY_NOT_UTF8 = "The request body is not UTF-8 text."
 MAX_BODY_BYTES = 1_000_000
@@ -104,7 +107,7 @@ GAME_EXAMPLE = {
 class _CalculatorView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ClientScopedRateThrottle]
     throttle_scope = "calculator"
     parser_classes = [StrictJSONParser]
     compute: Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -116,6 +119,16 @@ class _CalculatorView(APIView):
             return _rejected(str(exc.detail))
         if not isinstance(data, Mapping):
             return _rejected(BODY_NOT_OBJECT)
+        hostile = list(data_errors(data))  # NUL bytes, control characters (core/text.py)
+        if hostile:
+            return Response({"errors": hostile[:50]}, status=status.HTTP_400_BAD_REQUEST)
+        deals = data.get("deals")
+        if isinstance(deals, list) and len(deals) > settings.CLABBER_MAX_DEALS_PER_GAME:
+            message = TOO_MANY_DEALS.format(cap=settings.CLABBER_MAX_DEALS_PER_GAME)
+            return Response(
+                {"errors": [{"field": "deals", "message": message}]},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         try:
             answer = type(self).compute(data)  # a RulesError is the exception handler's 400
         except RecursionError:

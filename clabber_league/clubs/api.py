@@ -3,6 +3,7 @@
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from rest_framework import mixins, serializers, viewsets
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 
 from . import services
@@ -69,6 +70,21 @@ class MembershipViewSet(ClubScopedModelViewSet):
         if self.club_access.membership is None:
             return Membership.objects.none()
         return club.memberships.select_related("user").order_by("user__username")
+
+    def perform_update(self, serializer) -> None:
+        data = dict(serializer.validated_data)
+        try:
+            serializer.instance = services.membership_update(
+                membership=serializer.instance, role=data.pop("role", None), **data
+            )
+        except services.ClubError as exc:
+            raise ValidationError({"errors": exc.errors}) from exc
+
+    def perform_destroy(self, instance: Membership) -> None:
+        try:
+            services.membership_remove(membership=instance)
+        except services.ClubError as exc:
+            raise ValidationError({"errors": exc.errors}) from exc
 
 
 class PlayerSerializer(ClubScopedSerializer):

@@ -41,15 +41,19 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
+    """200 or 503 with each check's ``ok``. The details (driver, error text, which can name
+    hosts and ports) and the version are for staff only, never for anonymous callers."""
     database = database_check()
     broker = broker_check()
     ok = database.ok and broker.ok
-    body = {
+    staff = request.user.is_authenticated and request.user.is_staff
+    body: dict[str, object] = {
         "status": "ok" if ok else "unavailable",
-        "version": __version__,
-        "database": database.as_dict(),
-        "broker": broker.as_dict(),
+        "database": database.as_dict() if staff else {"ok": database.ok},
+        "broker": broker.as_dict() if staff else {"ok": broker.ok},
     }
+    if staff:
+        body["version"] = __version__
     return JsonResponse(body, status=200 if ok else 503)
 
 

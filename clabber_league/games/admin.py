@@ -3,14 +3,25 @@ from django.contrib import admin
 from .models import Deal, DealRevision, Game, GameSeat, GameSide
 
 
-class GameSideInline(admin.TabularInline):
+class _ReadOnlyInline(admin.TabularInline):
+    """Who sat where and for which team decides the standings: shown, never changed here."""
+
+    extra = 0
+    can_delete = False
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in self.model._meta.fields]
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class GameSideInline(_ReadOnlyInline):
     model = GameSide
-    extra = 0
 
 
-class GameSeatInline(admin.TabularInline):
+class GameSeatInline(_ReadOnlyInline):
     model = GameSeat
-    extra = 0
 
 
 @admin.register(Game)
@@ -21,7 +32,31 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ["id", "club", "division", "status", "score_a", "score_b", "winner"]
     list_filter = ["club", "status"]
     inlines = [GameSideInline, GameSeatInline]
-    readonly_fields = ["score_a", "score_b", "score_c", "deal_count", "winner", "status"]
+    readonly_fields = [
+        "club",
+        "division",
+        "fixture",
+        "rules",
+        "first_dealer",
+        "score_a",
+        "score_b",
+        "score_c",
+        "deal_count",
+        "winner",
+        "status",
+        "finished_at",
+        "confirmed_at",
+        "confirmed_by",
+        "created_by",
+    ]
+
+    # A game is started and its deals recorded through the services (the audit history,
+    # the totals and the standings stay right); the admin neither adds nor deletes one.
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Deal)
@@ -33,9 +68,18 @@ class DealAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False
 
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
 
 @admin.register(DealRevision)
 class DealRevisionAdmin(admin.ModelAdmin):
     list_display = ["game", "deal_number", "action", "user", "at"]
     list_filter = ["action"]
     readonly_fields = [f.name for f in DealRevision._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -213,13 +213,14 @@ class GameViewSet(
     def paper_sheet(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Each row is checked for being a result some legal deal could give; all rows are
         saved or none. Errors name the row: ``rows[2].sheet.B``."""
-        game = self.get_object()
         rows = request.data.get("rows") if isinstance(request.data, Mapping) else None
         if not isinstance(rows, list) or not all(isinstance(r, Mapping) for r in rows):
             return Response(
                 {"errors": [{"field": "rows", "message": ROWS_NOT_LIST}]},
                 status=status.HTTP_400_BAD_REQUEST,
             )
+        services.check_rows_count(len(rows))  # before any work: GameError, 400
+        game = self.get_object()
         deals = services.sheet_rows_record(game=game, rows=rows, user=request.user)
         return Response(DealSerializer(deals, many=True).data, status=status.HTTP_201_CREATED)
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -35,6 +36,11 @@ from .models import Deal, DealRevision, Game, GameSeat, GameSide
 
 GAME_FINISHED = "This game is finished: no deal can be added."
 GAME_CONFIRMED = "This game is confirmed: its deals can no longer be changed."
+GAME_FULL = (
+    "A game takes at most {cap} deals (the CLABBER_MAX_DEALS_PER_GAME setting); "
+    "this one has {count}."
+)
+ROWS_TOO_MANY = "At most {cap} rows at once: a game takes at most {cap} deals."
 GAME_NOT_FINISHED = "Only a finished game can be confirmed."
 GAME_ALREADY_CONFIRMED = "This game is already confirmed."
 CONFIRM_NOT_SEATED = "Only a player of the game, or a club admin, can confirm it."
@@ -217,6 +223,25 @@ def _fixture_errors(
     return []
 
 
+# --- limits ----------------------------------------------------------------------------------
+
+
+def max_deals() -> int:
+    """The most deals one game takes (setting ``CLABBER_MAX_DEALS_PER_GAME``, default 200)."""
+    return settings.CLABBER_MAX_DEALS_PER_GAME
+
+
+def check_rows_count(count: int) -> None:
+    """Refuse a request carrying more rows than any game can take, before any work."""
+    if count > max_deals():
+        raise GameError.one("rows", ROWS_TOO_MANY.format(cap=max_deals()))
+
+
+def _check_room(game: Game, adding: int, field_name: str) -> None:
+    if game.deal_count + adding > max_deals():
+        raise GameError.one(field_name, GAME_FULL.format(cap=max_deals(), count=game.deal_count))
+
+
 # --- scoring a game's deals -----------------------------------------------------------------
 
 
@@ -345,6 +370,7 @@ def _deal_record(
             return Recorded(deal=existing, created=False)
     if game.status != Game.Status.IN_PROGRESS:
         raise GameError.one("game", GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED)
+    _check_room(game, 1, "game")
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
     new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
@@ -708,9 +734,11 @@ def sheet_rows_record(
     ``{"passed": true}``. The rules engine checks that some legal deal could give each row;
     errors name the row: ``rows[2].sheet.B``.
     """
+    check_rows_count(len(rows))
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.IN_PROGRESS:
         raise GameError.one("game", GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED)
+    _check_room(game, len(rows), "rows")
     existing = list(game.deals.order_by("number").values_list("data", flat=True))
     news = [adapters.deal_data(row) for row in rows]
     answer = _score(game, [*existing, *news], rows_from=len(existing))

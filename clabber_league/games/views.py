@@ -68,8 +68,10 @@ def _deal_form(game: Game, data: Any = None, initial: dict | None = None) -> Dea
 def _context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
     to_member = sees_names(request.club_access)
     seat_names, side_names = _names(game, to_member=to_member)
-    deals = list(game.deals.all())
+    # A game takes at most max_deals() deals; an older, longer one shows its first ones.
+    deals = list(game.deals.all()[: services.max_deals()])
     return {
+        "deals_not_shown": max(game.deal_count - len(deals), 0),
         "club": request.club,
         "access": request.club_access,
         "game": game,

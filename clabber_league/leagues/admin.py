@@ -22,6 +22,12 @@ class DivisionAdmin(admin.ModelAdmin):
     list_filter = ["club", "season"]
     prepopulated_fields = {"slug": ["name"]}
 
+    def get_readonly_fields(self, request, obj=None):
+        # A division with games keeps its club and season: its standings are its games'.
+        if obj is not None and obj.games.exists():
+            return ["club", "season", "ruleset", "house_rules"]
+        return []
+
 
 class TeamMemberInline(admin.TabularInline):
     model = TeamMember
@@ -34,3 +40,10 @@ class TeamAdmin(admin.ModelAdmin):
     list_filter = ["club", "division"]
     search_fields = ["name"]
     inlines = [TeamMemberInline]
+
+    def get_readonly_fields(self, request, obj=None):
+        # A team that has played keeps its division and club: moving it would leave its
+        # games and standings behind (standings_check reports such a team).
+        if obj is not None and obj.game_sides.exists():
+            return ["club", "division"]
+        return []

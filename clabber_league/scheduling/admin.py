@@ -24,6 +24,15 @@ class FixtureAdmin(admin.ModelAdmin):
     raw_id_fields = ["home", "away", "forfeit_winner", "division", "venue"]
     show_full_result_count = False
 
+    def get_readonly_fields(self, request, obj=None):
+        """A fixture's result (status, forfeit winner) changes through the schedule pages
+        (forfeit, postpone), which keep the standings right; once it has games, its
+        division and teams stay as they are too."""
+        fields = ["status", "forfeit_winner", "original_date", "flagged_at", "reminded_at"]
+        if obj is not None and obj.games.exists():
+            fields += ["division", "home", "away", "games_planned"]
+        return fields
+
 
 class ScheduleVenueInline(admin.TabularInline):
     model = ScheduleVenue

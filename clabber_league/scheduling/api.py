@@ -352,6 +352,11 @@ class ScheduleConfigViewSet(ClubScopedModelViewSet):
 
 
 class ScheduleRunSerializer(serializers.ModelSerializer):
+    stalled = serializers.SerializerMethodField(
+        help_text="Its worker stopped (no heartbeat): nothing was changed; retry it."
+    )
+    retryable = serializers.SerializerMethodField(help_text="Failed or stalled: POST retry/.")
+
     class Meta:
         model = ScheduleRun
         fields = [
@@ -365,9 +370,18 @@ class ScheduleRunSerializer(serializers.ModelSerializer):
             "fixtures_kept",
             "created_at",
             "started_at",
+            "heartbeat_at",
             "finished_at",
+            "stalled",
+            "retryable",
         ]
         read_only_fields = fields
+
+    def get_stalled(self, run: ScheduleRun) -> bool:
+        return services.schedule_run_stalled(run=run)
+
+    def get_retryable(self, run: ScheduleRun) -> bool:
+        return run.state == ScheduleRun.State.FAILED or services.schedule_run_stalled(run=run)
 
 
 class ScheduleRunCreateSerializer(ClubScopedSerializer):

@@ -26,12 +26,13 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import logging
+import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import send_mass_mail
+from django.core.mail import EmailMessage, get_connection
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -89,6 +90,11 @@ FORMAT_UNKNOWN = "The format is round_robin or swiss."
 
 #: A queued or running run with no sign of life for this long is taken to have stopped.
 STALE_AFTER = dt.timedelta(minutes=10)
+#: On PostgreSQL a running run's worker beats every HEARTBEAT_EVERY (a thread of its own,
+#: on a connection of its own); a worker that died stops beating, and its run is shown as
+#: stalled, retryable, once the last beat is HEARTBEAT_STALE old.
+HEARTBEAT_EVERY = 5.0
+HEARTBEAT_STALE = dt.timedelta(seconds=30)
 #: Notes stored on a run (the rest are counted).
 MAX_NOTES = 300
 
@@ -204,8 +210,18 @@ def schedule_config_save(
 
 
 def _is_stale(run: ScheduleRun, now: dt.datetime) -> bool:
+    if not run.is_active:
+        return False
     last = run.heartbeat_at or run.started_at or run.created_at
-    return run.is_active and now - last > STALE_AFTER
+    if run.state == ScheduleRun.State.RUNNING and connection.vendor == "postgresql":
+        return now - last > HEARTBEAT_STALE  # its worker beats while it lives
+    return now - last > STALE_AFTER
+
+
+def schedule_run_stalled(*, run: ScheduleRun) -> bool:
+    """Whether an active run has stopped: its worker's heartbeat stopped (PostgreSQL), or
+    no sign of life for STALE_AFTER. A stalled run can be retried."""
+    return _is_stale(run, timezone.now())
 
 
 def schedule_generate(*, division: Division, user: Any = None) -> ScheduleRun:
@@ -247,8 +263,9 @@ def _enqueue(run_id: int) -> None:
     from .tasks import generate_schedule
 
     try:
-        generate_schedule.apply_async(args=[run_id])
-    except (KombuOperationalError, OSError) as exc:
+        # No retries: with the broker down the request answers at once, the run failed.
+        generate_schedule.apply_async(args=[run_id], retry=False)
+    except (KombuOperationalError, OSError, ConnectionError) as exc:
         logger.warning("schedule run %s not queued: %s", run_id, exc)
         _finish(run_id, state=ScheduleRun.State.FAILED, message=BROKER_DOWN)
 
@@ -257,6 +274,38 @@ def _finish(run_id: int, *, state: str, message: str, **fields: Any) -> None:
     ScheduleRun.objects.filter(pk=run_id).update(
         state=state, message=message[:300], finished_at=timezone.now(), **fields
     )
+
+
+class _Heartbeat:
+    """Beats ``heartbeat_at`` of a running run every HEARTBEAT_EVERY from a thread of the
+    worker's own (with its own connection), whatever the generation is doing: when the
+    worker dies, the beats stop. PostgreSQL only: SQLite has one writer at a time."""
+
+    def __init__(self, run_id: int) -> None:
+        self.run_id = run_id
+        self.stop = threading.Event()
+        self.thread: threading.Thread | None = None
+        if connection.vendor == "postgresql":
+            self.thread = threading.Thread(target=self._beat, daemon=True, name="run-heartbeat")
+            self.thread.start()
+
+    def _beat(self) -> None:
+        from django.db import connection as own  # this thread's connection
+
+        try:
+            while not self.stop.wait(HEARTBEAT_EVERY):
+                ScheduleRun.objects.filter(pk=self.run_id, state=ScheduleRun.State.RUNNING).update(
+                    heartbeat_at=timezone.now()
+                )
+        except Exception:  # a lost beat only makes the run look stalled sooner
+            logger.warning("heartbeat of schedule run %s stopped", self.run_id, exc_info=True)
+        finally:
+            own.close()
+
+    def close(self) -> None:
+        self.stop.set()
+        if self.thread is not None:
+            self.thread.join(timeout=HEARTBEAT_EVERY * 2)
 
 
 class _Progress:
@@ -313,6 +362,7 @@ def schedule_run_execute(*, run_id: int, today: dt.date | None = None) -> Schedu
     if not claimed:
         return run  # already done or failed
     progress = _Progress(run_id)
+    heartbeat = _Heartbeat(run_id)
     try:
         with transaction.atomic():
             summary = _generate(run, progress, today or timezone.localdate())
@@ -337,6 +387,7 @@ def schedule_run_execute(*, run_id: int, today: dt.date | None = None) -> Schedu
         detail = f"{type(exc).__name__}: {exc}".strip()[:200]
         _finish(run_id, state=ScheduleRun.State.FAILED, message=RUN_FAILED.format(detail=detail))
     finally:
+        heartbeat.close()
         progress.close()
     run.refresh_from_db()
     return run
@@ -821,14 +872,18 @@ REMINDER_BODY = (
 
 def fixtures_remind(*, on: dt.date, base_url: str = "") -> int:
     """Email the players (with an email address) of every fixture on ``on``, once per
-    fixture. Returns how many emails were sent."""
-    messages = []
-    sent_ids = []
+    fixture. Returns how many emails were sent.
+
+    Each email is sent on its own: one that fails (a bad address, a name that breaks a
+    header, the mail server refusing one recipient) is logged and the others still go, so
+    one bad row never stops a night's reminders for every club."""
+    sent = 0
     fixtures = (
         Fixture.objects.filter(date=on, reminded_at__isnull=True, status=Fixture.Status.SCHEDULED)
         .select_related("club", "division", "home", "away", "venue")
         .order_by("id")
     )
+    mail = get_connection(fail_silently=False)
     for fixture in fixtures:
         emails = sorted(
             set(
@@ -838,15 +893,13 @@ def fixtures_remind(*, on: dt.date, base_url: str = "") -> int:
                 .values_list("player__user__email", flat=True)
             )
         )
-        sent_ids.append(fixture.pk)
-        if not emails:
-            continue
         when = f"{on:%A} {on.day} {on:%B}"
         where = f" at {fixture.venue.name}, table {fixture.table}" if fixture.venue else ""
         url = f"{base_url}/clubs/{fixture.club.slug}/schedule/teams/{fixture.home_id}/"
         subject = REMINDER_SUBJECT.format(
             club=fixture.club.name, home=fixture.home, away=fixture.away, when=when
         )
+        subject = " ".join(subject.split())  # one line, whatever the names hold
         body = REMINDER_BODY.format(
             home=fixture.home,
             away=fixture.away,
@@ -857,11 +910,16 @@ def fixtures_remind(*, on: dt.date, base_url: str = "") -> int:
             url=url,
             club=fixture.club.name,
         )
-        messages.extend((subject, body, settings.DEFAULT_FROM_EMAIL, [email]) for email in emails)
-    if messages:
-        send_mass_mail(messages, fail_silently=False)
-    Fixture.objects.filter(pk__in=sent_ids).update(reminded_at=timezone.now())
-    return len(messages)
+        for email in emails:
+            message = EmailMessage(
+                subject, body, settings.DEFAULT_FROM_EMAIL, [email], connection=mail
+            )
+            try:
+                sent += message.send()
+            except Exception:  # one failed email must not stop the others
+                logger.exception("reminder for fixture %s to %s not sent", fixture.pk, email)
+        Fixture.objects.filter(pk=fixture.pk).update(reminded_at=timezone.now())
+    return sent
 
 
 def fixtures_flag_overdue(*, today: dt.date) -> int:

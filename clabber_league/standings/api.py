@@ -24,6 +24,7 @@ from rest_framework.settings import api_settings
 from clabber_league.calculator.api import ERROR_BODY
 from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedReadOnlyViewSet
 from clabber_league.clubs.privacy import sees_names
+from clabber_league.core import csvsafe
 from clabber_league.games.models import Deal
 from clabber_league.leagues.models import Division, Season
 
@@ -50,9 +51,11 @@ class CSVRenderer(BaseRenderer):
             columns = list(serializer().fields) if serializer is not None else ["empty"]
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore")
-        writer.writeheader()
+        writer.writerow({c: csvsafe.cell(c) for c in columns})
         for row in rows:
-            writer.writerow({k: v for k, v in row.items() if not isinstance(v, (dict, list))})
+            writer.writerow(
+                {k: csvsafe.cell(v) for k, v in row.items() if not isinstance(v, (dict, list))}
+            )
         return out.getvalue().encode("utf-8")
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from django.http import StreamingHttpResponse
 
 from clabber_league.clubs.privacy import shown
+from clabber_league.core import csvsafe
 from clabber_league.games.models import Deal, GameSeat, GameSide
 from clabber_league.leagues.models import Division
 
@@ -93,9 +94,9 @@ def _stream(header: list[str], rows: Iterable[list[Any]], filename: str) -> Stre
     writer = csv.writer(_Echo())
 
     def lines() -> Iterator[str]:
-        yield writer.writerow(header)
+        yield writer.writerow(csvsafe.row(header))
         for row in rows:
-            yield writer.writerow(row)
+            yield writer.writerow(csvsafe.row(row))
 
     response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

@@ -390,6 +390,7 @@ def standings_differences(*, division: Division | None = None) -> list[str]:
             Fixture.objects.filter(division=div),
         )
         label = f"division {div.pk} ({div.name})"
+        out.extend(_moved(div, label))
         stored = {s.team_id: s.counters() for s in TeamStanding.objects.filter(division=div)}
         for team_id in sorted(set(stored) | set(computed.standings)):
             have = stored.get(team_id, zero_counters())
@@ -436,6 +437,27 @@ def standings_differences(*, division: Division | None = None) -> list[str]:
         unrated = unrated.filter(division=division)
     for game_id in unrated.filter(~Q(seats=None)).values_list("pk", flat=True).distinct():
         out.append(f"game {game_id}: confirmed but not rated")
+    return out
+
+
+def _moved(div: Division, label: str) -> list[str]:
+    """Teams or a division moved after their games were played (the Django admin refuses
+    it now; older data, or a raw SQL update, may still hold one)."""
+    out = []
+    moved = (
+        GameSide.objects.filter(game__division=div, team__isnull=False)
+        .exclude(team__division=div)
+        .values_list("team_id", "team__division_id")
+        .distinct()
+    )
+    for team_id, now_in in sorted(moved):
+        out.append(f"{label}: team {team_id} has games here but now plays in division {now_in}")
+    for club_id in (
+        (Game.objects.filter(division=div).exclude(club_id=div.club_id))
+        .values_list("club_id", flat=True)
+        .distinct()
+    ):
+        out.append(f"{label}: games of club {club_id} but the division is club {div.club_id}'s")
     return out
 
 

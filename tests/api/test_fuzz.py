@@ -3,6 +3,9 @@
 Requests carry a scorer's token and mostly address a real club, so they reach the views,
 not only the 404 of an unknown club. However odd the input, the API never answers 5xx,
 and every response whose status is documented matches the schema.
+
+A second pass puts hostile text (NUL bytes, escape and other control characters, line
+breaks) into every generated string of the query and the body: never a 5xx either.
 """
 
 import pytest
@@ -24,6 +27,8 @@ pytestmark = pytest.mark.fuzz
 
 FUZZ_CLUB = "fuzz"
 EXAMPLES = 12
+HOSTILE_EXAMPLES = 4
+HOSTILE = ("\x00", "\x1b[2J", "\r\nBcc: all@example.org", "\x07\x7f")
 
 
 @pytest.fixture
@@ -64,9 +69,32 @@ def test_the_api_never_fails_and_answers_as_documented(token):
         request_finished.connect(close_old_connections)
 
 
-def _fuzz(token: str) -> None:
+def test_hostile_text_in_any_string_never_fails_the_api(token):
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        _fuzz(token, hostile=True)
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+def _poison(value, index=0):
+    """Every string of ``value`` with one of the hostile snippets put in it."""
+    if isinstance(value, str):
+        return value + HOSTILE[index % len(HOSTILE)]
+    if isinstance(value, dict):
+        return {k: _poison(v, index + i) for i, (k, v) in enumerate(value.items())}
+    if isinstance(value, list):
+        return [_poison(v, index + i) for i, v in enumerate(value)]
+    return value
+
+
+def _fuzz(token: str, *, hostile: bool = False) -> None:
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
     checks = [not_a_server_error, response_schema_conformance, content_type_conformance]
+    if hostile:
+        checks = [not_a_server_error]
     failures = []
     operations = 0
     for result in schema.get_all_operations():
@@ -75,7 +103,7 @@ def _fuzz(token: str) -> None:
 
         @given(case=operation.as_strategy())
         @settings(
-            max_examples=EXAMPLES,
+            max_examples=HOSTILE_EXAMPLES if hostile else EXAMPLES,
             deadline=None,
             derandomize=True,
             database=None,
@@ -84,6 +112,10 @@ def _fuzz(token: str) -> None:
         def run(case):
             if "club_slug" in (case.path_parameters or {}):
                 case.path_parameters["club_slug"] = FUZZ_CLUB
+            if hostile:
+                case.query = _poison(case.query or {}) or {"q": HOSTILE[0]}
+                if isinstance(case.body, (dict, list, str)):
+                    case.body = _poison(case.body)
             response = case.call(headers={"Authorization": f"Token {token}"})
             case.validate_response(response, checks=checks)
 

@@ -25,7 +25,8 @@ def test_home_page_lists_public_clubs_only_to_anonymous_visitors(client, club_fa
     assert "Private Parlour" not in body
 
 
-def test_healthz_reports_database_and_broker_as_json(client, settings):
+def test_healthz_reports_database_and_broker_as_json(client, settings, user_factory):
+    client.force_login(user_factory(username="ops", is_staff=True))  # staff see the details
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"

@@ -72,11 +72,14 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # NUL bytes, lone surrogates, control characters: 400 before any view (core/text.py).
+    "clabber_league.core.text.HostileTextMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it answers a locked-out login.
     "axes.middleware.AxesMiddleware",
 ]
@@ -114,6 +117,30 @@ ACCOUNT_RATE_LIMITS = {"login_failed": False}
 MEMBER_PIN_MAX_FAILURES = int(os.environ.get("MEMBER_PIN_MAX_FAILURES", "5"))
 # Invitation links last this many days unless the club admin picks another expiry.
 MEMBER_INVITATION_DAYS = int(os.environ.get("MEMBER_INVITATION_DAYS", "14"))
+# Behind a reverse proxy (docs/production.md): how many proxies in front of the service
+# append to X-Forwarded-For. 0: none, the client is REMOTE_ADDR. Login lockouts and API
+# throttles key on the same address (clabber_league.core.proxy.client_ip).
+TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXY_COUNT") or "0")
+AXES_CLIENT_IP_CALLABLE = "clabber_league.core.proxy.client_ip"
+
+# Content-Security-Policy (django-csp): scripts, styles, images and fonts from this site
+# only, no inline script or style; 'wasm-unsafe-eval' lets the phone compile the rules
+# engine's WebAssembly (Pyodide) and nothing else. The API docs use drf-spectacular's
+# split Swagger view, whose script is a file too.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", "'wasm-unsafe-eval'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 ROOT_URLCONF = "clabber_league.config.urls"
 WSGI_APPLICATION = "clabber_league.config.wsgi.application"
@@ -144,6 +171,19 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Many scorers on one laptop: wait for the write lock instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+
+# PostgreSQL stops any one statement of a web request after this long (the WSGI and ASGI
+# entry points set 15 s; workers, beat and management commands have none). 0: no limit.
+DATABASE_STATEMENT_TIMEOUT_MS = int(os.environ.get("DATABASE_STATEMENT_TIMEOUT_MS") or "0")
+_POSTGRESQL = DATABASES["default"]["ENGINE"].startswith("django.db.backends.postgresql")
+if _POSTGRESQL and DATABASE_STATEMENT_TIMEOUT_MS > 0:
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS}"
+    )
+
+# The most deals one game takes (a game to 500 never needs 200), and so the most rows of
+# one paper-sheet request and the most deals of one POST /api/rules/game.
+CLABBER_MAX_DEALS_PER_GAME = int(os.environ.get("CLABBER_MAX_DEALS_PER_GAME") or "200")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -182,10 +222,17 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PARSER_CLASSES": [
+        "clabber_league.core.text.StrictJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # DRF's own throttles read X-Forwarded-For the same way as core.proxy.client_ip.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "calculator": os.environ.get("CALCULATOR_THROTTLE_RATE", "120/minute"),
     },
@@ -209,6 +256,17 @@ SPECTACULAR_SETTINGS = {
 
 # --- Celery -----------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+
+# The cache holds the API throttles' counts: shared by every process on Redis when
+# REDIS_URL is set, so a limit is one limit however many gunicorn workers answer.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ.get("CACHE_URL") or REDIS_URL,
+            "KEY_PREFIX": "clabber",
+        }
+    }
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL

@@ -3,8 +3,13 @@
 Creates the Evansville Clabber Club (public), an admin and a scorer login, the
 Winter 2026 season with a Monday Night division of eight partnerships, finished
 games played card by card through the same services a scorer uses, and one game
-still in progress. A second run changes nothing but the demo passwords, which it
-resets so that the login it prints is true.
+still in progress. A second run changes nothing.
+
+It never takes over or resets an account that already exists: the ``admin`` and
+``scorer`` logins get the demo password only when this command creates them, so a
+changed password survives ``make run`` restarting (and nobody is logged out), and a
+real account that happens to be called ``admin`` is left as it is and not made a
+member of the demo club.
 """
 
 import datetime
@@ -58,8 +63,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--seed", type=int, default=500, help="random seed for the deals")
-        parser.add_argument("--base-url", default="http://127.0.0.1:8000",
-                            help="where the site is served, for the links printed at the end")
+        parser.add_argument(
+            "--base-url",
+            default="http://127.0.0.1:8000",
+            help="where the site is served, for the links printed at the end",
+        )
 
     def handle(self, *args, **options):
         rng = random.Random(options["seed"])
@@ -74,12 +82,11 @@ class Command(BaseCommand):
                 f"{created} new)."
             )
         )
-        self.stdout.write(
-            f"Log in at {base}/accounts/login/ with\n"
-            f"  club admin (and Django admin): admin / {DEMO_PASSWORD}\n"
-            f"  scorer:                        scorer / {DEMO_PASSWORD}\n"
-            f"The club's page: {base}/clubs/{club.slug}/"
-        )
+        self.stdout.write(f"Log in at {base}/accounts/login/ with")
+        for username, what, created in self.logins:
+            password = DEMO_PASSWORD if created else "(its own password: an existing account)"
+            self.stdout.write(f"  {what}: {username} / {password}")
+        self.stdout.write(f"The club's page: {base}/clubs/{club.slug}/")
 
     def _club_and_logins(self):
         User = get_user_model()
@@ -91,18 +98,31 @@ class Command(BaseCommand):
                 "is_public": True,
             },
         )
-        admin, _ = User.objects.get_or_create(
-            username="admin", defaults={"email": "admin@localhost"}
-        )
-        admin.is_staff = admin.is_superuser = True
-        admin.set_password(DEMO_PASSWORD)
-        admin.save()
-        scorer, _ = User.objects.get_or_create(username="scorer")
-        scorer.set_password(DEMO_PASSWORD)
-        scorer.save()
-        Membership.objects.update_or_create(club=club, user=admin, defaults={"role": Role.ADMIN})
-        Membership.objects.update_or_create(club=club, user=scorer, defaults={"role": Role.SCORER})
+        self.logins: list[tuple[str, str, bool]] = []
+        admin, made_admin = self._login(User, "admin", "club admin (and Django admin)", True)
+        scorer, made_scorer = self._login(User, "scorer", "scorer", False)
+        if made_admin:
+            Membership.objects.create(club=club, user=admin, role=Role.ADMIN)
+        if made_scorer:
+            Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
+        # An account that is not the demo's records and confirms nothing in the demo club.
+        roles = dict(club.memberships.values_list("user_id", "role"))
+        admin = admin if roles.get(admin.pk) == Role.ADMIN else None
+        scorer = scorer if roles.get(scorer.pk) in (Role.SCORER, Role.ADMIN) else None
         return club, admin, scorer
+
+    def _login(self, User, username: str, what: str, superuser: bool):
+        """The demo login ``username``: created with the demo password if missing, left
+        exactly as it is (password, flags, clubs) if it already exists."""
+        user, created = User.objects.get_or_create(
+            username=username, defaults={"email": f"{username}@localhost"}
+        )
+        if created:
+            user.is_staff = user.is_superuser = superuser
+            user.set_password(DEMO_PASSWORD)
+            user.save()
+        self.logins.append((username, what, created))
+        return user, created
 
     def _league(self, club):
         season, _ = Season.objects.get_or_create(
@@ -160,6 +180,6 @@ class Command(BaseCommand):
                 if game.status != Game.Status.IN_PROGRESS:
                     break
                 dealer = game_services.next_dealer_seat(game=game)
-            if number < 4 and game.status == Game.Status.FINISHED:
+            if number < 4 and game.status == Game.Status.FINISHED and admin is not None:
                 game_services.game_confirm(game=game, user=admin)
         return created

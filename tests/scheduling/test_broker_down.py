@@ -1,0 +1,99 @@
+"""Broker down and dead workers (issue 10): with Redis unreachable, creating a schedule run
+answers at once with the run failed and retryable; a running run whose worker stopped
+beating is shown as stalled and retryable without waiting ten minutes."""
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from clabber_league.scheduling import services
+from clabber_league.scheduling.models import ScheduleRun
+
+from .conftest import configure
+
+pytestmark = pytest.mark.django_db
+
+
+def _api(user) -> APIClient:
+    client = APIClient()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.django_db(transaction=True)  # the task is queued when the request commits
+def test_with_the_broker_down_a_run_fails_at_once_and_is_retryable(
+    club, division, teams, secretary, settings
+):
+    from clabber_league.config.celery import app
+
+    def use_broker(url: str) -> None:
+        # the app keeps its connection and producer pools: start afresh on each URL
+        app.conf.broker_url = url
+        app._pool = None
+        app.amqp._producer_pool = None
+
+    configure(division)
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    previous = app.conf.broker_url
+    use_broker("redis://127.0.0.1:1/0")  # nothing listens there
+    try:
+        response = _api(secretary).post(
+            f"/api/clubs/{club.slug}/schedule-runs/", {"division": division.pk}, format="json"
+        )
+    finally:
+        use_broker(previous)
+    assert response.status_code == 202, response.content
+    body = response.json()
+    assert (body["state"], body["message"]) == ("failed", services.BROKER_DOWN)
+    assert body["retryable"] is True
+
+
+def _running(club, division, beat_ago: dt.timedelta) -> ScheduleRun:
+    now = timezone.now()
+    return ScheduleRun.objects.create(
+        club=club,
+        division=division,
+        state=ScheduleRun.State.RUNNING,
+        started_at=now - dt.timedelta(minutes=2),
+        heartbeat_at=now - beat_ago,
+        message="Planning the rounds.",
+    )
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the heartbeat runs on PostgreSQL")
+def test_a_run_whose_worker_stopped_beating_is_stalled_and_retryable(
+    club, division, teams, secretary
+):
+    configure(division)
+    alive = _running(club, division, dt.timedelta(seconds=3))
+    client = _api(secretary)
+    body = client.get(f"/api/clubs/{club.slug}/schedule-runs/{alive.pk}/").json()
+    assert (body["stalled"], body["retryable"]) == (False, False)
+    assert client.post(f"/api/clubs/{club.slug}/schedule-runs/{alive.pk}/retry/").status_code == 400
+
+    ScheduleRun.objects.filter(pk=alive.pk).update(
+        heartbeat_at=timezone.now() - services.HEARTBEAT_STALE - dt.timedelta(seconds=1)
+    )
+    body = client.get(f"/api/clubs/{club.slug}/schedule-runs/{alive.pk}/").json()
+    assert (body["stalled"], body["retryable"]) == (True, True)
+    page = client.get(f"/clubs/{club.slug}/schedule/runs/{alive.pk}/").content.decode()
+    assert "the worker seems to have stopped" in page and "Try again" in page
+    retried = client.post(f"/api/clubs/{club.slug}/schedule-runs/{alive.pk}/retry/")
+    assert retried.status_code == 202
+    alive.refresh_from_db()
+    assert (alive.state, alive.message) == ("failed", services.WORKER_LOST)
+
+
+def test_on_sqlite_a_quiet_run_waits_the_full_stale_time(club, division):
+    if connection.vendor == "postgresql":
+        pytest.skip("SQLite has no heartbeat thread: one writer at a time")
+    run = _running(club, division, dt.timedelta(seconds=31))
+    assert services.schedule_run_stalled(run=run) is False
+    ScheduleRun.objects.filter(pk=run.pk).update(
+        heartbeat_at=timezone.now() - services.STALE_AFTER - dt.timedelta(seconds=1)
+    )
+    run.refresh_from_db()
+    assert services.schedule_run_stalled(run=run) is True

@@ -1,0 +1,54 @@
+"""Reminders (issue 10): each email is sent on its own, so one that fails cannot stop the
+rest of the night's reminders; a name holding a line break cannot break a header."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.core.mail.backends.locmem import EmailBackend
+
+from clabber_league.scheduling import services
+from clabber_league.scheduling.models import Fixture
+from tests.factories import UserFactory
+
+from .test_services import FIRST_MONDAY, scheduled  # noqa: F401 (the fixture)
+
+pytestmark = pytest.mark.django_db
+
+
+class RefusesOneAddress(EmailBackend):
+    """The mail server refusing one recipient, as a real one can."""
+
+    def send_messages(self, messages):
+        for message in messages:
+            if "refused@example.org" in message.to:
+                raise OSError("550 mailbox unavailable")
+        return super().send_messages(messages)
+
+
+def _give_email(fixture, username: str, email: str) -> None:
+    member = fixture.home.members.order_by("position").first()
+    member.player.user = UserFactory(username=username, email=email)
+    member.player.save()
+
+
+def test_one_failing_email_does_not_stop_the_others(scheduled, settings):  # noqa: F811
+    settings.EMAIL_BACKEND = "tests.scheduling.test_reminders.RefusesOneAddress"
+    first, second = [f for f in scheduled if f.date == FIRST_MONDAY][:2]
+    _give_email(first, "bob", "refused@example.org")
+    _give_email(second, "ada", "ada@example.org")
+    assert services.fixtures_remind(on=FIRST_MONDAY) == 1
+    assert [m.to for m in mail.outbox] == [["ada@example.org"]]
+    assert not Fixture.objects.filter(date=FIRST_MONDAY, reminded_at__isnull=True).exists()
+
+
+def test_a_team_name_with_a_line_break_cannot_break_the_subject(scheduled):  # noqa: F811
+    fixture = scheduled[0]
+    # a name stored before names were checked (the API and pages refuse it now)
+    fixture.home.name = "Aces\r\nBcc: everyone@example.org"
+    fixture.home.save()
+    _give_email(fixture, "ada", "ada@example.org")
+    assert services.fixtures_remind(on=FIRST_MONDAY) == 1
+    subject = mail.outbox[0].subject
+    assert "\n" not in subject and "\r" not in subject
+    assert mail.outbox[0].bcc == []
