@@ -11,6 +11,7 @@ from clabber_league.core.api import Conflict
 from . import services
 from .api_base import ClubScopedModelViewSet
 from .models import Club, Membership, Player
+from .privacy import sees_names
 from .selectors import clubs_for_user
 from .serializers_base import ClubScopedSerializer
 
@@ -92,9 +93,55 @@ class MembershipViewSet(ClubScopedModelViewSet):
 
 
 class PlayerSerializer(ClubScopedSerializer):
+    user = serializers.SlugRelatedField(
+        slug_field="username",
+        queryset=get_user_model().objects.all(),
+        allow_null=True,
+        required=False,
+        help_text="The member's login (username) linked to this player; null for none. "
+        "Set by club admins; shown to the club's members only, never publicly.",
+    )
+
     class Meta:
         model = Player
-        fields = ["id", "name", "active"]
+        fields = ["id", "name", "active", "user"]
+
+    def to_representation(self, instance: Player) -> dict:
+        data = super().to_representation(instance)
+        access = getattr(self.context.get("view"), "club_access", None)
+        if not sees_names(access):
+            data.pop("user", None)  # usernames are never shown publicly
+            data["name"] = instance.shown_name(to_member=False)
+        return data
+
+    def get_fields(self) -> dict:
+        fields = super().get_fields()
+        club = self.context.get("club")
+        members = get_user_model().objects.filter(memberships__club=club) if club else None
+        fields["user"].queryset = (
+            members if members is not None else get_user_model().objects.none()
+        )
+        fields["user"].error_messages["does_not_exist"] = services.PLAYER_LOGIN_NOT_MEMBER
+        return fields
+
+    def create(self, validated_data: dict) -> Player:
+        user = validated_data.pop("user", None)
+        player = super().create(validated_data)
+        return self._link(player, user) if user is not None else player
+
+    def update(self, instance: Player, validated_data: dict) -> Player:
+        linking = "user" in validated_data
+        user = validated_data.pop("user", None)
+        player = super().update(instance, validated_data)
+        return self._link(player, user) if linking else player
+
+    def _link(self, player: Player, user) -> Player:
+        try:
+            return services.player_link_user(player=player, user=user)
+        except services.ClubError as exc:
+            raise serializers.ValidationError(
+                {e["field"]: [e["message"]] for e in exc.errors}
+            ) from exc
 
     def validate_name(self, name: str) -> str:
         club = self.context["club"]

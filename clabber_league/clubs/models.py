@@ -68,6 +68,11 @@ class Player(models.Model):
         related_name="players",
     )
     active = models.BooleanField(default=True)
+    name_public = models.BooleanField(
+        default=True,
+        help_text="The member's choice: their name on the public pages of a public club "
+        "(else their initials). Members of the club always see the name.",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -77,3 +82,18 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def initials(self) -> str:
+        return initials(self.name)
+
+    def shown_name(self, *, to_member: bool) -> str:
+        """The name as a page shows it: in full to the club's members, else as chosen."""
+        return self.name if to_member or self.name_public else self.initials
+
+
+def initials(name: str) -> str:
+    """``"Bertha Q. Smith"`` -> ``"B. Q. S."``: how a member who keeps their name off the
+    public pages is shown there."""
+    parts = [p for p in name.replace(".", " ").split() if p[:1].isalnum()]
+    return " ".join(f"{p[0].upper()}." for p in parts) or "?"

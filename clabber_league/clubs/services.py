@@ -7,19 +7,21 @@ one changes, so two admins demoting each other at the same moment cannot both su
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 
-from .models import Membership, Role
+from clabber_league.core.errors import ServiceError
 
+from .models import Membership, Player, Role
+
+PLAYER_LOGIN_TAKEN = "This login is already linked to {player} in this club."
+PLAYER_LOGIN_NOT_MEMBER = "This login is not a member of the club."
 LAST_ADMIN = "A club keeps at least one club admin: make someone else club admin first."
 
 
-class ClubError(Exception):
-    """A refused write; ``errors`` are ``{"field", "message"}``."""
-
-    def __init__(self, errors: list[dict[str, str]]) -> None:
-        self.errors = errors
-        super().__init__("; ".join(e["message"] for e in errors))
+class ClubError(ServiceError):
+    """A refused write (``core.errors.ServiceError``); ``errors`` are ``{"field", "message"}``."""
 
 
 def _check_admins_left(membership: Membership, *, role_after: str | None) -> None:
@@ -53,3 +55,19 @@ def membership_remove(*, membership: Membership) -> None:
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     _check_admins_left(membership, role_after=None)
     membership.delete()
+
+
+@transaction.atomic
+def player_link_user(*, player: Player, user: Any | None) -> Player:
+    """Link (or, with ``None``, unlink) a login to one of the club's players. The login
+    must be a member of the club, and is one player per club."""
+    if user is not None:
+        if not Membership.objects.filter(club_id=player.club_id, user=user).exists():
+            raise ClubError.one("user", PLAYER_LOGIN_NOT_MEMBER)
+        other = Player.objects.filter(club_id=player.club_id, user=user).exclude(pk=player.pk)
+        if other.exists():
+            raise ClubError.one("user", PLAYER_LOGIN_TAKEN.format(player=other.first()))
+    if player.user_id != (user.pk if user is not None else None):
+        player.user = user
+        player.save(update_fields=["user"])
+    return player

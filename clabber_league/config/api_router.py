@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 from clabber_league.clubs import api as clubs_api
 from clabber_league.games import api as games_api
 from clabber_league.leagues import api as leagues_api
+from clabber_league.members import api as members_api
 from clabber_league.scheduling import api as scheduling_api
 from clabber_league.standings import api as standings_api
 
@@ -34,5 +35,8 @@ router.register(GAME + "/history", games_api.RevisionViewSet, basename="game-his
 router.register(CLUB + "/standings", standings_api.StandingsViewSet, basename="standings")
 router.register(CLUB + "/leaderboards", standings_api.LeaderboardViewSet, basename="leaderboard")
 router.register(CLUB + "/ratings", standings_api.RatingViewSet, basename="rating")
+router.register(CLUB + "/invitations", members_api.InvitationViewSet, basename="invitation")
+router.register(CLUB + "/disputes", members_api.DisputeViewSet, basename="dispute")
+router.register(GAME + "/handover", members_api.HandoverViewSet, basename="handover")
 
 urlpatterns = router.urls

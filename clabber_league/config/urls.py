@@ -1,5 +1,6 @@
 """URL map: pages, the API (club-scoped under /api/clubs/<club>/), the calculator, admin."""
 
+from allauth.account import views as account_views
 from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -37,7 +38,11 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/games/", include("clabber_league.games.urls")),
     path("clubs/<slug:club_slug>/schedule/", include("clabber_league.scheduling.urls")),
     path("clubs/<slug:club_slug>/standings/", include("clabber_league.standings.urls")),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("clabber_league.members.urls")),
+    # Accounts are django-allauth's; "login" and "logout" keep their old names and paths.
+    path("accounts/login/", account_views.login, name="login"),
+    path("accounts/logout/", account_views.logout, name="logout"),
+    path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("api/", include(api_patterns)),
 ]

@@ -25,6 +25,7 @@ from clabber_league.calculator.payloads import (
 )
 from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSet
 from clabber_league.clubs.models import Player
+from clabber_league.clubs.privacy import sees_names
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
 from clabber_league.core.api import error_list
 from clabber_league.core.idempotency import idempotent
@@ -103,8 +104,14 @@ class GameSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(GameSeatSerializer(many=True))
     def get_seats(self, game: Game) -> list[dict[str, Any]]:
+        to_member = sees_names(getattr(self.context.get("view"), "club_access", None))
         return [
-            {"seat": s.seat, "side": s.side, "player": s.player_id, "name": s.player.name}
+            {
+                "seat": s.seat,
+                "side": s.side,
+                "player": s.player_id,
+                "name": s.player.shown_name(to_member=to_member),
+            }
             for s in game.seats.all()
         ]
 

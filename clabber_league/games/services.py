@@ -12,7 +12,7 @@ from the deals, and a correction re-scores everything after it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +52,7 @@ CONFIRM_TOUCHED = (
     "You recorded, corrected or deleted deals of this game: the other side, or a club admin "
     "who did not, confirms it."
 )
+CONFIRM_CLUB_ADMIN_ONLY = "Only a club admin confirms a result in the name of the club."
 SEATS_COUNT = "{ruleset} is played by {players} players; {given} seats were given."
 SEAT_TWICE = "A player can sit only once at a table."
 SEAT_NOT_IN_TEAM = "{player} is not a player of {team}, which plays as side {side}."
@@ -575,6 +576,14 @@ def deal_delete(*, deal: Deal, user: Any = None) -> None:
     )
 
 
+#: How a result was confirmed, as the history says it.
+CONFIRM_HOW = {
+    "own_phone": "on their own phone",
+    "pin": "with their PIN on the scorer's phone",
+    "club": "in the name of the club",
+}
+
+
 def game_touchers(*, game: Game) -> set[int]:
     """The accounts that recorded, corrected or deleted any deal of ``game``."""
     touched = set(
@@ -584,6 +593,18 @@ def game_touchers(*, game: Game) -> set[int]:
     )
     touched |= set(game.deals.exclude(created_by=None).values_list("created_by_id", flat=True))
     return touched
+
+
+#: The one hook by which a layer above holds a finished game back from being confirmed
+#: (members: an open dispute, which a club admin resolves). Each takes the game and says
+#: why not, or None. ``game_confirm_refusal`` asks them; a confirmation in the name of the
+#: club (``how="club"``) does not. Registered once, in the app's ``ready()``.
+CONFIRM_HOLDS: list[Callable[[Game], str | None]] = []
+
+
+def confirm_hold_register(hook: Callable[[Game], str | None]) -> None:
+    if hook not in CONFIRM_HOLDS:
+        CONFIRM_HOLDS.append(hook)
 
 
 def game_confirm_refusal(
@@ -602,6 +623,10 @@ def game_confirm_refusal(
     that person's side; a player of the other side may, and so may a club admin who touched
     no deal and does not sit on such a side.
     """
+    for hold in CONFIRM_HOLDS:
+        reason = hold(game)
+        if reason:
+            return reason
     if player is not None:
         account_id = player.user_id
         seat = game.seats.filter(player=player).first()
@@ -632,20 +657,32 @@ def game_confirm(
     user: Any = None,
     player: Player | None = None,
     access: ClubAccess | None = None,
+    how: str | None = None,
+    device_user: Any = None,
 ) -> Game:
     """Confirm a finished game; then no deal can be changed (bridge clubs' two-person check).
 
     Who may confirm is ``game_confirm_refusal``'s rule. ``player`` is a seated player
-    confirming at the table (by PIN on the scorer's phone); ``user`` the account that
-    confirms otherwise, with its ``access`` to the club as the page or the API resolved it
-    (``clubs.access``; looked up when not given). The history records who confirmed.
+    confirming at the table (by PIN on the phone of ``device_user``, the scorer's); ``user``
+    the account that confirms otherwise, with its ``access`` to the club as the page or the
+    API resolved it (``clubs.access``; looked up when not given). ``how`` (``CONFIRM_HOW``)
+    defaults to "pin" for a player and "own_phone" for an account; "club" is a club admin
+    resolving a dispute, who confirms in the name of the club even after correcting the
+    deals (the club's ruling, recorded as such). The history records who confirmed and how.
     """
+    how = how or ("pin" if player is not None else "own_phone")
+    if how not in CONFIRM_HOW:
+        raise ValueError(f"unknown way of confirming: {how!r}")
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status == Game.Status.CONFIRMED:
         raise GameError.one("game", GAME_ALREADY_CONFIRMED)
     if game.status != Game.Status.FINISHED:
         raise GameError.one("game", GAME_NOT_FINISHED)
-    refusal = game_confirm_refusal(game=game, user=user, player=player, access=access)
+    if how == "club":
+        access = access or access_for(club=game.club, user=user)
+        refusal = None if access.can_manage else CONFIRM_CLUB_ADMIN_ONLY
+    else:
+        refusal = game_confirm_refusal(game=game, user=user, player=player, access=access)
     if refusal is not None:
         raise GameError.one("game", refusal)
     account = player.user if player is not None else user
@@ -653,11 +690,16 @@ def game_confirm(
     game.confirmed_at = timezone.now()
     game.confirmed_by = account
     game.save(update_fields=["status", "confirmed_at", "confirmed_by"])
+    how_recorded: dict[str, Any] = {"how": how}
+    if player is not None:
+        how_recorded.update(player=player.pk, name=player.name)
+    if device_user is not None:
+        how_recorded["device_user"] = device_user.pk
     DealRevision.objects.create(
         game=game,
         action=DealRevision.Action.CONFIRM,
         user=account,
-        after={"player": player.pk, "name": player.name} if player is not None else None,
+        after=how_recorded,
     )
     game_changed.send(game=game, status_before=Game.Status.FINISHED)
     return game

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Player
+from clabber_league.clubs.privacy import sees_names
 from clabber_league.leagues.models import Division, Team
 from clabber_league.scheduling.models import Fixture
 
@@ -42,11 +43,13 @@ def _game_or_404(request: HttpRequest, pk: int) -> Game:
         raise Http404("No such game in this club.") from exc
 
 
-def _names(game: Game) -> tuple[dict[int, str], dict[str, str]]:
-    seat_names = {s.seat: s.player.name for s in game.seats.all()}
+def _names(game: Game, to_member: bool = True) -> tuple[dict[int, str], dict[str, str]]:
+    """Seat and side names; to someone outside the club, players who chose so are shown by
+    their initials (``clubs.privacy``)."""
+    seat_names = {s.seat: s.player.shown_name(to_member=to_member) for s in game.seats.all()}
     side_names = {}
     for side in game.sides.all():
-        players = " & ".join(s.player.name for s in game.seats.all() if s.side == side.side)
+        players = " & ".join(seat_names[s.seat] for s in game.seats.all() if s.side == side.side)
         side_names[side.side] = side.team.name if side.team else players
     return seat_names, side_names
 
@@ -63,7 +66,8 @@ def _deal_form(game: Game, data: Any = None, initial: dict | None = None) -> Dea
 
 
 def _context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
-    seat_names, side_names = _names(game)
+    to_member = sees_names(request.club_access)
+    seat_names, side_names = _names(game, to_member=to_member)
     # A game takes at most max_deals() deals; an older, longer one shows its first ones.
     deals = list(game.deals.all()[: services.max_deals()])
     return {
@@ -73,6 +77,9 @@ def _context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
         "game": game,
         "seat_names": seat_names,
         "side_names": side_names,
+        "player_names": {
+            s.player_id: s.player.shown_name(to_member=to_member) for s in game.seats.all()
+        },
         "deals": deals,
         "ruleset": adapters.game_ruleset(game),
         "sheet": game_sheet(game, deals, seat_names, side_names),

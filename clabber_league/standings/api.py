@@ -25,6 +25,7 @@ from rest_framework.settings import api_settings
 
 from clabber_league.calculator.api import ERROR_BODY
 from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedReadOnlyViewSet
+from clabber_league.clubs.privacy import sees_names
 from clabber_league.core import csvsafe
 from clabber_league.games.models import Deal
 from clabber_league.leagues.models import Division, Season
@@ -233,7 +234,7 @@ class StandingsViewSet(ClubScopedMixin, mixins.ListModelMixin, viewsets.GenericV
     )
     def deals_csv(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
         """Every deal of the division's games, streamed (all of them, not a page)."""
-        return exports.deals_csv(self._division())
+        return exports.deals_csv(self._division(), to_member=sees_names(self.club_access))
 
     @extend_schema(responses={200: DealRowSerializer(many=True)})
     @action(detail=True, methods=["get"])
@@ -318,7 +319,9 @@ class LeaderboardViewSet(ClubScopedMixin, viewsets.GenericViewSet):
     )
     @action(detail=False, methods=["get"])
     def players(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        rows = selectors.player_leaderboard(club=self.club, season=self._season())
+        rows = selectors.player_leaderboard(
+            club=self.club, season=self._season(), to_member=sees_names(self.club_access)
+        )
         return Response(LeaderboardRowSerializer(rows, many=True).data)
 
     @extend_schema(
@@ -326,7 +329,9 @@ class LeaderboardViewSet(ClubScopedMixin, viewsets.GenericViewSet):
     )
     @action(detail=False, methods=["get"])
     def partnerships(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        rows = selectors.partnership_leaderboard(club=self.club, season=self._season())
+        rows = selectors.partnership_leaderboard(
+            club=self.club, season=self._season(), to_member=sees_names(self.club_access)
+        )
         return Response(LeaderboardRowSerializer(rows, many=True).data)
 
 
@@ -350,13 +355,17 @@ class RatingChangeSerializer(serializers.ModelSerializer):
 
 
 class RatingSerializer(serializers.ModelSerializer):
-    name = serializers.CharField(source="player.name", read_only=True)
+    name = serializers.SerializerMethodField()
     rating = serializers.FloatField(source="ordinal", read_only=True)
 
     class Meta:
         model = PlayerRating
         fields = ["player", "name", "mu", "sigma", "rating", "games", "updated_at"]
         read_only_fields = fields
+
+    def get_name(self, rating: PlayerRating) -> str:
+        access = getattr(self.context.get("view"), "club_access", None)
+        return rating.player.shown_name(to_member=sees_names(access))
 
 
 class RatingViewSet(ClubScopedReadOnlyViewSet):

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.http import StreamingHttpResponse
 
+from clabber_league.clubs.privacy import shown
 from clabber_league.core import csvsafe
 from clabber_league.games.models import Deal, GameSeat, GameSide
 from clabber_league.leagues.models import Division
@@ -108,18 +109,19 @@ def standings_csv(table: Table) -> StreamingHttpResponse:
     return _stream([title for _, title in STANDINGS_COLUMNS], rows, name)
 
 
-def deal_rows(division: Division) -> Iterator[list[Any]]:
-    """Every deal of the division's games, in game and deal order."""
+def deal_rows(division: Division, to_member: bool = True) -> Iterator[list[Any]]:
+    """Every deal of the division's games, in game and deal order; players' names as shown
+    to a member of the club (``to_member``) or to anyone (``clubs.privacy``)."""
     teams: dict[int, dict[str, str]] = {}
     for game_id, side, name in GameSide.objects.filter(game__division=division).values_list(
         "game_id", "side", "team__name"
     ):
         teams.setdefault(game_id, {})[side] = name or ""
     players = {
-        (game_id, seat): name
-        for game_id, seat, name in GameSeat.objects.filter(game__division=division).values_list(
-            "game_id", "seat", "player__name"
-        )
+        (game_id, seat): shown(name, name_public, to_member=to_member)
+        for game_id, seat, name, name_public in GameSeat.objects.filter(
+            game__division=division
+        ).values_list("game_id", "seat", "player__name", "player__name_public")
     }
     deals = (
         Deal.objects.filter(game__division=division)
@@ -178,6 +180,6 @@ def deal_rows(division: Division) -> Iterator[list[Any]]:
         ]
 
 
-def deals_csv(division: Division) -> StreamingHttpResponse:
+def deals_csv(division: Division, to_member: bool = True) -> StreamingHttpResponse:
     name = f"deals-{division.season.slug}-{division.slug}.csv"
-    return _stream(DEAL_COLUMNS, deal_rows(division), name)
+    return _stream(DEAL_COLUMNS, deal_rows(division, to_member), name)

@@ -15,6 +15,7 @@ from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Sum
 from django.utils import timezone
 
 from clabber_league.clubs.models import Club, Player
+from clabber_league.clubs.privacy import shown
 from clabber_league.games.models import Game, GameSide
 from clabber_league.leagues.models import Division, Season, Team
 from clabber_league.scheduling.models import Fixture
@@ -308,34 +309,55 @@ def _stats_filter(club: Club, season: Season | None) -> Q:
     return Q(club=club, season=season) if season is not None else Q(club=club)
 
 
-def player_leaderboard(*, club: Club, season: Season | None = None) -> list[dict[str, Any]]:
-    """Per player over counted games of a season (or all time): one query."""
+def player_leaderboard(
+    *, club: Club, season: Season | None = None, to_member: bool = True
+) -> list[dict[str, Any]]:
+    """Per player over counted games of a season (or all time): one query. Names as shown
+    to a member of the club (``to_member``) or to anyone (``clubs.privacy``)."""
     rows = (
         PlayerGameStat.objects.filter(_stats_filter(club, season))
-        .values("player_id", "player__name", "player__rating__mu", "player__rating__sigma")
+        .values(
+            "player_id",
+            "player__name",
+            "player__name_public",
+            "player__rating__mu",
+            "player__rating__sigma",
+        )
         .annotate(**STAT_SUMS)
         .order_by()
     )
     out = []
     for r in rows:
         mu, sigma = r.pop("player__rating__mu"), r.pop("player__rating__sigma")
-        r["name"] = r.pop("player__name")
+        r["name"] = shown(r.pop("player__name"), r.pop("player__name_public"), to_member=to_member)
         r["rating"] = round(mu - 3 * sigma, 2) if mu is not None else None
         out.append(r)
     return _ordered(out)
 
 
-def partnership_leaderboard(*, club: Club, season: Season | None = None) -> list[dict[str, Any]]:
+def partnership_leaderboard(
+    *, club: Club, season: Season | None = None, to_member: bool = True
+) -> list[dict[str, Any]]:
     """Per partnership (the same two or three players on one side): one query."""
     rows = (
         PartnershipGameStat.objects.filter(_stats_filter(club, season))
-        .values("key", "player_1__name", "player_2__name", "player_3__name")
+        .values(
+            "key",
+            *(f"player_{n}__{f}" for n in (1, 2, 3) for f in ("name", "name_public")),
+        )
         .annotate(**STAT_SUMS)
         .order_by()
     )
     out = []
     for r in rows:
-        players = [r.pop("player_1__name"), r.pop("player_2__name"), r.pop("player_3__name")]
+        players = [
+            shown(
+                r.pop(f"player_{n}__name") or "",
+                r.pop(f"player_{n}__name_public") is not False,
+                to_member=to_member,
+            )
+            for n in (1, 2, 3)
+        ]
         r["name"] = " & ".join(p for p in players if p)
         out.append(r)
     return _ordered(out)

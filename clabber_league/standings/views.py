@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Player
+from clabber_league.clubs.privacy import sees_names
 from clabber_league.leagues.models import Division, Season, Team
 
 from . import exports, selectors, services
@@ -93,7 +94,9 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 @club_view("read")
 def deals_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    return exports.deals_csv(_division_or_404(request, pk))
+    return exports.deals_csv(
+        _division_or_404(request, pk), to_member=sees_names(request.club_access)
+    )
 
 
 @club_view("manage")
@@ -131,6 +134,7 @@ def team_page(request: HttpRequest, pk: int) -> HttpResponse:
         "standings/team.html",
         {
             "club": request.club,
+            "access": request.club_access,
             "team": team,
             "division": team.division,
             "members": members,
@@ -142,8 +146,11 @@ def team_page(request: HttpRequest, pk: int) -> HttpResponse:
 @club_view("read")
 def leaderboards(request: HttpRequest) -> HttpResponse:
     season = _season_from(request)
-    players = selectors.player_leaderboard(club=request.club, season=season)
-    partnerships = selectors.partnership_leaderboard(club=request.club, season=season)
+    to_member = sees_names(request.club_access)
+    players = selectors.player_leaderboard(club=request.club, season=season, to_member=to_member)
+    partnerships = selectors.partnership_leaderboard(
+        club=request.club, season=season, to_member=to_member
+    )
     return render(
         request,
         "standings/leaderboards.html",
@@ -169,7 +176,9 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         "standings/player.html",
         {
             "club": request.club,
+            "access": request.club_access,
             "player": player,
+            "player_name": player.shown_name(to_member=sees_names(request.club_access)),
             **selectors.player_profile(club=request.club, player=player),
         },
     )

@@ -27,6 +27,8 @@ from django.core.management import call_command
 from clabber_league.clubs.models import Club
 from clabber_league.games.models import Game
 from clabber_league.leagues.models import Division, Team
+from clabber_league.members import services as members_services
+from clabber_league.members.models import Dispute
 from clabber_league.scheduling import services as schedule_services
 from clabber_league.scheduling.models import Fixture, ScheduleRun
 from tests.browser.conftest import axe_violations
@@ -75,6 +77,16 @@ PAGES = [
     Visit("schedule run", "/clubs/{club}/schedule/runs/{run}/", ADMIN),
     Visit("move a fixture", "/clubs/{club}/schedule/fixtures/{fixture}/move/", ADMIN),
     Visit("forfeit a fixture", "/clubs/{club}/schedule/fixtures/{fixture}/forfeit/", ADMIN),
+    Visit("invitations", "/clubs/{club}/members/invitations/", ADMIN),
+    Visit("an invitation's QR code", "/clubs/{club}/members/invitations/{invitation}/", ADMIN),
+    Visit("players and logins", "/clubs/{club}/members/players/", ADMIN),
+    Visit("disputes", "/clubs/{club}/members/disputes/", ADMIN),
+    Visit("a dispute", "/clubs/{club}/members/disputes/{dispute}/", ADMIN),
+    Visit("hand the phone over", "/clubs/{club}/members/games/{game_finished}/handover/", ADMIN),
+    Visit("my games", "/me/", ADMIN),
+    Visit("my settings", "/me/settings/", ADMIN),
+    Visit("join from an invitation", "/join/{invitation_key}/"),
+    Visit("password reset", "/accounts/password/reset/"),
 ]
 
 
@@ -93,6 +105,10 @@ def demo_places() -> dict[str, object]:
     fixture = Fixture.objects.filter(division=division).order_by("date", "id").first()
     games = Game.objects.filter(club=club)
     team = Team.objects.filter(division=division).order_by("name").first()
+    admin = club.memberships.get(user__username="admin").user
+    invitation = members_services.invitation_create(club=club, created_by=admin, note="Irma")
+    confirmed = games.filter(status=Game.Status.CONFIRMED).first()
+    dispute = Dispute.objects.create(club=club, game=confirmed, reason="Deal 3: our meld")
     return {
         "club": club.slug,
         "division": division.pk,
@@ -105,7 +121,10 @@ def demo_places() -> dict[str, object]:
         "night": f"{fixture.date:%Y-%m-%d}",
         "game_open": games.filter(status=Game.Status.IN_PROGRESS).first().pk,
         "game_finished": games.filter(status=Game.Status.FINISHED).first().pk,
-        "game_confirmed": games.filter(status=Game.Status.CONFIRMED).first().pk,
+        "game_confirmed": confirmed.pk,
+        "invitation": invitation.pk,
+        "invitation_key": members_services.invitation_key(invitation),
+        "dispute": dispute.pk,
     }
 
 

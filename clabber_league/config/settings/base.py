@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_beat",
     "axes",
+    "allauth",
+    "allauth.account",
     "clabber_league.core",
     "clabber_league.calculator",
     "clabber_league.clubs",
@@ -62,6 +64,7 @@ INSTALLED_APPS = [
     "clabber_league.games",
     "clabber_league.backup",
     "clabber_league.standings",
+    "clabber_league.members",
 ]
 
 MIDDLEWARE = [
@@ -77,6 +80,7 @@ MIDDLEWARE = [
     # Location on the API's 201/202, RateLimit headers where throttled.
     "clabber_league.core.middleware.ApiHeadersMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it answers a locked-out login.
     "axes.middleware.AxesMiddleware",
@@ -85,6 +89,7 @@ MIDDLEWARE = [
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 
 # Login throttling (django-axes): after 5 failed logins for one username from one address,
@@ -95,6 +100,25 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+# allauth's sign-in form names its field "login" (a username or an email address).
+AXES_USERNAME_FORM_FIELD = "login"
+
+# --- Accounts (django-allauth): sign-in, sign-up from an invitation, password reset ----
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_ADAPTER = "clabber_league.members.adapters.AccountAdapter"
+ACCOUNT_FORMS = {"login": "clabber_league.members.forms.AxesLoginForm"}
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Clabber League] "
+# django-axes locks a username out after AXES_FAILURE_LIMIT wrong passwords; allauth's own
+# failed-login limit would only duplicate it. Its other limits (password reset mails) stay.
+ACCOUNT_RATE_LIMITS = {"login_failed": False}
+# A member's confirmation PIN: wrong tries before it locks (the member then sets a new one).
+MEMBER_PIN_MAX_FAILURES = int(os.environ.get("MEMBER_PIN_MAX_FAILURES", "5"))
+# Invitation links last this many days unless the club admin picks another expiry.
+MEMBER_INVITATION_DAYS = int(os.environ.get("MEMBER_INVITATION_DAYS", "14"))
 # Behind a reverse proxy (docs/production.md): how many proxies in front of the service
 # append to X-Forwarded-For. 0: none, the client is REMOTE_ADDR. Login lockouts and API
 # throttles key on the same address (clabber_league.core.proxy.client_ip).
@@ -290,6 +314,15 @@ EMAIL_BACKEND = os.environ.get(
     "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
 )
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "league@localhost")
+SERVER_EMAIL = os.environ.get("DJANGO_SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+# SMTP (with DJANGO_EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend).
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("DJANGO_EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = int(os.environ.get("DJANGO_EMAIL_TIMEOUT", "10"))
 
 LOGGING = {
     "version": 1,

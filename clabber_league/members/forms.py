@@ -1,0 +1,96 @@
+"""Forms of the members' pages; the services check everything that matters."""
+
+from __future__ import annotations
+
+from allauth.account.forms import LoginForm
+from django import forms
+
+from clabber_league.clubs.models import Role
+
+
+class AxesLoginForm(LoginForm):
+    """allauth's sign-in form, telling django-axes which username was tried (its field is
+    called ``login``), so five wrong passwords lock that username out as before."""
+
+    def user_credentials(self) -> dict:
+        credentials = super().user_credentials()
+        credentials["login"] = credentials.get("username") or credentials.get("email")
+        return credentials
+
+
+class InvitationForm(forms.Form):
+    email = forms.EmailField(
+        required=False,
+        help_text="We email them the link. Leave empty to show a QR code to scan instead.",
+    )
+    note = forms.CharField(
+        required=False, max_length=120, help_text="Who it is for (only admins see this)."
+    )
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.PLAYER)
+    player = forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=None,
+        help_text="The club's player they are; leave empty to let them choose when they join.",
+    )
+    days = forms.IntegerField(min_value=1, max_value=90, initial=14, label="Lasts (days)")
+
+    def __init__(self, *args, players=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", "They choose"), *[(p.pk, p.name) for p in players]]
+
+
+class JoinForm(forms.Form):
+    player = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="I am")
+    new_name = forms.CharField(
+        required=False, max_length=120, label="Not in the list? Your name as it goes on the sheet"
+    )
+    name_public = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Show my name on the club's public pages (else only my initials)",
+    )
+
+    def __init__(self, *args, players=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [("", "Choose…"), *[(p.pk, p.name) for p in players]]
+
+
+class PinForm(forms.Form):
+    pin = forms.CharField(
+        min_length=4,
+        max_length=6,
+        label="New PIN (4 to 6 digits)",
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+
+class PrivacyForm(forms.Form):
+    name_public = forms.BooleanField(
+        required=False, label="Show my name on the public pages of public clubs"
+    )
+
+
+class HandoverForm(forms.Form):
+    player = forms.CharField(label="Who is confirming")
+    pin = forms.CharField(
+        max_length=6,
+        label="Your PIN",
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+
+class DisputeForm(forms.Form):
+    player = forms.CharField(required=False, label="Who disputes")
+    reason = forms.CharField(
+        max_length=1000, widget=forms.Textarea(attrs={"rows": 3}), label="What is wrong"
+    )
+
+
+class ResolveForm(forms.Form):
+    resolution = forms.CharField(
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label="What the club decided",
+    )

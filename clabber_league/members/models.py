@@ -1,0 +1,145 @@
+"""Members: invitations into a club, a member's own settings, and disputed results.
+
+This app sits above the game and standings apps: it reads games and players and calls
+their services (the one confirmation rule is ``games.services.game_confirm``), and none of
+them imports it.
+
+- An ``Invitation`` lets one person join one club with the role it names, by email or by
+  a link (shown as a QR code at the club). It is used once, expires, and can be revoked.
+  Its link carries the invitation's id signed with Django's signing (no token is stored).
+- A ``MemberProfile`` is a login's personal settings: the confirmation PIN (hashed with
+  Django's password hashers; locked after ``MEMBER_PIN_MAX_FAILURES`` wrong tries).
+  Whether their name is shown on the public pages of a public club is the player's
+  ``name_public`` (clubs), which the member sets here.
+- A ``Dispute`` is raised at the table instead of confirming; a club admin resolves it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from clabber_league.clubs.models import Club, Player, Role
+from clabber_league.games.models import Game
+
+
+class Invitation(models.Model):
+    class State(models.TextChoices):
+        OPEN = "open", "Open"
+        ACCEPTED = "accepted", "Accepted"
+        REVOKED = "revoked", "Revoked"
+        EXPIRED = "expired", "Expired"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField(blank=True, help_text="Empty for an invitation by link or QR code.")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    player = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="invitations",
+        help_text="The club's player this person is; else they choose when they join.",
+    )
+    note = models.CharField(max_length=120, blank=True, help_text="Who it is for, for the admin.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["club", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Invitation {self.pk} to {self.club} ({self.role})"
+
+    def state(self, now: dt.datetime | None = None) -> str:
+        if self.accepted_at:
+            return self.State.ACCEPTED
+        if self.revoked_at:
+            return self.State.REVOKED
+        if self.expires_at <= (now or timezone.now()):
+            return self.State.EXPIRED
+        return self.State.OPEN
+
+    @property
+    def state_label(self) -> str:
+        return self.State(self.state()).label
+
+
+class MemberProfile(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="member_profile"
+    )
+    pin_hash = models.CharField(max_length=256, blank=True)
+    pin_failures = models.PositiveSmallIntegerField(default=0)
+    pin_locked_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Profile of {self.user}"
+
+    @property
+    def has_pin(self) -> bool:
+        return bool(self.pin_hash)
+
+
+class Dispute(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="disputes")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="disputes")
+    player = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="disputes",
+        help_text="The player of the other side who disputes the result.",
+    )
+    reason = models.TextField(max_length=1000)
+    raised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Whose phone it was raised on.",
+    )
+    raised_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    resolution = models.TextField(max_length=1000, blank=True)
+
+    class Meta:
+        ordering = ["-raised_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"], condition=Q(resolved_at__isnull=True), name="dispute_one_open"
+            )
+        ]
+        indexes = [models.Index(fields=["club", "resolved_at"])]
+
+    def __str__(self) -> str:
+        return f"Dispute of game {self.game_id}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.resolved_at is None

@@ -1,0 +1,135 @@
+"""Members' reads: invitations and disputes of a club, a member's own games."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from clabber_league.clubs.models import Club, Player
+from clabber_league.games.models import Game
+from clabber_league.scheduling.models import Fixture
+from clabber_league.standings.models import PlayerGameStat, PlayerRating
+
+from .models import Dispute, Invitation, MemberProfile
+
+MY_GAMES_LIMIT = 20
+MY_FIXTURES_LIMIT = 10
+
+
+def invitation_list(*, club: Club) -> QuerySet[Invitation]:
+    return club.invitations.select_related("player", "accepted_by").order_by("-created_at", "-id")
+
+
+def invitation_get(*, club: Club, pk: int) -> Invitation:
+    return invitation_list(club=club).get(pk=pk)
+
+
+def dispute_list(*, club: Club, open_only: bool = False) -> QuerySet[Dispute]:
+    disputes = club.disputes.select_related("game", "game__division", "player")
+    if open_only:
+        disputes = disputes.filter(resolved_at__isnull=True)
+    return disputes.order_by("resolved_at", "-raised_at")
+
+
+def dispute_get(*, club: Club, pk: int) -> Dispute:
+    return dispute_list(club=club).get(pk=pk)
+
+
+def open_dispute(*, game: Game) -> Dispute | None:
+    return Dispute.objects.filter(game=game, resolved_at__isnull=True).first()
+
+
+def dispute_hold(game: Game) -> str | None:
+    """``games.services.CONFIRM_HOLDS``: an open dispute holds the game for a club admin."""
+    from .services import GAME_DISPUTED
+
+    if Dispute.objects.filter(game_id=game.pk, resolved_at__isnull=True).exists():
+        return GAME_DISPUTED
+    return None
+
+
+def handover_candidates(*, game: Game, device_user: Any) -> list[dict[str, Any]]:
+    """The players who may take the phone: seated on a side other than the phone holder's,
+    each with whether they can confirm by PIN here."""
+    seats = list(game.seats.select_related("player__user").order_by("seat"))
+    device_sides = {s.side for s in seats if s.player.user_id == getattr(device_user, "pk", None)}
+    user_ids = [s.player.user_id for s in seats if s.player.user_id]
+    profiles = {p.user_id: p for p in MemberProfile.objects.filter(user_id__in=user_ids)}
+    out = []
+    for s in seats:
+        if s.side in device_sides:
+            continue
+        profile = profiles.get(s.player.user_id)
+        out.append(
+            {
+                "player": s.player,
+                "side": s.side,
+                "has_pin": bool(profile and profile.has_pin and not profile.pin_locked_at),
+            }
+        )
+    return out
+
+
+def my_players(*, user: Any) -> list[Player]:
+    """The member's players, one per club they still belong to."""
+    return list(
+        Player.objects.filter(user=user, club__memberships__user=user)
+        .select_related("club")
+        .order_by("club__name")
+    )
+
+
+def my_games(*, user: Any, limit: int = MY_GAMES_LIMIT) -> list[Game]:
+    return list(
+        Game.objects.filter(seats__player__user=user, club__memberships__user=user)
+        .select_related("club", "division")
+        .prefetch_related("seats__player")
+        .order_by("-created_at", "-id")[:limit]
+    )
+
+
+def my_fixtures(*, user: Any, limit: int = MY_FIXTURES_LIMIT) -> list[Fixture]:
+    today = timezone.localdate()
+    mine = Q(home__members__player__user=user) | Q(away__members__player__user=user)
+    return list(
+        Fixture.objects.filter(mine, club__memberships__user=user)
+        .filter(Q(date__gte=today) | Q(date__isnull=True))
+        .exclude(status__in=Fixture.DONE)
+        .select_related("club", "home", "away", "venue", "division")
+        .distinct()
+        .order_by("date", "round_number", "id")[:limit]
+    )
+
+
+def my_stats(*, players: list[Player]) -> dict[int, dict[str, Any]]:
+    """All-time figures per player: games, wins, win %, rating (mu - 3 sigma)."""
+    from django.db.models import Sum
+
+    ids = [p.pk for p in players]
+    sums = {
+        r["player_id"]: r
+        for r in PlayerGameStat.objects.filter(player_id__in=ids)
+        .values("player_id")
+        .annotate(won=Sum("won"), tied=Sum("tied"), lost=Sum("lost"), deals=Sum("deals"))
+    }
+    ratings = {r.player_id: r for r in PlayerRating.objects.filter(player_id__in=ids)}
+    out = {}
+    for p in players:
+        row = sums.get(p.pk) or {"won": 0, "tied": 0, "lost": 0, "deals": 0}
+        games = (row["won"] or 0) + (row["tied"] or 0) + (row["lost"] or 0)
+        out[p.pk] = {
+            "games": games,
+            "won": row["won"] or 0,
+            "tied": row["tied"] or 0,
+            "lost": row["lost"] or 0,
+            "win_pct": round(100 * (row["won"] or 0) / games) if games else None,
+            "rating": ratings.get(p.pk),
+        }
+    return out
+
+
+def days_left(invitation: Invitation) -> int:
+    return max(0, (invitation.expires_at - timezone.now()) // dt.timedelta(days=1))

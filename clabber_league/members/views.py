@@ -1,0 +1,399 @@
+"""Members' pages: invitations (with a QR code), joining, My games, the member's settings,
+handing the scorer's phone to the other side, and disputes.
+
+Views translate between the request and ``services``; the API calls the same services.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.views.decorators.http import require_POST
+
+from clabber_league.clubs import services as club_services
+from clabber_league.clubs.decorators import club_view
+from clabber_league.clubs.models import Player
+from clabber_league.games import selectors as game_selectors
+from clabber_league.games.models import Game
+
+from . import selectors, services
+from .adapters import SESSION_KEY
+from .forms import (
+    DisputeForm,
+    HandoverForm,
+    InvitationForm,
+    JoinForm,
+    PinForm,
+    PrivacyForm,
+    ResolveForm,
+)
+from .models import Dispute, Invitation
+
+PLAYERS_PER_PAGE = 50
+
+
+def _add_errors(form: Any, exc: services.MemberError) -> None:
+    for error in exc.errors:
+        name = error["field"] if error["field"] in form.fields else None
+        form.add_error(name, error["message"])
+
+
+def qr_svg(url: str, label: str) -> SafeString:
+    """The link as an SVG QR code (segno), labelled for screen readers."""
+    svg = segno.make(url, error="m").svg_inline(
+        scale=5, border=2, dark="#000", light="#fff", svgclass="qr"
+    )
+    label_attr = format_html('<svg role="img" aria-label="{}" ', label)
+    return mark_safe(svg.replace("<svg ", label_attr, 1))  # segno escapes the URL in its own SVG
+
+
+# --- invitations (club admins) ---------------------------------------------------------------
+
+
+@club_view("manage")
+def invitation_list(request: HttpRequest) -> HttpResponse:
+    club = request.club
+    players = list(club.players.filter(user__isnull=True, active=True).order_by("name")[:500])
+    form = InvitationForm(request.POST or None, players=players)
+    if request.method == "POST" and form.is_valid():
+        player = None
+        if form.cleaned_data["player"]:
+            player = club.players.filter(pk=form.cleaned_data["player"]).first()
+        try:
+            invitation = services.invitation_create(
+                club=club,
+                created_by=request.user,
+                role=form.cleaned_data["role"],
+                email=form.cleaned_data["email"] or "",
+                player=player,
+                note=form.cleaned_data["note"],
+                days=form.cleaned_data["days"],
+                request=request,
+            )
+        except services.MemberError as exc:
+            _add_errors(form, exc)
+        else:
+            if invitation.email:
+                messages.success(request, f"Invitation emailed to {invitation.email}.")
+            else:
+                messages.success(request, "Invitation made: show the QR code or share the link.")
+            return redirect("members:invitation", club_slug=club.slug, pk=invitation.pk)
+    page = Paginator(selectors.invitation_list(club=club), 25).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "members/invitations.html",
+        {"club": club, "access": request.club_access, "form": form, "page": page},
+    )
+
+
+def _invitation_or_404(request: HttpRequest, pk: int) -> Invitation:
+    try:
+        return selectors.invitation_get(club=request.club, pk=pk)
+    except Invitation.DoesNotExist as exc:
+        raise Http404("No such invitation.") from exc
+
+
+@club_view("manage")
+def invitation_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    invitation = _invitation_or_404(request, pk)
+    url = services.invitation_url(invitation=invitation, request=request)
+    is_open = invitation.state() == Invitation.State.OPEN
+    return render(
+        request,
+        "members/invitation.html",
+        {
+            "club": request.club,
+            "access": request.club_access,
+            "invitation": invitation,
+            "url": url if is_open else "",
+            "qr": qr_svg(url, f"QR code: invitation to join {request.club.name}")
+            if is_open
+            else "",
+            "days_left": selectors.days_left(invitation),
+        },
+    )
+
+
+@require_POST
+@club_view("manage")
+def invitation_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    invitation = _invitation_or_404(request, pk)
+    try:
+        services.invitation_revoke(invitation=invitation)
+    except services.MemberError as exc:
+        messages.error(request, exc.errors[0]["message"])
+    else:
+        messages.success(request, "Invitation withdrawn: its link no longer works.")
+    return redirect("members:invitation", club_slug=request.club.slug, pk=invitation.pk)
+
+
+# --- joining ---------------------------------------------------------------------------------
+
+
+def join(request: HttpRequest, key: str) -> HttpResponse:
+    """The invitation's link: sign up or log in, say which player you are, and join."""
+    try:
+        invitation = services.invitation_from_key(key=key)
+    except services.MemberError as exc:
+        request.session.pop(SESSION_KEY, None)
+        return render(
+            request, "members/join_refused.html", {"message": exc.errors[0]["message"]}, status=410
+        )
+    request.session[SESSION_KEY] = key
+    club = invitation.club
+    if not request.user.is_authenticated:
+        return render(
+            request,
+            "members/join_start.html",
+            {"invitation": invitation, "invited_club": club, "next": request.get_full_path()},
+        )
+    players = []
+    if invitation.player is None:
+        players = list(club.players.filter(user__isnull=True, active=True).order_by("name")[:500])
+    form = JoinForm(request.POST or None, players=players)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.invitation_accept(
+                key=key,
+                user=request.user,
+                player_id=form.cleaned_data["player"],
+                new_name=form.cleaned_data["new_name"],
+            )
+        except services.MemberError as exc:
+            _add_errors(form, exc)
+        else:
+            services.profile_set_privacy(
+                user=request.user, name_public=form.cleaned_data["name_public"]
+            )
+            request.session.pop(SESSION_KEY, None)
+            messages.success(
+                request,
+                f"Welcome to {club.name}! Set your confirmation PIN so you can confirm "
+                "results on the scorer's phone.",
+            )
+            return redirect("members:settings")
+    return render(
+        request,
+        "members/join.html",
+        {"invitation": invitation, "invited_club": club, "form": form},
+    )
+
+
+# --- the member's own pages --------------------------------------------------------------------
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    players = selectors.my_players(user=request.user)
+    stats = selectors.my_stats(players=players)
+    return render(
+        request,
+        "members/my_games.html",
+        {
+            "players": [(p, stats[p.pk]) for p in players],
+            "games": selectors.my_games(user=request.user),
+            "fixtures": selectors.my_fixtures(user=request.user),
+            "profile": services.profile_for(request.user),
+        },
+    )
+
+
+@login_required
+def member_settings(request: HttpRequest) -> HttpResponse:
+    profile = services.profile_for(request.user)
+    pin_form = PinForm(prefix="pin")
+    privacy_form = PrivacyForm(
+        prefix="privacy",
+        initial={"name_public": services.profile_name_public(user=request.user)},
+    )
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "pin":
+            pin_form = PinForm(request.POST, prefix="pin")
+            if pin_form.is_valid():
+                try:
+                    services.profile_set_pin(user=request.user, pin=pin_form.cleaned_data["pin"])
+                except services.MemberError as exc:
+                    _add_errors(pin_form, exc)
+                else:
+                    messages.success(request, "Your PIN is set.")
+                    return redirect("members:settings")
+        elif action == "clear-pin":
+            services.profile_clear_pin(user=request.user)
+            messages.success(request, "Your PIN is removed: confirm results from your own phone.")
+            return redirect("members:settings")
+        elif action == "privacy":
+            privacy_form = PrivacyForm(request.POST, prefix="privacy")
+            if privacy_form.is_valid():
+                services.profile_set_privacy(
+                    user=request.user, name_public=privacy_form.cleaned_data["name_public"]
+                )
+                messages.success(request, "Saved.")
+                return redirect("members:settings")
+    return render(
+        request,
+        "members/settings.html",
+        {"profile": profile, "pin_form": pin_form, "privacy_form": privacy_form},
+    )
+
+
+# --- the scorer's phone: hand it to the other side ---------------------------------------------
+
+
+def _game_or_404(request: HttpRequest, pk: int) -> Game:
+    try:
+        return game_selectors.game_get(club=request.club, pk=pk)
+    except Game.DoesNotExist as exc:
+        raise Http404("No such game in this club.") from exc
+
+
+def _handover_page(
+    request: HttpRequest, game: Game, handover_form=None, dispute_form=None, status: int = 200
+) -> HttpResponse:
+    return render(
+        request,
+        "members/handover.html",
+        {
+            "club": request.club,
+            "access": request.club_access,
+            "game": game,
+            "candidates": selectors.handover_candidates(game=game, device_user=request.user),
+            "dispute": selectors.open_dispute(game=game),
+            "handover_form": handover_form or HandoverForm(),
+            "dispute_form": dispute_form or DisputeForm(),
+        },
+        status=status,
+    )
+
+
+@club_view("score")
+def handover(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_or_404(request, pk)
+    if request.method != "POST":
+        return _handover_page(request, game)
+    form = HandoverForm(request.POST)
+    if form.is_valid():
+        try:
+            services.handover_confirm(
+                game=game,
+                player_id=form.cleaned_data["player"],
+                pin=form.cleaned_data["pin"],
+                device_user=request.user,
+            )
+        except services.MemberError as exc:
+            _add_errors(form, exc)
+        else:
+            messages.success(request, "Result confirmed by the other side. Thank you!")
+            return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
+    return _handover_page(request, game, handover_form=form, status=400)
+
+
+@require_POST
+@club_view("score")
+def handover_dispute(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _game_or_404(request, pk)
+    form = DisputeForm(request.POST)
+    if form.is_valid():
+        try:
+            services.dispute_raise(
+                game=game,
+                reason=form.cleaned_data["reason"],
+                player_id=form.cleaned_data["player"] or None,
+                device_user=request.user,
+                request=request,
+            )
+        except services.MemberError as exc:
+            _add_errors(form, exc)
+        else:
+            messages.warning(request, "Result disputed: the club admin has been told.")
+            return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
+    return _handover_page(request, game, dispute_form=form, status=400)
+
+
+# --- disputes (club admins) ----------------------------------------------------------------------
+
+
+@club_view("manage")
+def dispute_list(request: HttpRequest) -> HttpResponse:
+    page = Paginator(selectors.dispute_list(club=request.club), 25).get_page(
+        request.GET.get("page")
+    )
+    return render(
+        request,
+        "members/disputes.html",
+        {"club": request.club, "access": request.club_access, "page": page},
+    )
+
+
+@club_view("manage")
+def dispute_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        dispute = selectors.dispute_get(club=request.club, pk=pk)
+    except Dispute.DoesNotExist as exc:
+        raise Http404("No such dispute.") from exc
+    form = ResolveForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.dispute_resolve(
+                dispute=dispute, user=request.user, resolution=form.cleaned_data["resolution"]
+            )
+        except services.MemberError as exc:
+            _add_errors(form, exc)
+            status = 400
+        else:
+            messages.success(request, "Resolved: the result is confirmed in the club's name.")
+            return redirect("members:disputes", club_slug=request.club.slug)
+    return render(
+        request,
+        "members/dispute.html",
+        {"club": request.club, "access": request.club_access, "dispute": dispute, "form": form},
+        status=status,
+    )
+
+
+# --- which login is which player (club admins) --------------------------------------------------
+
+
+@club_view("manage")
+def player_logins(request: HttpRequest) -> HttpResponse:
+    club = request.club
+    if request.method == "POST":
+        player_id = request.POST.get("player") or ""
+        player = club.players.filter(pk=player_id).first() if player_id.isdigit() else None
+        if player is None:
+            messages.error(request, "Choose one of this club's players.")
+            return redirect(reverse("members:players", kwargs={"club_slug": club.slug}))
+        username = (request.POST.get("username") or "").strip()
+        user = None
+        if username:
+            user = get_user_model().objects.filter(username=username).first()
+        try:
+            if username and user is None:
+                raise club_services.ClubError.one("user", club_services.PLAYER_LOGIN_NOT_MEMBER)
+            club_services.player_link_user(player=player, user=user)
+        except club_services.ClubError as exc:
+            messages.error(request, f"{player.name}: {exc.errors[0]['message']}")
+        else:
+            messages.success(
+                request,
+                f"{player.name} is linked to {username}." if user else f"{player.name} unlinked.",
+            )
+        return redirect(reverse("members:players", kwargs={"club_slug": club.slug}))
+    players = Player.objects.filter(club=club).select_related("user").order_by("name")
+    page = Paginator(players, PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "members/players.html",
+        {"club": club, "access": request.club_access, "page": page},
+    )

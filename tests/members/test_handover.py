@@ -1,0 +1,203 @@
+"""Handing the scorer's phone to the other side: a PIN confirms, a wrong one is refused and
+counts, five lock it; a PIN of the scorer's own side, or of someone who touched the deals,
+is refused; a dispute flags the game for the club admins, who resolve it."""
+
+import pytest
+from django.core import mail
+
+from clabber_league.games import services as game_services
+from clabber_league.games.models import DealRevision, Game
+from clabber_league.members import services
+from clabber_league.members.models import Dispute, MemberProfile
+from clabber_league.standings.models import PlayerRating
+from tests.games.conftest import made
+from tests.members.conftest import PIN
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_other_sides_pin_confirms_in_their_name_and_the_history_says_how(table, scorer):
+    game, opponent = table["game"], table["opponent"]
+    services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
+    game.refresh_from_db()
+    assert game.status == Game.Status.CONFIRMED
+    assert game.confirmed_by == opponent.user
+    revision = game.revisions.get(action=DealRevision.Action.CONFIRM)
+    assert revision.user == opponent.user
+    assert revision.after == {
+        "how": "pin",
+        "player": opponent.pk,
+        "name": opponent.name,
+        "device_user": scorer.pk,
+    }
+    assert PlayerRating.objects.filter(player=opponent).exists()  # ratings moved
+
+
+def test_a_wrong_pin_is_refused_counts_and_changes_nothing(table, scorer):
+    game, opponent = table["game"], table["opponent"]
+    with pytest.raises(services.MemberError) as caught:
+        services.handover_confirm(game=game, player_id=opponent.pk, pin="0000", device_user=scorer)
+    assert caught.value.errors == [
+        {"field": "pin", "message": services.PIN_WRONG.format(player=opponent, left=4)}
+    ]
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert MemberProfile.objects.get(user=opponent.user).pin_failures == 1
+
+
+def test_five_wrong_pins_lock_it_even_for_the_right_one_until_a_new_pin_is_set(table, scorer):
+    game, opponent = table["game"], table["opponent"]
+    for _ in range(5):
+        with pytest.raises(services.MemberError):
+            services.handover_confirm(
+                game=game, player_id=opponent.pk, pin="9999", device_user=scorer
+            )
+    with pytest.raises(services.MemberError) as caught:
+        services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
+    assert caught.value.errors[0]["message"] == services.PIN_LOCKED.format(player=opponent)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    services.profile_set_pin(user=opponent.user, pin="5555")
+    services.handover_confirm(game=game, player_id=opponent.pk, pin="5555", device_user=scorer)
+    game.refresh_from_db()
+    assert game.status == Game.Status.CONFIRMED
+
+
+def test_the_pin_is_stored_hashed():
+    from tests.factories import UserFactory
+
+    user = UserFactory()
+    profile = services.profile_set_pin(user=user, pin="123456")
+    assert "123456" not in profile.pin_hash
+    assert profile.pin_hash.split("$")[0]  # a Django hasher's algorithm prefix
+
+
+@pytest.mark.parametrize("pin", ["123", "1234567", "12a4", "", " 1234"])
+def test_a_pin_is_four_to_six_digits(pin):
+    from tests.factories import UserFactory
+
+    with pytest.raises(services.MemberError) as caught:
+        services.profile_set_pin(user=UserFactory(), pin=pin)
+    assert caught.value.errors == [{"field": "pin", "message": services.PIN_FORMAT}]
+
+
+def test_a_pin_of_the_scorers_own_side_is_refused(table, scorer):
+    game, partner = table["game"], table["partner"]
+    with pytest.raises(services.MemberError) as caught:
+        services.handover_confirm(game=game, player_id=partner.pk, pin="1111", device_user=scorer)
+    assert caught.value.errors[0] == {
+        "field": "player",
+        "message": services.PIN_SAME_SIDE.format(player=partner),
+    }
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+
+
+@pytest.mark.parametrize("last_deal_by", ["bertha"])
+def test_someone_who_recorded_a_deal_cannot_confirm_by_pin(table, scorer, last_deal_by):
+    """Bertha entered the last deal on the scorer's phone: the one confirmation rule
+    (``game_confirm``) refuses her PIN, and nothing changes."""
+    game, opponent = table["game"], table["opponent"]
+    with pytest.raises(services.MemberError) as caught:
+        services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
+    assert caught.value.errors == [{"field": "game", "message": game_services.CONFIRM_TOUCHED}]
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+
+
+def test_someone_who_corrected_a_deal_cannot_confirm_by_pin(table, scorer, club):
+    """Bruno (side B, a scorer too) corrected a deal: Bertha, his partner, is refused."""
+    from clabber_league.clubs.models import Membership, Role
+
+    game, opponent, bruno = table["game"], table["opponent"], table["opponent_without_pin"]
+    Membership.objects.filter(club=club, user=bruno.user).update(role=Role.SCORER)
+    game_services.deal_correct(deal=game.deals.first(), data=made("A", 142), user=bruno.user)
+    with pytest.raises(services.MemberError) as caught:
+        services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
+    assert caught.value.errors == [{"field": "game", "message": game_services.CONFIRM_SAME_SIDE}]
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+
+
+def test_a_player_without_a_pin_is_told_to_confirm_from_their_own_phone(table, scorer):
+    game, other = table["game"], table["opponent_without_pin"]
+    with pytest.raises(services.MemberError) as caught:
+        services.handover_confirm(game=game, player_id=other.pk, pin="1234", device_user=scorer)
+    assert caught.value.errors[0]["message"] == services.PIN_NONE.format(player=other)
+
+
+def test_a_dispute_flags_the_game_emails_the_admins_and_blocks_confirming(
+    table, scorer, admin, django_capture_on_commit_callbacks
+):
+    game, opponent = table["game"], table["opponent"]
+    with django_capture_on_commit_callbacks(execute=True):
+        dispute = services.dispute_raise(
+            game=game, reason="Deal 3 was 82 to us", player_id=opponent.pk, device_user=scorer
+        )
+    assert dispute.is_open and dispute.player == opponent
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == [admin.email]
+    assert "Deal 3 was 82 to us" in message.body
+    assert "Deal 3 was 82 to us" in message.alternatives[0][0]
+    assert message.alternatives[0][1] == "text/html"
+    with pytest.raises(services.MemberError) as caught:
+        services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
+    assert caught.value.errors[0]["message"] == services.GAME_DISPUTED
+    with pytest.raises(services.MemberError) as caught:
+        services.dispute_raise(game=game, reason="again", device_user=scorer)
+    assert caught.value.errors[0]["message"] == services.DISPUTE_OPEN
+
+
+def test_a_dispute_needs_a_reason(table, scorer):
+    with pytest.raises(services.MemberError) as caught:
+        services.dispute_raise(game=table["game"], reason="   ", device_user=scorer)
+    assert caught.value.errors == [{"field": "reason", "message": services.DISPUTE_REASON}]
+    assert not Dispute.objects.exists()
+
+
+def test_the_admin_corrects_then_confirms_in_the_name_of_the_club(table, scorer, admin):
+    game = table["game"]
+    dispute = services.dispute_raise(game=game, reason="Deal 1 is wrong", device_user=scorer)
+    game_services.deal_correct(deal=game.deals.first(), data=made("A", 140), user=admin)
+    services.dispute_resolve(dispute=dispute, user=admin, resolution="Corrected deal 1")
+    game.refresh_from_db()
+    dispute.refresh_from_db()
+    assert game.status == Game.Status.CONFIRMED and game.confirmed_by == admin
+    assert game.revisions.get(action=DealRevision.Action.CONFIRM).after == {"how": "club"}
+    assert not dispute.is_open and dispute.resolved_by == admin
+    with pytest.raises(services.MemberError) as caught:
+        services.dispute_resolve(dispute=dispute, user=admin)
+    assert caught.value.errors[0]["message"] == services.DISPUTE_RESOLVED
+
+
+def test_only_a_club_admin_confirms_in_the_name_of_the_club(table, scorer):
+    dispute = services.dispute_raise(game=table["game"], reason="wrong", device_user=scorer)
+    with pytest.raises(services.MemberError) as caught:
+        services.dispute_resolve(dispute=dispute, user=scorer)
+    assert caught.value.errors[0]["message"] == game_services.CONFIRM_CLUB_ADMIN_ONLY
+    dispute.refresh_from_db()
+    assert dispute.is_open
+
+
+def test_handover_tries_on_one_game_are_throttled(table, scorer, settings):
+    game, opponent = table["game"], table["opponent"]
+    settings.MEMBER_PIN_MAX_FAILURES = 100  # so the throttle, not the lock, is what stops them
+    for _ in range(services.PIN_THROTTLE_TRIES):
+        with pytest.raises(services.MemberError):
+            services.handover_confirm(
+                game=game, player_id=opponent.pk, pin="0000", device_user=scorer
+            )
+    with pytest.raises(services.MemberError) as caught:
+        services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
+    assert caught.value.errors == [{"field": "pin", "message": services.PIN_THROTTLED}]
+
+
+def test_a_disputed_game_is_not_confirmed_from_anyones_own_phone_either(table, scorer):
+    game, bruno = table["game"], table["opponent_without_pin"]
+    services.dispute_raise(game=game, reason="Deal 4 was not ours", device_user=scorer)
+    with pytest.raises(game_services.GameError) as caught:
+        game_services.game_confirm(game=game, user=bruno.user)
+    assert caught.value.errors[0]["message"] == services.GAME_DISPUTED
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
