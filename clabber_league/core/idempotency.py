@@ -23,10 +23,8 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -37,6 +35,7 @@ from rest_framework.response import Response
 
 from .api import Unprocessable, errors_body
 from .models import IdempotencyRecord
+from .services import retention
 
 HEADER = "Idempotency-Key"
 KEY_MAX_LENGTH = 80
@@ -59,10 +58,6 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
         "body is refused with 422."
     ),
 )
-
-
-def retention() -> timedelta:
-    return timedelta(hours=getattr(settings, "IDEMPOTENCY_RETENTION_HOURS", 24))
 
 
 def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
@@ -134,10 +129,3 @@ def _fingerprint(request: Request) -> str:
         body = repr(request.data)
     text = f"{request.method} {request.path}\n{body}"
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def idempotency_records_purge() -> int:
-    """Delete the kept responses older than the retention; returns how many."""
-    cutoff = timezone.now() - retention()
-    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
-    return deleted

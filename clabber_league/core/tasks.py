@@ -21,6 +21,6 @@ def health_probe() -> dict[str, object]:
 @shared_task(name="core.purge_idempotency_keys")
 def purge_idempotency_keys() -> int:
     """Forget the responses kept for Idempotency-Key replays after their 24 hours."""
-    from .idempotency import idempotency_records_purge
+    from .services import idempotency_records_purge
 
     return idempotency_records_purge()

@@ -1,0 +1,24 @@
+"""Writes of the core app: the upkeep of what the API keeps for Idempotency-Key replays.
+
+The replays themselves are the API's (``core/idempotency.py``); the clean-up is a service so
+that the periodic task calls it without importing the API layer.
+"""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from .models import IdempotencyRecord
+
+
+def retention() -> timedelta:
+    """How long a kept response answers a replay (``IDEMPOTENCY_RETENTION_HOURS``)."""
+    return timedelta(hours=getattr(settings, "IDEMPOTENCY_RETENTION_HOURS", 24))
+
+
+def idempotency_records_purge() -> int:
+    """Delete the kept responses older than the retention; returns how many."""
+    cutoff = timezone.now() - retention()
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
+    return deleted
