@@ -264,6 +264,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "games", "description": "Games, deals, corrections, confirmation, history."},
         {"name": "standings", "description": "Tables, deals, leaderboards, ratings; CSV."},
         {"name": "rules", "description": "The rules calculator, open to anyone."},
+        {"name": "members", "description": "Invitations, disputes, confirming at the table."},
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
