@@ -259,3 +259,18 @@ class HandoverViewSet(ClubScopedMixin, viewsets.GenericViewSet):
         except services.MemberError as exc:
             raise _refused(exc) from exc
         return Response(DisputeSerializer(dispute).data, status=status.HTTP_201_CREATED)
+
+
+#: Examples for the schema's write operations (core.schema applies them by component).
+REQUEST_EXAMPLES = {
+    "InvitationRequest": {
+        "email": "irma@example.org",
+        "role": "player",
+        "player": None,
+        "note": "Irma, Tuesday's new player",
+        "days": 14,
+    },
+    "ResolveRequest": {"resolution": "Deal 3 corrected: the bell was side A's."},
+    "HandoverConfirmRequest": {"player": 7, "pin": "4821"},
+    "HandoverDisputeRequest": {"player": 7, "reason": "Deal 3: our four jacks are missing."},
+}
