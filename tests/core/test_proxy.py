@@ -68,7 +68,7 @@ def test_with_no_proxy_configured_the_header_is_ignored(three_a_minute, settings
 def _login(client, username, password, forwarded_for):
     return client.post(
         reverse("login"),
-        {"username": username, "password": password},
+        {"login": username, "password": password},  # allauth's form
         REMOTE_ADDR=PROXY,
         HTTP_X_FORWARDED_FOR=forwarded_for,
     )

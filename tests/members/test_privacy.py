@@ -35,7 +35,7 @@ def _public_urls(club, game, division):
         f"/api/clubs/{slug}/ratings/",
         f"/api/clubs/{slug}/leaderboards/players/",
         f"/api/clubs/{slug}/leaderboards/partnerships/",
-        f"/api/clubs/{slug}/standings/{division.pk}/deals/?format=csv",
+        f"/api/clubs/{slug}/standings/{division.pk}/deals.csv/",
     ]
 
 
