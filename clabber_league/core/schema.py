@@ -5,7 +5,7 @@
 - its **tag**, the app it lives in (``clubs``, ``leagues``, ``scheduling``, ``games``,
   ``standings``; the calculator's is ``rules``): a new app's endpoints get their own tag;
 - the **error statuses** it can answer, each with the one error body (``Errors``):
-  401/403 where a token is read, 400/413/415 with a body or query, 404 with a path
+  401/403 where a token is read, 400/413/415 with a body, 400 with a query or path, 404 with a path
   parameter or paging, 409 on writes to club data, 422 with ``Idempotency-Key``, 429 where
   it is throttled, and 500/503 everywhere;
 - the ``Idempotency-Key`` header on views marked :func:`clabber_league.core.idempotency.idempotent`;
@@ -115,8 +115,8 @@ class AutoSchema(openapi.AutoSchema):
             codes += ["401", "403"]
         if has_body or self.method in WRITES:
             codes += ["400", "413", "415"]
-        elif has_query:
-            codes.append("400")
+        elif has_query or has_path:
+            codes.append("400")  # hostile text in the path or a query (core/text.py) too
         if has_path or any(p.get("name") == "page" for p in operation.get("parameters", [])):
             codes.append("404")
         if self.method in WRITES and "club_slug" in self.path:
