@@ -30,8 +30,9 @@ from clabber_league.core import csvsafe
 from clabber_league.games.models import Deal
 from clabber_league.leagues.models import Division, Season
 
-from . import exports, selectors, services
+from . import exports, selectors
 from .models import TIEBREAKERS, PlayerRating, RatingChange
+from .services.tiebreakers import tiebreakers_set
 
 
 class CSVRenderer(BaseRenderer):
@@ -262,7 +263,7 @@ class StandingsViewSet(ClubScopedMixin, mixins.ListModelMixin, viewsets.GenericV
         if request.method == "PUT":
             serializer = TiebreakersSerializer(data=request.data)
             serializer.is_valid(raise_exception=True)
-            services.tiebreakers_set(
+            tiebreakers_set(
                 club=self.club,
                 division=division,
                 tiebreakers=serializer.validated_data["tiebreakers"],
