@@ -74,10 +74,14 @@ API = {
     "standings-csv": READ,
     "leaderboard-players": READ,
     "leaderboard-partnerships": READ,
+    "leaderboard-players-csv": READ,
+    "leaderboard-partnerships-csv": READ,
     "leaderboard-list": READ,
     "rating-list": READ,
     "rating-detail": READ,
     "rating-history": READ,
+    "rating-history-csv": READ,
+    "ratings-csv-list": READ,
     "invitation-list": MANAGE,
     "invitation-detail": MANAGE,
     "invitation-revoke": MANAGE,
@@ -300,6 +304,7 @@ def _kwargs(name: str, pattern, world) -> dict:
         "slug": world["season_slug"],
         "day": "2026-09-07",
         "player": objects["player"],
+        "player_id": objects["player"],
     }
     kwargs = {}
     keys = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", pattern.full_route)
