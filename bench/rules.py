@@ -29,6 +29,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -107,8 +108,8 @@ def _rate(work: int, run: Any, repeat: int = 3) -> float:
     return work / best
 
 
-def _deal_rate(sample: int) -> float:
-    deals = _deals(sample, random.Random(SEED))
+def _deal_rate(deals_file: str) -> float:
+    deals = json.loads(Path(deals_file).read_text())
 
     def score_all() -> None:
         for deal in deals:
@@ -124,14 +125,14 @@ def _busy_jiffies() -> tuple[int, int]:
     return sum(fields) - idle, sum(fields)
 
 
-def _measured_run(root: str, sample: int) -> tuple[float, float]:
+def _measured_run(root: str, deals_file: str) -> tuple[float, float]:
     """deals/s of one subprocess on ``root``'s engine, and the cores others used meanwhile."""
     tick = os.sysconf("SC_CLK_TCK")
     busy0, _ = _busy_jiffies()
     own0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     out = subprocess.run(
-        [sys.executable, __file__, "--root", root, "--rate-only", str(sample)],
+        [sys.executable, __file__, "--root", root, "--rate-only", deals_file],
         capture_output=True,
         text=True,
         check=True,
@@ -147,6 +148,10 @@ def _measured_run(root: str, sample: int) -> tuple[float, float]:
 def compare(baseline: str, rounds: int, sample: int) -> int:
     """Interleaved rounds: the baseline checkout, then this one, ``rounds`` times."""
     runs: dict[str, list[float]] = {"before": [], "after": []}
+    # The same deals for both: generated once here, read from a file by each run.
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(_deals(sample, random.Random(SEED)), handle)
+    deals_file = handle.name
     print(f"score_deal, {sample:,} deals per run; before = {baseline}, after = {HERE}")
     print(f"{'round':<6} {'which':<7} {'deals/s':>10} {'loadavg 1m':>11} {'other cores':>12}")
     for i in range(rounds):
@@ -154,10 +159,11 @@ def compare(baseline: str, rounds: int, sample: int) -> int:
         if i % 2:
             order.reverse()  # neither side always runs first
         for which, root in order:
-            rate, others = _measured_run(root, sample)
+            rate, others = _measured_run(root, deals_file)
             runs[which].append(rate)
             load = os.getloadavg()[0]
             print(f"{i + 1:<6} {which:<7} {rate:>10,.0f} {load:>11.2f} {others:>12.2f}", flush=True)
+    Path(deals_file).unlink()
     before = statistics.median(runs["before"])
     after = statistics.median(runs["after"])
     print(
@@ -177,7 +183,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sample", type=int, default=DEAL_SAMPLE // 2)
     parser.add_argument("--root", help=argparse.SUPPRESS)
-    parser.add_argument("--rate-only", type=int, metavar="DEALS", help=argparse.SUPPRESS)
+    parser.add_argument("--rate-only", metavar="DEALS_FILE", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.rate_only:
         print(json.dumps({"deals_per_second": _deal_rate(args.rate_only)}))
