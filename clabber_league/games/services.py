@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from clabber_league.clubs.access import ClubAccess, access_for
+from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Club, Player
 from clabber_league.core.errors import ServiceError
 from clabber_league.leagues.models import Division, Team
@@ -28,7 +28,7 @@ from clabber_league.leagues.results import game_counts
 from clabber_league.rules import RulesError, get_ruleset, score_game
 from clabber_league.rules.dealing import complete_points, dealer_sequence
 from clabber_league.scheduling.models import Fixture
-from clabber_league.scheduling.services import fixture_result_update
+from clabber_league.scheduling.services.fixture_changes import fixture_result_update
 
 from . import adapters
 from .hooks import game_changed
@@ -36,6 +36,9 @@ from .models import Deal, DealRevision, Game, GameSeat, GameSide
 
 GAME_FINISHED = "This game is finished: no deal can be added."
 GAME_CONFIRMED = "This game is confirmed: its deals can no longer be changed."
+GAME_ABANDONED = "This game was abandoned: its deals can no longer be changed."
+GAME_ABANDON_CONFIRMED = "A confirmed game cannot be abandoned: its result stands."
+GAME_ALREADY_ABANDONED = "This game is already abandoned."
 GAME_FULL = (
     "A game takes at most {cap} deals (the CLABBER_MAX_DEALS_PER_GAME setting); "
     "this one has {count}."
@@ -119,53 +122,12 @@ def game_start(
     rules = division.rules_spec()
     ruleset = get_ruleset(rules)
     side_names = list(ruleset.sides)
-    errors: list[dict[str, str]] = []
-    if len(seats) != ruleset.players:
-        errors.append(
-            {
-                "field": "seats",
-                "message": SEATS_COUNT.format(
-                    ruleset=ruleset.slug, players=ruleset.players, given=len(seats)
-                ),
-            }
-        )
-    if len({p.pk for p in seats}) != len(seats):
-        errors.append({"field": "seats", "message": SEAT_TWICE})
-    if not 0 <= first_dealer < ruleset.players:
-        errors.append(
-            {
-                "field": "first_dealer",
-                "message": FIRST_DEALER_RANGE.format(last=ruleset.players - 1),
-            }
-        )
-    for side in side_names:
-        team = sides.get(side)
-        if team is not None and team.division_id != division.pk:
-            errors.append({"field": f"sides.{side}", "message": TEAM_OTHER_DIVISION})
-    for index, player in enumerate(seats):
-        if player.club_id != club.pk:
-            errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
+    errors = _start_errors(club, division, ruleset, sides, seats, first_dealer)
     if fixture is not None:
         errors.extend(_fixture_errors(fixture, division, sides, side_names))
     if errors:
         raise GameError(errors)
-    members = {
-        team.pk: {m.player_id for m in team.members.all()}
-        for team in sides.values()
-        if team is not None
-    }
-    for index, player in enumerate(seats):
-        side = adapters.seat_side(index, len(side_names))
-        team = sides.get(side)
-        if team is not None and player.pk not in members[team.pk]:
-            errors.append(
-                {
-                    "field": f"seats[{index}]",
-                    "message": SEAT_NOT_IN_TEAM.format(
-                        player=player.name, team=team.name, side=side
-                    ),
-                }
-            )
+    errors = _seat_team_errors(sides, seats, side_names)
     if errors:
         raise GameError(errors)
 
@@ -188,6 +150,69 @@ def game_start(
         for i, p in enumerate(seats)
     )
     return game
+
+
+def _start_errors(
+    club: Club,
+    division: Division,
+    ruleset: Any,
+    sides: Mapping[str, Team | None],
+    seats: Sequence[Player],
+    first_dealer: int,
+) -> list[dict[str, str]]:
+    """What is wrong with a game's seats, first dealer and sides, before its teams are read."""
+    errors: list[dict[str, str]] = []
+    if len(seats) != ruleset.players:
+        errors.append(
+            {
+                "field": "seats",
+                "message": SEATS_COUNT.format(
+                    ruleset=ruleset.slug, players=ruleset.players, given=len(seats)
+                ),
+            }
+        )
+    if len({p.pk for p in seats}) != len(seats):
+        errors.append({"field": "seats", "message": SEAT_TWICE})
+    if not 0 <= first_dealer < ruleset.players:
+        errors.append(
+            {
+                "field": "first_dealer",
+                "message": FIRST_DEALER_RANGE.format(last=ruleset.players - 1),
+            }
+        )
+    for side in ruleset.sides:
+        team = sides.get(side)
+        if team is not None and team.division_id != division.pk:
+            errors.append({"field": f"sides.{side}", "message": TEAM_OTHER_DIVISION})
+    for index, player in enumerate(seats):
+        if player.club_id != club.pk:
+            errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
+    return errors
+
+
+def _seat_team_errors(
+    sides: Mapping[str, Team | None], seats: Sequence[Player], side_names: list[str]
+) -> list[dict[str, str]]:
+    """Each seated player is a member of the team of the side the seat plays for."""
+    errors: list[dict[str, str]] = []
+    members = {
+        team.pk: {m.player_id for m in team.members.all()}
+        for team in sides.values()
+        if team is not None
+    }
+    for index, player in enumerate(seats):
+        side = adapters.seat_side(index, len(side_names))
+        team = sides.get(side)
+        if team is not None and player.pk not in members[team.pk]:
+            errors.append(
+                {
+                    "field": f"seats[{index}]",
+                    "message": SEAT_NOT_IN_TEAM.format(
+                        player=player.name, team=team.name, side=side
+                    ),
+                }
+            )
+    return errors
 
 
 def _fixture_errors(
@@ -322,7 +347,7 @@ def _preview_from(game: Game, answer: Mapping[str, Any], index: int) -> Preview:
 def deal_preview(*, game: Game, data: Mapping[str, Any], maker_seat: int | None = None) -> Preview:
     """Score a deal as the next one of the game without saving anything."""
     if game.status != Game.Status.IN_PROGRESS:
-        raise GameError.one("game", GAME_FINISHED)
+        raise GameError.one("game", _closed_message(game))
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
     new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
@@ -369,7 +394,7 @@ def _deal_record(
         if existing is not None:
             return Recorded(deal=existing, created=False)
     if game.status != Game.Status.IN_PROGRESS:
-        raise GameError.one("game", GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED)
+        raise GameError.one("game", _closed_message(game))
     _check_room(game, 1, "game")
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
     new = _deal_input(game, data)
@@ -507,10 +532,17 @@ def _rescore_rows(game: Game, rows: list[Deal], answer: Mapping[str, Any]) -> No
     _game_save(game, answer)
 
 
+def _closed_message(game: Game) -> str:
+    """Why no deal can be added to a game that is not in progress."""
+    if game.status == Game.Status.ABANDONED:
+        return GAME_ABANDONED
+    return GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED
+
+
 def _locked_open_game(game_id: int) -> Game:
     game = Game.objects.select_for_update().get(pk=game_id)
-    if game.status == Game.Status.CONFIRMED:
-        raise GameError.one("game", GAME_CONFIRMED)
+    if game.status in (Game.Status.CONFIRMED, Game.Status.ABANDONED):
+        raise GameError.one("game", _closed_message(game))
     return game
 
 
@@ -576,6 +608,37 @@ def deal_delete(*, deal: Deal, user: Any = None) -> None:
     )
 
 
+@transaction.atomic
+def game_abandon(*, game: Game, user: Any = None) -> Game:
+    """Set aside a game started by mistake, with the permission rules of deleting a deal
+    (a scorer; not once the result is confirmed). The game keeps its deals and its
+    history, gains an "abandoned" entry, and counts nowhere: not for its fixture (which
+    can be played again), the standings, the leaderboards or the ratings."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status == Game.Status.ABANDONED:
+        raise GameError.one("game", GAME_ALREADY_ABANDONED)
+    if game.status == Game.Status.CONFIRMED:
+        raise GameError.one("game", GAME_ABANDON_CONFIRMED)
+    status_before = game.status
+    before = {
+        "status": status_before,
+        "winner": game.winner,
+        "score": game.scores,
+        "deal_count": game.deal_count,
+        "fixture": game.fixture_id,
+    }
+    game.status = Game.Status.ABANDONED
+    game.winner = ""
+    game.save(update_fields=["status", "winner"])
+    if game.fixture_id and game_counts(status_before):
+        fixture_result_update(fixture_id=game.fixture_id)
+    DealRevision.objects.create(
+        game=game, action=DealRevision.Action.ABANDON, user=user, before=before
+    )
+    game_changed.send(game=game, status_before=status_before)
+    return game
+
+
 #: How a result was confirmed, as the history says it.
 CONFIRM_HOW = {
     "own_phone": "on their own phone",
@@ -617,11 +680,12 @@ def game_confirm_refusal(
     """Why the confirmer may not confirm ``game``, or None when they may.
 
     The confirmer is an account (``user``, with its ``access`` to the club as the page or
-    the API resolved it) or a player seated at the table confirming on the scorer's phone
-    (``player``). The one rule of who confirms a result (README, "Security"): whoever
-    recorded, corrected or deleted any deal of the game may not, nor any player seated on
-    that person's side; a player of the other side may, and so may a club admin who touched
-    no deal and does not sit on such a side.
+    the API resolved it: ``clubs.access`` decides roles, this function never looks them up;
+    without ``access`` the account is no club admin) or a player seated at the table
+    confirming on the scorer's phone (``player``). The one rule of who confirms a result
+    (README, "Security"): whoever recorded, corrected or deleted any deal of the game may
+    not, nor any player seated on that person's side; a player of the other side may, and so
+    may a club admin who touched no deal and does not sit on such a side.
     """
     for hold in CONFIRM_HOLDS:
         reason = hold(game)
@@ -634,9 +698,7 @@ def game_confirm_refusal(
     else:
         account_id = getattr(user, "pk", None)
         seat = game.seats.filter(player__user_id=account_id).first() if account_id else None
-        if account_id and access is None:
-            access = access_for(club=game.club, user=user)
-        is_admin = bool(account_id) and access is not None and access.can_manage
+        is_admin = bool(account_id) and _manages(access, game)
     touchers = game_touchers(game=game)
     if account_id is not None and account_id in touchers:
         return CONFIRM_TOUCHED
@@ -648,6 +710,11 @@ def game_confirm_refusal(
     if seat is None and not is_admin:
         return CONFIRM_NOT_SEATED
     return None
+
+
+def _manages(access: ClubAccess | None, game: Game) -> bool:
+    """Whether the caller's ``access`` makes them an admin of the game's club."""
+    return access is not None and access.club.pk == game.club_id and access.can_manage
 
 
 @transaction.atomic
@@ -665,7 +732,8 @@ def game_confirm(
     Who may confirm is ``game_confirm_refusal``'s rule. ``player`` is a seated player
     confirming at the table (by PIN on the phone of ``device_user``, the scorer's); ``user``
     the account that confirms otherwise, with its ``access`` to the club as the page or the
-    API resolved it (``clubs.access``; looked up when not given). ``how`` (``CONFIRM_HOW``)
+    API resolved it (``clubs.access``: the caller decides roles; without ``access`` the
+    account is no club admin). ``how`` (``CONFIRM_HOW``)
     defaults to "pin" for a player and "own_phone" for an account; "club" is a club admin
     resolving a dispute, who confirms in the name of the club even after correcting the
     deals (the club's ruling, recorded as such). The history records who confirmed and how.
@@ -679,8 +747,7 @@ def game_confirm(
     if game.status != Game.Status.FINISHED:
         raise GameError.one("game", GAME_NOT_FINISHED)
     if how == "club":
-        access = access or access_for(club=game.club, user=user)
-        refusal = None if access.can_manage else CONFIRM_CLUB_ADMIN_ONLY
+        refusal = None if _manages(access, game) else CONFIRM_CLUB_ADMIN_ONLY
     else:
         refusal = game_confirm_refusal(game=game, user=user, player=player, access=access)
     if refusal is not None:
@@ -737,7 +804,7 @@ def sheet_rows_record(
     check_rows_count(len(rows))
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.IN_PROGRESS:
-        raise GameError.one("game", GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED)
+        raise GameError.one("game", _closed_message(game))
     _check_room(game, len(rows), "rows")
     existing = list(game.deals.order_by("number").values_list("data", flat=True))
     news = [adapters.deal_data(row) for row in rows]

@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from clabber_league.backup.services import BackupError, club_export, club_import
+from clabber_league.clubs.access import access_for
 from clabber_league.clubs.models import Club
 from clabber_league.games import services
 from clabber_league.games.models import Deal, DealRevision, Game
@@ -70,7 +71,7 @@ def played(game, scorer, admin):
     for _ in range(3):  # 152 a deal takes A past 500
         services.deal_record(game=game, data=made("A", 142), user=scorer)
     game.refresh_from_db()
-    services.game_confirm(game=game, user=admin)
+    services.game_confirm(game=game, user=admin, access=access_for(club=game.club, user=admin))
     return game
 
 
@@ -124,7 +125,7 @@ def test_a_file_that_is_not_a_backup_is_refused():
 
 
 def test_the_restored_club_standings_agree_with_its_deals(played, club):
-    from clabber_league.standings.services import standings_differences
+    from clabber_league.standings.services.rebuild import standings_differences
 
     copy = club_import(
         data=json.loads(json.dumps(club_export(club=club), default=str)), slug="copy"
