@@ -69,6 +69,7 @@ FIXTURE_DECIDED = (
     "This fixture is already decided: its {planned} planned game(s) have been played "
     "({played} finished). A result is corrected on its score sheet, not by playing again."
 )
+MERGE_SAME_GAME = "{source} and {target} both sat at game {game}: one person cannot take two seats."
 FIXTURE_TEAMS = "A game of this fixture is {home} (side A) v {away} (side B)."
 
 
@@ -749,3 +750,18 @@ def sheet_rows_record(
     ]
     _game_save(game, answer)
     return deals
+
+
+def seats_player_merging(*, source: Player, target: Player) -> None:
+    """``clubs.hooks.player_merging``: ``source``'s seats at games become ``target``'s;
+    refused when both sat at the same game. The games' scores do not change (a deal names
+    seats, not players); the standings recompute their player numbers afterwards."""
+    shared = (
+        GameSeat.objects.filter(player=source, game__seats__player=target)
+        .values_list("game_id", flat=True)
+        .first()
+    )
+    if shared is not None:
+        message = MERGE_SAME_GAME.format(source=source.name, target=target.name, game=shared)
+        raise GameError.one("target", message)
+    GameSeat.objects.filter(player=source).update(player=target)

@@ -26,7 +26,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 
-from clabber_league.clubs.models import Club
+from clabber_league.clubs.models import Club, Player
 from clabber_league.core.errors import ServiceError
 from clabber_league.games.models import Deal, Game, GameSeat, GameSide
 from clabber_league.leagues.models import Division, Team
@@ -53,7 +53,7 @@ from .models import (
     TeamStanding,
     TiebreakerRules,
 )
-from .ratings import ratings_game_confirmed, ratings_replay
+from .ratings import ratings_game_confirmed, ratings_rebuild, ratings_replay
 
 TIEBREAKER_UNKNOWN = "Unknown tiebreaker {name!r}: choose from {known}."
 TIEBREAKER_TWICE = "Each tiebreaker can be chosen once."
@@ -503,3 +503,13 @@ def standings_rebuild(*, division: Division | None = None) -> int:
         unrated = unrated.filter(division=division)
     ratings_replay(games=list(unrated.order_by("confirmed_at", "pk")))
     return teams
+
+
+def standings_player_merged(*, target: Player, source_id: int) -> None:
+    """``clubs.hooks.player_merged``: the merged player's seats are all ``target``'s now;
+    recompute the player and partnership numbers of every division they played in, and the
+    club's ratings, so both equal a recomputation (``standings_check``)."""
+    divisions = Division.objects.filter(games__seats__player=target).distinct().order_by("pk")
+    for division in divisions:
+        standings_rebuild(division=division)
+    ratings_rebuild(club_id=target.club_id)
