@@ -28,7 +28,7 @@ from clabber_league.leagues.results import game_counts
 from clabber_league.rules import RulesError, get_ruleset, score_game
 from clabber_league.rules.dealing import complete_points, dealer_sequence
 from clabber_league.scheduling.models import Fixture
-from clabber_league.scheduling.services import fixture_result_update
+from clabber_league.scheduling.services.fixture_changes import fixture_result_update
 
 from . import adapters
 from .hooks import game_changed
@@ -36,6 +36,9 @@ from .models import Deal, DealRevision, Game, GameSeat, GameSide
 
 GAME_FINISHED = "This game is finished: no deal can be added."
 GAME_CONFIRMED = "This game is confirmed: its deals can no longer be changed."
+GAME_ABANDONED = "This game was abandoned: its deals can no longer be changed."
+GAME_ABANDON_CONFIRMED = "A confirmed game cannot be abandoned: its result stands."
+GAME_ALREADY_ABANDONED = "This game is already abandoned."
 GAME_FULL = (
     "A game takes at most {cap} deals (the CLABBER_MAX_DEALS_PER_GAME setting); "
     "this one has {count}."
@@ -120,53 +123,12 @@ def game_start(
     rules = division.rules_spec()
     ruleset = get_ruleset(rules)
     side_names = list(ruleset.sides)
-    errors: list[dict[str, str]] = []
-    if len(seats) != ruleset.players:
-        errors.append(
-            {
-                "field": "seats",
-                "message": SEATS_COUNT.format(
-                    ruleset=ruleset.slug, players=ruleset.players, given=len(seats)
-                ),
-            }
-        )
-    if len({p.pk for p in seats}) != len(seats):
-        errors.append({"field": "seats", "message": SEAT_TWICE})
-    if not 0 <= first_dealer < ruleset.players:
-        errors.append(
-            {
-                "field": "first_dealer",
-                "message": FIRST_DEALER_RANGE.format(last=ruleset.players - 1),
-            }
-        )
-    for side in side_names:
-        team = sides.get(side)
-        if team is not None and team.division_id != division.pk:
-            errors.append({"field": f"sides.{side}", "message": TEAM_OTHER_DIVISION})
-    for index, player in enumerate(seats):
-        if player.club_id != club.pk:
-            errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
+    errors = _start_errors(club, division, ruleset, sides, seats, first_dealer)
     if fixture is not None:
         errors.extend(_fixture_errors(fixture, division, sides, side_names))
     if errors:
         raise GameError(errors)
-    members = {
-        team.pk: {m.player_id for m in team.members.all()}
-        for team in sides.values()
-        if team is not None
-    }
-    for index, player in enumerate(seats):
-        side = adapters.seat_side(index, len(side_names))
-        team = sides.get(side)
-        if team is not None and player.pk not in members[team.pk]:
-            errors.append(
-                {
-                    "field": f"seats[{index}]",
-                    "message": SEAT_NOT_IN_TEAM.format(
-                        player=player.name, team=team.name, side=side
-                    ),
-                }
-            )
+    errors = _seat_team_errors(sides, seats, side_names)
     if errors:
         raise GameError(errors)
 
@@ -189,6 +151,69 @@ def game_start(
         for i, p in enumerate(seats)
     )
     return game
+
+
+def _start_errors(
+    club: Club,
+    division: Division,
+    ruleset: Any,
+    sides: Mapping[str, Team | None],
+    seats: Sequence[Player],
+    first_dealer: int,
+) -> list[dict[str, str]]:
+    """What is wrong with a game's seats, first dealer and sides, before its teams are read."""
+    errors: list[dict[str, str]] = []
+    if len(seats) != ruleset.players:
+        errors.append(
+            {
+                "field": "seats",
+                "message": SEATS_COUNT.format(
+                    ruleset=ruleset.slug, players=ruleset.players, given=len(seats)
+                ),
+            }
+        )
+    if len({p.pk for p in seats}) != len(seats):
+        errors.append({"field": "seats", "message": SEAT_TWICE})
+    if not 0 <= first_dealer < ruleset.players:
+        errors.append(
+            {
+                "field": "first_dealer",
+                "message": FIRST_DEALER_RANGE.format(last=ruleset.players - 1),
+            }
+        )
+    for side in ruleset.sides:
+        team = sides.get(side)
+        if team is not None and team.division_id != division.pk:
+            errors.append({"field": f"sides.{side}", "message": TEAM_OTHER_DIVISION})
+    for index, player in enumerate(seats):
+        if player.club_id != club.pk:
+            errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
+    return errors
+
+
+def _seat_team_errors(
+    sides: Mapping[str, Team | None], seats: Sequence[Player], side_names: list[str]
+) -> list[dict[str, str]]:
+    """Each seated player is a member of the team of the side the seat plays for."""
+    errors: list[dict[str, str]] = []
+    members = {
+        team.pk: {m.player_id for m in team.members.all()}
+        for team in sides.values()
+        if team is not None
+    }
+    for index, player in enumerate(seats):
+        side = adapters.seat_side(index, len(side_names))
+        team = sides.get(side)
+        if team is not None and player.pk not in members[team.pk]:
+            errors.append(
+                {
+                    "field": f"seats[{index}]",
+                    "message": SEAT_NOT_IN_TEAM.format(
+                        player=player.name, team=team.name, side=side
+                    ),
+                }
+            )
+    return errors
 
 
 def _fixture_errors(
@@ -323,7 +348,7 @@ def _preview_from(game: Game, answer: Mapping[str, Any], index: int) -> Preview:
 def deal_preview(*, game: Game, data: Mapping[str, Any], maker_seat: int | None = None) -> Preview:
     """Score a deal as the next one of the game without saving anything."""
     if game.status != Game.Status.IN_PROGRESS:
-        raise GameError.one("game", GAME_FINISHED)
+        raise GameError.one("game", _closed_message(game))
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
     new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
@@ -370,7 +395,7 @@ def _deal_record(
         if existing is not None:
             return Recorded(deal=existing, created=False)
     if game.status != Game.Status.IN_PROGRESS:
-        raise GameError.one("game", GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED)
+        raise GameError.one("game", _closed_message(game))
     _check_room(game, 1, "game")
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
     new = _deal_input(game, data)
@@ -508,10 +533,17 @@ def _rescore_rows(game: Game, rows: list[Deal], answer: Mapping[str, Any]) -> No
     _game_save(game, answer)
 
 
+def _closed_message(game: Game) -> str:
+    """Why no deal can be added to a game that is not in progress."""
+    if game.status == Game.Status.ABANDONED:
+        return GAME_ABANDONED
+    return GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED
+
+
 def _locked_open_game(game_id: int) -> Game:
     game = Game.objects.select_for_update().get(pk=game_id)
-    if game.status == Game.Status.CONFIRMED:
-        raise GameError.one("game", GAME_CONFIRMED)
+    if game.status in (Game.Status.CONFIRMED, Game.Status.ABANDONED):
+        raise GameError.one("game", _closed_message(game))
     return game
 
 
@@ -575,6 +607,37 @@ def deal_delete(*, deal: Deal, user: Any = None) -> None:
         user=user,
         before=before,
     )
+
+
+@transaction.atomic
+def game_abandon(*, game: Game, user: Any = None) -> Game:
+    """Set aside a game started by mistake, with the permission rules of deleting a deal
+    (a scorer; not once the result is confirmed). The game keeps its deals and its
+    history, gains an "abandoned" entry, and counts nowhere: not for its fixture (which
+    can be played again), the standings, the leaderboards or the ratings."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status == Game.Status.ABANDONED:
+        raise GameError.one("game", GAME_ALREADY_ABANDONED)
+    if game.status == Game.Status.CONFIRMED:
+        raise GameError.one("game", GAME_ABANDON_CONFIRMED)
+    status_before = game.status
+    before = {
+        "status": status_before,
+        "winner": game.winner,
+        "score": game.scores,
+        "deal_count": game.deal_count,
+        "fixture": game.fixture_id,
+    }
+    game.status = Game.Status.ABANDONED
+    game.winner = ""
+    game.save(update_fields=["status", "winner"])
+    if game.fixture_id and game_counts(status_before):
+        fixture_result_update(fixture_id=game.fixture_id)
+    DealRevision.objects.create(
+        game=game, action=DealRevision.Action.ABANDON, user=user, before=before
+    )
+    game_changed.send(game=game, status_before=status_before)
+    return game
 
 
 #: How a result was confirmed, as the history says it.
@@ -738,7 +801,7 @@ def sheet_rows_record(
     check_rows_count(len(rows))
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.IN_PROGRESS:
-        raise GameError.one("game", GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED)
+        raise GameError.one("game", _closed_message(game))
     _check_room(game, len(rows), "rows")
     existing = list(game.deals.order_by("number").values_list("data", flat=True))
     news = [adapters.deal_data(row) for row in rows]

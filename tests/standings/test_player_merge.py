@@ -12,7 +12,7 @@ from clabber_league.games.services import MERGE_SAME_GAME
 from clabber_league.leagues.models import TeamMember
 from clabber_league.leagues.services import MERGE_SAME_TEAM
 from clabber_league.standings.models import PlayerGameStat, PlayerRating, RatingChange
-from clabber_league.standings.services import standings_differences
+from clabber_league.standings.services.rebuild import standings_differences
 from tests.factories import PlayerFactory, TeamFactory
 
 from .conftest import A_WINS, B_WINS, play
