@@ -55,7 +55,12 @@ CONFIRM_TOUCHED = (
 CONFIRM_CLUB_ADMIN_ONLY = "Only a club admin confirms a result in the name of the club."
 SEATS_COUNT = "{ruleset} is played by {players} players; {given} seats were given."
 SEAT_TWICE = "A player can sit only once at a table."
-SEAT_NOT_IN_TEAM = "{player} is not a player of {team}, which plays as side {side}."
+SEAT_OTHER_SIDE = "{player} plays for {team}, the other side: they cannot sit for {side_team}."
+FIRST_DEALER_NOT_SEATED = "The first dealer must be one of the players at the table."
+FIRST_DEALER_DISAGREE = (
+    "first_dealer (seat {seat}) and first_dealer_player (seat {player_seat}) name "
+    "different seats: give one of them."
+)
 PLAYER_OTHER_CLUB = "This player is not a member of the club."
 TEAM_OTHER_DIVISION = "This team does not play in the division."
 SIDES_MISSING = "Give a team for every side ({sides})."
@@ -106,14 +111,22 @@ def game_start(
     division: Division,
     sides: Mapping[str, Team | None],
     seats: Sequence[Player],
-    first_dealer: int = 0,
+    first_dealer: int | None = None,
+    first_dealer_player: Player | None = None,
     fixture: Fixture | None = None,
     number: int = 1,
     played_on: Any = None,
     user: Any = None,
 ) -> Game:
-    """Seat the players and open the game. Seat ``i`` plays for side ``A``, ``B``(, ``C``)
-    in turn, so partners sit opposite one another."""
+    """Seat the players and open the game.
+
+    ``seats`` are the players who actually sit at the table, clockwise: seat ``i`` plays
+    for side ``A``, ``B``(, ``C``) in turn, so partners sit opposite one another. Any
+    player of the club may sit for a side: one who is not on the side's team is recorded
+    as a substitute (``GameSeat.substitute``); a player of another side's team may not.
+    The first dealer is a seat (``first_dealer``, 0 by default) or the player in it
+    (``first_dealer_player``).
+    """
     if division.club_id != club.pk:
         raise GameError.one("division", TEAM_OTHER_DIVISION)
     rules = division.rules_spec()
@@ -131,6 +144,8 @@ def game_start(
         )
     if len({p.pk for p in seats}) != len(seats):
         errors.append({"field": "seats", "message": SEAT_TWICE})
+    first_dealer, dealer_errors = _first_dealer(seats, first_dealer, first_dealer_player)
+    errors.extend(dealer_errors)
     if not 0 <= first_dealer < ruleset.players:
         errors.append(
             {
@@ -149,23 +164,29 @@ def game_start(
         errors.extend(_fixture_errors(fixture, division, sides, side_names))
     if errors:
         raise GameError(errors)
-    members = {
-        team.pk: {m.player_id for m in team.members.all()}
-        for team in sides.values()
-        if team is not None
+    rosters = {
+        side: (team, {m.player_id for m in team.members.all()})
+        for side, team in sides.items()
+        if team is not None and side in side_names
     }
+    substitutes = []
     for index, player in enumerate(seats):
         side = adapters.seat_side(index, len(side_names))
-        team = sides.get(side)
-        if team is not None and player.pk not in members[team.pk]:
-            errors.append(
-                {
-                    "field": f"seats[{index}]",
-                    "message": SEAT_NOT_IN_TEAM.format(
-                        player=player.name, team=team.name, side=side
-                    ),
-                }
-            )
+        own = rosters.get(side)
+        # A seat of a side without a team (a game outside a league) is nobody's substitute.
+        substitutes.append(own is not None and player.pk not in own[1])
+        for other, (team, roster) in rosters.items():
+            if other != side and player.pk in roster:
+                errors.append(
+                    {
+                        "field": f"seats[{index}]",
+                        "message": SEAT_OTHER_SIDE.format(
+                            player=player.name,
+                            team=team.name,
+                            side_team=own[0].name if own else f"side {side}",
+                        ),
+                    }
+                )
     if errors:
         raise GameError(errors)
 
@@ -184,10 +205,32 @@ def game_start(
         GameSide(game=game, side=side, team=sides.get(side)) for side in side_names
     )
     GameSeat.objects.bulk_create(
-        GameSeat(game=game, seat=i, side=adapters.seat_side(i, len(side_names)), player=p)
+        GameSeat(
+            game=game,
+            seat=i,
+            side=adapters.seat_side(i, len(side_names)),
+            player=p,
+            substitute=substitutes[i],
+        )
         for i, p in enumerate(seats)
     )
     return game
+
+
+def _first_dealer(
+    seats: Sequence[Player], seat: int | None, player: Player | None
+) -> tuple[int, list[dict[str, str]]]:
+    """The first dealer's seat, given as a seat, as the player in it, or both (they must
+    agree); seat 0 when neither is given."""
+    if player is None:
+        return (0 if seat is None else seat), []
+    player_seat = next((i for i, p in enumerate(seats) if p.pk == player.pk), None)
+    if player_seat is None:
+        return 0, [{"field": "first_dealer_player", "message": FIRST_DEALER_NOT_SEATED}]
+    if seat is not None and seat != player_seat:
+        message = FIRST_DEALER_DISAGREE.format(seat=seat, player_seat=player_seat)
+        return player_seat, [{"field": "first_dealer_player", "message": message}]
+    return player_seat, []
 
 
 def _fixture_errors(
