@@ -31,14 +31,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from django.conf import settings
-from django.core.mail import EmailMessage, get_connection
+from django.core.mail import get_connection
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from clabber_league.clubs.models import Club
 from clabber_league.core.errors import CONFLICT, ServiceError
+from clabber_league.core.mail import mail_send
 from clabber_league.leagues.models import Division, Team, TeamMember
 from clabber_league.leagues.services import GAMES_PER_FIXTURE, division_update
 
@@ -864,10 +864,7 @@ def nights_publish(*, on: dt.date) -> int:
 
 
 REMINDER_SUBJECT = "{club}: {home} v {away} on {when}"
-REMINDER_BODY = (
-    "Hello,\n\n{home} v {away} ({division}, round {round}) is on {when}{where}.\n"
-    "{home} deals first.\n\nThe schedule: {url}\n\n-- {club}\n"
-)
+REMINDER_TEMPLATE = "scheduling/email/reminder"  # .txt and .html (core.mail)
 
 
 def fixtures_remind(*, on: dt.date, base_url: str = "") -> int:
@@ -894,28 +891,21 @@ def fixtures_remind(*, on: dt.date, base_url: str = "") -> int:
             )
         )
         when = f"{on:%A} {on.day} {on:%B}"
-        where = f" at {fixture.venue.name}, table {fixture.table}" if fixture.venue else ""
         url = f"{base_url}/clubs/{fixture.club.slug}/schedule/teams/{fixture.home_id}/"
         subject = REMINDER_SUBJECT.format(
             club=fixture.club.name, home=fixture.home, away=fixture.away, when=when
         )
         subject = " ".join(subject.split())  # one line, whatever the names hold
-        body = REMINDER_BODY.format(
-            home=fixture.home,
-            away=fixture.away,
-            division=fixture.division.name,
-            round=fixture.round_number,
-            when=when,
-            where=where,
-            url=url,
-            club=fixture.club.name,
-        )
+        context = {"fixture": fixture, "when": when, "url": url, "club": fixture.club}
         for email in emails:
-            message = EmailMessage(
-                subject, body, settings.DEFAULT_FROM_EMAIL, [email], connection=mail
-            )
             try:
-                sent += message.send()
+                sent += mail_send(
+                    to=[email],
+                    subject=subject,
+                    template=REMINDER_TEMPLATE,
+                    context=context,
+                    connection=mail,
+                )
             except Exception:  # one failed email must not stop the others
                 logger.exception("reminder for fixture %s to %s not sent", fixture.pk, email)
         Fixture.objects.filter(pk=fixture.pk).update(reminded_at=timezone.now())

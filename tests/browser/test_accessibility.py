@@ -60,6 +60,8 @@ PAGES = [
     Visit("new game in a division", "/clubs/{club}/games/new/?division={division}", ADMIN),
     Visit("deal entry", "/clubs/{club}/games/{game_open}/deal/", ADMIN),
     Visit("correction", "/clubs/{club}/games/{game_open}/deals/2/edit/", ADMIN),
+    Visit("delete a deal", "/clubs/{club}/games/{game_open}/deals/2/delete/", ADMIN),
+    Visit("abandon a game", "/clubs/{club}/games/{game_open}/abandon/", ADMIN),
     Visit("paper sheet copy", "/clubs/{club}/games/{game_open}/paper-sheet/", ADMIN),
     Visit("standings", "/clubs/{club}/standings/"),
     Visit("division standings", "/clubs/{club}/standings/divisions/{division}/"),

@@ -52,3 +52,24 @@ def test_a_team_name_with_a_line_break_cannot_break_the_subject(scheduled):  # n
     subject = mail.outbox[0].subject
     assert "\n" not in subject and "\r" not in subject
     assert mail.outbox[0].bcc == []
+
+
+def test_a_reminder_has_a_plain_text_and_an_html_body(scheduled):  # noqa: F811
+    """Issue 13: every email the service sends carries both bodies (core.mail)."""
+    fixture = scheduled[0]
+    fixture.home.name = "Aces & <Kings>"  # escaped in the HTML, as written in the text
+    fixture.home.save()
+    _give_email(fixture, "ada", "ada@example.org")
+    assert services.fixtures_remind(on=FIRST_MONDAY, base_url="https://league.example.org") == 1
+    message = mail.outbox[0]
+    url = f"https://league.example.org/clubs/{fixture.club.slug}/schedule/teams/{fixture.home_id}/"
+    assert "Aces & <Kings> deals first." in message.body
+    assert url in message.body
+    assert "<" not in message.body.replace("<Kings>", "")
+    [(html, mimetype)] = message.alternatives
+    assert mimetype == "text/html"
+    assert "Aces &amp; &lt;Kings&gt; deals first." in html
+    assert f'href="{url}"' in html
+    assert (
+        f"round {fixture.round_number}" in html and f"round {fixture.round_number}" in message.body
+    )
