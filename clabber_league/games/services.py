@@ -28,7 +28,7 @@ from clabber_league.leagues.results import game_counts
 from clabber_league.rules import RulesError, get_ruleset, score_game
 from clabber_league.rules.dealing import complete_points, dealer_sequence
 from clabber_league.scheduling.models import Fixture
-from clabber_league.scheduling.services import fixture_result_update
+from clabber_league.scheduling.services.fixture_changes import fixture_result_update
 
 from . import adapters
 from .hooks import game_changed
@@ -135,61 +135,13 @@ def game_start(
     rules = division.rules_spec()
     ruleset = get_ruleset(rules)
     side_names = list(ruleset.sides)
-    errors: list[dict[str, str]] = []
-    if len(seats) != ruleset.players:
-        errors.append(
-            {
-                "field": "seats",
-                "message": SEATS_COUNT.format(
-                    ruleset=ruleset.slug, players=ruleset.players, given=len(seats)
-                ),
-            }
-        )
-    if len({p.pk for p in seats}) != len(seats):
-        errors.append({"field": "seats", "message": SEAT_TWICE})
-    first_dealer, dealer_errors = _first_dealer(seats, first_dealer, first_dealer_player)
-    errors.extend(dealer_errors)
-    if not 0 <= first_dealer < ruleset.players:
-        errors.append(
-            {
-                "field": "first_dealer",
-                "message": FIRST_DEALER_RANGE.format(last=ruleset.players - 1),
-            }
-        )
-    for side in side_names:
-        team = sides.get(side)
-        if team is not None and team.division_id != division.pk:
-            errors.append({"field": f"sides.{side}", "message": TEAM_OTHER_DIVISION})
-    for index, player in enumerate(seats):
-        if player.club_id != club.pk:
-            errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
+    first_dealer, errors = _first_dealer(seats, first_dealer, first_dealer_player)
+    errors += _start_errors(club, division, ruleset, sides, seats, first_dealer)
     if fixture is not None:
         errors.extend(_fixture_errors(fixture, division, sides, side_names))
     if errors:
         raise GameError(errors)
-    rosters = {
-        side: (team, {m.player_id for m in team.members.all()})
-        for side, team in sides.items()
-        if team is not None and side in side_names
-    }
-    substitutes = []
-    for index, player in enumerate(seats):
-        side = adapters.seat_side(index, len(side_names))
-        own = rosters.get(side)
-        # A seat of a side without a team (a game outside a league) is nobody's substitute.
-        substitutes.append(own is not None and player.pk not in own[1])
-        for other, (team, roster) in rosters.items():
-            if other != side and player.pk in roster:
-                errors.append(
-                    {
-                        "field": f"seats[{index}]",
-                        "message": SEAT_OTHER_SIDE.format(
-                            player=player.name,
-                            team=team.name,
-                            side_team=own[0].name if own else f"side {side}",
-                        ),
-                    }
-                )
+    errors, substitutes = _seat_team_errors(sides, seats, side_names)
     if errors:
         raise GameError(errors)
 
@@ -234,6 +186,76 @@ def _first_dealer(
         message = FIRST_DEALER_DISAGREE.format(seat=seat, player_seat=player_seat)
         return player_seat, [{"field": "first_dealer_player", "message": message}]
     return player_seat, []
+
+
+def _start_errors(
+    club: Club,
+    division: Division,
+    ruleset: Any,
+    sides: Mapping[str, Team | None],
+    seats: Sequence[Player],
+    first_dealer: int,
+) -> list[dict[str, str]]:
+    """What is wrong with a game's seats, first dealer and sides, before its teams are read."""
+    errors: list[dict[str, str]] = []
+    if len(seats) != ruleset.players:
+        errors.append(
+            {
+                "field": "seats",
+                "message": SEATS_COUNT.format(
+                    ruleset=ruleset.slug, players=ruleset.players, given=len(seats)
+                ),
+            }
+        )
+    if len({p.pk for p in seats}) != len(seats):
+        errors.append({"field": "seats", "message": SEAT_TWICE})
+    if not 0 <= first_dealer < ruleset.players:
+        errors.append(
+            {
+                "field": "first_dealer",
+                "message": FIRST_DEALER_RANGE.format(last=ruleset.players - 1),
+            }
+        )
+    for side in ruleset.sides:
+        team = sides.get(side)
+        if team is not None and team.division_id != division.pk:
+            errors.append({"field": f"sides.{side}", "message": TEAM_OTHER_DIVISION})
+    for index, player in enumerate(seats):
+        if player.club_id != club.pk:
+            errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
+    return errors
+
+
+def _seat_team_errors(
+    sides: Mapping[str, Team | None], seats: Sequence[Player], side_names: list[str]
+) -> tuple[list[dict[str, str]], list[bool]]:
+    """No seated player sits for a side other than their team's; and which seats are
+    substitutes (a player not on the team of the side the seat plays for)."""
+    errors: list[dict[str, str]] = []
+    rosters = {
+        side: (team, {m.player_id for m in team.members.all()})
+        for side, team in sides.items()
+        if team is not None and side in side_names
+    }
+    substitutes = []
+    for index, player in enumerate(seats):
+        side = adapters.seat_side(index, len(side_names))
+        own = rosters.get(side)
+        # A seat of a side without a team (a game outside a league) is nobody's substitute.
+        substitutes.append(own is not None and player.pk not in own[1])
+        for other, (team, roster) in rosters.items():
+            if other != side and player.pk in roster:
+                errors.append(
+                    {
+                        "field": f"seats[{index}]",
+                        "message": SEAT_OTHER_SIDE.format(
+                            player=player.name,
+                            team=team.name,
+                            side_team=own[0].name if own else f"side {side}",
+                        ),
+                    }
+                )
+    return errors, substitutes
 
 
 def _fixture_errors(
