@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from clabber_league.clubs.access import ClubAccess, access_for
+from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Club, Player
 from clabber_league.core.errors import ServiceError
 from clabber_league.leagues.models import Division, Team
@@ -723,11 +723,12 @@ def game_confirm_refusal(
     """Why the confirmer may not confirm ``game``, or None when they may.
 
     The confirmer is an account (``user``, with its ``access`` to the club as the page or
-    the API resolved it) or a player seated at the table confirming on the scorer's phone
-    (``player``). The one rule of who confirms a result (README, "Security"): whoever
-    recorded, corrected or deleted any deal of the game may not, nor any player seated on
-    that person's side; a player of the other side may, and so may a club admin who touched
-    no deal and does not sit on such a side.
+    the API resolved it: ``clubs.access`` decides roles, this function never looks them up;
+    without ``access`` the account is no club admin) or a player seated at the table
+    confirming on the scorer's phone (``player``). The one rule of who confirms a result
+    (README, "Security"): whoever recorded, corrected or deleted any deal of the game may
+    not, nor any player seated on that person's side; a player of the other side may, and so
+    may a club admin who touched no deal and does not sit on such a side.
     """
     for hold in CONFIRM_HOLDS:
         reason = hold(game)
@@ -740,9 +741,7 @@ def game_confirm_refusal(
     else:
         account_id = getattr(user, "pk", None)
         seat = game.seats.filter(player__user_id=account_id).first() if account_id else None
-        if account_id and access is None:
-            access = access_for(club=game.club, user=user)
-        is_admin = bool(account_id) and access is not None and access.can_manage
+        is_admin = bool(account_id) and _manages(access, game)
     touchers = game_touchers(game=game)
     if account_id is not None and account_id in touchers:
         return CONFIRM_TOUCHED
@@ -754,6 +753,11 @@ def game_confirm_refusal(
     if seat is None and not is_admin:
         return CONFIRM_NOT_SEATED
     return None
+
+
+def _manages(access: ClubAccess | None, game: Game) -> bool:
+    """Whether the caller's ``access`` makes them an admin of the game's club."""
+    return access is not None and access.club.pk == game.club_id and access.can_manage
 
 
 @transaction.atomic
@@ -771,7 +775,8 @@ def game_confirm(
     Who may confirm is ``game_confirm_refusal``'s rule. ``player`` is a seated player
     confirming at the table (by PIN on the phone of ``device_user``, the scorer's); ``user``
     the account that confirms otherwise, with its ``access`` to the club as the page or the
-    API resolved it (``clubs.access``; looked up when not given). ``how`` (``CONFIRM_HOW``)
+    API resolved it (``clubs.access``: the caller decides roles; without ``access`` the
+    account is no club admin). ``how`` (``CONFIRM_HOW``)
     defaults to "pin" for a player and "own_phone" for an account; "club" is a club admin
     resolving a dispute, who confirms in the name of the club even after correcting the
     deals (the club's ruling, recorded as such). The history records who confirmed and how.
@@ -785,8 +790,7 @@ def game_confirm(
     if game.status != Game.Status.FINISHED:
         raise GameError.one("game", GAME_NOT_FINISHED)
     if how == "club":
-        access = access or access_for(club=game.club, user=user)
-        refusal = None if access.can_manage else CONFIRM_CLUB_ADMIN_ONLY
+        refusal = None if _manages(access, game) else CONFIRM_CLUB_ADMIN_ONLY
     else:
         refusal = game_confirm_refusal(game=game, user=user, player=player, access=access)
     if refusal is not None:

@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from clabber_league.clubs.access import access_for
 from clabber_league.games import services
 from clabber_league.games.models import Game
 from clabber_league.scheduling.models import Fixture
@@ -191,7 +192,9 @@ def _play_and_confirm(club, fixture, scorer, admin, number):
     )
     for _ in range(4):
         services.deal_record(game=game, data=made("A", 142), user=scorer)
-    return services.game_confirm(game=game, user=admin)
+    return services.game_confirm(
+        game=game, user=admin, access=access_for(club=game.club, user=admin)
+    )
 
 
 def test_a_decided_fixture_cannot_be_played_again_on_the_page_or_the_api(
