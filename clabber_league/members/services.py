@@ -420,3 +420,13 @@ def dispute_resolve(
         dispute.resolution = resolution
         dispute.save(update_fields=["resolved_at", "resolved_by", "resolution"])
     return dispute
+
+
+# --- two players merged into one -----------------------------------------------------------
+
+
+def member_rows_player_merging(*, source: Player, target: Player) -> None:
+    """``clubs.hooks.player_merging``: invitations and disputes naming ``source`` name
+    ``target``."""
+    Invitation.objects.filter(player=source).update(player=target)
+    Dispute.objects.filter(player=source).update(player=target)
