@@ -1,8 +1,9 @@
 """Reading the standings, leaderboards and ratings: every query starts from the club.
 
 The division table costs a fixed number of queries however many teams play: the teams
-with their aggregate rows (one query), and, when teams are level on match points and
-the league breaks ties head-to-head, the results between exactly those teams (one more).
+with their aggregate rows (one query), the games not yet confirmed (one), and, when teams
+are level on match points and the league breaks ties head-to-head, the results between
+exactly those teams (one more).
 """
 
 from __future__ import annotations
@@ -119,8 +120,20 @@ def standings_table(*, division: Division) -> Table:
         lines=ordered,
         tiebreakers=tiebreakers,
         explanation=explain(tiebreakers, **points),
-        unconfirmed=sum(line.counters["games_unconfirmed"] for line in ordered),
+        unconfirmed=unconfirmed_games(division=division),
         points=points,
+    )
+
+
+def unconfirmed_games(*, division: Division) -> int:
+    """Games of the division that count in its table but are not confirmed yet, each once
+    (a team's line counts the game too: summing the lines counted it once per side)."""
+    return (
+        Game.objects.filter(
+            division=division, status=Game.Status.FINISHED, sides__team__isnull=False
+        )
+        .distinct()
+        .count()
     )
 
 
