@@ -51,8 +51,13 @@ from clabber_league.leagues.models import Division, Season, Team, TeamMember  # 
 from clabber_league.rules import get_ruleset, score_game  # noqa: E402
 from clabber_league.rules.simulate import simulate_game  # noqa: E402
 from clabber_league.scheduling.models import Fixture  # noqa: E402
-from clabber_league.standings import selectors, services  # noqa: E402
+from clabber_league.standings import selectors  # noqa: E402
 from clabber_league.standings.models import DEFAULT_TIEBREAKERS  # noqa: E402
+from clabber_league.standings.services.rebuild import (  # noqa: E402
+    standings_differences,
+    standings_rebuild,
+)
+from clabber_league.standings.services.write_through import standings_game_changed  # noqa: E402
 
 RECOMPUTE_SQL = """
 WITH g AS (
@@ -292,7 +297,7 @@ def main() -> None:
     )
 
     start = time.perf_counter()
-    services.standings_rebuild(division=division)
+    standings_rebuild(division=division)
     print(
         f"built the aggregates from every deal (standings_rebuild) in "
         f"{time.perf_counter() - start:.1f} s"
@@ -300,7 +305,7 @@ def main() -> None:
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     start = time.perf_counter()
-    differences = services.standings_differences(division=division)
+    differences = standings_differences(division=division)
     print(
         f"standings_check: {len(differences)} differences, in {time.perf_counter() - start:.1f} s"
     )
@@ -366,7 +371,7 @@ def main() -> None:
     print(load.summary())
 
     game = Game.objects.filter(division=division).order_by("?").first()
-    hook_time, _ = timed(lambda: services.standings_game_changed(game=game), 20)
+    hook_time, _ = timed(lambda: standings_game_changed(game=game), 20)
     print(
         f"standings_game_changed on one confirmed game of a 3-game fixture: "
         f"{hook_time * 1000:.2f} ms (median of 20)"

@@ -35,6 +35,7 @@ router.register(GAME + "/history", games_api.RevisionViewSet, basename="game-his
 router.register(CLUB + "/standings", standings_api.StandingsViewSet, basename="standings")
 router.register(CLUB + "/leaderboards", standings_api.LeaderboardViewSet, basename="leaderboard")
 router.register(CLUB + "/ratings", standings_api.RatingViewSet, basename="rating")
+router.register(CLUB + "/ratings.csv", standings_api.RatingsCSVViewSet, basename="ratings-csv")
 router.register(CLUB + "/invitations", members_api.InvitationViewSet, basename="invitation")
 router.register(CLUB + "/disputes", members_api.DisputeViewSet, basename="dispute")
 router.register(GAME + "/handover", members_api.HandoverViewSet, basename="handover")

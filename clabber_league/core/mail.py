@@ -13,11 +13,21 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
+from django.core.mail.backends.base import BaseEmailBackend
 from django.template.loader import render_to_string
 
 
-def mail_send(*, to: Sequence[str], subject: str, template: str, context: dict[str, Any]) -> int:
-    """Send one email to ``to``: ``template``.txt as the text, ``template``.html beside it."""
+def mail_send(
+    *,
+    to: Sequence[str],
+    subject: str,
+    template: str,
+    context: dict[str, Any],
+    connection: BaseEmailBackend | None = None,
+) -> int:
+    """Send one email to ``to``: ``template``.txt as the text, ``template``.html beside it.
+
+    ``connection`` lets a batch (a night's reminders) share one open SMTP connection."""
     recipients = [address for address in to if address]
     if not recipients:
         return 0
@@ -28,6 +38,7 @@ def mail_send(*, to: Sequence[str], subject: str, template: str, context: dict[s
         body=text,
         from_email=settings.DEFAULT_FROM_EMAIL,
         to=recipients,
+        connection=connection,
     )
     message.attach_alternative(html, "text/html")
     return message.send(fail_silently=False)

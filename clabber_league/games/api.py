@@ -275,6 +275,20 @@ class GameViewSet(
         services.game_confirm(game=game, user=request.user, access=self.club_access)
         return Response(GameSerializer(selectors.game_list(club=self.club).get(pk=game.pk)).data)
 
+    @extend_schema(
+        request=None,
+        responses={200: GameSerializer, 400: ERROR_BODY},
+        summary="Abandon a game started by mistake; it is kept, with its history, and counts "
+        "nowhere",
+    )
+    @action(detail=True, methods=["post"])
+    def abandon(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The page's "Abandon the game" does the same (``services.game_abandon``): a scorer
+        may, until the result is confirmed. The game's fixture can then be played again."""
+        game = self.get_object()
+        services.game_abandon(game=game, user=request.user)
+        return Response(GameSerializer(selectors.game_list(club=self.club).get(pk=game.pk)).data)
+
 
 class DealSnapshotSerializer(serializers.Serializer):
     """A deal as it was before or after a change, in the game's history."""

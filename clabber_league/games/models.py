@@ -36,6 +36,9 @@ class Game(models.Model):
         IN_PROGRESS = "in_progress", "In progress"
         FINISHED = "finished", "Finished"
         CONFIRMED = "confirmed", "Confirmed"
+        #: Started by mistake and set aside: kept with its deals and history, counted
+        #: nowhere (not in ``COUNTED_STATUSES``), its fixture playable again.
+        ABANDONED = "abandoned", "Abandoned"
 
     #: The statuses whose result counts (for the fixture, the standings, the schedule):
     #: the one definition is ``leagues.results.COUNTED_STATUSES``.
@@ -187,6 +190,7 @@ class DealRevision(models.Model):
         UPDATE = "update", "Corrected"
         DELETE = "delete", "Deleted"
         CONFIRM = "confirm", "Confirmed"
+        ABANDON = "abandon", "Abandoned the game"
 
     #: The actions that change a game's deals: whoever took one may not confirm the game.
     TOUCHING = (Action.CREATE, Action.UPDATE, Action.DELETE)

@@ -28,7 +28,7 @@ from clabber_league.leagues.results import game_counts
 from clabber_league.rules import RulesError, get_ruleset, score_game
 from clabber_league.rules.dealing import complete_points, dealer_sequence
 from clabber_league.scheduling.models import Fixture
-from clabber_league.scheduling.services import fixture_result_update
+from clabber_league.scheduling.services.fixture_changes import fixture_result_update
 
 from . import adapters
 from .hooks import game_changed
@@ -36,6 +36,9 @@ from .models import Deal, DealRevision, Game, GameSeat, GameSide
 
 GAME_FINISHED = "This game is finished: no deal can be added."
 GAME_CONFIRMED = "This game is confirmed: its deals can no longer be changed."
+GAME_ABANDONED = "This game was abandoned: its deals can no longer be changed."
+GAME_ABANDON_CONFIRMED = "A confirmed game cannot be abandoned: its result stands."
+GAME_ALREADY_ABANDONED = "This game is already abandoned."
 GAME_FULL = (
     "A game takes at most {cap} deals (the CLABBER_MAX_DEALS_PER_GAME setting); "
     "this one has {count}."
@@ -322,7 +325,7 @@ def _preview_from(game: Game, answer: Mapping[str, Any], index: int) -> Preview:
 def deal_preview(*, game: Game, data: Mapping[str, Any], maker_seat: int | None = None) -> Preview:
     """Score a deal as the next one of the game without saving anything."""
     if game.status != Game.Status.IN_PROGRESS:
-        raise GameError.one("game", GAME_FINISHED)
+        raise GameError.one("game", _closed_message(game))
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
     new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
@@ -369,7 +372,7 @@ def _deal_record(
         if existing is not None:
             return Recorded(deal=existing, created=False)
     if game.status != Game.Status.IN_PROGRESS:
-        raise GameError.one("game", GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED)
+        raise GameError.one("game", _closed_message(game))
     _check_room(game, 1, "game")
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
     new = _deal_input(game, data)
@@ -507,10 +510,17 @@ def _rescore_rows(game: Game, rows: list[Deal], answer: Mapping[str, Any]) -> No
     _game_save(game, answer)
 
 
+def _closed_message(game: Game) -> str:
+    """Why no deal can be added to a game that is not in progress."""
+    if game.status == Game.Status.ABANDONED:
+        return GAME_ABANDONED
+    return GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED
+
+
 def _locked_open_game(game_id: int) -> Game:
     game = Game.objects.select_for_update().get(pk=game_id)
-    if game.status == Game.Status.CONFIRMED:
-        raise GameError.one("game", GAME_CONFIRMED)
+    if game.status in (Game.Status.CONFIRMED, Game.Status.ABANDONED):
+        raise GameError.one("game", _closed_message(game))
     return game
 
 
@@ -574,6 +584,37 @@ def deal_delete(*, deal: Deal, user: Any = None) -> None:
         user=user,
         before=before,
     )
+
+
+@transaction.atomic
+def game_abandon(*, game: Game, user: Any = None) -> Game:
+    """Set aside a game started by mistake, with the permission rules of deleting a deal
+    (a scorer; not once the result is confirmed). The game keeps its deals and its
+    history, gains an "abandoned" entry, and counts nowhere: not for its fixture (which
+    can be played again), the standings, the leaderboards or the ratings."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status == Game.Status.ABANDONED:
+        raise GameError.one("game", GAME_ALREADY_ABANDONED)
+    if game.status == Game.Status.CONFIRMED:
+        raise GameError.one("game", GAME_ABANDON_CONFIRMED)
+    status_before = game.status
+    before = {
+        "status": status_before,
+        "winner": game.winner,
+        "score": game.scores,
+        "deal_count": game.deal_count,
+        "fixture": game.fixture_id,
+    }
+    game.status = Game.Status.ABANDONED
+    game.winner = ""
+    game.save(update_fields=["status", "winner"])
+    if game.fixture_id and game_counts(status_before):
+        fixture_result_update(fixture_id=game.fixture_id)
+    DealRevision.objects.create(
+        game=game, action=DealRevision.Action.ABANDON, user=user, before=before
+    )
+    game_changed.send(game=game, status_before=status_before)
+    return game
 
 
 #: How a result was confirmed, as the history says it.
@@ -737,7 +778,7 @@ def sheet_rows_record(
     check_rows_count(len(rows))
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.IN_PROGRESS:
-        raise GameError.one("game", GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED)
+        raise GameError.one("game", _closed_message(game))
     _check_room(game, len(rows), "rows")
     existing = list(game.deals.order_by("number").values_list("data", flat=True))
     news = [adapters.deal_data(row) for row in rows]

@@ -11,6 +11,7 @@ urlpatterns = [
     path("<int:pk>/deal/preview/", views.deal_preview, name="deal-preview"),
     path("<int:pk>/deals/<int:number>/edit/", views.deal_edit, name="deal-edit"),
     path("<int:pk>/deals/<int:number>/delete/", views.deal_delete, name="deal-delete"),
+    path("<int:pk>/abandon/", views.game_abandon, name="abandon"),
     path("<int:pk>/confirm/", views.game_confirm, name="confirm"),
     path("<int:pk>/paper-sheet/", views.sheet_rows, name="sheet-rows"),
 ]

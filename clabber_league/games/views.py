@@ -336,20 +336,45 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-@require_POST
 @club_view("score")
 def deal_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """GET: what deleting the deal would do, with a button to go on; POST: delete it (kept in
+    the game's history)."""
     game = _game_or_404(request, pk)
     deal = next((d for d in game.deals.all() if d.number == number), None)
     if deal is None:
         raise Http404("No such deal.")
-    try:
-        services.deal_delete(deal=deal, user=request.user)
-    except services.GameError as exc:
-        messages.error(request, exc.errors[0]["message"])
-    else:
-        messages.success(request, f"Deal {number} deleted; the deals after it moved up.")
-    return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
+    if request.method == "POST":
+        try:
+            services.deal_delete(deal=deal, user=request.user)
+        except services.GameError as exc:
+            messages.error(request, exc.errors[0]["message"])
+        else:
+            messages.success(request, f"Deal {number} deleted; the deals after it moved up.")
+        return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
+    return render(
+        request,
+        "games/confirm_delete.html",
+        _context(request, game, deal=deal),
+    )
+
+
+@club_view("score")
+def game_abandon(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: what abandoning the game means, with a button to go on; POST: abandon it (the
+    same service as the API's ``games/{id}/abandon/``)."""
+    game = _game_or_404(request, pk)
+    if request.method == "POST":
+        try:
+            services.game_abandon(game=game, user=request.user)
+        except services.GameError as exc:
+            messages.error(request, exc.errors[0]["message"])
+        else:
+            messages.success(
+                request, "Game abandoned: it counts nowhere and its fixture can be played again."
+            )
+        return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
+    return render(request, "games/confirm_abandon.html", _context(request, game))
 
 
 @require_POST

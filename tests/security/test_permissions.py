@@ -59,6 +59,7 @@ API = {
     "game-list": SCORE,
     "game-detail": SCORE,
     "game-confirm": PLAY,
+    "game-abandon": SCORE,
     "game-paper-sheet": SCORE,
     "deal-list": SCORE,
     "deal-detail": SCORE,
@@ -74,10 +75,14 @@ API = {
     "standings-csv": READ,
     "leaderboard-players": READ,
     "leaderboard-partnerships": READ,
+    "leaderboard-players-csv": READ,
+    "leaderboard-partnerships-csv": READ,
     "leaderboard-list": READ,
     "rating-list": READ,
     "rating-detail": READ,
     "rating-history": READ,
+    "rating-history-csv": READ,
+    "ratings-csv-list": READ,
     "invitation-list": MANAGE,
     "invitation-detail": MANAGE,
     "invitation-revoke": MANAGE,
@@ -104,6 +109,7 @@ PAGES = {
     "games:deal-edit": (SCORE, SCORE),
     "games:deal-delete": (SCORE, SCORE),
     "games:confirm": (PLAY, PLAY),
+    "games:abandon": (SCORE, SCORE),
     "games:sheet-rows": (SCORE, SCORE),
     "scheduling:index": (READ, READ),
     "scheduling:season-new": (MANAGE, MANAGE),
@@ -300,6 +306,7 @@ def _kwargs(name: str, pattern, world) -> dict:
         "slug": world["season_slug"],
         "day": "2026-09-07",
         "player": objects["player"],
+        "player_id": objects["player"],
     }
     kwargs = {}
     keys = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", pattern.full_route)
