@@ -122,53 +122,12 @@ def game_start(
     rules = division.rules_spec()
     ruleset = get_ruleset(rules)
     side_names = list(ruleset.sides)
-    errors: list[dict[str, str]] = []
-    if len(seats) != ruleset.players:
-        errors.append(
-            {
-                "field": "seats",
-                "message": SEATS_COUNT.format(
-                    ruleset=ruleset.slug, players=ruleset.players, given=len(seats)
-                ),
-            }
-        )
-    if len({p.pk for p in seats}) != len(seats):
-        errors.append({"field": "seats", "message": SEAT_TWICE})
-    if not 0 <= first_dealer < ruleset.players:
-        errors.append(
-            {
-                "field": "first_dealer",
-                "message": FIRST_DEALER_RANGE.format(last=ruleset.players - 1),
-            }
-        )
-    for side in side_names:
-        team = sides.get(side)
-        if team is not None and team.division_id != division.pk:
-            errors.append({"field": f"sides.{side}", "message": TEAM_OTHER_DIVISION})
-    for index, player in enumerate(seats):
-        if player.club_id != club.pk:
-            errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
+    errors = _start_errors(club, division, ruleset, sides, seats, first_dealer)
     if fixture is not None:
         errors.extend(_fixture_errors(fixture, division, sides, side_names))
     if errors:
         raise GameError(errors)
-    members = {
-        team.pk: {m.player_id for m in team.members.all()}
-        for team in sides.values()
-        if team is not None
-    }
-    for index, player in enumerate(seats):
-        side = adapters.seat_side(index, len(side_names))
-        team = sides.get(side)
-        if team is not None and player.pk not in members[team.pk]:
-            errors.append(
-                {
-                    "field": f"seats[{index}]",
-                    "message": SEAT_NOT_IN_TEAM.format(
-                        player=player.name, team=team.name, side=side
-                    ),
-                }
-            )
+    errors = _seat_team_errors(sides, seats, side_names)
     if errors:
         raise GameError(errors)
 
@@ -191,6 +150,69 @@ def game_start(
         for i, p in enumerate(seats)
     )
     return game
+
+
+def _start_errors(
+    club: Club,
+    division: Division,
+    ruleset: Any,
+    sides: Mapping[str, Team | None],
+    seats: Sequence[Player],
+    first_dealer: int,
+) -> list[dict[str, str]]:
+    """What is wrong with a game's seats, first dealer and sides, before its teams are read."""
+    errors: list[dict[str, str]] = []
+    if len(seats) != ruleset.players:
+        errors.append(
+            {
+                "field": "seats",
+                "message": SEATS_COUNT.format(
+                    ruleset=ruleset.slug, players=ruleset.players, given=len(seats)
+                ),
+            }
+        )
+    if len({p.pk for p in seats}) != len(seats):
+        errors.append({"field": "seats", "message": SEAT_TWICE})
+    if not 0 <= first_dealer < ruleset.players:
+        errors.append(
+            {
+                "field": "first_dealer",
+                "message": FIRST_DEALER_RANGE.format(last=ruleset.players - 1),
+            }
+        )
+    for side in ruleset.sides:
+        team = sides.get(side)
+        if team is not None and team.division_id != division.pk:
+            errors.append({"field": f"sides.{side}", "message": TEAM_OTHER_DIVISION})
+    for index, player in enumerate(seats):
+        if player.club_id != club.pk:
+            errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
+    return errors
+
+
+def _seat_team_errors(
+    sides: Mapping[str, Team | None], seats: Sequence[Player], side_names: list[str]
+) -> list[dict[str, str]]:
+    """Each seated player is a member of the team of the side the seat plays for."""
+    errors: list[dict[str, str]] = []
+    members = {
+        team.pk: {m.player_id for m in team.members.all()}
+        for team in sides.values()
+        if team is not None
+    }
+    for index, player in enumerate(seats):
+        side = adapters.seat_side(index, len(side_names))
+        team = sides.get(side)
+        if team is not None and player.pk not in members[team.pk]:
+            errors.append(
+                {
+                    "field": f"seats[{index}]",
+                    "message": SEAT_NOT_IN_TEAM.format(
+                        player=player.name, team=team.name, side=side
+                    ),
+                }
+            )
+    return errors
 
 
 def _fixture_errors(
