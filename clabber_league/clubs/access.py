@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import F, FilteredRelation, Q
 from django.http import Http404
 
 from .models import Club, Membership, Role
@@ -74,11 +75,29 @@ def access_for(*, club: Club, user: AbstractBaseUser | AnonymousUser | None) -> 
 
 
 def club_access(*, slug: str, user: AbstractBaseUser | AnonymousUser) -> ClubAccess:
-    """The club of the URL with the person's membership; 404 when they may not read it."""
-    club = Club.objects.filter(slug=slug).first()
+    """The club of the URL with the person's membership; 404 when they may not read it.
+
+    One query for both, on every page and API request: the club joined with the person's
+    membership row (if any), whose columns come back beside the club's.
+    """
+    clubs = Club.objects.filter(slug=slug)
+    if user is None or not user.is_authenticated:
+        club = clubs.first()
+        membership = None
+    else:
+        fields = [f.attname for f in Membership._meta.concrete_fields]
+        row = clubs.annotate(
+            mine=FilteredRelation("memberships", condition=Q(memberships__user=user.pk)),
+            **{f"mine_{name}": F(f"mine__{name}") for name in fields},
+        ).first()
+        club = row
+        membership = None
+        if row is not None and row.mine_id is not None:
+            membership = Membership(**{name: getattr(row, f"mine_{name}") for name in fields})
+            membership.club = row  # already here: no query to reach it
     if club is None:
         raise Http404(NOT_FOUND)
-    access = access_for(club=club, user=user)
+    access = ClubAccess(club=club, membership=membership)
     if not access.can("read"):
         raise Http404(NOT_FOUND)
     return access
