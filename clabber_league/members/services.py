@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Club, Membership, Player, Role
 from clabber_league.core.errors import ServiceError
 from clabber_league.core.mail import mail_send
@@ -396,9 +397,12 @@ def _dispute_mail(dispute: Dispute, url: str) -> None:
         )
 
 
-def dispute_resolve(*, dispute: Dispute, user: Any, resolution: str = "") -> Dispute:
+def dispute_resolve(
+    *, dispute: Dispute, user: Any, access: ClubAccess | None = None, resolution: str = ""
+) -> Dispute:
     """A club admin resolves a dispute: after any corrections, the result is confirmed in
-    the name of the club (``game_confirm`` with ``how="club"``), and the dispute closed."""
+    the name of the club (``game_confirm`` with ``how="club"``, refused unless the caller's
+    ``access`` is a club admin's), and the dispute closed."""
     resolution = (resolution or "").strip()
     if len(resolution) > 1000:
         raise MemberError.one("resolution", "Up to 1,000 characters.")
@@ -408,7 +412,7 @@ def dispute_resolve(*, dispute: Dispute, user: Any, resolution: str = "") -> Dis
             raise MemberError.one("dispute", DISPUTE_RESOLVED)
         if dispute.game.status != Game.Status.CONFIRMED:
             try:
-                game_confirm(game=dispute.game, user=user, how="club")
+                game_confirm(game=dispute.game, user=user, access=access, how="club")
             except GameError as exc:
                 raise MemberError(exc.errors) from exc
         dispute.resolved_at = timezone.now()
@@ -416,3 +420,13 @@ def dispute_resolve(*, dispute: Dispute, user: Any, resolution: str = "") -> Dis
         dispute.resolution = resolution
         dispute.save(update_fields=["resolved_at", "resolved_by", "resolution"])
     return dispute
+
+
+# --- two players merged into one -----------------------------------------------------------
+
+
+def member_rows_player_merging(*, source: Player, target: Player) -> None:
+    """``clubs.hooks.player_merging``: invitations and disputes naming ``source`` name
+    ``target``."""
+    Invitation.objects.filter(player=source).update(player=target)
+    Dispute.objects.filter(player=source).update(player=target)

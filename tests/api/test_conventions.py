@@ -317,10 +317,11 @@ def test_the_daily_clean_up_forgets_keys_past_their_retention(game, scorer):
 
 
 def test_a_duplicate_is_409_naming_the_field(club, admin):
-    from clabber_league.clubs.api import PLAYER_NAME_TAKEN
+    from clabber_league.clubs.services import PLAYER_NAME_TAKEN
 
     client = _client(admin)
     url = f"/api/clubs/{club.slug}/players/"
     assert client.post(url, {"name": "Maria"}, format="json").status_code == 201
     again = client.post(url, {"name": "Maria"}, format="json")
-    assert _assert_error_body(again, 409) == [{"field": "name", "message": PLAYER_NAME_TAKEN}]
+    message = PLAYER_NAME_TAKEN.format(name="Maria")
+    assert _assert_error_body(again, 409) == [{"field": "name", "message": message}]
