@@ -3,10 +3,7 @@
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from rest_framework import mixins, serializers, viewsets
-from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
-
-from clabber_league.core.api import Conflict
 
 from . import services
 from .api_base import ClubScopedModelViewSet
@@ -14,9 +11,6 @@ from .models import Club, Membership, Player
 from .privacy import sees_names
 from .selectors import clubs_for_user
 from .serializers_base import ClubScopedSerializer
-
-ALREADY_MEMBER = "This person is already a member of the club."
-PLAYER_NAME_TAKEN = "The club already has a player of this name."
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -49,18 +43,12 @@ class MembershipSerializer(serializers.ModelSerializer):
         read_only_fields = ["created_at"]
         validators: list = []
 
-    def validate_username(self, user):
-        club = self.context["club"]
-        existing = Membership.objects.filter(club=club, user=user)
-        if self.instance is not None:
-            existing = existing.exclude(pk=self.instance.pk)
-        if existing.exists():
-            raise Conflict(ALREADY_MEMBER, field="username")
-        return user
+    def create(self, validated_data) -> Membership:
+        return services.membership_add(club=self.context["club"], **validated_data)
 
-    def create(self, validated_data):
-        validated_data["club"] = self.context["club"]
-        return super().create(validated_data)
+    def update(self, instance: Membership, validated_data) -> Membership:
+        data = dict(validated_data)
+        return services.membership_update(membership=instance, role=data.pop("role", None), **data)
 
 
 class MembershipViewSet(ClubScopedModelViewSet):
@@ -76,20 +64,8 @@ class MembershipViewSet(ClubScopedModelViewSet):
             return Membership.objects.none()
         return club.memberships.select_related("user").order_by("user__username")
 
-    def perform_update(self, serializer) -> None:
-        data = dict(serializer.validated_data)
-        try:
-            serializer.instance = services.membership_update(
-                membership=serializer.instance, role=data.pop("role", None), **data
-            )
-        except services.ClubError as exc:
-            raise ValidationError({"errors": exc.errors}) from exc
-
     def perform_destroy(self, instance: Membership) -> None:
-        try:
-            services.membership_remove(membership=instance)
-        except services.ClubError as exc:
-            raise ValidationError({"errors": exc.errors}) from exc
+        services.membership_remove(membership=instance)
 
 
 class PlayerSerializer(ClubScopedSerializer):
@@ -125,32 +101,10 @@ class PlayerSerializer(ClubScopedSerializer):
         return fields
 
     def create(self, validated_data: dict) -> Player:
-        user = validated_data.pop("user", None)
-        player = super().create(validated_data)
-        return self._link(player, user) if user is not None else player
+        return services.player_create(club=self.context["club"], **validated_data)
 
     def update(self, instance: Player, validated_data: dict) -> Player:
-        linking = "user" in validated_data
-        user = validated_data.pop("user", None)
-        player = super().update(instance, validated_data)
-        return self._link(player, user) if linking else player
-
-    def _link(self, player: Player, user) -> Player:
-        try:
-            return services.player_link_user(player=player, user=user)
-        except services.ClubError as exc:
-            raise serializers.ValidationError(
-                {e["field"]: [e["message"]] for e in exc.errors}
-            ) from exc
-
-    def validate_name(self, name: str) -> str:
-        club = self.context["club"]
-        clash = Player.objects.filter(club=club, name=name)
-        if self.instance is not None:
-            clash = clash.exclude(pk=self.instance.pk)
-        if clash.exists():
-            raise Conflict(PLAYER_NAME_TAKEN, field="name")
-        return name
+        return services.player_update(player=instance, **validated_data)
 
 
 class PlayerViewSet(ClubScopedModelViewSet):

@@ -300,7 +300,7 @@ def test_the_daily_clean_up_forgets_keys_past_their_retention(game, scorer):
 
 
 def test_a_duplicate_is_409_naming_the_field(club, admin):
-    from clabber_league.clubs.api import PLAYER_NAME_TAKEN
+    from clabber_league.clubs.services import PLAYER_NAME_TAKEN
 
     client = _client(admin)
     url = f"/api/clubs/{club.slug}/players/"
