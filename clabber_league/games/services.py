@@ -58,7 +58,12 @@ CONFIRM_TOUCHED = (
 CONFIRM_CLUB_ADMIN_ONLY = "Only a club admin confirms a result in the name of the club."
 SEATS_COUNT = "{ruleset} is played by {players} players; {given} seats were given."
 SEAT_TWICE = "A player can sit only once at a table."
-SEAT_NOT_IN_TEAM = "{player} is not a player of {team}, which plays as side {side}."
+SEAT_OTHER_SIDE = "{player} plays for {team}, the other side: they cannot sit for {side_team}."
+FIRST_DEALER_NOT_SEATED = "The first dealer must be one of the players at the table."
+FIRST_DEALER_DISAGREE = (
+    "first_dealer (seat {seat}) and first_dealer_player (seat {player_seat}) name "
+    "different seats: give one of them."
+)
 PLAYER_OTHER_CLUB = "This player is not a member of the club."
 TEAM_OTHER_DIVISION = "This team does not play in the division."
 SIDES_MISSING = "Give a team for every side ({sides})."
@@ -72,6 +77,7 @@ FIXTURE_DECIDED = (
     "This fixture is already decided: its {planned} planned game(s) have been played "
     "({played} finished). A result is corrected on its score sheet, not by playing again."
 )
+MERGE_SAME_GAME = "{source} and {target} both sat at game {game}: one person cannot take two seats."
 FIXTURE_TEAMS = "A game of this fixture is {home} (side A) v {away} (side B)."
 
 
@@ -109,25 +115,34 @@ def game_start(
     division: Division,
     sides: Mapping[str, Team | None],
     seats: Sequence[Player],
-    first_dealer: int = 0,
+    first_dealer: int | None = None,
+    first_dealer_player: Player | None = None,
     fixture: Fixture | None = None,
     number: int = 1,
     played_on: Any = None,
     user: Any = None,
 ) -> Game:
-    """Seat the players and open the game. Seat ``i`` plays for side ``A``, ``B``(, ``C``)
-    in turn, so partners sit opposite one another."""
+    """Seat the players and open the game.
+
+    ``seats`` are the players who actually sit at the table, clockwise: seat ``i`` plays
+    for side ``A``, ``B``(, ``C``) in turn, so partners sit opposite one another. Any
+    player of the club may sit for a side: one who is not on the side's team is recorded
+    as a substitute (``GameSeat.substitute``); a player of another side's team may not.
+    The first dealer is a seat (``first_dealer``, 0 by default) or the player in it
+    (``first_dealer_player``).
+    """
     if division.club_id != club.pk:
         raise GameError.one("division", TEAM_OTHER_DIVISION)
     rules = division.rules_spec()
     ruleset = get_ruleset(rules)
     side_names = list(ruleset.sides)
-    errors = _start_errors(club, division, ruleset, sides, seats, first_dealer)
+    first_dealer, errors = _first_dealer(seats, first_dealer, first_dealer_player)
+    errors += _start_errors(club, division, ruleset, sides, seats, first_dealer)
     if fixture is not None:
         errors.extend(_fixture_errors(fixture, division, sides, side_names))
     if errors:
         raise GameError(errors)
-    errors = _seat_team_errors(sides, seats, side_names)
+    errors, substitutes = _seat_team_errors(sides, seats, side_names)
     if errors:
         raise GameError(errors)
 
@@ -146,10 +161,32 @@ def game_start(
         GameSide(game=game, side=side, team=sides.get(side)) for side in side_names
     )
     GameSeat.objects.bulk_create(
-        GameSeat(game=game, seat=i, side=adapters.seat_side(i, len(side_names)), player=p)
+        GameSeat(
+            game=game,
+            seat=i,
+            side=adapters.seat_side(i, len(side_names)),
+            player=p,
+            substitute=substitutes[i],
+        )
         for i, p in enumerate(seats)
     )
     return game
+
+
+def _first_dealer(
+    seats: Sequence[Player], seat: int | None, player: Player | None
+) -> tuple[int, list[dict[str, str]]]:
+    """The first dealer's seat, given as a seat, as the player in it, or both (they must
+    agree); seat 0 when neither is given."""
+    if player is None:
+        return (0 if seat is None else seat), []
+    player_seat = next((i for i, p in enumerate(seats) if p.pk == player.pk), None)
+    if player_seat is None:
+        return 0, [{"field": "first_dealer_player", "message": FIRST_DEALER_NOT_SEATED}]
+    if seat is not None and seat != player_seat:
+        message = FIRST_DEALER_DISAGREE.format(seat=seat, player_seat=player_seat)
+        return player_seat, [{"field": "first_dealer_player", "message": message}]
+    return player_seat, []
 
 
 def _start_errors(
@@ -192,27 +229,34 @@ def _start_errors(
 
 def _seat_team_errors(
     sides: Mapping[str, Team | None], seats: Sequence[Player], side_names: list[str]
-) -> list[dict[str, str]]:
-    """Each seated player is a member of the team of the side the seat plays for."""
+) -> tuple[list[dict[str, str]], list[bool]]:
+    """No seated player sits for a side other than their team's; and which seats are
+    substitutes (a player not on the team of the side the seat plays for)."""
     errors: list[dict[str, str]] = []
-    members = {
-        team.pk: {m.player_id for m in team.members.all()}
-        for team in sides.values()
-        if team is not None
+    rosters = {
+        side: (team, {m.player_id for m in team.members.all()})
+        for side, team in sides.items()
+        if team is not None and side in side_names
     }
+    substitutes = []
     for index, player in enumerate(seats):
         side = adapters.seat_side(index, len(side_names))
-        team = sides.get(side)
-        if team is not None and player.pk not in members[team.pk]:
-            errors.append(
-                {
-                    "field": f"seats[{index}]",
-                    "message": SEAT_NOT_IN_TEAM.format(
-                        player=player.name, team=team.name, side=side
-                    ),
-                }
-            )
-    return errors
+        own = rosters.get(side)
+        # A seat of a side without a team (a game outside a league) is nobody's substitute.
+        substitutes.append(own is not None and player.pk not in own[1])
+        for other, (team, roster) in rosters.items():
+            if other != side and player.pk in roster:
+                errors.append(
+                    {
+                        "field": f"seats[{index}]",
+                        "message": SEAT_OTHER_SIDE.format(
+                            player=player.name,
+                            team=team.name,
+                            side_team=own[0].name if own else f"side {side}",
+                        ),
+                    }
+                )
+    return errors, substitutes
 
 
 def _fixture_errors(
@@ -816,3 +860,18 @@ def sheet_rows_record(
     ]
     _game_save(game, answer)
     return deals
+
+
+def seats_player_merging(*, source: Player, target: Player) -> None:
+    """``clubs.hooks.player_merging``: ``source``'s seats at games become ``target``'s;
+    refused when both sat at the same game. The games' scores do not change (a deal names
+    seats, not players); the standings recompute their player numbers afterwards."""
+    shared = (
+        GameSeat.objects.filter(player=source, game__seats__player=target)
+        .values_list("game_id", flat=True)
+        .first()
+    )
+    if shared is not None:
+        message = MERGE_SAME_GAME.format(source=source.name, target=target.name, game=shared)
+        raise GameError.one("target", message)
+    GameSeat.objects.filter(player=source).update(player=target)

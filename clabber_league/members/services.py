@@ -221,6 +221,8 @@ def _join_player(
         return None  # a viewer need not be a player
     if not name:
         raise MemberError.one("player", JOIN_PLAYER_REQUIRED)
+    if any(ord(c) < 32 for c in new_name if c not in " \t"):  # the API's core.text does this
+        raise MemberError.one("new_name", JOIN_NAME_BAD)
     try:
         return player_create(club=club, name=new_name)  # the API's rules for a name
     except ClubError as exc:  # said to the person joining, about the field they filled
@@ -425,3 +427,13 @@ def dispute_resolve(
         dispute.resolution = resolution
         dispute.save(update_fields=["resolved_at", "resolved_by", "resolution"])
     return dispute
+
+
+# --- two players merged into one -----------------------------------------------------------
+
+
+def member_rows_player_merging(*, source: Player, target: Player) -> None:
+    """``clubs.hooks.player_merging``: invitations and disputes naming ``source`` name
+    ``target``."""
+    Invitation.objects.filter(player=source).update(player=target)
+    Dispute.objects.filter(player=source).update(player=target)

@@ -306,4 +306,5 @@ def test_a_duplicate_is_409_naming_the_field(club, admin):
     url = f"/api/clubs/{club.slug}/players/"
     assert client.post(url, {"name": "Maria"}, format="json").status_code == 201
     again = client.post(url, {"name": "Maria"}, format="json")
-    assert _assert_error_body(again, 409) == [{"field": "name", "message": PLAYER_NAME_TAKEN}]
+    message = PLAYER_NAME_TAKEN.format(name="Maria")
+    assert _assert_error_body(again, 409) == [{"field": "name", "message": message}]

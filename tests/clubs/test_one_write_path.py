@@ -23,7 +23,8 @@ def test_the_api_refuses_a_player_name_the_join_page_refuses(club, admin):
     url = f"/api/clubs/{club.slug}/players/"
     response = _api(admin).post(url, {"name": "maria  LUTZ"}, format="json")
     assert response.status_code == 409
-    assert response.json() == {"errors": [{"field": "name", "message": services.PLAYER_NAME_TAKEN}]}
+    message = services.PLAYER_NAME_TAKEN.format(name="Maria Lutz")
+    assert response.json() == {"errors": [{"field": "name", "message": message}]}
     assert club.players.count() == 1
 
     invitation = members.invitation_create(club=club, role=Role.PLAYER, created_by=admin)
@@ -48,7 +49,8 @@ def test_renaming_a_player_onto_another_is_409_and_changes_nothing(club, admin):
     url = f"/api/clubs/{club.slug}/players/{bob.pk}/"
     response = _api(admin).patch(url, {"name": "ANN"}, format="json")
     assert response.status_code == 409
-    assert response.json()["errors"] == [{"field": "name", "message": services.PLAYER_NAME_TAKEN}]
+    message = services.PLAYER_NAME_TAKEN.format(name="Ann")
+    assert response.json()["errors"] == [{"field": "name", "message": message}]
     bob.refresh_from_db()
     assert bob.name == "Bob"
     assert _api(admin).patch(url, {"active": False}, format="json").status_code == 200
