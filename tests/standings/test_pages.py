@@ -114,11 +114,12 @@ def test_the_standings_page_costs_the_same_queries_for_4_and_20_teams(
     division = _division_of(size, scorer)
     client.force_login(scorer)
     client.get(_url("division", division))  # warm the session
-    # club, session, user, membership, division (with season and tiebreakers), teams with
-    # their standing rows, the games not yet confirmed (counted once each), head-to-head
-    # between the level teams, games at the table, whether tonight is a league night, the
+    # session, user, the club with the user's membership, division (with season and
+    # tiebreakers), the table (teams with their standing rows and head-to-head between
+    # level teams), the games not yet confirmed (counted once each; no query when every
+    # result is confirmed), games at the table, whether tonight is a league night, the
     # clubs of the navigation bar
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(9):
         response = client.get(_url("division", division))
     assert response.status_code == 200
     assert len(response.context["table"].lines) == size
