@@ -8,12 +8,9 @@ from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-
-from clabber_league.core.api import Conflict
 
 from . import services
 from .api_base import ClubScopedModelViewSet
@@ -21,8 +18,6 @@ from .models import Club, Membership, Player, PlayerMerge
 from .privacy import sees_names
 from .selectors import clubs_for_user
 from .serializers_base import ClubScopedSerializer
-
-ALREADY_MEMBER = "This person is already a member of the club."
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -55,18 +50,12 @@ class MembershipSerializer(serializers.ModelSerializer):
         read_only_fields = ["created_at"]
         validators: list = []
 
-    def validate_username(self, user):
-        club = self.context["club"]
-        existing = Membership.objects.filter(club=club, user=user)
-        if self.instance is not None:
-            existing = existing.exclude(pk=self.instance.pk)
-        if existing.exists():
-            raise Conflict(ALREADY_MEMBER, field="username")
-        return user
+    def create(self, validated_data) -> Membership:
+        return services.membership_add(club=self.context["club"], **validated_data)
 
-    def create(self, validated_data):
-        validated_data["club"] = self.context["club"]
-        return super().create(validated_data)
+    def update(self, instance: Membership, validated_data) -> Membership:
+        data = dict(validated_data)
+        return services.membership_update(membership=instance, role=data.pop("role", None), **data)
 
 
 class MembershipViewSet(ClubScopedModelViewSet):
@@ -82,20 +71,8 @@ class MembershipViewSet(ClubScopedModelViewSet):
             return Membership.objects.none()
         return club.memberships.select_related("user").order_by("user__username")
 
-    def perform_update(self, serializer) -> None:
-        data = dict(serializer.validated_data)
-        try:
-            serializer.instance = services.membership_update(
-                membership=serializer.instance, role=data.pop("role", None), **data
-            )
-        except services.ClubError as exc:
-            raise ValidationError({"errors": exc.errors}) from exc
-
     def perform_destroy(self, instance: Membership) -> None:
-        try:
-            services.membership_remove(membership=instance)
-        except services.ClubError as exc:
-            raise ValidationError({"errors": exc.errors}) from exc
+        services.membership_remove(membership=instance)
 
 
 class PlayerSerializer(ClubScopedSerializer):
@@ -134,22 +111,14 @@ class PlayerSerializer(ClubScopedSerializer):
     def create(self, validated_data: dict) -> Player:
         user = validated_data.pop("user", None)
         player = services.player_create(club=self.context["club"], **validated_data)
-        return self._link(player, user) if user is not None else player
+        return services.player_link_user(player=player, user=user) if user is not None else player
 
     @transaction.atomic
     def update(self, instance: Player, validated_data: dict) -> Player:
         linking = "user" in validated_data
         user = validated_data.pop("user", None)
         player = services.player_update(player=instance, **validated_data)
-        return self._link(player, user) if linking else player
-
-    def _link(self, player: Player, user) -> Player:
-        try:
-            return services.player_link_user(player=player, user=user)
-        except services.ClubError as exc:
-            raise serializers.ValidationError(
-                {e["field"]: [e["message"]] for e in exc.errors}
-            ) from exc
+        return services.player_link_user(player=player, user=user) if linking else player
 
 
 class PlayerMergeIntoSerializer(serializers.Serializer):

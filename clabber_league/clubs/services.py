@@ -25,6 +25,7 @@ from .models import Club, Membership, Player, PlayerMerge, Role
 PLAYER_LOGIN_TAKEN = "This login is already linked to {player} in this club."
 PLAYER_LOGIN_NOT_MEMBER = "This login is not a member of the club."
 LAST_ADMIN = "A club keeps at least one club admin: make someone else club admin first."
+ALREADY_MEMBER = "This person is already a member of the club."
 PLAYER_NAME_EMPTY = "Give the player's name."
 PLAYER_NAME_LONG = "A player's name is at most 120 characters."
 PLAYER_NAME_TAKEN = "The club already has a player named {name} (names are matched in any case)."
@@ -51,9 +52,22 @@ def _check_admins_left(membership: Membership, *, role_after: str | None) -> Non
 
 
 @transaction.atomic
+def membership_add(*, club: Club, user: Any, role: str = Role.PLAYER) -> Membership:
+    """Make ``user`` a member of ``club`` with ``role``; once per club (409 otherwise)."""
+    if Membership.objects.select_for_update().filter(club=club, user=user).exists():
+        raise ClubError.one("username", ALREADY_MEMBER, kind=CONFLICT)
+    return Membership.objects.create(club=club, user=user, role=role)
+
+
+@transaction.atomic
 def membership_update(*, membership: Membership, role: str | None = None, **fields) -> Membership:
     """Change a member's role (and other fields): never the club's last admin's."""
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    user = fields.get("user")
+    if user is not None and user.pk != membership.user_id:
+        others = Membership.objects.filter(club_id=membership.club_id, user=user)
+        if others.exclude(pk=membership.pk).exists():
+            raise ClubError.one("username", ALREADY_MEMBER, kind=CONFLICT)
     if role is not None:
         _check_admins_left(membership, role_after=role)
         membership.role = role
