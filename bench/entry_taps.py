@@ -24,7 +24,9 @@ Two drivers do the same deals: ``NewForm`` for the chip-based page, ``OldForm`` 
 form on main before it (radios and four ``<select>`` per meld), so the same benchmark
 measures before and after. The page says which it is (``[data-meld-chips]``).
 
-    .venv/bin/python bench/entry_taps.py
+    .venv/bin/python bench/entry_taps.py [--shots DIR]
+
+``--shots DIR`` saves a screenshot of the screen as it is when Save is tapped, per deal.
 
 Targets (issue 12): a plain deal in at most 6 taps plus its digits with no scrolling; a
 deal with one meld in at most 9 taps; the whole game within 55 taps and keystrokes.
@@ -32,6 +34,7 @@ deal with one meld in at most 9 taps; the whole game within 55 taps and keystrok
 
 from __future__ import annotations
 
+import argparse
 import os
 import time
 from dataclasses import dataclass, field
@@ -96,9 +99,11 @@ def league() -> tuple[Game, str]:
 class Driver:
     """Taps on one page, counted; subclasses know where the controls are."""
 
-    def __init__(self, page) -> None:
+    def __init__(self, page, shots: str | None = None) -> None:
         self.page = page
         self.count = Count()
+        self.shots = shots
+        self.shot = 0
 
     def start(self) -> Count:
         self.count = Count()
@@ -129,8 +134,22 @@ class Driver:
 
     def tap(self, locator, why: str) -> None:
         self.see(locator, why)
+        before = self.page.evaluate("() => { window.benchMark = true; return window.scrollY; }")
         locator.first.click()
         self.count.taps += 1
+        self.page.wait_for_load_state("load")
+        self.settle()
+        same_page, after = self.page.evaluate("() => [window.benchMark === true, window.scrollY]")
+        if same_page and after != before:
+            # Not the scorer's doing: the page brought something into view (reported).
+            self.count.notes.append(f"the page scrolled itself after {why}")
+
+    def settle(self) -> None:
+        """Wait for the live preview: the typing delay, then no request in flight."""
+        self.page.wait_for_timeout(50)
+        self.page.wait_for_function(
+            "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+        )
 
     def pick(self, select, value: str, why: str) -> None:
         """A native <select>: one tap to open it, one to pick."""
@@ -146,13 +165,16 @@ class Driver:
         text = str(value)
         self.page.keyboard.type(text)
         self.count.keys += len(text)
+        self.page.wait_for_timeout(450)  # the preview waits 400 ms after the last key
+        self.settle()
 
     def save(self) -> None:
         preview = self.page.locator("#preview")
-        self.page.wait_for_function(
-            "() => !document.querySelector('#preview').classList.contains('htmx-request')"
-        )
+        self.settle()
         self.see(preview, "the preview")
+        if self.shots:
+            self.shot += 1
+            self.page.screenshot(path=os.path.join(self.shots, f"deal-{self.shot}.png"))
         self.tap(self.page.get_by_role("button", name="Save", exact=False), "Save")
         self.page.wait_for_load_state("load")
 
@@ -170,8 +192,9 @@ class NewForm(Driver):
         self.tap(self.page.locator(f"label[for=id_maker_seat_{seat}]"), "maker")
 
     def points(self, side: str, value: int, *, replace: bool = False) -> None:
-        self.type_number(self.page.locator(f"#id_points_{side}"), value, "card points",
-                         replace=replace)
+        self.type_number(
+            self.page.locator(f"#id_points_{side}"), value, "card points", replace=replace
+        )
 
     def last_trick(self, side: str) -> None:
         self.tap(self.page.locator(f"label[for=id_last_trick_{SIDE_INDEX[side]}]"), "last trick")
@@ -182,10 +205,10 @@ class NewForm(Driver):
     def meld(self, seat: int, kind: str, suit: str | None = None, top: str | None = None) -> None:
         chips = self.page.locator(f"[data-meld-chips='{seat}']")
         self.tap(chips.locator(f"[data-meld-kind='{kind}']"), f"meld chip {kind}")
-        card = self.page.locator(".meld-card:not(.is-hidden)").last
+        card = self.page.locator(".meld-card:not(.is-empty)").last
         if suit:
             self.tap(card.locator(f"[data-suit='{suit}']"), "meld suit")
-        if top and card.locator("[data-top].is-on").get_attribute("data-top") != top:
+        if top and card.locator("[data-top] input:checked").get_attribute("value") != top:
             self.tap(card.locator(f"[data-top='{top}']"), "meld top card")
 
     def bell(self, seat: int) -> None:
@@ -229,15 +252,36 @@ class OldForm(NewForm):
 
 GAME = [
     ("passed out", lambda d: d.passed()),
-    ("plain made deal", lambda d: (d.trump("hearts"), d.maker(TOM), d.points("A", 90),
-                                   d.last_trick("A"))),
-    ("hick (maker set)", lambda d: (d.trump("clubs"), d.maker(ANN), d.points("B", 60),
-                                    d.last_trick("A"))),
-    ("one meld", lambda d: (d.trump("diamonds"), d.maker(MARY_LOU), d.points("A", 100),
-                            d.last_trick("A"), d.meld(TOM, "run-3", "spades", "A"))),
-    ("two melds and a bell", lambda d: (d.trump("spades"), d.maker(BOB), d.points("B", 90),
-                                        d.last_trick("B"), d.meld(BOB, "run-4", "hearts", "A"),
-                                        d.meld(ANN, "run-3", "clubs", "A"), d.bell(ANN))),
+    (
+        "plain made deal",
+        lambda d: (d.trump("hearts"), d.maker(TOM), d.points("A", 90), d.last_trick("A")),
+    ),
+    (
+        "hick (maker set)",
+        lambda d: (d.trump("clubs"), d.maker(ANN), d.points("B", 60), d.last_trick("A")),
+    ),
+    (
+        "one meld",
+        lambda d: (
+            d.trump("diamonds"),
+            d.maker(MARY_LOU),
+            d.points("A", 100),
+            d.last_trick("A"),
+            d.meld(TOM, "run-3", "spades", "A"),
+        ),
+    ),
+    (
+        "two melds and a bell",
+        lambda d: (
+            d.trump("spades"),
+            d.maker(BOB),
+            d.points("B", 90),
+            d.last_trick("B"),
+            d.meld(BOB, "run-4", "hearts", "A"),
+            d.meld(ANN, "run-3", "clubs", "A"),
+            d.bell(ANN),
+        ),
+    ),
     ("renege", lambda d: (d.trump("hearts"), d.maker(TOM), d.renege("A"))),
 ]
 
@@ -249,6 +293,12 @@ def machine_load() -> str:
 
 def main() -> None:
     from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shots", help="save a screenshot per deal into this folder")
+    args = parser.parse_args()
+    if args.shots:
+        os.makedirs(args.shots, exist_ok=True)
 
     game, slug = league()
     server = LiveServerThread("127.0.0.1", StaticFilesHandler, port=0)
@@ -277,7 +327,7 @@ def main() -> None:
         deal_url = f"{base}/clubs/{slug}/games/{game.pk}/deal/"
         page.goto(deal_url)
         new = page.locator("[data-meld-chips]").count() > 0
-        driver = NewForm(page) if new else OldForm(page)
+        driver = (NewForm if new else OldForm)(page, args.shots)
         for name, steps in GAME:
             count = driver.start()
             steps(driver)
@@ -297,21 +347,29 @@ def main() -> None:
 
     game.refresh_from_db()
     deals = list(game.deals.order_by("number").values_list("outcome", flat=True))
-    print(f"page: {'chip form (new)' if new else 'radio/select form (old)'}; "
-          f"deals: {', '.join(deals)}; totals {game.scores}")
+    print(
+        f"page: {'chip form (new)' if new else 'radio/select form (old)'}; "
+        f"deals: {', '.join(deals)}; totals {game.scores}"
+    )
     print(f"{'deal':<24}{'taps':>6}{'keys':>6}{'total':>7}  scrolled")
     for name, c in rows:
         note = f"  ({'; '.join(c.notes)})" if c.notes else ""
-        print(f"{name:<24}{c.taps:>6}{c.keys:>6}{c.total:>7}  {'yes' if c.scrolled else 'no'}{note}")
+        print(
+            f"{name:<24}{c.taps:>6}{c.keys:>6}{c.total:>7}  {'yes' if c.scrolled else 'no'}{note}"
+        )
     total = sum(c.total for _, c in rows)
-    print(f"{'whole game':<24}{sum(c.taps for _, c in rows):>6}"
-          f"{sum(c.keys for _, c in rows):>6}{total:>7}")
+    print(
+        f"{'whole game':<24}{sum(c.taps for _, c in rows):>6}"
+        f"{sum(c.keys for _, c in rows):>6}{total:>7}"
+    )
     plain = dict(rows)["plain made deal"]
     one_meld = dict(rows)["one meld"]
-    print(f"targets: plain deal <= 6 taps + digits, no scroll: "
-          f"{'met' if plain.taps <= 6 and not plain.scrolled else 'NOT met'}; "
-          f"one meld <= 9 taps: {'met' if one_meld.taps <= 9 else 'NOT met'}; "
-          f"whole game <= 55: {'met' if total <= 55 else 'NOT met'}")
+    print(
+        f"targets: plain deal <= 6 taps + digits, no scroll: "
+        f"{'met' if plain.taps <= 6 and not plain.scrolled else 'NOT met'}; "
+        f"one meld <= 9 taps: {'met' if one_meld.taps <= 9 else 'NOT met'}; "
+        f"whole game <= 55: {'met' if total <= 55 else 'NOT met'}"
+    )
     print(machine_load(), f"(after, {seconds:.0f} s of browsing)")
 
 
