@@ -100,7 +100,11 @@ class DealForm(forms.Form):
     )
     turned = forms.ChoiceField(required=False, label="Turned-up suit", widget=forms.RadioSelect)
     maker_seat = forms.TypedChoiceField(
-        coerce=int, required=False, widget=forms.RadioSelect, label="Who named trump"
+        coerce=int,
+        required=False,
+        empty_value=None,
+        widget=forms.RadioSelect,
+        label="Who named trump",
     )
     trump = forms.ChoiceField(required=False, widget=forms.RadioSelect, label="Trump")
     last_trick = forms.ChoiceField(required=False, widget=forms.RadioSelect, label="Last trick")

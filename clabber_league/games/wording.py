@@ -47,29 +47,32 @@ class Names:
 
 
 def humane(message: str, names: Names) -> str:
-    """``message`` with every side letter, seat number and meld path replaced by names."""
+    """``message`` with every side letter, seat number and meld path replaced by names.
+
+    Names go in as placeholders until the end, so a name that looks like engine text (a
+    player called "Player 7") is never rewritten again."""
+    inserted: list[str] = []
+
+    def put(text: str) -> str:
+        inserted.append(text)
+        return f"\x00{len(inserted) - 1}\x00"
 
     def meld(m: re.Match[str]) -> str:
         side, index = m.group(1), int(m.group(2))
-        return names.melds.get((side, index)) or f"a meld of {names.side(side)}"
+        return put(names.melds.get((side, index)) or f"a meld of {names.side(side)}")
+
+    def seats(numbers: str) -> str:
+        return ", ".join(put(names.seat(n)) for n in numbers.split(", "))
+
+    def sides(letters: str, joiner: str) -> str:
+        return joiner.join(put(names.side(s)) for s in letters.split(", "))
 
     text = MELD_PATH.sub(meld, message)
-    text = TWO_PLAYERS.sub(
-        lambda m: f"two players ({names.seat(m.group(1))}, {names.seat(m.group(2))})", text
-    )
-    text = NAMES_AFTER_COLON.sub(
-        lambda m: m.group(1) + ", ".join(names.seat(n) for n in m.group(2).split(", ")) + ".",
-        text,
-    )
-    text = PLAYER_WORD.sub(lambda m: names.seat(m.group(2)), text)
-    text = SIDE_LIST.sub(
-        lambda m: "(" + " or ".join(names.side(s) for s in m.group(1).split(", ")) + ")", text
-    )
-    text = SIDE_LIST_END.sub(
-        lambda m: (
-            "the sides are " + " and ".join(names.side(s) for s in m.group(1).split(", ")) + "."
-        ),
-        text,
-    )
-    text = SIDE_WORD.sub(lambda m: names.side(m.group(2)), text)
+    text = TWO_PLAYERS.sub(lambda m: f"two players ({seats(m.group(1) + ', ' + m.group(2))})", text)
+    text = NAMES_AFTER_COLON.sub(lambda m: m.group(1) + seats(m.group(2)) + ".", text)
+    text = PLAYER_WORD.sub(lambda m: put(names.seat(m.group(2))), text)
+    text = SIDE_LIST.sub(lambda m: "(" + sides(m.group(1), " or ") + ")", text)
+    text = SIDE_LIST_END.sub(lambda m: "the sides are " + sides(m.group(1), " and ") + ".", text)
+    text = SIDE_WORD.sub(lambda m: put(names.side(m.group(2))), text)
+    text = re.sub("\x00(\\d+)\x00", lambda m: inserted[int(m.group(1))], text)
     return text[:1].upper() + text[1:]
