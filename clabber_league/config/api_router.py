@@ -23,6 +23,11 @@ router.register(CLUB + "/house-rules", leagues_api.HouseRulesViewSet, basename="
 router.register(CLUB + "/seasons", leagues_api.SeasonViewSet, basename="season")
 router.register(CLUB + "/divisions", leagues_api.DivisionViewSet, basename="division")
 router.register(CLUB + "/teams", leagues_api.TeamViewSet, basename="team")
+router.register(
+    CLUB + r"/teams/(?P<team_pk>[0-9]+)/calendar-link",
+    scheduling_api.TeamCalendarLinkViewSet,
+    basename="team-calendar-link",
+)
 router.register(CLUB + "/venues", scheduling_api.VenueViewSet, basename="venue")
 router.register(CLUB + "/fixtures", scheduling_api.FixtureViewSet, basename="fixture")
 router.register(
@@ -35,6 +40,7 @@ router.register(GAME + "/history", games_api.RevisionViewSet, basename="game-his
 router.register(CLUB + "/standings", standings_api.StandingsViewSet, basename="standings")
 router.register(CLUB + "/leaderboards", standings_api.LeaderboardViewSet, basename="leaderboard")
 router.register(CLUB + "/ratings", standings_api.RatingViewSet, basename="rating")
+router.register(CLUB + "/ratings.csv", standings_api.RatingsCSVViewSet, basename="ratings-csv")
 router.register(CLUB + "/invitations", members_api.InvitationViewSet, basename="invitation")
 router.register(CLUB + "/disputes", members_api.DisputeViewSet, basename="dispute")
 router.register(GAME + "/handover", members_api.HandoverViewSet, basename="handover")

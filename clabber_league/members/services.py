@@ -20,8 +20,15 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Club, Membership, Player, Role
-from clabber_league.core.errors import ServiceError
+from clabber_league.clubs.services import (
+    ClubError,
+    membership_add,
+    player_create,
+    player_link_user,
+)
+from clabber_league.core.errors import CONFLICT, ServiceError
 from clabber_league.core.mail import mail_send
 from clabber_league.games.models import Game
 from clabber_league.games.services import GameError, game_confirm
@@ -186,10 +193,9 @@ def invitation_accept(
     if invitation.email and user.email and user.email.lower() != invitation.email.lower():
         raise MemberError.one("invitation", INVITATION_EMAIL_OTHER)
     player = _join_player(club, invitation, user, player_id, new_name)
-    membership = Membership.objects.create(club=club, user=user, role=invitation.role)
+    membership = membership_add(club=club, user=user, role=invitation.role)
     if player is not None:
-        player.user = user
-        player.save(update_fields=["user"])
+        player_link_user(player=player, user=user)
     invitation.accepted_at = timezone.now()
     invitation.accepted_by = user
     invitation.save(update_fields=["accepted_at", "accepted_by"])
@@ -215,11 +221,13 @@ def _join_player(
         return None  # a viewer need not be a player
     if not name:
         raise MemberError.one("player", JOIN_PLAYER_REQUIRED)
-    if len(name) > 120 or any(ord(c) < 32 for c in new_name if c not in " \t"):
+    if any(ord(c) < 32 for c in new_name if c not in " \t"):  # the API's core.text does this
         raise MemberError.one("new_name", JOIN_NAME_BAD)
-    if Player.objects.filter(club=club, name__iexact=name).exists():
-        raise MemberError.one("new_name", JOIN_NAME_TAKEN)
-    return Player.objects.create(club=club, name=name)
+    try:
+        return player_create(club=club, name=new_name)  # the API's rules for a name
+    except ClubError as exc:  # said to the person joining, about the field they filled
+        message = JOIN_NAME_TAKEN if exc.kind == CONFLICT else JOIN_NAME_BAD
+        raise MemberError.one("new_name", message) from exc
 
 
 # --- the member's own settings -------------------------------------------------------------
@@ -396,9 +404,12 @@ def _dispute_mail(dispute: Dispute, url: str) -> None:
         )
 
 
-def dispute_resolve(*, dispute: Dispute, user: Any, resolution: str = "") -> Dispute:
+def dispute_resolve(
+    *, dispute: Dispute, user: Any, access: ClubAccess | None = None, resolution: str = ""
+) -> Dispute:
     """A club admin resolves a dispute: after any corrections, the result is confirmed in
-    the name of the club (``game_confirm`` with ``how="club"``), and the dispute closed."""
+    the name of the club (``game_confirm`` with ``how="club"``, refused unless the caller's
+    ``access`` is a club admin's), and the dispute closed."""
     resolution = (resolution or "").strip()
     if len(resolution) > 1000:
         raise MemberError.one("resolution", "Up to 1,000 characters.")
@@ -408,7 +419,7 @@ def dispute_resolve(*, dispute: Dispute, user: Any, resolution: str = "") -> Dis
             raise MemberError.one("dispute", DISPUTE_RESOLVED)
         if dispute.game.status != Game.Status.CONFIRMED:
             try:
-                game_confirm(game=dispute.game, user=user, how="club")
+                game_confirm(game=dispute.game, user=user, access=access, how="club")
             except GameError as exc:
                 raise MemberError(exc.errors) from exc
         dispute.resolved_at = timezone.now()
@@ -416,3 +427,13 @@ def dispute_resolve(*, dispute: Dispute, user: Any, resolution: str = "") -> Dis
         dispute.resolution = resolution
         dispute.save(update_fields=["resolved_at", "resolved_by", "resolution"])
     return dispute
+
+
+# --- two players merged into one -----------------------------------------------------------
+
+
+def member_rows_player_merging(*, source: Player, target: Player) -> None:
+    """``clubs.hooks.player_merging``: invitations and disputes naming ``source`` name
+    ``target``."""
+    Invitation.objects.filter(player=source).update(player=target)
+    Dispute.objects.filter(player=source).update(player=target)

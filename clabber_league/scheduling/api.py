@@ -9,9 +9,11 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import QuerySet
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -22,12 +24,26 @@ from clabber_league.core.api import Conflict
 from clabber_league.core.idempotency import idempotent
 from clabber_league.leagues.models import Division, Team
 
-from . import services
+from . import feeds
 from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from .services.fixture_changes import (
+    fixture_create,
+    fixture_delete,
+    fixture_forfeit,
+    fixture_move,
+    fixture_update,
+)
+from .services.generation import (
+    schedule_config_save,
+    schedule_generate,
+    schedule_run_retry,
+    schedule_run_stalled,
+)
+from .services.venues import venue_create, venue_update
 
 
 class VenueSerializer(ClubScopedSerializer):
-    """A venue, written by ``services.venue_create`` / ``venue_update`` as on the page."""
+    """A venue, written by ``venue_create`` / ``venue_update`` as on the page."""
 
     class Meta:
         model = Venue
@@ -35,14 +51,14 @@ class VenueSerializer(ClubScopedSerializer):
         validators: list = []
 
     def create(self, validated_data: dict[str, Any]) -> Venue:
-        return services.venue_create(club=self.context["club"], **validated_data)
+        return venue_create(club=self.context["club"], **validated_data)
 
     def update(self, instance: Venue, validated_data: dict[str, Any]) -> Venue:
-        return services.venue_update(venue=instance, **validated_data)
+        return venue_update(venue=instance, **validated_data)
 
 
 class FixtureSerializer(ClubScopedSerializer):
-    """A fixture. Created through ``services.fixture_create`` (the night's checks of a
+    """A fixture. Created through ``fixture_create`` (the night's checks of a
     generated schedule); its status follows its moves, forfeit and games."""
 
     class Meta:
@@ -75,11 +91,11 @@ class FixtureSerializer(ClubScopedSerializer):
         return attrs
 
     def create(self, validated_data: dict[str, Any]) -> Fixture:
-        return services.fixture_create(user=self.context["request"].user, **validated_data)
+        return fixture_create(user=self.context["request"].user, **validated_data)
 
 
 #: Fields a plain update may not change: moving goes through ``postpone`` (the team and
-#: table checks of ``services.fixture_move``), a result through ``forfeit`` or the games.
+#: table checks of ``fixture_move``), a result through ``forfeit`` or the games.
 MOVED_BY_ACTION = {
     "date": "postpone",
     "venue": "postpone",
@@ -90,14 +106,12 @@ MOVED_BY_ACTION = {
 NEW_STATUSES = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
 USE_ACTION = "Change it with POST .../fixtures/<id>/{action}/, which checks the night."
 USE_ACTION_STATUS = "The status follows its moves, forfeit and games; it is not set directly."
-FIXTURE_KEPT = services.FIXTURE_KEPT
-FIXTURE_HAS_RESULT = services.FIXTURE_HAS_RESULT
 CONFIG_EXISTS = "This division already has a schedule config."
 
 
 class FixtureUpdateSerializer(FixtureSerializer):
     """A plain update (PUT/PATCH): round, teams and games planned
-    (``services.fixture_update``). Date, venue and table change through the ``postpone``
+    (``fixture_update``). Date, venue and table change through the ``postpone``
     action; sending their current values is fine."""
 
     class Meta(FixtureSerializer.Meta):
@@ -117,9 +131,7 @@ class FixtureUpdateSerializer(FixtureSerializer):
         return attrs
 
     def update(self, instance: Fixture, validated_data: dict[str, Any]) -> Fixture:
-        return services.fixture_update(
-            fixture=instance, user=self.context["request"].user, **validated_data
-        )
+        return fixture_update(fixture=instance, user=self.context["request"].user, **validated_data)
 
 
 class FixtureMoveSerializer(ClubScopedSerializer):
@@ -131,10 +143,16 @@ class FixtureMoveSerializer(ClubScopedSerializer):
     )
     table = serializers.IntegerField(min_value=1, allow_null=True, required=False)
     note = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    on_no_play_night = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="A night the division does not play (a skip date of its schedule) is "
+        "refused unless this says the fixture is played then anyway.",
+    )
 
     class Meta:
         model = Fixture
-        fields = ["date", "venue", "table", "note"]
+        fields = ["date", "venue", "table", "note", "on_no_play_night"]
 
 
 class FixtureForfeitSerializer(ClubScopedSerializer):
@@ -190,7 +208,7 @@ class FixtureViewSet(ClubScopedModelViewSet):
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Delete a fixture without a result; one that is played, forfeit or has games is
         part of the standings and stays."""
-        services.fixture_delete(fixture=self.get_object(), user=request.user)
+        fixture_delete(fixture=self.get_object(), user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
@@ -203,12 +221,13 @@ class FixtureViewSet(ClubScopedModelViewSet):
         body = FixtureMoveSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        fixture = services.fixture_move(
+        fixture = fixture_move(
             fixture=fixture,
             date=data["date"],
             venue=data.get("venue"),
             table=data.get("table"),
             note=data.get("note", ""),
+            on_no_play_night=data.get("on_no_play_night", False),
             user=request.user,
         )
         return Response(FixtureSerializer(fixture, context=self.get_serializer_context()).data)
@@ -224,7 +243,7 @@ class FixtureViewSet(ClubScopedModelViewSet):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         note = data["kind"].capitalize() + (f": {data['note']}" if data.get("note") else "")
-        fixture = services.fixture_forfeit(
+        fixture = fixture_forfeit(
             fixture=fixture, winner=data["winner"], note=note, user=request.user
         )
         return Response(FixtureSerializer(fixture, context=self.get_serializer_context()).data)
@@ -318,7 +337,7 @@ class ScheduleConfigSerializer(ClubScopedSerializer):
         merged["skip_dates"] = [
             s if isinstance(s, tuple) else (s["date"], s.get("reason", "")) for s in skip
         ]
-        return services.schedule_config_save(division=division, **merged)
+        return schedule_config_save(division=division, **merged)
 
     def create(self, validated_data: dict[str, Any]) -> ScheduleConfig:
         division = validated_data.pop("division")
@@ -401,10 +420,10 @@ class ScheduleRunSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_stalled(self, run: ScheduleRun) -> bool:
-        return services.schedule_run_stalled(run=run)
+        return schedule_run_stalled(run=run)
 
     def get_retryable(self, run: ScheduleRun) -> bool:
-        return run.state == ScheduleRun.State.FAILED or services.schedule_run_stalled(run=run)
+        return run.state == ScheduleRun.State.FAILED or schedule_run_stalled(run=run)
 
 
 class ScheduleRunCreateSerializer(ClubScopedSerializer):
@@ -450,9 +469,7 @@ class ScheduleRunViewSet(
         body = ScheduleRunCreateSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
         with transaction.atomic():
-            run = services.schedule_generate(
-                division=body.validated_data["division"], user=request.user
-            )
+            run = schedule_generate(division=body.validated_data["division"], user=request.user)
         return self._queued(run)
 
     @extend_schema(request=None, responses={202: ScheduleRunSerializer, 400: ERROR_BODY})
@@ -461,8 +478,81 @@ class ScheduleRunViewSet(
         """Generate again after a failed (or stalled) run: a new run, 202."""
         run = self.get_object()
         with transaction.atomic():
-            new = services.schedule_run_retry(run=run, user=request.user)
+            new = schedule_run_retry(run=run, user=request.user)
         return self._queued(new)
+
+
+NO_SUCH_TEAM = "No such team in this club."
+
+
+class CalendarLinkRenewSerializer(serializers.Serializer):
+    renew = serializers.BooleanField(
+        default=False, help_text="A new link in place of the old one, which stops working."
+    )
+
+
+class CalendarLinkSerializer(serializers.Serializer):
+    url = serializers.URLField(
+        allow_null=True,
+        help_text="The team's .ics feed for the caller: a public club's needs no key; a "
+        "private club's carries the member's own key (null until they ask for one).",
+    )
+    personal = serializers.BooleanField(help_text="The URL carries the caller's own key.")
+
+
+class CalendarRevokedSerializer(serializers.Serializer):
+    revoked = serializers.IntegerField(help_text="How many members' links were revoked.")
+
+
+class TeamCalendarLinkViewSet(ClubScopedMixin, viewsets.GenericViewSet):
+    """A team's calendar (.ics) link: read it, get or renew one's own (any member), or, as
+    a club admin, revoke every member's link to the team (``feeds``)."""
+
+    serializer_class = CalendarLinkSerializer
+    queryset = Team.objects.none()  # the schema's type of ``team_pk``; reads use _team()
+
+    @property
+    def write_need(self) -> str:  # type: ignore[override]
+        return "manage" if getattr(self, "action", None) == "revoke" else "member"
+
+    def _team(self) -> Team:
+        team = Team.objects.filter(club=self.club, pk=self.kwargs["team_pk"]).first()
+        if team is None:
+            raise NotFound(NO_SUCH_TEAM)
+        return team
+
+    def _link(self, team: Team) -> dict[str, Any]:
+        path = reverse("scheduling:team-ics", args=[self.club.slug, team.pk])
+        own = feeds.feed_key_of(access=self.club_access, team=team)
+        if self.club.is_public:
+            return {"url": self.request.build_absolute_uri(path), "personal": False}
+        if own is None:
+            return {"url": None, "personal": False}
+        return {"url": self.request.build_absolute_uri(f"{path}?key={own.key}"), "personal": True}
+
+    @extend_schema(responses={200: CalendarLinkSerializer})
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The caller's link to the team's feed (null in a private club until they get one)."""
+        return Response(self._link(self._team()))
+
+    @extend_schema(
+        request=CalendarLinkRenewSerializer,
+        responses={200: CalendarLinkSerializer, 400: ERROR_BODY},
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Get one's own link to a private club's team feed, or a new one (``renew``)."""
+        body = CalendarLinkRenewSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        team = self._team()
+        feeds.feed_key_issue(access=self.club_access, team=team, renew=body.validated_data["renew"])
+        return Response(self._link(team))
+
+    @extend_schema(request=None, responses={200: CalendarRevokedSerializer})
+    @action(detail=False, methods=["post"])
+    def revoke(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Revoke every member's link to the team's feed (club admins)."""
+        revoked = feeds.feed_keys_revoke(access=self.club_access, team=self._team())
+        return Response({"revoked": revoked})
 
 
 # Request bodies' examples in the schema, by component (``<Serializer name>Request``; the
@@ -494,4 +584,5 @@ REQUEST_EXAMPLES = {
         "skip_dates": [{"date": "2027-02-15", "reason": "Presidents' Day"}],
     },
     "ScheduleRunCreateRequest": {"division": 1},
+    "CalendarLinkRenewRequest": {"renew": True},
 }

@@ -1,15 +1,16 @@
 """API of standings: a division's table and every deal (JSON or CSV), the tiebreakers,
 the leaderboards and the ratings. Everything is read from the club in the URL.
 
-The table and the deals are also CSV operations of their own (``.../standings.csv/``,
-``.../deals.csv/``, ``text/csv``), exactly as the pages' downloads; the leaderboards and
-ratings answer ``?format=csv`` as well.
+Every CSV is an operation of its own, ``text/csv`` only: the table and the deals
+(``.../standings/<id>/standings.csv/``, ``.../deals.csv/``, exactly as the pages'
+downloads), the leaderboards (``.../leaderboards/players.csv/``, ``.../partnerships.csv/``)
+and the ratings (``.../ratings.csv/``, ``.../ratings/<player_id>/history.csv/``). The older
+``?format=csv`` (or ``Accept: text/csv``) on the leaderboards' and ratings' JSON operations
+still answers the same CSV, for clients written before; it is not in the schema.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from django.http import Http404
@@ -26,42 +27,13 @@ from rest_framework.settings import api_settings
 from clabber_league.calculator.api import ERROR_BODY
 from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedReadOnlyViewSet
 from clabber_league.clubs.privacy import sees_names
-from clabber_league.core import csvsafe
 from clabber_league.games.models import Deal
 from clabber_league.leagues.models import Division, Season
 
-from . import exports, selectors, services
+from . import exports, selectors
 from .models import TIEBREAKERS, PlayerRating, RatingChange
+from .services.tiebreakers import tiebreakers_set
 
-
-class CSVRenderer(BaseRenderer):
-    """Lists of flat objects as CSV; the exports stream their own response instead."""
-
-    media_type = "text/csv"
-    format = "csv"
-    charset = "utf-8"
-
-    def render(self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None):
-        if data is None:
-            return b""
-        rows = data.get("results", [data]) if isinstance(data, dict) else list(data)
-        if rows:
-            columns = list(rows[0])
-        else:  # no rows: still the header, from the view's serializer
-            view = (renderer_context or {}).get("view")
-            serializer = view.get_serializer_class() if view is not None else None
-            columns = list(serializer().fields) if serializer is not None else ["empty"]
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=columns, extrasaction="ignore")
-        writer.writerow({c: csvsafe.cell(c) for c in columns})
-        for row in rows:
-            writer.writerow(
-                {k: csvsafe.cell(v) for k, v in row.items() if not isinstance(v, (dict, list))}
-            )
-        return out.getvalue().encode("utf-8")
-
-
-RENDERERS = [*api_settings.DEFAULT_RENDERER_CLASSES, CSVRenderer]
 SEASON_PARAMETER = OpenApiParameter(
     "season",
     OpenApiTypes.STR,
@@ -164,6 +136,34 @@ class CSVDownloadRenderer(BaseRenderer):
 
 
 CSV_ONLY = OpenApiResponse(OpenApiTypes.STR, description="CSV, a header row first.")
+#: The JSON operations that had ``?format=csv``: it still selects the CSV twin's answer.
+RENDERERS = [*api_settings.DEFAULT_RENDERER_CLASSES, CSVDownloadRenderer]
+
+
+def csv_action(url_path: str, url_name: str, summary: str, operation_id: str, **kwargs: Any):
+    """A CSV download as an operation of its own: ``text/csv`` only in the schema, an error
+    still the JSON error body, never paged or filtered."""
+
+    def wrap(method):
+        method = action(
+            methods=["get"],
+            url_path=url_path,
+            url_name=url_name,
+            renderer_classes=[CSVDownloadRenderer],
+            pagination_class=None,
+            filter_backends=[],
+            **kwargs,
+        )(method)
+        return extend_schema(
+            operation_id=operation_id, responses={(200, "text/csv"): CSV_ONLY}, summary=summary
+        )(method)
+
+    return wrap
+
+
+def wants_csv(request: Request) -> bool:
+    """``?format=csv`` or ``Accept: text/csv`` on a JSON operation that has a CSV twin."""
+    return getattr(request.accepted_renderer, "format", None) == "csv"
 
 
 class StandingsViewSet(ClubScopedMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
@@ -262,7 +262,7 @@ class StandingsViewSet(ClubScopedMixin, mixins.ListModelMixin, viewsets.GenericV
         if request.method == "PUT":
             serializer = TiebreakersSerializer(data=request.data)
             serializer.is_valid(raise_exception=True)
-            services.tiebreakers_set(
+            tiebreakers_set(
                 club=self.club,
                 division=division,
                 tiebreakers=serializer.validated_data["tiebreakers"],
@@ -298,7 +298,8 @@ class LeaderboardRowSerializer(serializers.Serializer):
 
 
 class LeaderboardViewSet(ClubScopedMixin, viewsets.GenericViewSet):
-    """Player and partnership leaderboards of a season (``?season=``) or all time."""
+    """Player and partnership leaderboards of a season (``?season=``) or all time, as JSON
+    or as CSV (``players.csv/``, ``partnerships.csv/``)."""
 
     queryset = Division.objects.none()
     serializer_class = LeaderboardRowSerializer
@@ -314,25 +315,63 @@ class LeaderboardViewSet(ClubScopedMixin, viewsets.GenericViewSet):
             raise Http404(SEASON_NOT_FOUND)
         return season
 
-    @extend_schema(
-        parameters=[SEASON_PARAMETER], responses={200: LeaderboardRowSerializer(many=True)}
-    )
-    @action(detail=False, methods=["get"])
-    def players(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        rows = selectors.player_leaderboard(
-            club=self.club, season=self._season(), to_member=sees_names(self.club_access)
-        )
-        return Response(LeaderboardRowSerializer(rows, many=True).data)
+    def _rows(self, board: str) -> list[dict[str, Any]]:
+        select = {
+            "players": selectors.player_leaderboard,
+            "partnerships": selectors.partnership_leaderboard,
+        }[board]
+        rows = select(club=self.club, season=self._season(), to_member=sees_names(self.club_access))
+        return LeaderboardRowSerializer(rows, many=True).data
+
+    def _csv(self, board: str) -> HttpResponseBase:
+        rows = self._rows(board)
+        columns = list(rows[0]) if rows else list(LeaderboardRowSerializer().fields)
+        season = self.request.query_params.get("season") or "all-time"
+        return exports.records_csv(rows, columns, f"leaderboard-{board}-{season}.csv")
 
     @extend_schema(
-        parameters=[SEASON_PARAMETER], responses={200: LeaderboardRowSerializer(many=True)}
+        parameters=[SEASON_PARAMETER],
+        responses={(200, "application/json"): LeaderboardRowSerializer(many=True)},
     )
     @action(detail=False, methods=["get"])
-    def partnerships(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        rows = selectors.partnership_leaderboard(
-            club=self.club, season=self._season(), to_member=sees_names(self.club_access)
-        )
-        return Response(LeaderboardRowSerializer(rows, many=True).data)
+    def players(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if wants_csv(request):
+            return self._csv("players")
+        return Response(self._rows("players"))
+
+    @extend_schema(
+        parameters=[SEASON_PARAMETER],
+        responses={(200, "application/json"): LeaderboardRowSerializer(many=True)},
+    )
+    @action(detail=False, methods=["get"])
+    def partnerships(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if wants_csv(request):
+            return self._csv("partnerships")
+        return Response(self._rows("partnerships"))
+
+    @extend_schema(parameters=[SEASON_PARAMETER])
+    @csv_action(
+        "players.csv",
+        "players-csv",
+        "The players' leaderboard as CSV",
+        "clubs_leaderboards_players_csv",
+        detail=False,
+    )
+    def players_csv(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        """One row per player, best first, the columns of the JSON operation."""
+        return self._csv("players")
+
+    @extend_schema(parameters=[SEASON_PARAMETER])
+    @csv_action(
+        "partnerships.csv",
+        "partnerships-csv",
+        "The partnerships' leaderboard as CSV",
+        "clubs_leaderboards_partnerships_csv",
+        detail=False,
+    )
+    def partnerships_csv(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        """One row per partnership, best first, the columns of the JSON operation."""
+        return self._csv("partnerships")
 
 
 class RatingChangeSerializer(serializers.ModelSerializer):
@@ -368,27 +407,86 @@ class RatingSerializer(serializers.ModelSerializer):
         return rating.player.shown_name(to_member=sees_names(access))
 
 
+RATING_COLUMNS = list(RatingSerializer.Meta.fields)
+RATING_CHANGE_COLUMNS = list(RatingChangeSerializer.Meta.fields)
+
+
 class RatingViewSet(ClubScopedReadOnlyViewSet):
     """Players' OpenSkill ratings (mu, sigma; ``rating`` is mu - 3 sigma), best first; one
-    player's (by player id) has its history."""
+    player's (by player id) has its history. Each also as CSV (``.../ratings.csv/``,
+    ``.../ratings/<player_id>/history.csv/``)."""
 
     queryset = PlayerRating.objects.none()
     serializer_class = RatingSerializer
+    renderer_classes = RENDERERS
     # Through the player's own id, so an id out of range is simply "not found".
     lookup_field = "player__pk"
-    lookup_url_kwarg = "player"
+    lookup_url_kwarg = "player_id"
 
     def queryset_for_club(self, club):
         return PlayerRating.objects.filter(club=club).select_related("player").order_by("-mu")
 
-    @extend_schema(responses={200: RatingChangeSerializer(many=True)})
-    @action(detail=True, methods=["get"], pagination_class=None)
-    def history(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def _csv(self) -> HttpResponseBase:
+        rows = self.get_serializer(self.get_queryset(), many=True).data
+        return exports.records_csv(rows, RATING_COLUMNS, "ratings.csv")
+
+    @extend_schema(responses={(200, "application/json"): RatingSerializer(many=True)})
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if wants_csv(request):
+            return self._csv()
+        return super().list(request, *args, **kwargs)
+
+    @extend_schema(responses={(200, "application/json"): RatingSerializer})
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        return super().retrieve(request, *args, **kwargs)
+
+    def _history(self) -> list[dict[str, Any]]:
         rating = self.get_object()
         changes = RatingChange.objects.filter(club=self.club, player_id=rating.player_id).order_by(
             "at", "id"
         )
-        return Response(RatingChangeSerializer(changes, many=True).data)
+        return RatingChangeSerializer(changes, many=True).data
+
+    @extend_schema(responses={(200, "application/json"): RatingChangeSerializer(many=True)})
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def history(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if wants_csv(request):
+            return self.history_csv(request, *args, **kwargs)
+        return Response(self._history())
+
+    @csv_action(
+        "history.csv",
+        "history-csv",
+        "A player's rating history as CSV",
+        "clubs_ratings_history_csv",
+        detail=True,
+    )
+    def history_csv(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        """One row per rated game, oldest first, the columns of the JSON operation."""
+        player = self.get_object().player_id
+        return exports.records_csv(
+            self._history(), RATING_CHANGE_COLUMNS, f"rating-history-{player}.csv"
+        )
+
+
+class RatingsCSVViewSet(ClubScopedMixin, viewsets.GenericViewSet):
+    """``.../ratings.csv/``: every rating of the club, best first (all of them, not a page)."""
+
+    queryset = PlayerRating.objects.none()
+    serializer_class = RatingSerializer
+    renderer_classes = [CSVDownloadRenderer]
+    pagination_class = None
+    filter_backends: list = []
+
+    @extend_schema(
+        operation_id="clubs_ratings_csv",
+        responses={(200, "text/csv"): CSV_ONLY},
+        summary="Every player's rating as CSV",
+    )
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        ratings = PlayerRating.objects.filter(club=self.club).select_related("player")
+        rows = self.get_serializer(ratings.order_by("-mu"), many=True).data
+        return exports.records_csv(rows, RATING_COLUMNS, "ratings.csv")
 
 
 # Request bodies' examples in the schema, by component (``<Serializer name>Request``; the

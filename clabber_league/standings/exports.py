@@ -103,6 +103,18 @@ def _stream(header: list[str], rows: Iterable[list[Any]], filename: str) -> Stre
     return response
 
 
+def records_csv(
+    records: list[dict[str, Any]], columns: list[str], filename: str
+) -> StreamingHttpResponse:
+    """Flat records (an API list's rows) as CSV: ``columns`` in order, a nested value or a
+    missing one left empty. The leaderboards' and ratings' downloads."""
+    rows = (
+        ["" if isinstance(record.get(c), (dict, list)) else record.get(c, "") for c in columns]
+        for record in records
+    )
+    return _stream(columns, rows, filename)
+
+
 def standings_csv(table: Table) -> StreamingHttpResponse:
     rows = [[row[key] for key, _ in STANDINGS_COLUMNS] for row in standings_rows(table)]
     name = f"standings-{table.division.season.slug}-{table.division.slug}.csv"

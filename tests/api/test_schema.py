@@ -124,13 +124,23 @@ def test_the_calculator_is_typed(schema):
 
 
 def test_csv_downloads_are_operations_of_their_own(schema):
-    base = "/api/clubs/{club_slug}/standings/{id}/"
-    for path in (base + "standings.csv/", base + "deals.csv/"):
-        ok = schema["paths"][path]["get"]["responses"]["200"]
-        assert list(ok["content"]) == ["text/csv"], path
-    for path in (base, base + "deals/"):
-        ok = schema["paths"][path]["get"]["responses"]["200"]
-        assert list(ok["content"]) == ["application/json"], path
+    club = "/api/clubs/{club_slug}/"
+    base = club + "standings/{id}/"
+    downloads = {
+        base + "standings.csv/",
+        base + "deals.csv/",
+        club + "leaderboards/players.csv/",
+        club + "leaderboards/partnerships.csv/",
+        club + "ratings.csv/",
+        club + "ratings/{player_id}/history.csv/",
+    }
+    for path, method, operation in _operations(schema):
+        ok = operation["responses"].get("200", {}).get("content", {})
+        if path in downloads:
+            assert list(ok) == ["text/csv"], path
+        else:  # no JSON operation offers CSV beside it
+            assert "text/csv" not in ok, (method, path)
+    assert downloads <= schema["paths"].keys()
 
 
 def test_the_paper_sheet_import_answers_its_deals_without_list_filters(schema):

@@ -29,8 +29,9 @@ from clabber_league.games.models import Game
 from clabber_league.leagues.models import Division, Team
 from clabber_league.members import services as members_services
 from clabber_league.members.models import Dispute
-from clabber_league.scheduling import services as schedule_services
 from clabber_league.scheduling.models import Fixture, ScheduleRun
+from clabber_league.scheduling.services.generation import schedule_config_save, schedule_run_execute
+from clabber_league.scheduling.services.venues import venue_create
 from tests.browser.conftest import axe_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -58,6 +59,11 @@ PAGES = [
     Visit("score sheet, finished", "/clubs/{club}/games/{game_finished}/"),
     Visit("new game", "/clubs/{club}/games/new/", ADMIN),
     Visit("new game in a division", "/clubs/{club}/games/new/?division={division}", ADMIN),
+    Visit(
+        "new game, who sits where",
+        "/clubs/{club}/games/new/?division={division}&fixture={fixture}",
+        ADMIN,
+    ),
     Visit("deal entry", "/clubs/{club}/games/{game_open}/deal/", ADMIN),
     Visit("correction", "/clubs/{club}/games/{game_open}/deals/2/edit/", ADMIN),
     Visit("delete a deal", "/clubs/{club}/games/{game_open}/deals/2/delete/", ADMIN),
@@ -82,6 +88,7 @@ PAGES = [
     Visit("invitations", "/clubs/{club}/members/invitations/", ADMIN),
     Visit("an invitation's QR code", "/clubs/{club}/members/invitations/{invitation}/", ADMIN),
     Visit("players and logins", "/clubs/{club}/members/players/", ADMIN),
+    Visit("merge a player", "/clubs/{club}/members/players/{player}/merge/", ADMIN),
     Visit("disputes", "/clubs/{club}/members/disputes/", ADMIN),
     Visit("a dispute", "/clubs/{club}/members/disputes/{dispute}/", ADMIN),
     Visit("hand the phone over", "/clubs/{club}/members/games/{game_finished}/handover/", ADMIN),
@@ -97,13 +104,13 @@ def demo_places() -> dict[str, object]:
     call_command("seed_demo", verbosity=0, stdout=open("/dev/null", "w"))  # noqa: SIM115
     club = Club.objects.get(slug="evansville")
     division = Division.objects.get(club=club, slug="monday-night")
-    venue = schedule_services.venue_create(club=club, name="Knights of St. John Hall", tables=4)
-    schedule_services.schedule_config_save(
+    venue = venue_create(club=club, name="Knights of St. John Hall", tables=4)
+    schedule_config_save(
         division=division, weekday=0, start_date=dt.date(2026, 9, 7), venues=[venue]
     )
     # Generated here and now rather than queued: the sweep needs the fixtures, not the queue.
     run = ScheduleRun.objects.create(club=club, division=division, message="Queued.")
-    schedule_services.schedule_run_execute(run_id=run.pk, today=dt.date(2026, 9, 1))
+    schedule_run_execute(run_id=run.pk, today=dt.date(2026, 9, 1))
     fixture = Fixture.objects.filter(division=division).order_by("date", "id").first()
     games = Game.objects.filter(club=club)
     team = Team.objects.filter(division=division).order_by("name").first()

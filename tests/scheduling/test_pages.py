@@ -9,8 +9,9 @@ from django.urls import reverse
 from icalendar import Calendar
 
 from clabber_league.leagues.models import Division, Season, Team
-from clabber_league.scheduling import calendar, services
 from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from clabber_league.scheduling.services.generation import BROKER_DOWN, schedule_run_execute
+from clabber_league.scheduling.services.jobs import nights_publish
 
 from .conftest import SEASON_START, configure
 
@@ -71,7 +72,7 @@ def test_the_secretary_sets_up_a_season_and_generates_its_schedule(
     assert len(callbacks) == 1
     page = client.get(response.url).content.decode()
     assert 'hx-trigger="every 1s"' in page  # queued: the bar polls its status
-    services.schedule_run_execute(run_id=run.pk, today=dt.date(2027, 1, 1))
+    schedule_run_execute(run_id=run.pk, today=dt.date(2027, 1, 1))
     status = client.get(_url("run-status", club, run.pk)).content.decode()
     assert 'value="100"' in status and "hx-trigger" not in status  # done: polling stops
     assert "See the fixtures" in status
@@ -102,8 +103,10 @@ def test_the_schedule_by_round_says_where_fixtures_overflowed(client, club, divi
 def test_a_teams_page_and_its_calendar_feed(client, club, division, scheduled, viewer):
     team = division.teams.order_by("name").first()
     client.force_login(viewer)
+    assert "calendar.ics" not in client.get(_url("team", club, team.pk)).content.decode()
+    client.post(_url("team-feed-key", club, team.pk))  # "Get a calendar link"
     page = client.get(_url("team", club, team.pk)).content.decode()
-    key = calendar.feed_key(team)
+    key = team.feed_keys.get().key
     assert f"calendar.ics?key={key}" in page
     client.logout()
     feed = client.get(_url("team-ics", club, team.pk) + f"?key={key}")
@@ -127,7 +130,7 @@ def test_a_venues_page_and_a_nights_list(client, club, division, scheduled, hall
     client.force_login(secretary)
     page = client.get(_url("venue", club, hall.pk) + "?all=1").content.decode()
     assert "Monday 7 September 2026" in page
-    services.nights_publish(on=dt.date(2026, 9, 7))
+    nights_publish(on=dt.date(2026, 9, 7))
     night = client.get(_url("night", club, "2026-09-07")).content.decode()
     assert "Published" in night and night.count('class="fixture ') == 2
     assert client.get(_url("night", club, "not-a-date")).status_code == 404
@@ -172,11 +175,11 @@ def test_a_move_onto_a_busy_night_is_refused_beside_the_date(
 def test_a_failed_run_offers_a_retry(client, club, division, teams, secretary):
     configure(division)
     run = ScheduleRun.objects.create(
-        club=club, division=division, state="failed", message=services.BROKER_DOWN
+        club=club, division=division, state="failed", message=BROKER_DOWN
     )
     client.force_login(secretary)
     page = client.get(_url("run", club, run.pk)).content.decode()
-    assert services.BROKER_DOWN in page and "Try again" in page
+    assert BROKER_DOWN in page and "Try again" in page
     response = client.post(_url("run-retry", club, run.pk))
     assert response.status_code == 302
     assert ScheduleRun.objects.filter(division=division, state="queued").count() == 1

@@ -27,8 +27,8 @@ from rest_framework.test import APIClient
 
 from clabber_league.clubs.models import Role
 
-READ, PLAY, SCORE, MANAGE = "read", "play", "score", "manage"
-RANK = {READ: 0, PLAY: 2, SCORE: 3, MANAGE: 4}
+READ, MEMBER, PLAY, SCORE, MANAGE = "read", "member", "play", "score", "manage"
+RANK = {READ: 0, MEMBER: 1, PLAY: 2, SCORE: 3, MANAGE: 4}
 ROLE_RANK = {None: -1, Role.VIEWER: 1, Role.PLAYER: 2, Role.SCORER: 3, Role.ADMIN: 4}
 
 # API route name -> what its unsafe methods need (GET is always "read").
@@ -37,6 +37,7 @@ API = {
     "member-detail": MANAGE,
     "player-list": MANAGE,
     "player-detail": MANAGE,
+    "player-merge": MANAGE,
     "house-rules-list": MANAGE,
     "house-rules-detail": MANAGE,
     "season-list": MANAGE,
@@ -45,6 +46,8 @@ API = {
     "division-detail": MANAGE,
     "team-list": MANAGE,
     "team-detail": MANAGE,
+    "team-calendar-link-list": MEMBER,
+    "team-calendar-link-revoke": MANAGE,
     "venue-list": MANAGE,
     "venue-detail": MANAGE,
     "fixture-list": MANAGE,
@@ -75,10 +78,14 @@ API = {
     "standings-csv": READ,
     "leaderboard-players": READ,
     "leaderboard-partnerships": READ,
+    "leaderboard-players-csv": READ,
+    "leaderboard-partnerships-csv": READ,
     "leaderboard-list": READ,
     "rating-list": READ,
     "rating-detail": READ,
     "rating-history": READ,
+    "rating-history-csv": READ,
+    "ratings-csv-list": READ,
     "invitation-list": MANAGE,
     "invitation-detail": MANAGE,
     "invitation-revoke": MANAGE,
@@ -121,6 +128,8 @@ PAGES = {
     "scheduling:run-retry": (MANAGE, MANAGE),
     "scheduling:team": (READ, READ),
     "scheduling:team-ics": (READ, READ),
+    "scheduling:team-feed-key": (MEMBER, MEMBER),
+    "scheduling:team-feed-keys-revoke": (MANAGE, MANAGE),
     "scheduling:night": (READ, READ),
     "scheduling:fixture-move": (MANAGE, MANAGE),
     "scheduling:fixture-forfeit": (MANAGE, MANAGE),
@@ -137,6 +146,7 @@ PAGES = {
     "members:invitation": (MANAGE, MANAGE),
     "members:invitation-revoke": (MANAGE, MANAGE),
     "members:players": (MANAGE, MANAGE),
+    "members:player-merge": (MANAGE, MANAGE),
     "members:disputes": (MANAGE, MANAGE),
     "members:dispute": (MANAGE, MANAGE),
     "members:handover": (SCORE, SCORE),
@@ -284,6 +294,7 @@ PK_OBJECT = {
     "dispute": "dispute",
     "members:dispute": "dispute",
     "members:handover": "game",
+    "members:player-merge": "player",
 }
 
 
@@ -298,10 +309,12 @@ def _kwargs(name: str, pattern, world) -> dict:
     values = {
         "club_slug": world["club"].slug,
         "game_pk": objects["game"],
+        "team_pk": objects["team"],
         "number": 1,
         "slug": world["season_slug"],
         "day": "2026-09-07",
         "player": objects["player"],
+        "player_id": objects["player"],
     }
     kwargs = {}
     keys = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", pattern.full_route)

@@ -107,6 +107,60 @@ def test_leaderboards_and_ratings(division, viewer, played):
     assert len(history) == 1 and history[0]["rating"] > history[0]["rating_before"]
 
 
+def _csv_rows(response) -> list[dict[str, str]]:
+    assert response.status_code == 200, response.content
+    assert response["Content-Type"].startswith("text/csv")
+    body = b"".join(response.streaming_content).decode()
+    return list(csv.DictReader(io.StringIO(body)))
+
+
+def test_leaderboards_and_ratings_as_csv_operations_of_their_own(division, viewer, played):
+    client = _client(viewer)
+    base = _base(division)
+    season = {"season": division.season.slug}
+    players = client.get(f"{base}/leaderboards/players/", season).json()
+    rows = _csv_rows(client.get(f"{base}/leaderboards/players.csv/", season))
+    assert [r["name"] for r in rows] == [p["name"] for p in players]
+    assert rows[0]["win_pct"] == "100.0" and rows[0]["player_id"] == str(players[0]["player_id"])
+    pairs = _csv_rows(client.get(f"{base}/leaderboards/partnerships.csv/"))
+    assert len(pairs) == 4 and pairs[0]["key"]
+    ratings = client.get(f"{base}/ratings/").json()["results"]
+    rows = _csv_rows(client.get(f"{base}/ratings.csv/"))
+    assert [int(r["player"]) for r in rows] == [r["player"] for r in ratings]
+    assert float(rows[0]["rating"]) == pytest.approx(ratings[0]["rating"])
+    history = _csv_rows(client.get(f"{base}/ratings/{ratings[0]['player']}/history.csv/"))
+    assert len(history) == 1 and float(history[0]["rating"]) > float(history[0]["rating_before"])
+
+
+def test_the_older_format_csv_answers_the_same_csv(division, viewer, played):
+    client = _client(viewer)
+    base = _base(division)
+    for json_path, csv_path in (
+        ("leaderboards/players/", "leaderboards/players.csv/"),
+        ("leaderboards/partnerships/", "leaderboards/partnerships.csv/"),
+        ("ratings/", "ratings.csv/"),
+    ):
+        old = _csv_rows(client.get(f"{base}/{json_path}", {"format": "csv"}))
+        assert old == _csv_rows(client.get(f"{base}/{csv_path}")), json_path
+
+
+def test_a_csv_operations_error_is_the_json_error_body(division, viewer, played):
+    client = _client(viewer)
+    missing = client.get(f"{_base(division)}/leaderboards/players.csv/", {"season": "nope"})
+    assert missing.status_code == 404
+    assert missing["Content-Type"].startswith("application/json")
+    assert missing.json()["errors"][0]["message"]
+    nobody = client.get(f"{_base(division)}/ratings/999999/history.csv/")
+    assert nobody.status_code == 404 and nobody.json()["errors"]
+
+
+def test_an_empty_leaderboard_csv_still_has_its_header(division, viewer):
+    response = _client(viewer).get(f"{_base(division)}/leaderboards/players.csv/")
+    assert response.status_code == 200
+    lines = b"".join(response.streaming_content).decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("place,name,")
+
+
 def test_a_division_is_not_found_under_another_club(division, played):
     """(This club's URLs for a stranger: tests/security/test_permissions.py.)"""
     stranger = MembershipFactory(club=ClubFactory(), role=Role.ADMIN).user

@@ -1,0 +1,548 @@
+"""Generating a division's schedule: its config, and the one adapter in front of the pure
+planner (``scheduling.planning``).
+
+**Generation** runs in a Celery task (``tasks.generate_schedule``) that calls
+``schedule_run_execute``. ``schedule_generate`` only records a queued ``ScheduleRun`` and
+queues the task once the request's transaction commits; if the broker does not answer
+the run is marked failed with ``BROKER_DOWN`` and can be retried.
+
+The work itself is one transaction: the division's schedule config row is locked (moves
+and forfeits lock it too, so they wait), the fixtures of unplayed rounds are deleted and
+the new ones inserted in bulk, and the run is marked done in the same transaction. So
+the schedule is all the new fixtures or none of them; a failure (or a killed worker)
+leaves the old schedule exactly as it was. A round with any result (a fixture with games,
+played or forfeit) is kept whole; only rounds without one are planned again.
+
+Progress (percent, message, heartbeat) is written on a second database connection while
+the transaction runs, so the progress bar moves; SQLite has one writer at a time, so
+there it jumps from "planning" to done.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import logging
+import threading
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
+from django.utils import timezone
+
+from clabber_league.leagues.models import Division
+from clabber_league.leagues.services import GAMES_PER_FIXTURE, division_update
+
+from .. import bulk, planning, selectors
+from ..models import (
+    Fixture,
+    ScheduleConfig,
+    ScheduleRun,
+    ScheduleVenue,
+    SkipDate,
+    Venue,
+)
+from . import ScheduleError
+from .venues import VENUE_OTHER_CLUB
+
+logger = logging.getLogger(__name__)
+
+NO_CONFIG = "Set up the division's schedule (format, league night, venues) first."
+RUN_ACTIVE = "This division's schedule is already being generated; wait for it to finish."
+BROKER_DOWN = (
+    "The task queue (Redis) did not answer, so the schedule was not generated. "
+    "Nothing was changed; try again in a minute."
+)
+WORKER_LOST = (
+    "The worker stopped before finishing; nothing was changed. Generate the schedule again."
+)
+RUN_NOT_RETRYABLE = "Only a failed or stalled run can be retried."
+RUN_FAILED = "Generating the schedule failed; nothing was changed. ({detail})"
+FORMAT_UNKNOWN = "The format is round_robin or swiss."
+
+#: A queued or running run with no sign of life for this long is taken to have stopped.
+STALE_AFTER = dt.timedelta(minutes=10)
+#: On PostgreSQL a running run's worker beats every HEARTBEAT_EVERY (a thread of its own,
+#: on a connection of its own); a worker that died stops beating, and its run is shown as
+#: stalled, retryable, once the last beat is HEARTBEAT_STALE old.
+HEARTBEAT_EVERY = 5.0
+HEARTBEAT_STALE = dt.timedelta(seconds=30)
+#: Notes stored on a run (the rest are counted).
+MAX_NOTES = 300
+
+
+@transaction.atomic
+def schedule_config_save(
+    *,
+    division: Division,
+    format: str = ScheduleConfig.Format.ROUND_ROBIN,
+    cycles: int = 1,
+    swiss_rounds: int = 5,
+    weekday: int = 0,
+    start_date: dt.date | None = None,
+    start_time: dt.time | None = None,
+    venues: Sequence[Venue] = (),
+    skip_dates: Iterable[dt.date | tuple[dt.date, str]] = (),
+    games_per_fixture: int | None = None,
+) -> ScheduleConfig:
+    """Create or replace the division's schedule config. ``venues`` fill in this order."""
+    errors: list[dict[str, str]] = []
+    if format not in ScheduleConfig.Format.values:
+        errors.append({"field": "format", "message": FORMAT_UNKNOWN})
+    if cycles not in (1, 2):
+        errors.append({"field": "cycles", "message": planning.CYCLES_RANGE})
+    if not 0 <= weekday <= 6:
+        errors.append({"field": "weekday", "message": planning.WEEKDAY_RANGE})
+    if swiss_rounds < 1:
+        errors.append(
+            {
+                "field": "swiss_rounds",
+                "message": planning.SWISS_ROUNDS_RANGE.format(teams="The", most="n - 1"),
+            }
+        )
+    if any(v.club_id != division.club_id for v in venues):
+        errors.append({"field": "venues", "message": VENUE_OTHER_CLUB})
+    if games_per_fixture is not None and not 1 <= games_per_fixture <= 9:
+        errors.append({"field": "games_per_fixture", "message": GAMES_PER_FIXTURE})
+    if errors:
+        raise ScheduleError(errors)
+    config, _ = ScheduleConfig.objects.select_for_update().update_or_create(
+        division=division,
+        defaults={
+            "club": division.club,
+            "format": format,
+            "cycles": cycles,
+            "swiss_rounds": swiss_rounds,
+            "weekday": weekday,
+            "start_date": start_date or division.season.start_date,
+            "start_time": start_time,
+        },
+    )
+    config.schedule_venues.all().delete()
+    seen: set[int] = set()
+    rows = []
+    for venue in venues:
+        if venue.pk not in seen:
+            seen.add(venue.pk)
+            rows.append(ScheduleVenue(config=config, venue=venue, position=len(rows)))
+    ScheduleVenue.objects.bulk_create(rows)
+    config.skip_dates.all().delete()
+    skips: dict[dt.date, str] = {}
+    for item in skip_dates:
+        day, reason = item if isinstance(item, tuple) else (item, "")
+        skips[day] = reason
+    SkipDate.objects.bulk_create(
+        SkipDate(config=config, date=day, reason=reason) for day, reason in sorted(skips.items())
+    )
+    if games_per_fixture is not None and games_per_fixture != division.games_per_fixture:
+        division_update(division=division, games_per_fixture=games_per_fixture)
+    return config
+
+
+def _is_stale(run: ScheduleRun, now: dt.datetime) -> bool:
+    if not run.is_active:
+        return False
+    last = run.heartbeat_at or run.started_at or run.created_at
+    if run.state == ScheduleRun.State.RUNNING and connection.vendor == "postgresql":
+        return now - last > HEARTBEAT_STALE  # its worker beats while it lives
+    return now - last > STALE_AFTER
+
+
+def schedule_run_stalled(*, run: ScheduleRun) -> bool:
+    """Whether an active run has stopped: its worker's heartbeat stopped (PostgreSQL), or
+    no sign of life for STALE_AFTER. A stalled run can be retried."""
+    return _is_stale(run, timezone.now())
+
+
+def schedule_generate(*, division: Division, user: Any = None) -> ScheduleRun:
+    """Queue the generation of the division's schedule; returns the queued run.
+
+    The task is sent when the surrounding transaction commits. A run already queued or
+    running for the division refuses a second one (unless it has stalled)."""
+    if not ScheduleConfig.objects.filter(division=division).exists():
+        raise ScheduleError.one("division", NO_CONFIG)
+    now = timezone.now()
+    with transaction.atomic():
+        for active in ScheduleRun.objects.select_for_update().filter(
+            division=division, state__in=ScheduleRun.ACTIVE
+        ):
+            if not _is_stale(active, now):
+                raise ScheduleError.one("division", RUN_ACTIVE)
+            _finish(active.pk, state=ScheduleRun.State.FAILED, message=WORKER_LOST)
+        try:
+            with transaction.atomic():
+                run = ScheduleRun.objects.create(
+                    club=division.club, division=division, created_by=user, message="Queued."
+                )
+        except IntegrityError as exc:  # another request queued one a moment ago
+            raise ScheduleError.one("division", RUN_ACTIVE) from exc
+        transaction.on_commit(lambda: _enqueue(run.pk))
+    return run
+
+
+def schedule_run_retry(*, run: ScheduleRun, user: Any = None) -> ScheduleRun:
+    """Generate again after a failed or stalled run."""
+    if not (run.state == ScheduleRun.State.FAILED or _is_stale(run, timezone.now())):
+        raise ScheduleError.one("run", RUN_NOT_RETRYABLE)
+    return schedule_generate(division=run.division, user=user)
+
+
+def _enqueue(run_id: int) -> None:
+    from kombu.exceptions import OperationalError as KombuOperationalError
+
+    from ..tasks import generate_schedule
+
+    try:
+        # No retries: with the broker down the request answers at once, the run failed.
+        generate_schedule.apply_async(args=[run_id], retry=False)
+    except (KombuOperationalError, OSError, ConnectionError) as exc:
+        logger.warning("schedule run %s not queued: %s", run_id, exc)
+        _finish(run_id, state=ScheduleRun.State.FAILED, message=BROKER_DOWN)
+
+
+def _finish(run_id: int, *, state: str, message: str, **fields: Any) -> None:
+    ScheduleRun.objects.filter(pk=run_id).update(
+        state=state, message=message[:300], finished_at=timezone.now(), **fields
+    )
+
+
+class _Heartbeat:
+    """Beats ``heartbeat_at`` of a running run every HEARTBEAT_EVERY from a thread of the
+    worker's own (with its own connection), whatever the generation is doing: when the
+    worker dies, the beats stop. PostgreSQL only: SQLite has one writer at a time."""
+
+    def __init__(self, run_id: int) -> None:
+        self.run_id = run_id
+        self.stop = threading.Event()
+        self.thread: threading.Thread | None = None
+        if connection.vendor == "postgresql":
+            self.thread = threading.Thread(target=self._beat, daemon=True, name="run-heartbeat")
+            self.thread.start()
+
+    def _beat(self) -> None:
+        from django.db import connection as own  # this thread's connection
+
+        try:
+            while not self.stop.wait(HEARTBEAT_EVERY):
+                ScheduleRun.objects.filter(pk=self.run_id, state=ScheduleRun.State.RUNNING).update(
+                    heartbeat_at=timezone.now()
+                )
+        except Exception:  # a lost beat only makes the run look stalled sooner
+            logger.warning("heartbeat of schedule run %s stopped", self.run_id, exc_info=True)
+        finally:
+            own.close()
+
+    def close(self) -> None:
+        self.stop.set()
+        if self.thread is not None:
+            self.thread.join(timeout=HEARTBEAT_EVERY * 2)
+
+
+class _Progress:
+    """Writes a run's progress on a connection of its own, so it is seen at once even while
+    the generating transaction is still open. SQLite (one writer) gets no mid-run updates."""
+
+    def __init__(self, run_id: int) -> None:
+        self.run_id = run_id
+        self.last = -1
+        self.side = None
+        if connection.vendor == "postgresql":
+            wrapper = connections[DEFAULT_DB_ALIAS]
+            settings_dict = copy.deepcopy(wrapper.settings_dict)
+            self.side = type(wrapper)(settings_dict, alias="scheduling-progress")
+
+    def __call__(self, percent: int, message: str) -> None:
+        percent = max(0, min(99, percent))
+        if percent == self.last:
+            return
+        self.last = percent
+        now = timezone.now()
+        if self.side is None:
+            if not connection.in_atomic_block:
+                ScheduleRun.objects.filter(pk=self.run_id).update(
+                    progress=percent, message=message, heartbeat_at=now
+                )
+            return
+        table = ScheduleRun._meta.db_table
+        with self.side.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} SET progress = %s, message = %s, heartbeat_at = %s "
+                "WHERE id = %s AND state = %s",
+                [percent, message[:300], now, self.run_id, ScheduleRun.State.RUNNING],
+            )
+
+    def close(self) -> None:
+        if self.side is not None:
+            self.side.close()
+
+
+def schedule_run_execute(*, run_id: int, today: dt.date | None = None) -> ScheduleRun:
+    """The task's work: generate the run's division schedule, all or nothing. Never raises
+    for a failed generation: the run records it as failed with a message.
+
+    Rounds planned again never go on a night before ``today`` (default: today)."""
+    claimed = ScheduleRun.objects.filter(pk=run_id, state__in=ScheduleRun.ACTIVE).update(
+        state=ScheduleRun.State.RUNNING,
+        started_at=timezone.now(),
+        heartbeat_at=timezone.now(),
+        progress=1,
+        message="Reading the teams, nights and venues.",
+    )
+    run = ScheduleRun.objects.select_related("division__season", "club").get(pk=run_id)
+    if not claimed:
+        return run  # already done or failed
+    progress = _Progress(run_id)
+    heartbeat = _Heartbeat(run_id)
+    try:
+        with transaction.atomic():
+            summary = _generate(run, progress, today or timezone.localdate())
+            ScheduleRun.objects.filter(pk=run_id).update(
+                state=ScheduleRun.State.DONE,
+                progress=100,
+                message=summary["message"][:300],
+                notes=summary["notes"],
+                fixtures_created=summary["created"],
+                fixtures_kept=summary["kept"],
+                heartbeat_at=timezone.now(),
+                finished_at=timezone.now(),
+            )
+    except (ScheduleError, planning.PlanningError) as exc:
+        _finish(
+            run_id,
+            state=ScheduleRun.State.FAILED,
+            message=" ".join(e["message"] for e in exc.errors),
+        )
+    except Exception as exc:  # any failure is recorded on the run
+        logger.exception("schedule run %s failed", run_id)
+        detail = f"{type(exc).__name__}: {exc}".strip()[:200]
+        _finish(run_id, state=ScheduleRun.State.FAILED, message=RUN_FAILED.format(detail=detail))
+    finally:
+        heartbeat.close()
+        progress.close()
+    run.refresh_from_db()
+    return run
+
+
+def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str, Any]:
+    """The run's work, inside its transaction: lock the config and the venues, read what is
+    kept, plan the rest, replace the unplayed rounds and describe the result."""
+    division = run.division
+    config = ScheduleConfig.objects.select_for_update().filter(division=division).first()
+    if config is None:
+        raise ScheduleError.one("division", NO_CONFIG)
+    venues = config.ordered_venues()
+    # Divisions sharing a venue generate one at a time (and moves onto it wait).
+    list(Venue.objects.select_for_update().filter(pk__in=[v.pk for v in venues]).order_by("pk"))
+    team_ids = list(division.teams.order_by("id").values_list("id", flat=True))
+    kept, kept_rounds = _kept(division)
+    progress(5, "Planning the rounds.")
+    notes = planning.Notes(venue_names={v.pk: v.name for v in venues})
+    occupied = _occupied(division, config, venues, kept)
+    nights = _nights(config, kept, today)
+    tables = planning.tables_of([(v.pk, v.tables) for v in venues])
+    rounds, total, rounds_count = _rounds(division, config, team_ids, kept, kept_rounds)
+
+    doomed = Fixture.objects.filter(division=division).exclude(round_number__in=kept_rounds)
+    progress(8, "Clearing the unplayed rounds.")
+    _delete_fixtures(doomed)
+
+    # Everything the plan reads is in memory now: the rows stream into COPY below, and the
+    # connection can do nothing else until that ends.
+    placements = planning.timetable(
+        rounds,
+        nights=nights,
+        tables=tables,
+        total_meetings=total,
+        occupied=occupied,
+        notes=notes,
+        max_nights=max(planning.MAX_NIGHTS, 2 * rounds_count),
+    )
+    created, span = _write(division, placements, total, progress)
+    return _summary(division, notes, created=created, span=span, kept=len(kept))
+
+
+def _kept(division: Division) -> tuple[list[Fixture], set[int]]:
+    """The fixtures of the rounds with a result (kept whole), and those rounds' numbers."""
+    kept_ids = selectors.kept_fixture_ids(division=division)
+    kept_rounds = set(
+        Fixture.objects.filter(pk__in=kept_ids).values_list("round_number", flat=True)
+    )
+    kept = list(
+        Fixture.objects.filter(division=division, round_number__in=kept_rounds).only(
+            "id",
+            "round_number",
+            "home_id",
+            "away_id",
+            "date",
+            "venue_id",
+            "table",
+            "status",
+            "forfeit_winner_id",
+            "games_planned",
+        )
+    )
+    return kept, kept_rounds
+
+
+def _occupied(
+    division: Division, config: ScheduleConfig, venues: list[Venue], kept: list[Fixture]
+) -> dict[dt.date, tuple[set[int], set[planning.Table]]]:
+    """By night: the teams already playing (kept fixtures) and the tables taken (kept
+    fixtures, and the other divisions of the club at these venues)."""
+    occupied: dict[dt.date, tuple[set[int], set[planning.Table]]] = defaultdict(
+        lambda: (set(), set())
+    )
+    for f in kept:
+        if f.date is not None:
+            teams, tables = occupied[f.date]
+            teams.update((f.home_id, f.away_id))
+            if f.table is not None:
+                tables.add(planning.Table(f.venue_id, f.table))
+    # The tables other divisions of the club use at these venues are taken too.
+    others = (
+        Fixture.objects.filter(
+            club_id=division.club_id,
+            venue__in=venues,
+            date__gte=config.start_date,
+            table__isnull=False,
+        )
+        .exclude(division=division)
+        .values_list("date", "venue_id", "table")
+    )
+    for day, venue_id, table in others.iterator(chunk_size=10_000):
+        occupied[day][1].add(planning.Table(venue_id, table))
+    return occupied
+
+
+def _nights(config: ScheduleConfig, kept: list[Fixture], today: dt.date) -> Iterator[dt.date]:
+    """The league nights to plan on: after the last kept fixture, and never before today
+    once some rounds are kept."""
+    last_kept = max((f.date for f in kept if f.date), default=None)
+    after = last_kept
+    if kept:
+        yesterday = today - dt.timedelta(days=1)
+        after = max(last_kept or yesterday, yesterday)
+    return planning.league_nights(
+        start=config.start_date,
+        weekday=config.weekday,
+        skip=list(config.skip_dates.values_list("date", flat=True)),
+        after=after,
+    )
+
+
+def _rounds(
+    division: Division,
+    config: ScheduleConfig,
+    team_ids: list[int],
+    kept: list[Fixture],
+    kept_rounds: set[int],
+) -> tuple[list[planning.RoundPlan], int, int]:
+    """The rounds to place, the meetings they hold and how many rounds the format has."""
+    if config.format == ScheduleConfig.Format.SWISS:
+        rounds, total = _swiss_rounds(division, config, team_ids, kept, kept_rounds)
+        return rounds, total, 1
+    rounds = planning.remaining_round_robin(
+        team_ids,
+        cycles=config.cycles,
+        played=[(f.home_id, f.away_id) for f in kept],
+        taken_numbers=kept_rounds,
+    )
+    rounds_count = planning.round_robin_rounds(len(team_ids), config.cycles)
+    total = max(planning.round_robin_meetings(len(team_ids), config.cycles) - len(kept), 1)
+    return rounds, total, rounds_count
+
+
+def _write(
+    division: Division,
+    placements: Iterable[planning.Placement],
+    total: int,
+    progress: _Progress,
+) -> tuple[int, list[dt.date]]:
+    """Write the placed fixtures in bulk; returns how many, and the first and last night."""
+    span: list[dt.date] = []  # the first and the last night used
+
+    def spanned() -> Iterator[planning.Placement]:
+        for p in placements:
+            if not span:
+                span.extend((p.date, p.date))
+            elif p.date > span[1]:
+                span[1] = p.date
+            yield p
+
+    def on_batch(written: int) -> None:
+        progress(10 + int(85 * written / total), f"Writing fixtures: {written:,} of {total:,}.")
+
+    created = bulk.write_fixtures(
+        spanned(),
+        club_id=division.club_id,
+        division_id=division.pk,
+        games_planned=division.games_per_fixture,
+        on_batch=on_batch,
+    )
+    return created, span
+
+
+def _summary(
+    division: Division, notes: planning.Notes, *, created: int, span: list[dt.date], kept: int
+) -> dict[str, Any]:
+    """The run's message and notes."""
+    season = division.season
+    if span and season.end_date and span[1] > season.end_date:
+        notes.add(
+            "past_end",
+            f"The schedule runs to {_day(span[1])}, after the season's end "
+            f"({_day(season.end_date)}).",
+            date=span[1].isoformat(),
+        )
+    items = notes.compacted()
+    if len(items) > MAX_NOTES:
+        items = [
+            *items[:MAX_NOTES],
+            {"kind": "more", "text": f"... and {len(items) - MAX_NOTES} more notes like these."},
+        ]
+    if created:
+        message = f"{created:,} fixtures planned, {_day(span[0])} to {_day(span[1])}."
+    else:
+        message = "Nothing left to plan: every round has a result."
+    if kept:
+        message += f" {kept:,} fixtures of rounds with results were kept."
+    return {"message": message, "notes": items, "created": created, "kept": kept}
+
+
+def _day(day: dt.date) -> str:
+    return f"{day:%a} {day.day} {day:%b %Y}"
+
+
+def _delete_fixtures(queryset) -> None:
+    """Delete unplayed fixtures in one statement. They have no games (else their round would
+    be kept), so nothing points at them; a row that does makes the transaction fail."""
+    queryset._raw_delete(queryset.db)
+
+
+def _swiss_rounds(
+    division: Division,
+    config: ScheduleConfig,
+    team_ids: list[int],
+    kept: list[Fixture],
+    kept_rounds: set[int],
+) -> tuple[list[planning.RoundPlan], int]:
+    """The next Swiss round, paired from the results of the rounds kept."""
+    outcomes = selectors.fixture_outcomes(division=division, fixtures=kept)
+    history = [
+        planning.Result(
+            round=f.round_number,
+            home=f.home_id,
+            away=f.away_id,
+            home_points=outcomes[f.pk].home_points,
+            away_points=outcomes[f.pk].away_points,
+            home_games=outcomes[f.pk].home_won,
+            away_games=outcomes[f.pk].away_won,
+        )
+        for f in kept
+    ]
+    number = max(kept_rounds, default=0) + 1
+    plan = planning.swiss_round(
+        team_ids, history, round_number=number, total_rounds=config.swiss_rounds
+    )
+    return [plan], max(len(plan.meetings), 1)
