@@ -22,12 +22,12 @@ def content_type_to_scheduling(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    """The venue model is leagues' now (``leagues`` 0002); the table and the foreign keys
+    """The venue model is leagues' now (``leagues`` 0003); the table and the foreign keys
     in the database stay as they are, only Django's state changes."""
 
     dependencies = [
         ("contenttypes", "0002_remove_content_type_name"),
-        ("leagues", "0002_venue"),
+        ("leagues", "0003_venue"),
         ("scheduling", "0003_feed_keys"),
     ]
 

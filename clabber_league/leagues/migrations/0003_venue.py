@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("clubs", "0003_player_name_any_case_and_merges"),
-        ("leagues", "0001_initial"),
+        ("leagues", "0002_team_withdrawal"),
     ]
 
     operations = [
