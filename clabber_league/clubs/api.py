@@ -3,7 +3,6 @@
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from rest_framework import mixins, serializers, viewsets
-from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 
 from clabber_league.core.api import Conflict
@@ -77,19 +76,14 @@ class MembershipViewSet(ClubScopedModelViewSet):
         return club.memberships.select_related("user").order_by("user__username")
 
     def perform_update(self, serializer) -> None:
+        # A refusal (the club's last admin) is a ClubError: 409 by the exception handler.
         data = dict(serializer.validated_data)
-        try:
-            serializer.instance = services.membership_update(
-                membership=serializer.instance, role=data.pop("role", None), **data
-            )
-        except services.ClubError as exc:
-            raise ValidationError({"errors": exc.errors}) from exc
+        serializer.instance = services.membership_update(
+            membership=serializer.instance, role=data.pop("role", None), **data
+        )
 
     def perform_destroy(self, instance: Membership) -> None:
-        try:
-            services.membership_remove(membership=instance)
-        except services.ClubError as exc:
-            raise ValidationError({"errors": exc.errors}) from exc
+        services.membership_remove(membership=instance)
 
 
 class PlayerSerializer(ClubScopedSerializer):
@@ -136,12 +130,8 @@ class PlayerSerializer(ClubScopedSerializer):
         return self._link(player, user) if linking else player
 
     def _link(self, player: Player, user) -> Player:
-        try:
-            return services.player_link_user(player=player, user=user)
-        except services.ClubError as exc:
-            raise serializers.ValidationError(
-                {e["field"]: [e["message"]] for e in exc.errors}
-            ) from exc
+        # A login linked to another player is a ClubError (409), raised as is.
+        return services.player_link_user(player=player, user=user)
 
     def validate_name(self, name: str) -> str:
         club = self.context["club"]
