@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/schedule.py [--big 1000] [--small 40]
 
-Each case runs the Celery task's work (``services.schedule_run_execute``) in a process of
+Each case runs the Celery task's work (``schedule_run_execute``) in a process of
 its own, so that its peak memory (``resource.getrusage``'s maxrss) is its own: reading
 the teams and venues, planning the rounds (Berger tables) and nights, and inserting every
 fixture in one transaction (``COPY`` on PostgreSQL, ``bulk_create`` elsewhere) up to the
@@ -88,8 +88,8 @@ def league(teams: int):
     a night (a small league fills a 12-table hall and overflows into an 8-table annex)."""
     from clabber_league.clubs.models import Club
     from clabber_league.leagues.models import Division, Season, Team
-    from clabber_league.scheduling import services
     from clabber_league.scheduling.models import ScheduleRun, Venue
+    from clabber_league.scheduling.services.generation import schedule_config_save
 
     club = Club.objects.create(name="Bench club", slug=CLUB_SLUG)
     season = Season.objects.create(
@@ -109,7 +109,7 @@ def league(teams: int):
         venues = [Venue.objects.create(club=club, name="Arena", tables=min(per_round, 500))]
         if per_round > 500:
             venues.append(Venue.objects.create(club=club, name="Annex", tables=per_round - 500))
-    services.schedule_config_save(
+    schedule_config_save(
         division=division,
         cycles=2,
         weekday=0,
@@ -125,14 +125,14 @@ def run_case(kind: str, teams: int) -> dict[str, object]:
     setup_django(database_url(), migrate=False)
     from django.db import connection
 
-    from clabber_league.scheduling import services
     from clabber_league.scheduling.models import Fixture
+    from clabber_league.scheduling.services.generation import schedule_run_execute
 
     clean()
     run = league(teams)
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     start = time.perf_counter()
-    run = services.schedule_run_execute(run_id=run.pk, today=dt.date(2027, 1, 1))
+    run = schedule_run_execute(run_id=run.pk, today=dt.date(2027, 1, 1))
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     count = Fixture.objects.filter(division_id=run.division_id).count()

@@ -45,7 +45,12 @@ from clabber_league.leagues.models import Division, Season, Team, TeamMember  # 
 from clabber_league.rules import get_ruleset, score_game  # noqa: E402
 from clabber_league.rules.simulate import simulate_game  # noqa: E402
 from clabber_league.scheduling.models import Fixture  # noqa: E402
-from clabber_league.standings import selectors, services  # noqa: E402
+from clabber_league.standings import selectors  # noqa: E402
+from clabber_league.standings.services.rebuild import (  # noqa: E402
+    standings_differences,
+    standings_rebuild,
+)
+from clabber_league.standings.services.write_through import standings_game_changed  # noqa: E402
 
 RAW_SQL = """
 WITH g AS (
@@ -240,7 +245,7 @@ def main() -> None:
     )
 
     start = time.perf_counter()
-    services.standings_rebuild(division=division)
+    standings_rebuild(division=division)
     print(
         f"built the aggregates from every deal (standings_rebuild) in "
         f"{time.perf_counter() - start:.1f} s"
@@ -248,7 +253,7 @@ def main() -> None:
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     start = time.perf_counter()
-    differences = services.standings_differences(division=division)
+    differences = standings_differences(division=division)
     print(
         f"standings_check: {len(differences)} differences, in {time.perf_counter() - start:.1f} s"
     )
@@ -290,7 +295,7 @@ def main() -> None:
     print(f"ratio selector / SQL: {ratio:.3f}  (target < 1, at worst < 2)")
 
     game = Game.objects.filter(division=division).order_by("?").first()
-    hook_time, _ = timed(lambda: services.standings_game_changed(game=game), 20)
+    hook_time, _ = timed(lambda: standings_game_changed(game=game), 20)
     print(
         f"standings_game_changed on one confirmed game of a 3-game fixture: "
         f"{hook_time * 1000:.2f} ms (median of 20)"

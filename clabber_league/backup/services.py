@@ -240,7 +240,7 @@ def club_import(*, data: dict[str, Any], slug: str | None = None, name: str | No
 def _rebuild_derived(club: Club) -> None:
     """Standings are keyed by match keys that hold ids ("g12", "f7"), which no foreign key
     remaps; they are derived from the games, so they are recomputed for the new ids."""
-    from clabber_league.standings.services import standings_rebuild
+    from clabber_league.standings.services.rebuild import standings_rebuild
 
     for division in club.divisions.all():
         standings_rebuild(division=division)

@@ -9,7 +9,7 @@ copied, a result confirmed), with the game row locked and already saved::
 ``status_before`` is the status the game had when the transaction read it, so a handler
 can tell "still in progress" (nothing counts yet) from "just finished". Handlers are
 registered by the layers above games in their ``AppConfig.ready()``; today the standings
-(``standings.services.standings_game_changed``). See ``core/hooks.py`` and
+(``standings.services.write_through.standings_game_changed``). See ``core/hooks.py`` and
 ``docs/ARCHITECTURE.md``.
 """
 

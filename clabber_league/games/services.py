@@ -28,7 +28,7 @@ from clabber_league.leagues.results import game_counts
 from clabber_league.rules import RulesError, get_ruleset, score_game
 from clabber_league.rules.dealing import complete_points, dealer_sequence
 from clabber_league.scheduling.models import Fixture
-from clabber_league.scheduling.services import fixture_result_update
+from clabber_league.scheduling.services.fixture_changes import fixture_result_update
 
 from . import adapters
 from .hooks import game_changed

@@ -3,9 +3,9 @@
 Pure Python (no Django, no ORM): the callers load rows and pass plain values, so the
 schedule pages (``scheduling.selectors.fixture_outcomes``), the standings
 (``standings.contributions.match_contributions``), the overdue job
-(``scheduling.services.fixtures_flag_overdue``), the fixture's status kept in the game's
-transaction (``scheduling.services.fixture_result_update``) and a cup deciding who goes
-through all read the same answer.
+(``scheduling.services.jobs.fixtures_flag_overdue``), the fixture's status kept in the
+game's transaction (``scheduling.services.fixture_changes.fixture_result_update``) and a
+cup deciding who goes through all read the same answer.
 
 The rules (README "How a match is decided"):
 

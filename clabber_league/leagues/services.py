@@ -6,7 +6,7 @@ A refusal is a :class:`LeagueError` (``core.errors.ServiceError``) naming the fi
 API's exception handler turns it into ``{"errors": [...]}``, the pages show it beside the
 form's fields. Nothing is written when one is raised.
 
-Venues are the schedule's (``scheduling.services.venue_create``): their model lives in the
+Venues are the schedule's (``scheduling.services.venues.venue_create``): their model lives in the
 scheduling app, a layer above this one.
 """
 

@@ -22,12 +22,25 @@ from clabber_league.core.api import Conflict
 from clabber_league.core.idempotency import idempotent
 from clabber_league.leagues.models import Division, Team
 
-from . import services
 from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from .services.fixture_changes import (
+    fixture_create,
+    fixture_delete,
+    fixture_forfeit,
+    fixture_move,
+    fixture_update,
+)
+from .services.generation import (
+    schedule_config_save,
+    schedule_generate,
+    schedule_run_retry,
+    schedule_run_stalled,
+)
+from .services.venues import venue_create, venue_update
 
 
 class VenueSerializer(ClubScopedSerializer):
-    """A venue, written by ``services.venue_create`` / ``venue_update`` as on the page."""
+    """A venue, written by ``venue_create`` / ``venue_update`` as on the page."""
 
     class Meta:
         model = Venue
@@ -35,14 +48,14 @@ class VenueSerializer(ClubScopedSerializer):
         validators: list = []
 
     def create(self, validated_data: dict[str, Any]) -> Venue:
-        return services.venue_create(club=self.context["club"], **validated_data)
+        return venue_create(club=self.context["club"], **validated_data)
 
     def update(self, instance: Venue, validated_data: dict[str, Any]) -> Venue:
-        return services.venue_update(venue=instance, **validated_data)
+        return venue_update(venue=instance, **validated_data)
 
 
 class FixtureSerializer(ClubScopedSerializer):
-    """A fixture. Created through ``services.fixture_create`` (the night's checks of a
+    """A fixture. Created through ``fixture_create`` (the night's checks of a
     generated schedule); its status follows its moves, forfeit and games."""
 
     class Meta:
@@ -75,11 +88,11 @@ class FixtureSerializer(ClubScopedSerializer):
         return attrs
 
     def create(self, validated_data: dict[str, Any]) -> Fixture:
-        return services.fixture_create(user=self.context["request"].user, **validated_data)
+        return fixture_create(user=self.context["request"].user, **validated_data)
 
 
 #: Fields a plain update may not change: moving goes through ``postpone`` (the team and
-#: table checks of ``services.fixture_move``), a result through ``forfeit`` or the games.
+#: table checks of ``fixture_move``), a result through ``forfeit`` or the games.
 MOVED_BY_ACTION = {
     "date": "postpone",
     "venue": "postpone",
@@ -90,14 +103,12 @@ MOVED_BY_ACTION = {
 NEW_STATUSES = (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED)
 USE_ACTION = "Change it with POST .../fixtures/<id>/{action}/, which checks the night."
 USE_ACTION_STATUS = "The status follows its moves, forfeit and games; it is not set directly."
-FIXTURE_KEPT = services.FIXTURE_KEPT
-FIXTURE_HAS_RESULT = services.FIXTURE_HAS_RESULT
 CONFIG_EXISTS = "This division already has a schedule config."
 
 
 class FixtureUpdateSerializer(FixtureSerializer):
     """A plain update (PUT/PATCH): round, teams and games planned
-    (``services.fixture_update``). Date, venue and table change through the ``postpone``
+    (``fixture_update``). Date, venue and table change through the ``postpone``
     action; sending their current values is fine."""
 
     class Meta(FixtureSerializer.Meta):
@@ -117,9 +128,7 @@ class FixtureUpdateSerializer(FixtureSerializer):
         return attrs
 
     def update(self, instance: Fixture, validated_data: dict[str, Any]) -> Fixture:
-        return services.fixture_update(
-            fixture=instance, user=self.context["request"].user, **validated_data
-        )
+        return fixture_update(fixture=instance, user=self.context["request"].user, **validated_data)
 
 
 class FixtureMoveSerializer(ClubScopedSerializer):
@@ -190,7 +199,7 @@ class FixtureViewSet(ClubScopedModelViewSet):
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Delete a fixture without a result; one that is played, forfeit or has games is
         part of the standings and stays."""
-        services.fixture_delete(fixture=self.get_object(), user=request.user)
+        fixture_delete(fixture=self.get_object(), user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
@@ -203,7 +212,7 @@ class FixtureViewSet(ClubScopedModelViewSet):
         body = FixtureMoveSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        fixture = services.fixture_move(
+        fixture = fixture_move(
             fixture=fixture,
             date=data["date"],
             venue=data.get("venue"),
@@ -224,7 +233,7 @@ class FixtureViewSet(ClubScopedModelViewSet):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         note = data["kind"].capitalize() + (f": {data['note']}" if data.get("note") else "")
-        fixture = services.fixture_forfeit(
+        fixture = fixture_forfeit(
             fixture=fixture, winner=data["winner"], note=note, user=request.user
         )
         return Response(FixtureSerializer(fixture, context=self.get_serializer_context()).data)
@@ -318,7 +327,7 @@ class ScheduleConfigSerializer(ClubScopedSerializer):
         merged["skip_dates"] = [
             s if isinstance(s, tuple) else (s["date"], s.get("reason", "")) for s in skip
         ]
-        return services.schedule_config_save(division=division, **merged)
+        return schedule_config_save(division=division, **merged)
 
     def create(self, validated_data: dict[str, Any]) -> ScheduleConfig:
         division = validated_data.pop("division")
@@ -401,10 +410,10 @@ class ScheduleRunSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_stalled(self, run: ScheduleRun) -> bool:
-        return services.schedule_run_stalled(run=run)
+        return schedule_run_stalled(run=run)
 
     def get_retryable(self, run: ScheduleRun) -> bool:
-        return run.state == ScheduleRun.State.FAILED or services.schedule_run_stalled(run=run)
+        return run.state == ScheduleRun.State.FAILED or schedule_run_stalled(run=run)
 
 
 class ScheduleRunCreateSerializer(ClubScopedSerializer):
@@ -450,9 +459,7 @@ class ScheduleRunViewSet(
         body = ScheduleRunCreateSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
         with transaction.atomic():
-            run = services.schedule_generate(
-                division=body.validated_data["division"], user=request.user
-            )
+            run = schedule_generate(division=body.validated_data["division"], user=request.user)
         return self._queued(run)
 
     @extend_schema(request=None, responses={202: ScheduleRunSerializer, 400: ERROR_BODY})
@@ -461,7 +468,7 @@ class ScheduleRunViewSet(
         """Generate again after a failed (or stalled) run: a new run, 202."""
         run = self.get_object()
         with transaction.atomic():
-            new = services.schedule_run_retry(run=run, user=request.user)
+            new = schedule_run_retry(run=run, user=request.user)
         return self._queued(new)
 
 

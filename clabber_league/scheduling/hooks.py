@@ -1,8 +1,8 @@
 """The scheduling app's one hook upward: "a fixture's result changed without its games".
 
-``fixture_changed`` is sent by ``scheduling.services`` inside the transaction that records,
-changes or undoes a forfeit or walkover (or deletes a fixture that had a result), with the
-fixture row locked and saved::
+``fixture_changed`` is sent by ``scheduling.services.fixture_changes`` inside the
+transaction that records, changes or undoes a forfeit or walkover (or deletes a fixture
+that had a result), with the fixture row locked and saved::
 
     fixture_changed.send(fixture=fixture)
 

@@ -26,7 +26,7 @@ from clabber_league.core.errors import ServiceError
 from clabber_league.leagues import services as league_services
 from clabber_league.leagues.models import Division, Season, Team
 
-from . import calendar, selectors, services
+from . import calendar, selectors
 from .forms import (
     DivisionForm,
     FixtureForfeitForm,
@@ -38,6 +38,14 @@ from .forms import (
     VenueForm,
 )
 from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from .services import fixture_changes
+from .services.generation import (
+    schedule_config_save,
+    schedule_generate,
+    schedule_run_retry,
+    schedule_run_stalled,
+)
+from .services.venues import venue_create
 
 ROUNDS_PER_PAGE = 10
 #: "The whole season" on one page (to print it) up to this many rounds.
@@ -112,7 +120,7 @@ def venue_new(request: HttpRequest) -> HttpResponse:
     form = VenueForm(request.POST)
     if form.is_valid():
         try:
-            venue = services.venue_create(club=request.club, **form.cleaned_data)
+            venue = venue_create(club=request.club, **form.cleaned_data)
         except ServiceError as exc:
             messages.error(request, " ".join(e["message"] for e in exc.errors))
         else:
@@ -221,7 +229,7 @@ def division_setup(request: HttpRequest, pk: int) -> HttpResponse:
             (v for v in c["venues"] if v not in venues), key=lambda v: (-v.tables, v.name)
         )
         try:
-            services.schedule_config_save(
+            schedule_config_save(
                 division=division,
                 format=c["format"],
                 cycles=c["cycles"],
@@ -281,7 +289,7 @@ def generate(request: HttpRequest, pk: int) -> HttpResponse:
     division = _division(request, pk)
     try:
         with transaction.atomic():
-            run = services.schedule_generate(division=division, user=request.user)
+            run = schedule_generate(division=division, user=request.user)
     except ServiceError as exc:
         messages.error(request, " ".join(e["message"] for e in exc.errors))
         return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
@@ -302,7 +310,7 @@ def _run_context(request: HttpRequest, run: ScheduleRun) -> dict[str, Any]:
         request,
         run=run,
         division=run.division,
-        stalled=services._is_stale(run, timezone.now()),
+        stalled=schedule_run_stalled(run=run),
     )
 
 
@@ -325,7 +333,7 @@ def run_retry(request: HttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk)
     try:
         with transaction.atomic():
-            new = services.schedule_run_retry(run=run, user=request.user)
+            new = schedule_run_retry(run=run, user=request.user)
     except ServiceError as exc:
         messages.error(request, " ".join(e["message"] for e in exc.errors))
         return redirect("scheduling:run", club_slug=request.club.slug, pk=run.pk)
@@ -482,7 +490,7 @@ def fixture_move(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         c = form.cleaned_data
         try:
-            services.fixture_move(
+            fixture_changes.fixture_move(
                 fixture=fixture,
                 date=c["date"],
                 venue=c["venue"],
@@ -507,7 +515,7 @@ def fixture_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
     form = FixtureForfeitForm(request.POST or None, fixture=fixture)
     if request.method == "POST" and form.is_valid():
         try:
-            services.fixture_forfeit(
+            fixture_changes.fixture_forfeit(
                 fixture=fixture,
                 winner=form.cleaned_data["winner"],
                 note=form.note_text(),

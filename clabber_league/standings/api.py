@@ -30,8 +30,9 @@ from clabber_league.clubs.privacy import sees_names
 from clabber_league.games.models import Deal
 from clabber_league.leagues.models import Division, Season
 
-from . import exports, selectors, services
+from . import exports, selectors
 from .models import TIEBREAKERS, PlayerRating, RatingChange
+from .services.tiebreakers import tiebreakers_set
 
 SEASON_PARAMETER = OpenApiParameter(
     "season",
@@ -261,7 +262,7 @@ class StandingsViewSet(ClubScopedMixin, mixins.ListModelMixin, viewsets.GenericV
         if request.method == "PUT":
             serializer = TiebreakersSerializer(data=request.data)
             serializer.is_valid(raise_exception=True)
-            services.tiebreakers_set(
+            tiebreakers_set(
                 club=self.club,
                 division=division,
                 tiebreakers=serializer.validated_data["tiebreakers"],

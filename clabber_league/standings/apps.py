@@ -12,7 +12,7 @@ class StandingsConfig(AppConfig):
         from clabber_league.games.hooks import game_changed
         from clabber_league.scheduling.hooks import fixture_changed
 
-        from .services import standings_fixture_changed, standings_game_changed
+        from .services.write_through import standings_fixture_changed, standings_game_changed
 
         game_changed.connect(standings_game_changed)
         fixture_changed.connect(standings_fixture_changed)

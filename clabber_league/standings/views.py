@@ -17,9 +17,11 @@ from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
 from clabber_league.leagues.models import Division, Season, Team
 
-from . import exports, selectors, services
+from . import exports, selectors
 from .forms import TiebreakerForm
 from .ordering import TIEBREAKER_TITLES
+from .services import StandingsError
+from .services.tiebreakers import tiebreakers_set
 
 
 def _division_or_404(request: HttpRequest, pk: int) -> Division:
@@ -106,10 +108,8 @@ def division_tiebreakers(request: HttpRequest, pk: int) -> HttpResponse:
     form = TiebreakerForm(request.POST or None, initial_order=current)
     if request.method == "POST" and form.is_valid():
         try:
-            services.tiebreakers_set(
-                club=request.club, division=division, tiebreakers=form.ordered()
-            )
-        except services.StandingsError as exc:
+            tiebreakers_set(club=request.club, division=division, tiebreakers=form.ordered())
+        except StandingsError as exc:
             for error in exc.errors:
                 form.add_error(None, error["message"])
         else:

@@ -124,7 +124,7 @@ def test_a_file_that_is_not_a_backup_is_refused():
 
 
 def test_the_restored_club_standings_agree_with_its_deals(played, club):
-    from clabber_league.standings.services import standings_differences
+    from clabber_league.standings.services.rebuild import standings_differences
 
     copy = club_import(
         data=json.loads(json.dumps(club_export(club=club), default=str)), slug="copy"

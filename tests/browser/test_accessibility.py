@@ -29,8 +29,9 @@ from clabber_league.games.models import Game
 from clabber_league.leagues.models import Division, Team
 from clabber_league.members import services as members_services
 from clabber_league.members.models import Dispute
-from clabber_league.scheduling import services as schedule_services
 from clabber_league.scheduling.models import Fixture, ScheduleRun
+from clabber_league.scheduling.services.generation import schedule_config_save, schedule_run_execute
+from clabber_league.scheduling.services.venues import venue_create
 from tests.browser.conftest import axe_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -97,13 +98,13 @@ def demo_places() -> dict[str, object]:
     call_command("seed_demo", verbosity=0, stdout=open("/dev/null", "w"))  # noqa: SIM115
     club = Club.objects.get(slug="evansville")
     division = Division.objects.get(club=club, slug="monday-night")
-    venue = schedule_services.venue_create(club=club, name="Knights of St. John Hall", tables=4)
-    schedule_services.schedule_config_save(
+    venue = venue_create(club=club, name="Knights of St. John Hall", tables=4)
+    schedule_config_save(
         division=division, weekday=0, start_date=dt.date(2026, 9, 7), venues=[venue]
     )
     # Generated here and now rather than queued: the sweep needs the fixtures, not the queue.
     run = ScheduleRun.objects.create(club=club, division=division, message="Queued.")
-    schedule_services.schedule_run_execute(run_id=run.pk, today=dt.date(2026, 9, 1))
+    schedule_run_execute(run_id=run.pk, today=dt.date(2026, 9, 1))
     fixture = Fixture.objects.filter(division=division).order_by("date", "id").first()
     games = Game.objects.filter(club=club)
     team = Team.objects.filter(division=division).order_by("name").first()

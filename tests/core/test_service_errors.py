@@ -14,8 +14,8 @@ from clabber_league.games.models import Deal, Game
 from clabber_league.rules import RulesError
 from clabber_league.scheduling.hooks import fixture_changed
 from clabber_league.scheduling.services import ScheduleError
-from clabber_league.standings.services import (
-    StandingsError,
+from clabber_league.standings.services import StandingsError
+from clabber_league.standings.services.write_through import (
     standings_fixture_changed,
     standings_game_changed,
 )

@@ -68,7 +68,7 @@ def test_twenty_scorers_recording_at_once_lose_and_duplicate_nothing(game, score
     assert before == after
     assert game.scores == deals[-1].running
     # and the standings aggregates equal a full recomputation from the deals
-    from clabber_league.standings.services import standings_differences
+    from clabber_league.standings.services.rebuild import standings_differences
 
     assert standings_differences(division=game.division) == []
 

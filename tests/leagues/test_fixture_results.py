@@ -8,7 +8,7 @@ import pytest
 from clabber_league.games import services as games
 from clabber_league.scheduling import selectors
 from clabber_league.scheduling.models import Fixture
-from clabber_league.scheduling.services import fixtures_flag_overdue
+from clabber_league.scheduling.services.jobs import fixtures_flag_overdue
 from clabber_league.standings.models import TeamStanding
 from tests.standings.conftest import A_WINS, play
 

@@ -80,10 +80,10 @@ def annex(club):
 
 
 def configure(division, venues=(), **kwargs):
-    from clabber_league.scheduling import services
+    from clabber_league.scheduling.services.generation import schedule_config_save
 
     options = {"weekday": MONDAY, "start_date": SEASON_START, **kwargs}
-    return services.schedule_config_save(division=division, venues=list(venues), **options)
+    return schedule_config_save(division=division, venues=list(venues), **options)
 
 
 @pytest.fixture
@@ -91,12 +91,16 @@ def generate(django_capture_on_commit_callbacks):
     """Queue a run as a page does, then do the task's work here (whatever the broker): the
     tests of the worker itself are in ``test_worker.py``. "Today" is the season's start, so
     the nights planned do not depend on the day the tests run."""
-    from clabber_league.scheduling import services
+
+    from clabber_league.scheduling.services.generation import (
+        schedule_generate,
+        schedule_run_execute,
+    )
 
     def run(division, user=None, today=SEASON_START):
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
-            queued = services.schedule_generate(division=division, user=user)
+            queued = schedule_generate(division=division, user=user)
         assert len(callbacks) == 1  # the task is sent once the transaction commits
-        return services.schedule_run_execute(run_id=queued.pk, today=today)
+        return schedule_run_execute(run_id=queued.pk, today=today)
 
     return run

@@ -6,14 +6,22 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from clabber_league.scheduling import services
 from clabber_league.scheduling.api import (
-    FIXTURE_HAS_RESULT,
-    FIXTURE_KEPT,
     USE_ACTION,
     USE_ACTION_STATUS,
 )
 from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from clabber_league.scheduling.services.fixture_changes import (
+    FIXTURE_HAS_RESULT,
+    FIXTURE_KEPT,
+    fixture_forfeit,
+)
+from clabber_league.scheduling.services.generation import (
+    BROKER_DOWN,
+    RUN_ACTIVE,
+    RUN_NOT_RETRYABLE,
+    schedule_run_execute,
+)
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 
 from .conftest import SEASON_START, configure
@@ -85,7 +93,7 @@ def test_generating_answers_202_with_the_run_and_its_status_can_be_polled(
     run_id = response.json()["id"]
     assert response.json()["state"] == "queued"
     assert len(callbacks) == 1  # the task goes out when the request's transaction commits
-    services.schedule_run_execute(run_id=run_id, today=SEASON_START)  # what the worker does
+    schedule_run_execute(run_id=run_id, today=SEASON_START)  # what the worker does
     status = client.get(_url(club, f"schedule-runs/{run_id}/")).json()
     assert (status["state"], status["progress"], status["fixtures_created"]) == ("done", 100, 15)
     fixtures = client.get(_url(club, f"fixtures/?division={division.pk}")).json()
@@ -98,13 +106,13 @@ def test_a_second_generation_while_one_runs_is_refused(club, division, teams, se
     assert client.post(_url(club, "schedule-runs/"), {"division": division.pk}).status_code == 202
     second = client.post(_url(club, "schedule-runs/"), {"division": division.pk})
     assert second.status_code == 400
-    assert second.json()["errors"][0]["message"] == services.RUN_ACTIVE
+    assert second.json()["errors"][0]["message"] == RUN_ACTIVE
 
 
 def test_a_failed_run_is_retried_with_a_new_run(club, division, teams, secretary):
     configure(division)
     failed = ScheduleRun.objects.create(
-        club=club, division=division, state="failed", message=services.BROKER_DOWN
+        club=club, division=division, state="failed", message=BROKER_DOWN
     )
     response = _client(secretary).post(_url(club, f"schedule-runs/{failed.pk}/retry/"))
     assert response.status_code == 202
@@ -112,7 +120,7 @@ def test_a_failed_run_is_retried_with_a_new_run(club, division, teams, secretary
     done = ScheduleRun.objects.create(club=club, division=division, state="done")
     refused = _client(secretary).post(_url(club, f"schedule-runs/{done.pk}/retry/"))
     assert refused.status_code == 400
-    assert refused.json()["errors"][0]["message"] == services.RUN_NOT_RETRYABLE
+    assert refused.json()["errors"][0]["message"] == RUN_NOT_RETRYABLE
 
 
 @pytest.fixture
@@ -214,7 +222,7 @@ def test_a_plain_update_cannot_move_a_fixture_past_the_checks_of_postpone(
 
 
 def test_a_forfeited_fixture_keeps_its_teams_and_is_not_deleted(club, fixtures, secretary):
-    fixture = services.fixture_forfeit(fixture=fixtures[0], winner=fixtures[0].home)
+    fixture = fixture_forfeit(fixture=fixtures[0], winner=fixtures[0].home)
     client = _client(secretary)
     url = _url(club, f"fixtures/{fixture.pk}/")
     response = client.patch(url, {"games_planned": 3}, format="json")

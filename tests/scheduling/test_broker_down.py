@@ -9,8 +9,14 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from clabber_league.scheduling import services
 from clabber_league.scheduling.models import ScheduleRun
+from clabber_league.scheduling.services.generation import (
+    BROKER_DOWN,
+    HEARTBEAT_STALE,
+    STALE_AFTER,
+    WORKER_LOST,
+    schedule_run_stalled,
+)
 
 from .conftest import configure
 
@@ -47,7 +53,7 @@ def test_with_the_broker_down_a_run_fails_at_once_and_is_retryable(
         use_broker(previous)
     assert response.status_code == 202, response.content
     body = response.json()
-    assert (body["state"], body["message"]) == ("failed", services.BROKER_DOWN)
+    assert (body["state"], body["message"]) == ("failed", BROKER_DOWN)
     assert body["retryable"] is True
 
 
@@ -75,7 +81,7 @@ def test_a_run_whose_worker_stopped_beating_is_stalled_and_retryable(
     assert client.post(f"/api/clubs/{club.slug}/schedule-runs/{alive.pk}/retry/").status_code == 400
 
     ScheduleRun.objects.filter(pk=alive.pk).update(
-        heartbeat_at=timezone.now() - services.HEARTBEAT_STALE - dt.timedelta(seconds=1)
+        heartbeat_at=timezone.now() - HEARTBEAT_STALE - dt.timedelta(seconds=1)
     )
     body = client.get(f"/api/clubs/{club.slug}/schedule-runs/{alive.pk}/").json()
     assert (body["stalled"], body["retryable"]) == (True, True)
@@ -84,16 +90,16 @@ def test_a_run_whose_worker_stopped_beating_is_stalled_and_retryable(
     retried = client.post(f"/api/clubs/{club.slug}/schedule-runs/{alive.pk}/retry/")
     assert retried.status_code == 202
     alive.refresh_from_db()
-    assert (alive.state, alive.message) == ("failed", services.WORKER_LOST)
+    assert (alive.state, alive.message) == ("failed", WORKER_LOST)
 
 
 def test_on_sqlite_a_quiet_run_waits_the_full_stale_time(club, division):
     if connection.vendor == "postgresql":
         pytest.skip("SQLite has no heartbeat thread: one writer at a time")
     run = _running(club, division, dt.timedelta(seconds=31))
-    assert services.schedule_run_stalled(run=run) is False
+    assert schedule_run_stalled(run=run) is False
     ScheduleRun.objects.filter(pk=run.pk).update(
-        heartbeat_at=timezone.now() - services.STALE_AFTER - dt.timedelta(seconds=1)
+        heartbeat_at=timezone.now() - STALE_AFTER - dt.timedelta(seconds=1)
     )
     run.refresh_from_db()
-    assert services.schedule_run_stalled(run=run) is True
+    assert schedule_run_stalled(run=run) is True

@@ -8,9 +8,16 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from clabber_league.scheduling import services
 from clabber_league.scheduling.api import USE_ACTION_STATUS
 from clabber_league.scheduling.models import Fixture, Venue
+from clabber_league.scheduling.services.fixture_changes import (
+    GAMES_PLANNED,
+    TABLE_TAKEN,
+    TEAM_OTHER_DIVISION,
+    TEAM_SELF,
+    fixture_create,
+)
+from clabber_league.scheduling.services.venues import TABLES_RANGE, VENUE_NAME_TAKEN
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +36,7 @@ def _url(club, path: str) -> str:
 @pytest.fixture
 def booked(division, teams, hall):
     """Team 01 v Team 02 at the Hall, table 1, on 7 September."""
-    return services.fixture_create(
+    return fixture_create(
         division=division,
         round_number=1,
         home=teams[0],
@@ -54,9 +61,7 @@ def test_a_fixture_that_double_books_a_table_is_refused(api, club, division, tea
     assert response.json()["errors"] == [
         {
             "field": "table",
-            "message": services.TABLE_TAKEN.format(
-                table=1, venue="The Hall", home=teams[0], away=teams[1]
-            ),
+            "message": TABLE_TAKEN.format(table=1, venue="The Hall", home=teams[0], away=teams[1]),
         }
     ]
     assert Fixture.objects.count() == 1
@@ -97,15 +102,15 @@ def test_a_fixture_of_a_team_against_itself_or_from_another_division_is_refused(
     response = api.post(_url(club, "fixtures/"), body, format="json")
     assert response.status_code == 400
     assert {e["message"] for e in response.json()["errors"]} == {
-        services.TEAM_SELF,
-        services.GAMES_PLANNED,
+        TEAM_SELF,
+        GAMES_PLANNED,
     }
     response = api.post(_url(club, "fixtures/"), _body(division, teams[0], other), format="json")
-    assert response.json()["errors"] == [{"field": "away", "message": services.TEAM_OTHER_DIVISION}]
+    assert response.json()["errors"] == [{"field": "away", "message": TEAM_OTHER_DIVISION}]
 
 
 def test_new_teams_for_a_fixture_must_be_free_that_night(api, club, division, teams, booked):
-    second = services.fixture_create(
+    second = fixture_create(
         division=division, round_number=1, home=teams[2], away=teams[3], date=booked.date
     )
     url = _url(club, f"fixtures/{second.pk}/")
@@ -120,9 +125,9 @@ def test_new_teams_for_a_fixture_must_be_free_that_night(api, club, division, te
 def test_a_venue_with_zero_tables_or_a_taken_name_is_refused(api, club, hall):
     response = api.post(_url(club, "venues/"), {"name": "Shed", "tables": 0}, format="json")
     assert response.status_code == 400
-    assert response.json()["errors"] == [{"field": "tables", "message": services.TABLES_RANGE}]
+    assert response.json()["errors"] == [{"field": "tables", "message": TABLES_RANGE}]
     response = api.post(_url(club, "venues/"), {"name": "The Hall", "tables": 3}, format="json")
-    assert response.json()["errors"] == [{"field": "name", "message": services.VENUE_NAME_TAKEN}]
+    assert response.json()["errors"] == [{"field": "name", "message": VENUE_NAME_TAKEN}]
     patch = api.patch(_url(club, f"venues/{hall.pk}/"), {"tables": 0}, format="json")
     assert patch.status_code == 400
     hall.refresh_from_db()

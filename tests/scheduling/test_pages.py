@@ -9,8 +9,10 @@ from django.urls import reverse
 from icalendar import Calendar
 
 from clabber_league.leagues.models import Division, Season, Team
-from clabber_league.scheduling import calendar, services
+from clabber_league.scheduling import calendar
 from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from clabber_league.scheduling.services.generation import BROKER_DOWN, schedule_run_execute
+from clabber_league.scheduling.services.jobs import nights_publish
 
 from .conftest import SEASON_START, configure
 
@@ -71,7 +73,7 @@ def test_the_secretary_sets_up_a_season_and_generates_its_schedule(
     assert len(callbacks) == 1
     page = client.get(response.url).content.decode()
     assert 'hx-trigger="every 1s"' in page  # queued: the bar polls its status
-    services.schedule_run_execute(run_id=run.pk, today=dt.date(2027, 1, 1))
+    schedule_run_execute(run_id=run.pk, today=dt.date(2027, 1, 1))
     status = client.get(_url("run-status", club, run.pk)).content.decode()
     assert 'value="100"' in status and "hx-trigger" not in status  # done: polling stops
     assert "See the fixtures" in status
@@ -127,7 +129,7 @@ def test_a_venues_page_and_a_nights_list(client, club, division, scheduled, hall
     client.force_login(secretary)
     page = client.get(_url("venue", club, hall.pk) + "?all=1").content.decode()
     assert "Monday 7 September 2026" in page
-    services.nights_publish(on=dt.date(2026, 9, 7))
+    nights_publish(on=dt.date(2026, 9, 7))
     night = client.get(_url("night", club, "2026-09-07")).content.decode()
     assert "Published" in night and night.count('class="fixture ') == 2
     assert client.get(_url("night", club, "not-a-date")).status_code == 404
@@ -172,11 +174,11 @@ def test_a_move_onto_a_busy_night_is_refused_beside_the_date(
 def test_a_failed_run_offers_a_retry(client, club, division, teams, secretary):
     configure(division)
     run = ScheduleRun.objects.create(
-        club=club, division=division, state="failed", message=services.BROKER_DOWN
+        club=club, division=division, state="failed", message=BROKER_DOWN
     )
     client.force_login(secretary)
     page = client.get(_url("run", club, run.pk)).content.decode()
-    assert services.BROKER_DOWN in page and "Try again" in page
+    assert BROKER_DOWN in page and "Try again" in page
     response = client.post(_url("run-retry", club, run.pk))
     assert response.status_code == 302
     assert ScheduleRun.objects.filter(division=division, state="queued").count() == 1

@@ -7,8 +7,8 @@ import pytest
 from django.core import mail
 from django.core.mail.backends.locmem import EmailBackend
 
-from clabber_league.scheduling import services
 from clabber_league.scheduling.models import Fixture
+from clabber_league.scheduling.services.jobs import fixtures_remind
 from tests.factories import UserFactory
 
 from .test_services import FIRST_MONDAY, scheduled  # noqa: F401 (the fixture)
@@ -37,7 +37,7 @@ def test_one_failing_email_does_not_stop_the_others(scheduled, settings):  # noq
     first, second = [f for f in scheduled if f.date == FIRST_MONDAY][:2]
     _give_email(first, "bob", "refused@example.org")
     _give_email(second, "ada", "ada@example.org")
-    assert services.fixtures_remind(on=FIRST_MONDAY) == 1
+    assert fixtures_remind(on=FIRST_MONDAY) == 1
     assert [m.to for m in mail.outbox] == [["ada@example.org"]]
     assert not Fixture.objects.filter(date=FIRST_MONDAY, reminded_at__isnull=True).exists()
 
@@ -48,7 +48,7 @@ def test_a_team_name_with_a_line_break_cannot_break_the_subject(scheduled):  # n
     fixture.home.name = "Aces\r\nBcc: everyone@example.org"
     fixture.home.save()
     _give_email(fixture, "ada", "ada@example.org")
-    assert services.fixtures_remind(on=FIRST_MONDAY) == 1
+    assert fixtures_remind(on=FIRST_MONDAY) == 1
     subject = mail.outbox[0].subject
     assert "\n" not in subject and "\r" not in subject
     assert mail.outbox[0].bcc == []
@@ -60,7 +60,7 @@ def test_a_reminder_has_a_plain_text_and_an_html_body(scheduled):  # noqa: F811
     fixture.home.name = "Aces & <Kings>"  # escaped in the HTML, as written in the text
     fixture.home.save()
     _give_email(fixture, "ada", "ada@example.org")
-    assert services.fixtures_remind(on=FIRST_MONDAY, base_url="https://league.example.org") == 1
+    assert fixtures_remind(on=FIRST_MONDAY, base_url="https://league.example.org") == 1
     message = mail.outbox[0]
     url = f"https://league.example.org/clubs/{fixture.club.slug}/schedule/teams/{fixture.home_id}/"
     assert "Aces & <Kings> deals first." in message.body

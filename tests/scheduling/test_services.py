@@ -13,8 +13,34 @@ from django.utils import timezone
 
 from clabber_league.games import services as game_services
 from clabber_league.games.models import Game
-from clabber_league.scheduling import bulk, planning, selectors, services
+from clabber_league.scheduling import bulk, planning, selectors
 from clabber_league.scheduling.models import Fixture, LeagueNight, ScheduleRun
+from clabber_league.scheduling.services import ScheduleError
+from clabber_league.scheduling.services.fixture_changes import (
+    FIXTURE_DONE,
+    FIXTURE_HAS_GAMES,
+    FORFEIT_WINNER,
+    TABLE_RANGE,
+    TEAM_BUSY,
+    fixture_forfeit,
+    fixture_move,
+)
+from clabber_league.scheduling.services.generation import (
+    BROKER_DOWN,
+    NO_CONFIG,
+    RUN_ACTIVE,
+    RUN_FAILED,
+    WORKER_LOST,
+    schedule_generate,
+    schedule_run_execute,
+    schedule_run_retry,
+)
+from clabber_league.scheduling.services.jobs import (
+    fixtures_flag_overdue,
+    fixtures_remind,
+    nights_publish,
+)
+from clabber_league.scheduling.services.venues import VENUE_OTHER_CLUB
 from tests.factories import TeamFactory, UserFactory
 
 from .conftest import SEASON_START, configure, make_teams
@@ -114,9 +140,9 @@ def test_a_schedule_past_the_seasons_end_is_generated_with_a_warning(division, t
 
 
 def test_generating_without_a_config_is_refused(division, teams):
-    with pytest.raises(services.ScheduleError) as caught:
-        services.schedule_generate(division=division)
-    assert caught.value.errors[0]["message"] == services.NO_CONFIG
+    with pytest.raises(ScheduleError) as caught:
+        schedule_generate(division=division)
+    assert caught.value.errors[0]["message"] == NO_CONFIG
 
 
 def test_one_team_is_not_a_league(division, generate):
@@ -130,22 +156,22 @@ def test_one_team_is_not_a_league(division, generate):
 
 def test_a_second_run_waits_for_the_first(division, teams, generate):
     configure(division)
-    services.schedule_generate(division=division)
-    with pytest.raises(services.ScheduleError) as caught:
-        services.schedule_generate(division=division)
-    assert caught.value.errors[0]["message"] == services.RUN_ACTIVE
+    schedule_generate(division=division)
+    with pytest.raises(ScheduleError) as caught:
+        schedule_generate(division=division)
+    assert caught.value.errors[0]["message"] == RUN_ACTIVE
 
 
 def test_a_stalled_run_is_failed_and_a_new_one_queued(division, teams):
     configure(division)
-    stuck = services.schedule_generate(division=division)
+    stuck = schedule_generate(division=division)
     ScheduleRun.objects.filter(pk=stuck.pk).update(
         state="running", heartbeat_at=timezone.now() - dt.timedelta(hours=1)
     )
     stuck.refresh_from_db()
-    fresh = services.schedule_run_retry(run=stuck)
+    fresh = schedule_run_retry(run=stuck)
     stuck.refresh_from_db()
-    assert (stuck.state, stuck.message) == ("failed", services.WORKER_LOST)
+    assert (stuck.state, stuck.message) == ("failed", WORKER_LOST)
     assert fresh.state == "queued" and fresh.pk != stuck.pk
 
 
@@ -171,7 +197,7 @@ def test_a_failure_partway_through_inserting_leaves_no_fixture(
     monkeypatch.setattr(bulk, "write_fixtures", write_then_fail)
     run = generate(division)
     assert run.state == ScheduleRun.State.FAILED
-    assert run.message == services.RUN_FAILED.format(detail="RuntimeError: disk full")
+    assert run.message == RUN_FAILED.format(detail="RuntimeError: disk full")
     after = sorted(Fixture.objects.values_list("id", "round_number", "home_id", "away_id"))
     assert after == before  # the old schedule, untouched: nothing new, nothing deleted
 
@@ -206,7 +232,7 @@ def test_generating_again_keeps_rounds_with_results_and_replans_the_rest(divisio
     generate(division)
     round1 = list(Fixture.objects.filter(division=division, round_number=1))
     round2 = list(Fixture.objects.filter(division=division, round_number=2))
-    services.fixture_forfeit(fixture=round1[0], winner=round1[0].home)
+    fixture_forfeit(fixture=round1[0], winner=round1[0].home)
     _start_game(round2[0])  # a game at the table: the round is being played
     later = set(Fixture.objects.filter(round_number__gt=2).values_list("id", flat=True))
 
@@ -235,14 +261,14 @@ def test_a_game_started_for_its_fixture_holds_it_and_one_without_is_a_match_of_i
     Game.objects.filter(pk=game.pk).update(fixture=None)  # a friendly between the same teams
     assert fixture.pk not in selectors.kept_fixture_ids(division=division)
     assert selectors.games_by_fixture(division=division) == {}
-    services.fixture_forfeit(fixture=fixture, winner=fixture.home)  # no game of its own
+    fixture_forfeit(fixture=fixture, winner=fixture.home)  # no game of its own
 
 
 def test_a_team_joining_after_round_one_still_meets_everyone_once(division, teams, generate):
     configure(division)
     generate(division)
     first = Fixture.objects.filter(division=division, round_number=1).first()
-    services.fixture_forfeit(fixture=first, winner=first.away)
+    fixture_forfeit(fixture=first, winner=first.away)
     newcomer = TeamFactory(division=division, name="Newcomers")
     generate(division)
     fixtures = list(Fixture.objects.filter(division=division))
@@ -260,7 +286,7 @@ def test_a_swiss_pairs_one_round_at_a_time_from_the_standings(division, teams, g
     r1 = list(Fixture.objects.filter(division=division, round_number=1))
     assert len(r1) == 3
     for f in r1:  # the home teams win round 1
-        services.fixture_forfeit(fixture=f, winner=f.home)
+        fixture_forfeit(fixture=f, winner=f.home)
     generate(division)
     r2 = list(Fixture.objects.filter(division=division, round_number=2))
     winners = {f.home_id for f in r1}
@@ -271,13 +297,13 @@ def test_a_swiss_pairs_one_round_at_a_time_from_the_standings(division, teams, g
     assert not set(pairs(r1)) & set(pairs(r2))
     assert r2[0].date == r1[0].date + dt.timedelta(weeks=1)
     for f in r2:
-        services.fixture_forfeit(fixture=f, winner=f.away)
+        fixture_forfeit(fixture=f, winner=f.away)
     generate(division)
     r3 = list(Fixture.objects.filter(division=division, round_number=3))
     assert len(set(pairs(r1 + r2 + r3))) == 9  # nobody met twice
     assert generate(division).state == "done"  # round 3 unplayed: paired again
     for f in Fixture.objects.filter(division=division, round_number=3):
-        services.fixture_forfeit(fixture=f, winner=f.home)
+        fixture_forfeit(fixture=f, winner=f.home)
     run = generate(division)
     assert run.state == "failed"
     assert run.message == planning.SWISS_ALL_PAIRED.format(rounds=3)
@@ -304,16 +330,14 @@ def scheduled(division, teams, hall, annex, generate):
 
 def test_postponing_keeps_the_first_date_and_clears_the_night(scheduled):
     fixture = scheduled[0]
-    moved = services.fixture_move(fixture=fixture, date=None, note="Snow")
+    moved = fixture_move(fixture=fixture, date=None, note="Snow")
     assert (moved.status, moved.date, moved.original_date, moved.note) == (
         Fixture.Status.POSTPONED,
         None,
         FIRST_MONDAY,
         "Snow",
     )
-    again = services.fixture_move(
-        fixture=moved, date=dt.date(2026, 12, 28), venue=fixture.venue, table=1
-    )
+    again = fixture_move(fixture=moved, date=dt.date(2026, 12, 28), venue=fixture.venue, table=1)
     assert (again.status, again.date, again.original_date) == (
         Fixture.Status.SCHEDULED,
         dt.date(2026, 12, 28),
@@ -326,11 +350,11 @@ def test_a_fixture_cannot_move_onto_a_night_its_team_already_plays(scheduled):
     other = next(
         f for f in scheduled if f.round_number == 2 and fixture.home_id in (f.home_id, f.away_id)
     )
-    with pytest.raises(services.ScheduleError) as caught:
-        services.fixture_move(fixture=fixture, date=other.date)
+    with pytest.raises(ScheduleError) as caught:
+        fixture_move(fixture=fixture, date=other.date)
     assert caught.value.errors[0]["field"] == "date"
     assert caught.value.errors[0]["message"] in {
-        services.TEAM_BUSY.format(team=team.name, home=f.home, away=f.away)
+        TEAM_BUSY.format(team=team.name, home=f.home, away=f.away)
         for f in scheduled
         if f.date == other.date
         for team in (fixture.home, fixture.away)
@@ -341,44 +365,42 @@ def test_a_fixture_cannot_move_onto_a_night_its_team_already_plays(scheduled):
 def test_a_table_taken_that_night_is_refused(scheduled, hall):
     fixture = scheduled[0]
     same_night = next(f for f in scheduled if f.date == fixture.date and f.pk != fixture.pk)
-    with pytest.raises(services.ScheduleError) as caught:
-        services.fixture_move(
+    with pytest.raises(ScheduleError) as caught:
+        fixture_move(
             fixture=fixture, date=fixture.date, venue=same_night.venue, table=same_night.table
         )
     assert caught.value.errors[0]["field"] == "table"
-    with pytest.raises(services.ScheduleError) as caught:
-        services.fixture_move(fixture=fixture, date=fixture.date, venue=hall, table=3)
-    assert caught.value.errors[0]["message"] == services.TABLE_RANGE.format(
-        venue="The Hall", tables=2
-    )
+    with pytest.raises(ScheduleError) as caught:
+        fixture_move(fixture=fixture, date=fixture.date, venue=hall, table=3)
+    assert caught.value.errors[0]["message"] == TABLE_RANGE.format(venue="The Hall", tables=2)
 
 
 def test_a_forfeit_gives_the_winner_the_seasons_points_for_a_win(scheduled, division):
     fixture = scheduled[0]
-    services.fixture_forfeit(fixture=fixture, winner=fixture.away, note="Walkover")
+    fixture_forfeit(fixture=fixture, winner=fixture.away, note="Walkover")
     fixture.refresh_from_db()
     outcome = selectors.fixture_outcomes(division=division, fixtures=[fixture])[fixture.pk]
     season = division.season
     assert (outcome.home_points, outcome.away_points) == (season.points_loss, season.points_win)
     assert (outcome.home_won, outcome.away_won) == (0, fixture.games_planned)
-    with pytest.raises(services.ScheduleError) as caught:
-        services.fixture_move(fixture=fixture, date=None)
-    assert caught.value.errors[0]["message"] == services.FIXTURE_DONE
+    with pytest.raises(ScheduleError) as caught:
+        fixture_move(fixture=fixture, date=None)
+    assert caught.value.errors[0]["message"] == FIXTURE_DONE
 
 
 def test_a_forfeit_names_one_of_the_two_teams(scheduled):
     fixture = scheduled[0]
     stranger = next(f.home for f in scheduled if fixture.home_id != f.home_id != fixture.away_id)
-    with pytest.raises(services.ScheduleError) as caught:
-        services.fixture_forfeit(fixture=fixture, winner=stranger)
-    assert caught.value.errors[0]["message"] == services.FORFEIT_WINNER
+    with pytest.raises(ScheduleError) as caught:
+        fixture_forfeit(fixture=fixture, winner=stranger)
+    assert caught.value.errors[0]["message"] == FORFEIT_WINNER
 
 
 def test_a_fixture_with_games_cannot_be_forfeited(scheduled):
     _start_game(scheduled[0])
-    with pytest.raises(services.ScheduleError) as caught:
-        services.fixture_forfeit(fixture=scheduled[0], winner=scheduled[0].home)
-    assert caught.value.errors[0]["message"] == services.FIXTURE_HAS_GAMES
+    with pytest.raises(ScheduleError) as caught:
+        fixture_forfeit(fixture=scheduled[0], winner=scheduled[0].home)
+    assert caught.value.errors[0]["message"] == FIXTURE_HAS_GAMES
 
 
 def test_a_played_fixture_counts_games_won_for_its_result(scheduled, division):
@@ -395,24 +417,24 @@ def test_a_config_cannot_use_another_clubs_venue(division, club_factory):
     from clabber_league.scheduling.models import Venue
 
     elsewhere = Venue.objects.create(club=club_factory(), name="Elsewhere", tables=3)
-    with pytest.raises(services.ScheduleError) as caught:
+    with pytest.raises(ScheduleError) as caught:
         configure(division, venues=[elsewhere])
-    assert caught.value.errors[0]["message"] == services.VENUE_OTHER_CLUB
+    assert caught.value.errors[0]["message"] == VENUE_OTHER_CLUB
 
 
 # --- periodic work ---------------------------------------------------------------------
 
 
 def test_tonights_list_is_published_once(scheduled, club):
-    assert services.nights_publish(on=FIRST_MONDAY) == 1
+    assert nights_publish(on=FIRST_MONDAY) == 1
     night = LeagueNight.objects.get(club=club, date=FIRST_MONDAY)
     first_published = night.published_at
     assert night.fixture_count == 3
-    assert services.nights_publish(on=FIRST_MONDAY) == 1
+    assert nights_publish(on=FIRST_MONDAY) == 1
     night.refresh_from_db()
     assert night.published_at == first_published
     assert LeagueNight.objects.count() == 1
-    assert services.nights_publish(on=FIRST_MONDAY + dt.timedelta(days=1)) == 0
+    assert nights_publish(on=FIRST_MONDAY + dt.timedelta(days=1)) == 0
 
 
 def test_players_with_an_email_are_reminded_once(scheduled):
@@ -420,26 +442,26 @@ def test_players_with_an_email_are_reminded_once(scheduled):
     member = fixture.home.members.order_by("position").first()
     member.player.user = UserFactory(username="ada", email="ada@example.org")
     member.player.save()
-    sent = services.fixtures_remind(on=FIRST_MONDAY, base_url="https://league.example.org")
+    sent = fixtures_remind(on=FIRST_MONDAY, base_url="https://league.example.org")
     assert sent == 1
     assert mail.outbox[0].to == ["ada@example.org"]
     assert f"{fixture.home} v {fixture.away}" in mail.outbox[0].subject
     assert "deals first" in mail.outbox[0].body
-    assert services.fixtures_remind(on=FIRST_MONDAY) == 0  # once only
+    assert fixtures_remind(on=FIRST_MONDAY) == 0  # once only
     assert Fixture.objects.filter(date=FIRST_MONDAY, reminded_at__isnull=True).count() == 0
 
 
 def test_fixtures_past_their_night_without_a_result_are_flagged(scheduled):
     played, forfeited, missing = scheduled[0], scheduled[1], scheduled[2]
     _start_game(played, winner_side="A")
-    services.fixture_forfeit(fixture=forfeited, winner=forfeited.home)
-    flagged = services.fixtures_flag_overdue(today=FIRST_MONDAY + dt.timedelta(days=1))
+    fixture_forfeit(fixture=forfeited, winner=forfeited.home)
+    flagged = fixtures_flag_overdue(today=FIRST_MONDAY + dt.timedelta(days=1))
     assert flagged == 1
     missing.refresh_from_db()
     played.refresh_from_db()
     assert missing.flagged_at is not None
     assert played.status == Fixture.Status.PLAYED and played.flagged_at is None
-    assert services.fixtures_flag_overdue(today=FIRST_MONDAY + dt.timedelta(days=1)) == 0
+    assert fixtures_flag_overdue(today=FIRST_MONDAY + dt.timedelta(days=1)) == 0
 
 
 def test_the_periodic_tasks_are_created_once(capsys):
@@ -478,16 +500,16 @@ def test_a_broker_that_does_not_answer_fails_the_run_and_it_can_be_retried(
 
     monkeypatch.setattr(tasks.generate_schedule, "apply_async", refuse)
     with django_capture_on_commit_callbacks(execute=True):
-        run = services.schedule_generate(division=division)
+        run = schedule_generate(division=division)
     run.refresh_from_db()
-    assert (run.state, run.message) == (ScheduleRun.State.FAILED, services.BROKER_DOWN)
+    assert (run.state, run.message) == (ScheduleRun.State.FAILED, BROKER_DOWN)
     assert run.finished_at is not None
     assert not Fixture.objects.exists()
     monkeypatch.undo()  # the broker is back
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        again = services.schedule_run_retry(run=run)
+        again = schedule_run_retry(run=run)
     assert len(callbacks) == 1
-    done = services.schedule_run_execute(run_id=again.pk, today=SEASON_START)
+    done = schedule_run_execute(run_id=again.pk, today=SEASON_START)
     assert done.state == ScheduleRun.State.DONE and done.fixtures_created == 15
 
 

@@ -21,8 +21,14 @@ from itertools import combinations
 import pytest
 from django.db import connection, transaction
 
-from clabber_league.scheduling import services
 from clabber_league.scheduling.models import Fixture, ScheduleRun
+from clabber_league.scheduling.services.fixture_changes import fixture_forfeit
+from clabber_league.scheduling.services.generation import (
+    STALE_AFTER,
+    WORKER_LOST,
+    schedule_generate,
+    schedule_run_retry,
+)
 from tests.conftest import ROOT, _test_database_url
 
 from .conftest import configure, make_teams
@@ -34,7 +40,7 @@ WAIT = 120  # seconds a run may take on a slow machine before the test gives up
 
 def _queue(division) -> ScheduleRun:
     with transaction.atomic():
-        return services.schedule_generate(division=division)
+        return schedule_generate(division=division)
 
 
 def _wait(run: ScheduleRun, *states: str) -> ScheduleRun:
@@ -115,7 +121,7 @@ def test_a_failure_partway_through_inserting_leaves_the_old_schedule(
     configure(division, cycles=2)
     assert _wait(_queue(division), "done", "failed").state == "done"
     first = Fixture.objects.filter(division=division, round_number=1).first()
-    services.fixture_forfeit(fixture=first, winner=first.home)  # round 1 is kept
+    fixture_forfeit(fixture=first, winner=first.home)  # round 1 is kept
     before = _snapshot(division)
 
     # The database refuses the first fixture of round 10: rounds 2 to 9 of the new plan
@@ -132,7 +138,7 @@ def test_a_failure_partway_through_inserting_leaves_the_old_schedule(
     assert "boom: the disk is full" in run.message
     assert _snapshot(division) == before  # not one row added, changed or deleted
 
-    retried = _wait(services.schedule_run_retry(run=run), "done", "failed")
+    retried = _wait(schedule_run_retry(run=run), "done", "failed")
     assert retried.state == "done" and retried.fixtures_kept == 4
     _right_number_of_meetings(division, 2)
 
@@ -211,13 +217,11 @@ def test_killing_the_worker_while_it_writes_leaves_no_partial_schedule(
     assert Fixture.objects.filter(division=division).count() == 0  # nothing was committed
     run.refresh_from_db()
     assert run.state == "running"  # it never finished: after a while it counts as stalled
-    ScheduleRun.objects.filter(pk=run.pk).update(
-        heartbeat_at=run.heartbeat_at - services.STALE_AFTER * 2
-    )
+    ScheduleRun.objects.filter(pk=run.pk).update(heartbeat_at=run.heartbeat_at - STALE_AFTER * 2)
     run.refresh_from_db()
-    retried = _wait(services.schedule_run_retry(run=run), "done", "failed")
+    retried = _wait(schedule_run_retry(run=run), "done", "failed")
     run.refresh_from_db()
-    assert (run.state, run.message) == ("failed", services.WORKER_LOST)
+    assert (run.state, run.message) == ("failed", WORKER_LOST)
     assert retried.state == "done"
     _right_number_of_meetings(division, 2)
 

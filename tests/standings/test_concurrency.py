@@ -14,7 +14,7 @@ from clabber_league.games import services as games
 from clabber_league.games.models import Game
 from clabber_league.scheduling.models import Fixture
 from clabber_league.standings.models import RatingChange, TeamStanding
-from clabber_league.standings.services import standings_differences
+from clabber_league.standings.services.rebuild import standings_differences
 
 from .conftest import A_WINS, B_WINS, play
 

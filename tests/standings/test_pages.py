@@ -214,7 +214,7 @@ def test_the_score_sheet_draws_the_running_totals(client, viewer, division, team
 
 def test_a_forfeit_is_on_the_table_and_the_page_says_how_it_counts(client, viewer, division, teams):
     from clabber_league.scheduling.models import Fixture
-    from clabber_league.scheduling.services import fixture_forfeit
+    from clabber_league.scheduling.services.fixture_changes import fixture_forfeit
 
     aces, bells = teams[:2]
     fixture = Fixture.objects.create(

@@ -15,8 +15,9 @@ from clabber_league.games.models import Game
 from clabber_league.rules import get_ruleset
 from clabber_league.rules.simulate import simulate_deal
 from clabber_league.scheduling.models import Fixture
-from clabber_league.scheduling.services import ScheduleError, fixture_forfeit
-from clabber_league.standings.services import standings_differences
+from clabber_league.scheduling.services import ScheduleError
+from clabber_league.scheduling.services.fixture_changes import fixture_forfeit
+from clabber_league.standings.services.rebuild import standings_differences
 
 from .conftest import start
 

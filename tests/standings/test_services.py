@@ -12,7 +12,7 @@ from clabber_league.standings.models import (
     StandingContribution,
     TeamStanding,
 )
-from clabber_league.standings.services import standings_differences
+from clabber_league.standings.services.rebuild import standings_differences
 
 from .conftest import A_WINS, B_WINS, made, play, start
 
@@ -148,7 +148,7 @@ def test_standings_check_lists_differences_exits_non_zero_and_fixes(division, te
 def test_recording_at_the_table_costs_the_standings_no_query(
     division, teams, scorer, django_assert_num_queries
 ):
-    from clabber_league.standings.services import standings_game_changed
+    from clabber_league.standings.services.write_through import standings_game_changed
 
     game = start(division, *teams[:2], user=scorer)
     games.deal_record(game=game, data=made(), user=scorer)
@@ -196,7 +196,7 @@ def _fixture(division, home, away, *, planned=2, round_number=1):
 def test_a_forfeit_counts_in_the_table_as_a_match_won_with_every_planned_game(
     division, teams, scorer
 ):
-    from clabber_league.scheduling.services import fixture_forfeit
+    from clabber_league.scheduling.services.fixture_changes import fixture_forfeit
     from clabber_league.standings.selectors import standings_table
 
     aces, bells, dads, mules = teams
@@ -235,8 +235,8 @@ def test_a_forfeit_counts_in_the_table_as_a_match_won_with_every_planned_game(
 
 
 def test_a_forfeit_is_in_the_full_recomputation_and_the_rebuild(division, teams, scorer):
-    from clabber_league.scheduling.services import fixture_forfeit
-    from clabber_league.standings.services import standings_rebuild
+    from clabber_league.scheduling.services.fixture_changes import fixture_forfeit
+    from clabber_league.standings.services.rebuild import standings_rebuild
 
     aces, bells = teams[:2]
     fixture_forfeit(fixture=_fixture(division, aces, bells, planned=3), winner=aces)
@@ -255,8 +255,8 @@ def test_a_forfeit_is_in_the_full_recomputation_and_the_rebuild(division, teams,
 
 
 def test_a_forfeit_undone_outside_the_services_is_found_and_fixed(division, teams):
-    from clabber_league.scheduling.services import fixture_forfeit
-    from clabber_league.standings.services import standings_fixture_changed
+    from clabber_league.scheduling.services.fixture_changes import fixture_forfeit
+    from clabber_league.standings.services.write_through import standings_fixture_changed
 
     aces, bells = teams[:2]
     fixture = fixture_forfeit(fixture=_fixture(division, aces, bells), winner=aces)

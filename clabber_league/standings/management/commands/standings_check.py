@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from clabber_league.leagues.models import Division
-from clabber_league.standings.services import standings_differences, standings_rebuild
+from clabber_league.standings.services.rebuild import standings_differences, standings_rebuild
 
 
 class Command(BaseCommand):

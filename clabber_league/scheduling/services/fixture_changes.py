@@ -1,0 +1,310 @@
+"""Fixtures created, changed, moved, forfeited or deleted by hand, with the checks a
+generated schedule meets (teams of the division, free that night; the table free), and a
+fixture's status kept in step with its games (``fixture_result_update``).
+
+Each change locks the division's schedule config row first, as generation does, so a
+change waits for a generation running and the other way round.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+
+from clabber_league.core.errors import CONFLICT
+from clabber_league.leagues.models import Division, Team
+
+from .. import selectors
+from ..hooks import fixture_changed
+from ..models import Fixture, ScheduleConfig, Venue
+from . import ScheduleError
+from .venues import VENUE_OTHER_CLUB
+
+DIVISION_OTHER_CLUB = "This division is not one of the club's."
+TABLE_RANGE = "{venue} has tables 1 to {tables}."
+TABLE_NEEDS_VENUE = "Give the venue of the table."
+TABLE_TAKEN = "Table {table} at {venue} is taken that night by {home} v {away}."
+TEAM_BUSY = "{team} already plays that night ({home} v {away})."
+FIXTURE_DONE = "This fixture has a result; it can no longer be moved."
+FIXTURE_HAS_GAMES = "Games have been recorded for this fixture; it cannot be forfeited."
+FORFEIT_WINNER = "The winner of a forfeit is one of the fixture's two teams."
+FORFEIT_TWICE = "This fixture is already a forfeit."
+FIXTURE_KEPT = "This fixture has a result or games; it cannot be deleted."
+FIXTURE_HAS_RESULT = (
+    "This fixture has a result or games: its teams, division and games cannot be changed."
+)
+TEAM_SELF = "A team cannot play itself."
+TEAM_OTHER_DIVISION = "This team is not in the division."
+GAMES_PLANNED = "A fixture is 1 to 9 games."
+
+
+def _lock(fixture: Fixture) -> Fixture:
+    """Lock the division's schedule config (generation holds it too), then the fixture."""
+    list(ScheduleConfig.objects.select_for_update().filter(division_id=fixture.division_id))
+    return (
+        Fixture.objects.select_for_update(of=("self",))
+        .select_related("home", "away", "venue", "division__season")
+        .get(pk=fixture.pk)
+    )
+
+
+def _check_place(club_id: int, venue: Venue | None, table: int | None) -> None:
+    """A table is one of the club's venue's tables."""
+    errors: list[dict[str, str]] = []
+    if venue is not None and venue.club_id != club_id:
+        errors.append({"field": "venue", "message": VENUE_OTHER_CLUB})
+    if table is not None and venue is None:
+        errors.append({"field": "table", "message": TABLE_NEEDS_VENUE})
+    if venue is not None and table is not None and not 1 <= table <= venue.tables:
+        errors.append(
+            {"field": "table", "message": TABLE_RANGE.format(venue=venue.name, tables=venue.tables)}
+        )
+    if errors:
+        raise ScheduleError(errors)
+
+
+def _check_night(
+    *,
+    club_id: int,
+    date: dt.date | None,
+    teams: Sequence[Team],
+    venue: Venue | None,
+    table: int | None,
+    exclude_pk: int | None = None,
+) -> None:
+    """Neither team plays another fixture that night and the table is free: the checks a
+    generated schedule meets, for a fixture moved, created or given other teams by hand.
+    The venue and that night's fixtures are locked, so two requests cannot both pass."""
+    if venue is not None:
+        list(Venue.objects.select_for_update().filter(pk=venue.pk))
+    if date is None:
+        return
+    same_night = (
+        Fixture.objects.select_for_update(of=("self",))
+        .filter(club_id=club_id, date=date)
+        .exclude(pk=exclude_pk)
+        .select_related("home", "away", "venue")
+    )
+    for other in same_night:
+        for team in teams:
+            if team.pk in (other.home_id, other.away_id):
+                raise ScheduleError.one(
+                    "date", TEAM_BUSY.format(team=team.name, home=other.home, away=other.away)
+                )
+        if venue is not None and other.venue_id == venue.pk and other.table == table:
+            raise ScheduleError.one(
+                "table",
+                TABLE_TAKEN.format(table=table, venue=venue.name, home=other.home, away=other.away),
+            )
+
+
+def _teams_errors(division: Division, home: Team, away: Team) -> list[dict[str, str]]:
+    errors = []
+    if home.pk == away.pk:
+        errors.append({"field": "away", "message": TEAM_SELF})
+    for name, team in (("home", home), ("away", away)):
+        if team.division_id != division.pk:
+            errors.append({"field": name, "message": TEAM_OTHER_DIVISION})
+    return errors
+
+
+def _lock_config(division: Division) -> None:
+    """Generation holds the division's schedule config row; so do hand-made changes."""
+    list(ScheduleConfig.objects.select_for_update().filter(division_id=division.pk))
+
+
+@transaction.atomic
+def fixture_create(
+    *,
+    division: Division,
+    round_number: int,
+    home: Team,
+    away: Team,
+    date: dt.date | None = None,
+    venue: Venue | None = None,
+    table: int | None = None,
+    games_planned: int | None = None,
+    user: Any = None,
+) -> Fixture:
+    """A fixture added by hand (a rearranged or extra match): the same checks as a
+    generated or moved one (teams of the division, free that night; the table free). It
+    is ``scheduled``, or ``postponed`` without a date; a result comes from its games or a
+    forfeit, never from here."""
+    planned = division.games_per_fixture if games_planned is None else games_planned
+    errors = _teams_errors(division, home, away)
+    if not 1 <= planned <= 9:
+        errors.append({"field": "games_planned", "message": GAMES_PLANNED})
+    if errors:
+        raise ScheduleError(errors)
+    _lock_config(division)
+    _check_place(division.club_id, venue, table)
+    _check_night(club_id=division.club_id, date=date, teams=(home, away), venue=venue, table=table)
+    return Fixture.objects.create(
+        club_id=division.club_id,
+        division=division,
+        round_number=round_number,
+        home=home,
+        away=away,
+        date=date,
+        venue=venue,
+        table=table if venue is not None else None,
+        games_planned=planned,
+        status=Fixture.Status.SCHEDULED if date is not None else Fixture.Status.POSTPONED,
+    )
+
+
+FIXTURE_UPDATE_FIELDS = ("division", "round_number", "home", "away", "games_planned")
+
+
+@transaction.atomic
+def fixture_update(*, fixture: Fixture, user: Any = None, **changes: Any) -> Fixture:
+    """Change a fixture's round, teams, division or games planned (``FIXTURE_UPDATE_FIELDS``).
+    Once it has a result or games only the round can change; new teams must be free that
+    night. Date, venue and table change through ``fixture_move``."""
+    unknown = set(changes) - set(FIXTURE_UPDATE_FIELDS)
+    if unknown:
+        raise TypeError(f"fixture_update() got unexpected fields {sorted(unknown)}")
+    fixture = _lock(fixture)
+    after = {name: changes.get(name, getattr(fixture, name)) for name in FIXTURE_UPDATE_FIELDS}
+    changed = [
+        name
+        for name in ("division", "home", "away", "games_planned")
+        if name in changes and after[name] != getattr(fixture, name)
+    ]
+    if changed and (fixture.is_done or fixture.games.exists()):
+        raise ScheduleError([{"field": name, "message": FIXTURE_HAS_RESULT} for name in changed])
+    errors = _teams_errors(after["division"], after["home"], after["away"])
+    if not 1 <= after["games_planned"] <= 9:
+        errors.append({"field": "games_planned", "message": GAMES_PLANNED})
+    if after["division"].club_id != fixture.club_id:
+        errors.append({"field": "division", "message": DIVISION_OTHER_CLUB})
+    if errors:
+        raise ScheduleError(errors)
+    if {"home", "away"} & set(changed):
+        _check_night(
+            club_id=fixture.club_id,
+            date=fixture.date,
+            teams=(after["home"], after["away"]),
+            venue=None,
+            table=None,
+            exclude_pk=fixture.pk,
+        )
+    for name, value in after.items():
+        setattr(fixture, name, value)
+    fixture.save(update_fields=list(FIXTURE_UPDATE_FIELDS))
+    return fixture
+
+
+@transaction.atomic
+def fixture_delete(*, fixture: Fixture, user: Any = None) -> None:
+    """Delete a fixture without a result; one that is played, forfeit or has games is part
+    of the standings and stays."""
+    fixture = _lock(fixture)
+    if fixture.is_done or fixture.games.exists():
+        raise ScheduleError.one("fixture", FIXTURE_KEPT, kind=CONFLICT)
+    fixture.delete()
+
+
+@transaction.atomic
+def fixture_move(
+    *,
+    fixture: Fixture,
+    date: dt.date | None,
+    venue: Venue | None = None,
+    table: int | None = None,
+    note: str = "",
+    user: Any = None,
+) -> Fixture:
+    """Postpone (no date: to be arranged) or move a fixture to another night, venue or
+    table. The first date it had is kept in ``original_date``."""
+    fixture = _lock(fixture)
+    if fixture.is_done or fixture.games.exists():
+        raise ScheduleError.one("fixture", FIXTURE_DONE)
+    _check_place(fixture.club_id, venue, table)
+    _check_night(
+        club_id=fixture.club_id,
+        date=date,
+        teams=(fixture.home, fixture.away),
+        venue=venue,
+        table=table,
+        exclude_pk=fixture.pk,
+    )
+    if date != fixture.date and fixture.original_date is None:
+        fixture.original_date = fixture.date
+    fixture.date = date
+    fixture.venue = venue
+    fixture.table = table if venue is not None else None
+    fixture.status = Fixture.Status.POSTPONED if date is None else Fixture.Status.SCHEDULED
+    fixture.note = note[:200]
+    fixture.flagged_at = None
+    fixture.reminded_at = None
+    fixture.save(
+        update_fields=[
+            "original_date",
+            "date",
+            "venue",
+            "table",
+            "status",
+            "note",
+            "flagged_at",
+            "reminded_at",
+        ]
+    )
+    return fixture
+
+
+@transaction.atomic
+def fixture_forfeit(*, fixture: Fixture, winner: Team, note: str = "", user: Any = None) -> Fixture:
+    """Record a forfeit or walkover. The winner scores the season's ``points_win`` and every
+    planned game, the loser ``points_loss`` (see ``selectors.fixture_outcomes``); the
+    standings count it in the same transaction (``hooks.fixture_changed``)."""
+    fixture = _lock(fixture)
+    if fixture.status == Fixture.Status.FORFEIT:
+        raise ScheduleError.one("fixture", FORFEIT_TWICE)
+    if winner.pk not in (fixture.home_id, fixture.away_id):
+        raise ScheduleError.one("winner", FORFEIT_WINNER)
+    if fixture.games.exists():
+        raise ScheduleError.one("fixture", FIXTURE_HAS_GAMES)
+    fixture.status = Fixture.Status.FORFEIT
+    fixture.forfeit_winner = winner
+    fixture.note = note[:200]
+    fixture.flagged_at = None
+    fixture.save(update_fields=["status", "forfeit_winner", "note", "flagged_at"])
+    fixture_changed.send(fixture=fixture)
+    return fixture
+
+
+def fixture_result_update(*, fixture_id: int) -> Fixture:
+    """Keep a fixture's status in step with the games started for it: ``played`` once its
+    result is decided (``leagues.results.fixture_result``), back to ``scheduled`` (or
+    ``postponed`` without a date) when a correction undoes that. A forfeit is left alone.
+
+    ``games.services`` calls it inside the transaction of the game write that changes
+    whether a game counts, with the game row locked, so the schedule, the standings and
+    the status never disagree, not even until the nightly job."""
+    fixture = (
+        Fixture.objects.select_for_update(of=("self",))
+        .select_related("division__season")
+        .get(pk=fixture_id)
+    )
+    if fixture.status == Fixture.Status.FORFEIT:
+        return fixture
+    result = selectors.fixture_result_of(
+        fixture,
+        selectors.fixture_games(fixture=fixture),
+        selectors.season_points(fixture.division.season),
+    )
+    if result.decided and fixture.status != Fixture.Status.PLAYED:
+        fixture.status = Fixture.Status.PLAYED
+        fixture.flagged_at = None
+    elif not result.decided and fixture.status == Fixture.Status.PLAYED:
+        fixture.status = (
+            Fixture.Status.SCHEDULED if fixture.date is not None else Fixture.Status.POSTPONED
+        )
+    else:
+        return fixture
+    fixture.save(update_fields=["status", "flagged_at"])
+    return fixture

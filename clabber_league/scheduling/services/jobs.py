@@ -1,0 +1,120 @@
+"""The periodic work: publishing league nights, reminding players of their fixture,
+flagging fixtures whose night passed without a result. Celery beat runs them
+(``scheduling.tasks``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections import defaultdict
+
+from django.core.mail import get_connection
+from django.db.models import Q
+from django.utils import timezone
+
+from clabber_league.core.mail import mail_send
+from clabber_league.leagues.models import Division, TeamMember
+
+from .. import selectors
+from ..models import Fixture, LeagueNight
+
+logger = logging.getLogger(__name__)
+
+
+def nights_publish(*, on: dt.date) -> int:
+    """Publish every club's fixture list for the night ``on`` (once; later runs only update
+    the count). Returns how many clubs play that night."""
+    counts: dict[int, int] = defaultdict(int)
+    for club_id in (
+        Fixture.objects.filter(date=on)
+        .exclude(status__in=Fixture.DONE)
+        .values_list("club_id", flat=True)
+    ):
+        counts[club_id] += 1
+    now = timezone.now()
+    for club_id, how_many in counts.items():
+        night, created = LeagueNight.objects.get_or_create(
+            club_id=club_id, date=on, defaults={"published_at": now, "fixture_count": how_many}
+        )
+        if not created:
+            night.fixture_count = how_many
+            night.published_at = night.published_at or now
+            night.save(update_fields=["fixture_count", "published_at"])
+    return len(counts)
+
+
+REMINDER_SUBJECT = "{club}: {home} v {away} on {when}"
+REMINDER_TEMPLATE = "scheduling/email/reminder"  # .txt and .html (core.mail)
+
+
+def fixtures_remind(*, on: dt.date, base_url: str = "") -> int:
+    """Email the players (with an email address) of every fixture on ``on``, once per
+    fixture. Returns how many emails were sent.
+
+    Each email is sent on its own: one that fails (a bad address, a name that breaks a
+    header, the mail server refusing one recipient) is logged and the others still go, so
+    one bad row never stops a night's reminders for every club."""
+    sent = 0
+    fixtures = (
+        Fixture.objects.filter(date=on, reminded_at__isnull=True, status=Fixture.Status.SCHEDULED)
+        .select_related("club", "division", "home", "away", "venue")
+        .order_by("id")
+    )
+    mail = get_connection(fail_silently=False)
+    for fixture in fixtures:
+        emails = sorted(
+            set(
+                TeamMember.objects.filter(team_id__in=(fixture.home_id, fixture.away_id))
+                .exclude(player__user__email="")
+                .exclude(player__user__isnull=True)
+                .values_list("player__user__email", flat=True)
+            )
+        )
+        when = f"{on:%A} {on.day} {on:%B}"
+        url = f"{base_url}/clubs/{fixture.club.slug}/schedule/teams/{fixture.home_id}/"
+        subject = REMINDER_SUBJECT.format(
+            club=fixture.club.name, home=fixture.home, away=fixture.away, when=when
+        )
+        subject = " ".join(subject.split())  # one line, whatever the names hold
+        context = {"fixture": fixture, "when": when, "url": url, "club": fixture.club}
+        for email in emails:
+            try:
+                sent += mail_send(
+                    to=[email],
+                    subject=subject,
+                    template=REMINDER_TEMPLATE,
+                    context=context,
+                    connection=mail,
+                )
+            except Exception:  # one failed email must not stop the others
+                logger.exception("reminder for fixture %s to %s not sent", fixture.pk, email)
+        Fixture.objects.filter(pk=fixture.pk).update(reminded_at=timezone.now())
+    return sent
+
+
+def fixtures_flag_overdue(*, today: dt.date) -> int:
+    """Flag fixtures whose night has passed with no result and no game. A fixture whose
+    result is decided (``leagues.results``) becomes played, should the game's transaction
+    not have done it already (rows written before it did). Returns how many were flagged."""
+    candidates = Fixture.objects.filter(
+        Q(date__lt=today) & Q(status__in=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED])
+    )
+    divisions = Division.objects.filter(
+        pk__in=candidates.values_list("division_id", flat=True).distinct()
+    ).select_related("season")
+    to_flag: list[int] = []
+    to_played: list[int] = []
+    for division in divisions:
+        games = selectors.games_by_fixture(division=division)
+        points = selectors.season_points(division.season)
+        for fixture in candidates.filter(division=division).only(
+            "id", "home_id", "away_id", "games_planned", "status", "flagged_at"
+        ):
+            mine = games.get(fixture.pk, [])
+            if selectors.fixture_result_of(fixture, mine, points).decided:
+                to_played.append(fixture.pk)
+            elif not mine and fixture.flagged_at is None:
+                to_flag.append(fixture.pk)
+    Fixture.objects.filter(pk__in=to_played).update(status=Fixture.Status.PLAYED, flagged_at=None)
+    Fixture.objects.filter(pk__in=to_flag).update(flagged_at=timezone.now())
+    return len(to_flag)
