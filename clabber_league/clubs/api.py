@@ -1,6 +1,7 @@
 """API of clubs: the clubs a person can see, their members and players."""
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.db.models import QuerySet
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.permissions import AllowAny
@@ -30,6 +31,7 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     serializer_class = ClubSerializer
     permission_classes = [AllowAny]
     lookup_field = "slug"
+    lookup_url_kwarg = "club_slug"  # one name for the club's slug in every path
     queryset = Club.objects.none()
     filterset_fields = ["is_public", "city"]
 
@@ -118,11 +120,14 @@ class PlayerSerializer(ClubScopedSerializer):
         fields["user"].error_messages["does_not_exist"] = services.PLAYER_LOGIN_NOT_MEMBER
         return fields
 
+    # One transaction each: a refused login link leaves no new or half-changed player.
+    @transaction.atomic
     def create(self, validated_data: dict) -> Player:
         user = validated_data.pop("user", None)
         player = super().create(validated_data)
         return self._link(player, user) if user is not None else player
 
+    @transaction.atomic
     def update(self, instance: Player, validated_data: dict) -> Player:
         linking = "user" in validated_data
         user = validated_data.pop("user", None)

@@ -212,7 +212,7 @@ class HandoverViewSet(ClubScopedMixin, viewsets.GenericViewSet):
     queryset = Game.objects.none()
 
     def _game(self) -> Game:
-        return get_object_or_404(Game.objects.filter(club=self.club), pk=self.kwargs["game_pk"])
+        return get_object_or_404(Game.objects.filter(club=self.club), pk=self.kwargs["game_id"])
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, Throttled429):

@@ -206,9 +206,7 @@ def _join_player(
         if player is None:
             raise MemberError.one("player", JOIN_PLAYER_OTHER)
         if player.user_id is not None and player.user_id != user.pk:
-            raise MemberError.one(
-                "player", JOIN_PLAYER_TAKEN.format(player=player), kind=CONFLICT
-            )
+            raise MemberError.one("player", JOIN_PLAYER_TAKEN.format(player=player), kind=CONFLICT)
         return player
     name = " ".join(new_name.split())
     if invitation.role == Role.VIEWER and not name:
