@@ -7,11 +7,18 @@ starts from that club, so one club can never see or change another's rows by id.
 | need | who |
 |---|---|
 | ``read`` | any member; anybody, logged in or not, when the club is public |
+| ``member`` | any member, whatever the role (their own calendar links) |
 | ``play`` | players, scorers and club admins (confirm a game they played in) |
 | ``score`` | scorers and club admins (start games, record and correct deals) |
 | ``manage`` | club admins (players, teams, seasons, divisions, members) |
 
 A club that a person may not read answers 404, as if it did not exist.
+
+Calendar apps cannot log in: a team's feed URL carries a member's key
+(``scheduling.models.FeedKey``). ``club_access(..., key_holder=m)`` decides what such a key
+opens: read access, as the member it was issued to, while that membership exists (a member
+removed from the club takes their keys with them) and their account is active; nothing
+else (``ClubAccess.by_key``: reading only, whatever the member's role).
 """
 
 from dataclasses import dataclass
@@ -22,9 +29,10 @@ from django.http import Http404
 
 from .models import Club, Membership, Role
 
-Need = Literal["read", "play", "score", "manage"]
+Need = Literal["read", "member", "play", "score", "manage"]
 
 NEED_ROLE: dict[str, Role] = {
+    "member": Role.VIEWER,
     "play": Role.PLAYER,
     "score": Role.SCORER,
     "manage": Role.ADMIN,
@@ -39,6 +47,7 @@ class ClubAccess:
 
     club: Club
     membership: Membership | None
+    by_key: bool = False  # a calendar app with a member's feed key: reading only
 
     @property
     def role(self) -> str | None:
@@ -57,6 +66,8 @@ class ClubAccess:
         return self.can("manage")
 
     def can(self, need: Need) -> bool:
+        if self.by_key:
+            return need == "read"
         if need == "read":
             return self.membership is not None or self.club.is_public
         if self.membership is None:
@@ -73,12 +84,26 @@ def access_for(*, club: Club, user: AbstractBaseUser | AnonymousUser | None) -> 
     return ClubAccess(club=club, membership=membership)
 
 
-def club_access(*, slug: str, user: AbstractBaseUser | AnonymousUser) -> ClubAccess:
-    """The club of the URL with the person's membership; 404 when they may not read it."""
+def club_access(
+    *,
+    slug: str,
+    user: AbstractBaseUser | AnonymousUser,
+    key_holder: Membership | None = None,
+) -> ClubAccess:
+    """The club of the URL with the person's membership; 404 when they may not read it.
+
+    ``key_holder`` is the member whose feed key the URL carries (looked up by the feed's
+    app, for that one feed): it lets a caller who may not read the club read it as that
+    member, if the member still belongs to this club and their account is active."""
     club = Club.objects.filter(slug=slug).first()
     if club is None:
         raise Http404(NOT_FOUND)
     access = access_for(club=club, user=user)
+    holder_valid = (
+        key_holder is not None and key_holder.club_id == club.pk and key_holder.user.is_active
+    )
+    if not access.can("read") and holder_valid:
+        access = ClubAccess(club=club, membership=key_holder, by_key=True)
     if not access.can("read"):
         raise Http404(NOT_FOUND)
     return access

@@ -23,6 +23,11 @@ router.register(CLUB + "/house-rules", leagues_api.HouseRulesViewSet, basename="
 router.register(CLUB + "/seasons", leagues_api.SeasonViewSet, basename="season")
 router.register(CLUB + "/divisions", leagues_api.DivisionViewSet, basename="division")
 router.register(CLUB + "/teams", leagues_api.TeamViewSet, basename="team")
+router.register(
+    CLUB + r"/teams/(?P<team_id>[0-9]+)/calendar-link",
+    scheduling_api.TeamCalendarLinkViewSet,
+    basename="team-calendar-link",
+)
 router.register(CLUB + "/venues", scheduling_api.VenueViewSet, basename="venue")
 router.register(CLUB + "/fixtures", scheduling_api.FixtureViewSet, basename="fixture")
 router.register(

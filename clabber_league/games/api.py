@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
@@ -69,6 +69,9 @@ class GameSeatSerializer(serializers.Serializer):
     side = serializers.CharField(help_text="A, B or C.")
     player = serializers.IntegerField(help_text="The player's id.")
     name = serializers.CharField()
+    substitute = serializers.BooleanField(
+        help_text="The player sat in for the side's team without being one of its players."
+    )
 
 
 class GameSerializer(serializers.ModelSerializer):
@@ -111,9 +114,26 @@ class GameSerializer(serializers.ModelSerializer):
                 "side": s.side,
                 "player": s.player_id,
                 "name": s.player.shown_name(to_member=to_member),
+                "substitute": s.substitute,
             }
             for s in game.seats.all()
         ]
+
+
+GAME_CREATE_EXAMPLE = {
+    "division": 1,
+    "fixture": 5,
+    "sides": {"A": 1, "B": 2},
+    "seats": [1, 3, 2, 4],
+    "first_dealer": 0,
+}
+GAME_CREATE_SUBSTITUTE_EXAMPLE = {
+    "division": 1,
+    "fixture": 5,
+    "sides": {"A": 1, "B": 2},
+    "seats": [1, 3, 2, 9],
+    "first_dealer_player": 2,
+}
 
 
 class GameCreateSerializer(ClubScopedSerializer):
@@ -128,15 +148,38 @@ class GameCreateSerializer(ClubScopedSerializer):
     seats = serializers.PrimaryKeyRelatedField(
         many=True,
         queryset=Player.objects.all(),
-        help_text="Players in seat order, clockwise; seat 0, 2 are side A in a partnership game.",
+        help_text="The players who actually sit at the table, in seat order, clockwise; "
+        "seats 0 and 2 are side A in a partnership game. Any player of the club may sit "
+        "for a side: one who is not on the side's team is recorded as a substitute; a "
+        "player of the other side's team may not.",
     )
-    first_dealer = serializers.IntegerField(min_value=0, default=0)
+    first_dealer = serializers.IntegerField(
+        min_value=0,
+        required=False,
+        help_text="The seat (0, 1, ...) of the first dealer; 0 when neither this nor "
+        "first_dealer_player is given.",
+    )
+    first_dealer_player = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(),
+        required=False,
+        help_text="The first dealer as a player (id) at the table, instead of a seat; "
+        "given with first_dealer, both must name the same seat.",
+    )
     number = serializers.IntegerField(min_value=1, default=1)
     played_on = serializers.DateField(required=False, allow_null=True)
 
     class Meta:
         model = Game
-        fields = ["division", "fixture", "sides", "seats", "first_dealer", "number", "played_on"]
+        fields = [
+            "division",
+            "fixture",
+            "sides",
+            "seats",
+            "first_dealer",
+            "first_dealer_player",
+            "number",
+            "played_on",
+        ]
 
     def get_fields(self):
         fields = super().get_fields()
@@ -213,7 +256,24 @@ class GameViewSet(
             self.write_need = "play"
         return super().get_permissions()
 
-    @extend_schema(request=GameCreateSerializer, responses={201: GameSerializer, 400: ERROR_BODY})
+    @extend_schema(
+        request=GameCreateSerializer,
+        responses={201: GameSerializer, 400: ERROR_BODY},
+        examples=[
+            OpenApiExample(
+                "The teams' players",
+                summary="Each side's team players at the table; seat 0 deals first",
+                value=GAME_CREATE_EXAMPLE,
+                request_only=True,
+            ),
+            OpenApiExample(
+                "A substitute, the first dealer by player",
+                summary="Player 9 sits in for side B's team; player 2 (seat 2) deals first",
+                value=GAME_CREATE_SUBSTITUTE_EXAMPLE,
+                request_only=True,
+            ),
+        ],
+    )
     @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         serializer = GameCreateSerializer(data=request.data, context=self.get_serializer_context())
@@ -227,7 +287,8 @@ class GameViewSet(
             division=data["division"],
             sides=data["sides"],
             seats=data["seats"],
-            first_dealer=data["first_dealer"],
+            first_dealer=data.get("first_dealer"),
+            first_dealer_player=data.get("first_dealer_player"),
             fixture=data.get("fixture"),
             number=data["number"],
             played_on=data.get("played_on"),
@@ -423,13 +484,7 @@ class RevisionViewSet(ClubScopedMixin, viewsets.ReadOnlyModelViewSet):
 # Request bodies' examples in the schema, by component (``<Serializer name>Request``; the
 # PATCH variant uses the same). ``core.schema.postprocess_request_examples`` applies them.
 REQUEST_EXAMPLES = {
-    "GameCreateRequest": {
-        "division": 1,
-        "fixture": 5,
-        "sides": {"A": 1, "B": 2},
-        "seats": [1, 3, 2, 4],
-        "first_dealer": 0,
-    },
+    "GameCreateRequest": GAME_CREATE_EXAMPLE,
     "DealInputRequest": {
         "maker": "A",
         "maker_seat": 0,

@@ -114,12 +114,18 @@ class GameSide(models.Model):
 
 
 class GameSeat(models.Model):
-    """A player at the table. Seats are numbered clockwise from 0; the side is fixed by seat."""
+    """A player at the table (who actually sat there: a substitute too). Seats are numbered
+    clockwise from 0; the side is fixed by seat."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()
     side = models.CharField(max_length=1, choices=[(s, s) for s in SIDES])
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    substitute = models.BooleanField(
+        default=False,
+        help_text="The player sat in for the side's team without being one of its players "
+        "when the game started.",
+    )
 
     class Meta:
         ordering = ["game", "seat"]

@@ -1,8 +1,18 @@
-"""Reading games: lists, one game with everything its sheet needs, the audit history."""
+"""Reading games: lists, one game with everything its sheet needs, the audit history, and
+what the New game page offers (a division's fixtures a round at a time, a team's players)."""
 
-from django.db.models import Prefetch, QuerySet
+from __future__ import annotations
 
-from clabber_league.clubs.models import Club
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.paginator import Page, Paginator
+from django.db.models import F, Max, Min, Prefetch, Q, QuerySet
+from django.utils import timezone
+
+from clabber_league.clubs.models import Club, Player
+from clabber_league.leagues.models import Division, Team
+from clabber_league.scheduling.models import Fixture
 
 from .models import Deal, DealRevision, Game, GameSeat, GameSide
 
@@ -37,3 +47,113 @@ def revision_list(*, club: Club, game_id: int) -> QuerySet[DealRevision]:
         .select_related("user")
         .order_by("-at", "-id")
     )
+
+
+# --- starting a game: a division's fixtures and teams, a page at a time ----------------------
+
+#: Fixtures listed at once on the New game page: a round of a 500-team division has 250.
+START_FIXTURES_PER_PAGE = 25
+
+
+@dataclass
+class FixturePick:
+    """One page of a division's fixtures still to be played, for starting a game: one round
+    (``round_number``, with the open rounds before and after it), or those of teams whose
+    name contains ``search``. Its size never grows with the division or the club."""
+
+    page: Page
+    round_number: int | None
+    previous_round: int | None
+    next_round: int | None
+    search: str
+
+
+def fixtures_to_start(
+    *, division: Division, round_number: int | None = None, search: str = "", page: Any = 1
+) -> FixturePick:
+    """The division's fixtures without a result yet, a round (by default the round of the
+    next fixture from today on, else the last open one) or a team's name at a time."""
+    open_fixtures = Fixture.objects.filter(club_id=division.club_id, division=division).exclude(
+        status__in=Fixture.DONE
+    )
+    previous = following = None
+    search = search.strip()
+    if search:
+        fixtures = open_fixtures.filter(
+            Q(home__name__icontains=search) | Q(away__name__icontains=search)
+        )
+        round_number = None
+    else:
+        if round_number is None:
+            round_number = _current_round(open_fixtures)
+        fixtures = open_fixtures.filter(round_number=round_number)
+        if round_number is not None:
+            previous = open_fixtures.filter(round_number__lt=round_number).aggregate(
+                r=Max("round_number")
+            )["r"]
+            following = open_fixtures.filter(round_number__gt=round_number).aggregate(
+                r=Min("round_number")
+            )["r"]
+    fixtures = fixtures.select_related("home", "away", "venue").order_by(
+        F("date").asc(nulls_last=True), "round_number", "table", "id"
+    )
+    return FixturePick(
+        page=Paginator(fixtures, START_FIXTURES_PER_PAGE).get_page(page),
+        round_number=round_number,
+        previous_round=previous,
+        next_round=following,
+        search=search,
+    )
+
+
+def _current_round(open_fixtures: QuerySet[Fixture]) -> int | None:
+    today = timezone.localdate()
+    coming = open_fixtures.filter(date__gte=today).order_by("date", "round_number").first()
+    if coming is not None:
+        return coming.round_number
+    return open_fixtures.aggregate(r=Max("round_number"))["r"]
+
+
+def division_for_start(*, club: Club, pk: Any) -> Division | None:
+    """A division of the club to start a game in, or None."""
+    if not str(pk or "").isdigit():
+        return None
+    return Division.objects.filter(club=club, pk=int(pk)).select_related("season").first()
+
+
+def start_divisions(*, club: Club) -> QuerySet[Division]:
+    return (
+        Division.objects.filter(club=club)
+        .select_related("season")
+        .order_by("-season__start_date", "season__name", "name")
+    )
+
+
+def start_fixture(*, division: Division, pk: Any) -> Fixture | None:
+    """A fixture of the division (whatever its status: the service says if it can be
+    played), with its teams and their players, or None."""
+    if not str(pk or "").isdigit():
+        return None
+    return (
+        Fixture.objects.filter(club_id=division.club_id, division=division, pk=int(pk))
+        .select_related("home", "away", "venue")
+        .first()
+    )
+
+
+def team_roster(*, team: Team) -> list[Player]:
+    """The team's players in their order."""
+    return [m.player for m in team.members.select_related("player").order_by("position", "id")]
+
+
+def club_player_named(*, club: Club, name: str) -> Player | None:
+    """The club's player of that name, matched without regard to case (an exact match
+    first, where two names differ only by case)."""
+    name = " ".join(name.split())
+    if not name:
+        return None
+    matches = list(Player.objects.filter(club=club, name__iexact=name)[:5])
+    exact = [p for p in matches if p.name == name]
+    if exact:
+        return exact[0]
+    return matches[0] if len(matches) == 1 else None

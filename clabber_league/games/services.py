@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from clabber_league.clubs.access import ClubAccess, access_for
+from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Club, Player
 from clabber_league.core.errors import CONFLICT, FORBIDDEN, ServiceError, conflict
 from clabber_league.leagues.models import Division, Team
@@ -58,7 +58,12 @@ CONFIRM_TOUCHED = (
 CONFIRM_CLUB_ADMIN_ONLY = "Only a club admin confirms a result in the name of the club."
 SEATS_COUNT = "{ruleset} is played by {players} players; {given} seats were given."
 SEAT_TWICE = "A player can sit only once at a table."
-SEAT_NOT_IN_TEAM = "{player} is not a player of {team}, which plays as side {side}."
+SEAT_OTHER_SIDE = "{player} plays for {team}, the other side: they cannot sit for {side_team}."
+FIRST_DEALER_NOT_SEATED = "The first dealer must be one of the players at the table."
+FIRST_DEALER_DISAGREE = (
+    "first_dealer (seat {seat}) and first_dealer_player (seat {player_seat}) name "
+    "different seats: give one of them."
+)
 PLAYER_OTHER_CLUB = "This player is not a member of the club."
 TEAM_OTHER_DIVISION = "This team does not play in the division."
 SIDES_MISSING = "Give a team for every side ({sides})."
@@ -109,19 +114,89 @@ def game_start(
     division: Division,
     sides: Mapping[str, Team | None],
     seats: Sequence[Player],
-    first_dealer: int = 0,
+    first_dealer: int | None = None,
+    first_dealer_player: Player | None = None,
     fixture: Fixture | None = None,
     number: int = 1,
     played_on: Any = None,
     user: Any = None,
 ) -> Game:
-    """Seat the players and open the game. Seat ``i`` plays for side ``A``, ``B``(, ``C``)
-    in turn, so partners sit opposite one another."""
+    """Seat the players and open the game.
+
+    ``seats`` are the players who actually sit at the table, clockwise: seat ``i`` plays
+    for side ``A``, ``B``(, ``C``) in turn, so partners sit opposite one another. Any
+    player of the club may sit for a side: one who is not on the side's team is recorded
+    as a substitute (``GameSeat.substitute``); a player of another side's team may not.
+    The first dealer is a seat (``first_dealer``, 0 by default) or the player in it
+    (``first_dealer_player``).
+    """
     if division.club_id != club.pk:
         raise GameError.one("division", TEAM_OTHER_DIVISION)
     rules = division.rules_spec()
     ruleset = get_ruleset(rules)
     side_names = list(ruleset.sides)
+    first_dealer, errors = _first_dealer(seats, first_dealer, first_dealer_player)
+    errors += _start_errors(club, division, ruleset, sides, seats, first_dealer)
+    if fixture is not None:
+        errors.extend(_fixture_errors(fixture, division, sides, side_names))
+    if errors:
+        raise GameError(errors)
+    errors, substitutes = _seat_team_errors(sides, seats, side_names)
+    if errors:
+        raise GameError(errors)
+
+    game = Game.objects.create(
+        club=club,
+        division=division,
+        fixture=fixture,
+        number=number,
+        rules=rules,
+        first_dealer=first_dealer,
+        played_on=played_on or timezone.localdate(),
+        score_c=0 if len(side_names) == 3 else None,
+        created_by=user,
+    )
+    GameSide.objects.bulk_create(
+        GameSide(game=game, side=side, team=sides.get(side)) for side in side_names
+    )
+    GameSeat.objects.bulk_create(
+        GameSeat(
+            game=game,
+            seat=i,
+            side=adapters.seat_side(i, len(side_names)),
+            player=p,
+            substitute=substitutes[i],
+        )
+        for i, p in enumerate(seats)
+    )
+    return game
+
+
+def _first_dealer(
+    seats: Sequence[Player], seat: int | None, player: Player | None
+) -> tuple[int, list[dict[str, str]]]:
+    """The first dealer's seat, given as a seat, as the player in it, or both (they must
+    agree); seat 0 when neither is given."""
+    if player is None:
+        return (0 if seat is None else seat), []
+    player_seat = next((i for i, p in enumerate(seats) if p.pk == player.pk), None)
+    if player_seat is None:
+        return 0, [{"field": "first_dealer_player", "message": FIRST_DEALER_NOT_SEATED}]
+    if seat is not None and seat != player_seat:
+        message = FIRST_DEALER_DISAGREE.format(seat=seat, player_seat=player_seat)
+        return player_seat, [{"field": "first_dealer_player", "message": message}]
+    return player_seat, []
+
+
+def _start_errors(
+    club: Club,
+    division: Division,
+    ruleset: Any,
+    sides: Mapping[str, Team | None],
+    seats: Sequence[Player],
+    first_dealer: int,
+) -> list[dict[str, str]]:
+    """What is wrong with a game's seats, first dealer and sides, before its teams are read."""
     errors: list[dict[str, str]] = []
     if len(seats) != ruleset.players:
         errors.append(
@@ -141,56 +216,46 @@ def game_start(
                 "message": FIRST_DEALER_RANGE.format(last=ruleset.players - 1),
             }
         )
-    for side in side_names:
+    for side in ruleset.sides:
         team = sides.get(side)
         if team is not None and team.division_id != division.pk:
             errors.append({"field": f"sides.{side}", "message": TEAM_OTHER_DIVISION})
     for index, player in enumerate(seats):
         if player.club_id != club.pk:
             errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
-    if fixture is not None:
-        errors.extend(_fixture_errors(fixture, division, sides, side_names))
-    if errors:
-        raise GameError(errors)
-    members = {
-        team.pk: {m.player_id for m in team.members.all()}
-        for team in sides.values()
-        if team is not None
+    return errors
+
+
+def _seat_team_errors(
+    sides: Mapping[str, Team | None], seats: Sequence[Player], side_names: list[str]
+) -> tuple[list[dict[str, str]], list[bool]]:
+    """No seated player sits for a side other than their team's; and which seats are
+    substitutes (a player not on the team of the side the seat plays for)."""
+    errors: list[dict[str, str]] = []
+    rosters = {
+        side: (team, {m.player_id for m in team.members.all()})
+        for side, team in sides.items()
+        if team is not None and side in side_names
     }
+    substitutes = []
     for index, player in enumerate(seats):
         side = adapters.seat_side(index, len(side_names))
-        team = sides.get(side)
-        if team is not None and player.pk not in members[team.pk]:
-            errors.append(
-                {
-                    "field": f"seats[{index}]",
-                    "message": SEAT_NOT_IN_TEAM.format(
-                        player=player.name, team=team.name, side=side
-                    ),
-                }
-            )
-    if errors:
-        raise GameError(errors)
-
-    game = Game.objects.create(
-        club=club,
-        division=division,
-        fixture=fixture,
-        number=number,
-        rules=rules,
-        first_dealer=first_dealer,
-        played_on=played_on or timezone.localdate(),
-        score_c=0 if len(side_names) == 3 else None,
-        created_by=user,
-    )
-    GameSide.objects.bulk_create(
-        GameSide(game=game, side=side, team=sides.get(side)) for side in side_names
-    )
-    GameSeat.objects.bulk_create(
-        GameSeat(game=game, seat=i, side=adapters.seat_side(i, len(side_names)), player=p)
-        for i, p in enumerate(seats)
-    )
-    return game
+        own = rosters.get(side)
+        # A seat of a side without a team (a game outside a league) is nobody's substitute.
+        substitutes.append(own is not None and player.pk not in own[1])
+        for other, (team, roster) in rosters.items():
+            if other != side and player.pk in roster:
+                errors.append(
+                    {
+                        "field": f"seats[{index}]",
+                        "message": SEAT_OTHER_SIDE.format(
+                            player=player.name,
+                            team=team.name,
+                            side_team=own[0].name if own else f"side {side}",
+                        ),
+                    }
+                )
+    return errors, substitutes
 
 
 def _fixture_errors(
@@ -655,11 +720,12 @@ def game_confirm_refusal(
     """Why the confirmer may not confirm ``game``, or None when they may.
 
     The confirmer is an account (``user``, with its ``access`` to the club as the page or
-    the API resolved it) or a player seated at the table confirming on the scorer's phone
-    (``player``). The one rule of who confirms a result (README, "Security"): whoever
-    recorded, corrected or deleted any deal of the game may not, nor any player seated on
-    that person's side; a player of the other side may, and so may a club admin who touched
-    no deal and does not sit on such a side.
+    the API resolved it: ``clubs.access`` decides roles, this function never looks them up;
+    without ``access`` the account is no club admin) or a player seated at the table
+    confirming on the scorer's phone (``player``). The one rule of who confirms a result
+    (README, "Security"): whoever recorded, corrected or deleted any deal of the game may
+    not, nor any player seated on that person's side; a player of the other side may, and so
+    may a club admin who touched no deal and does not sit on such a side.
     """
     for hold in CONFIRM_HOLDS:
         reason = hold(game)
@@ -672,9 +738,7 @@ def game_confirm_refusal(
     else:
         account_id = getattr(user, "pk", None)
         seat = game.seats.filter(player__user_id=account_id).first() if account_id else None
-        if account_id and access is None:
-            access = access_for(club=game.club, user=user)
-        is_admin = bool(account_id) and access is not None and access.can_manage
+        is_admin = bool(account_id) and _manages(access, game)
     touchers = game_touchers(game=game)
     if account_id is not None and account_id in touchers:
         return CONFIRM_TOUCHED
@@ -686,6 +750,11 @@ def game_confirm_refusal(
     if seat is None and not is_admin:
         return CONFIRM_NOT_SEATED
     return None
+
+
+def _manages(access: ClubAccess | None, game: Game) -> bool:
+    """Whether the caller's ``access`` makes them an admin of the game's club."""
+    return access is not None and access.club.pk == game.club_id and access.can_manage
 
 
 @transaction.atomic
@@ -703,7 +772,8 @@ def game_confirm(
     Who may confirm is ``game_confirm_refusal``'s rule. ``player`` is a seated player
     confirming at the table (by PIN on the phone of ``device_user``, the scorer's); ``user``
     the account that confirms otherwise, with its ``access`` to the club as the page or the
-    API resolved it (``clubs.access``; looked up when not given). ``how`` (``CONFIRM_HOW``)
+    API resolved it (``clubs.access``: the caller decides roles; without ``access`` the
+    account is no club admin). ``how`` (``CONFIRM_HOW``)
     defaults to "pin" for a player and "own_phone" for an account; "club" is a club admin
     resolving a dispute, who confirms in the name of the club even after correcting the
     deals (the club's ruling, recorded as such). The history records who confirmed and how.
@@ -717,8 +787,7 @@ def game_confirm(
     if game.status != Game.Status.FINISHED:
         raise GameError.one("game", GAME_NOT_FINISHED, kind=CONFLICT)
     if how == "club":
-        access = access or access_for(club=game.club, user=user)
-        refusal = None if access.can_manage else CONFIRM_CLUB_ADMIN_ONLY
+        refusal = None if _manages(access, game) else CONFIRM_CLUB_ADMIN_ONLY
     else:
         refusal = game_confirm_refusal(game=game, user=user, player=player, access=access)
     if refusal is not None:

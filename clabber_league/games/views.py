@@ -19,6 +19,7 @@ from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
 from clabber_league.leagues.models import Division, Team
+from clabber_league.rules import get_ruleset
 from clabber_league.scheduling.models import Fixture
 
 from . import adapters, selectors, services
@@ -109,106 +110,210 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 # --- starting a game ----------------------------------------------------------------------
 
 
-class FixtureChoiceField(forms.ModelChoiceField):
-    def label_from_instance(self, obj: Fixture) -> str:
-        when = f"{obj.date:%a %-d %b %Y}" if obj.date else "date to be arranged"
-        return f"Round {obj.round_number}: {obj.home.name} v {obj.away.name} ({when})"
+TEAM_TWICE = "A team cannot play itself."
+NO_SUCH_FIXTURE = "No such fixture in this division."
+SEAT_EMPTY = "Choose who sits here, or give a substitute's name."
+NO_SUCH_PLAYER = "No player of the club is called “{name}”."
+SIDE_LABELS = {"A": "Side A", "B": "Side B", "C": "Side C"}
 
 
-class GameStartForm(forms.Form):
-    """A game for a fixture counts for that fixture; a game without one is a match of its
-    own (a friendly, or a single game outside the schedule)."""
+class TeamsForm(forms.Form):
+    """A game outside the schedule: the division's teams, one per side (a GET form)."""
 
-    division = forms.ModelChoiceField(queryset=Division.objects.none())
-    fixture = FixtureChoiceField(
-        queryset=Fixture.objects.none(),
-        required=False,
-        empty_label="None: a game outside the schedule",
-        help_text="A scheduled fixture this game is played for: it counts for that fixture. "
-        "Side A is its home team, side B the away team; leave the sides empty to fill them in.",
-    )
-    team_a = forms.ModelChoiceField(queryset=Team.objects.none(), label="Side A", required=False)
-    team_b = forms.ModelChoiceField(queryset=Team.objects.none(), label="Side B", required=False)
-    first_dealer = forms.TypedChoiceField(
-        coerce=int,
-        initial=0,
-        label="First dealer",
-        choices=[(i, f"Seat {i + 1}") for i in range(6)],
-        help_text="Seats go clockwise: A's first player, B's first player, A's second, ...",
-    )
-
-    def __init__(self, *args: Any, club: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, division: Division, sides: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["division"].queryset = Division.objects.filter(club=club).select_related(
-            "season"
-        )
-        teams = Team.objects.filter(club=club).select_related("division")
-        self.fields["team_a"].queryset = teams
-        self.fields["team_b"].queryset = teams
-        fixtures = (
-            Fixture.objects.filter(club=club)
-            .exclude(status__in=Fixture.DONE)
-            .select_related("home", "away")
-            .order_by("round_number", "date", "id")
-        )
-        division = self.data.get("division") if self.is_bound else self.initial.get("division")
-        if division and str(division).isdigit():
-            fixtures = fixtures.filter(division_id=int(division))
-        self.fields["fixture"].queryset = fixtures
+        teams = Team.objects.filter(club_id=division.club_id, division=division).order_by("name")
+        for side in sides:
+            self.fields[f"team_{side.lower()}"] = forms.ModelChoiceField(
+                queryset=teams, label=SIDE_LABELS[side], empty_label="Choose a team"
+            )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        fixture, division = data.get("fixture"), data.get("division")
-        if fixture is not None and division is not None:
-            if fixture.division_id != division.pk:
-                self.add_error("fixture", services.FIXTURE_OTHER_DIVISION)
-                return data
-            data["team_a"] = data.get("team_a") or fixture.home
-            data["team_b"] = data.get("team_b") or fixture.away
-            if (data["team_a"], data["team_b"]) != (fixture.home, fixture.away):
-                self.add_error(
-                    None,
-                    services.FIXTURE_TEAMS.format(home=fixture.home.name, away=fixture.away.name),
-                )
-        for name in ("team_a", "team_b"):
-            if not data.get(name) and name not in self.errors:
-                self.add_error(name, forms.Field.default_error_messages["required"])
+        chosen = [t for t in data.values() if t is not None]
+        if len({t.pk for t in chosen}) != len(chosen):
+            self.add_error(None, TEAM_TWICE)
         return data
+
+
+class SeatsForm(forms.Form):
+    """Who actually sits where, clockwise from seat 1, and who deals first.
+
+    Each seat offers its side's team players; anyone else of the club sits in as a
+    substitute, by name. The service decides what is allowed (``games.services.game_start``).
+    """
+
+    def __init__(
+        self,
+        *args: Any,
+        club: Any,
+        ruleset: Any,
+        sides: dict[str, Team | None],
+        rosters: dict[str, list[Player]],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.side_count = len(ruleset.sides)
+        self.seat_count = ruleset.players
+        self.legends: list[str] = []
+        dealer_choices = []
+        for seat in range(self.seat_count):
+            side = adapters.seat_side(seat, self.side_count)
+            team = sides.get(side)
+            roster = rosters.get(side, [])
+            team_name = team.name if team else SIDE_LABELS[side]
+            choices = [("", "A substitute (name below)")] + [(str(p.pk), p.name) for p in roster]
+            nth = seat // self.side_count
+            initial = str(roster[nth].pk) if nth < len(roster) else ""
+            self.fields[f"seat_{seat}"] = forms.ChoiceField(
+                choices=choices,
+                required=False,
+                initial=initial,
+                label="Player",
+            )
+            self.legends.append(f"Seat {seat + 1} · {team_name}")
+            self.fields[f"sub_{seat}"] = forms.CharField(
+                required=False,
+                max_length=120,
+                label="Or a substitute: any player of the club, by name",
+                widget=forms.TextInput(attrs={"autocomplete": "off", "data-seat-sub": seat}),
+            )
+            self.fields[f"seat_{seat}"].widget.attrs["data-seat"] = seat
+            names = {str(p.pk): p.name for p in roster}
+            if self.is_bound:  # as the scorer left it, when the form comes back with errors
+                sub = " ".join(str(self.data.get(f"sub_{seat}", "")).split())[:120]
+                name = sub or names.get(self.data.get(f"seat_{seat}", ""), "a substitute")
+            else:
+                name = names.get(initial, "a substitute")
+            dealer_choices.append((seat, f"Seat {seat + 1}: {name}"))
+        self.fields["first_dealer"] = forms.TypedChoiceField(
+            coerce=int,
+            choices=dealer_choices,
+            initial=0,
+            label="Who deals first?",
+            widget=forms.RadioSelect(attrs={"data-dealer": "1"}),
+        )
+        self.roster_players = {str(p.pk): p for roster in rosters.values() for p in roster}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        seats: list[Player | None] = []
+        for seat in range(self.seat_count):
+            sub = (data.get(f"sub_{seat}") or "").strip()
+            if sub:
+                player = selectors.club_player_named(club=self.club, name=sub)
+                if player is None:
+                    self.add_error(f"sub_{seat}", NO_SUCH_PLAYER.format(name=sub))
+                seats.append(player)
+            elif data.get(f"seat_{seat}"):
+                seats.append(self.roster_players.get(data[f"seat_{seat}"]))
+            else:
+                self.add_error(f"seat_{seat}", SEAT_EMPTY)
+                seats.append(None)
+        data["seats"] = seats
+        return data
+
+    def add_service_errors(self, errors: list[dict[str, str]]) -> None:
+        """Each error of ``game_start`` beside its seat (``seats[2]``: seat 3's fields)."""
+        for error in errors:
+            name = error["field"]
+            if name.startswith("seats[") and name.endswith("]") and name[6:-1].isdigit():
+                seat = int(name[6:-1])
+                name = f"sub_{seat}" if self.cleaned_data.get(f"sub_{seat}") else f"seat_{seat}"
+            elif name == "first_dealer_player":
+                name = "first_dealer"
+            self.add_error(name if name in self.fields else None, error["message"])
+
+
+def _match_from_query(
+    request: HttpRequest, division: Division, side_names: list[str]
+) -> tuple[Fixture | None, dict[str, Team | None] | None, TeamsForm, str]:
+    """The match the game is for, from the query string: a fixture of the division, or a
+    team per side; None while not chosen yet. Also the teams form and any error."""
+    query = request.GET
+    teams_form = TeamsForm(
+        query if any(f"team_{s.lower()}" in query for s in side_names) else None,
+        division=division,
+        sides=side_names,
+    )
+    if query.get("fixture"):
+        fixture = selectors.start_fixture(division=division, pk=query["fixture"])
+        if fixture is None:
+            return None, None, teams_form, NO_SUCH_FIXTURE
+        return fixture, {"A": fixture.home, "B": fixture.away}, teams_form, ""
+    if teams_form.is_bound and teams_form.is_valid():
+        sides = {s: teams_form.cleaned_data[f"team_{s.lower()}"] for s in side_names}
+        return None, sides, teams_form, ""
+    return None, None, teams_form, ""
 
 
 @club_view("score")
 def game_new(request: HttpRequest) -> HttpResponse:
-    form = GameStartForm(
-        request.POST or None, club=request.club, initial={"division": request.GET.get("division")}
-    )
+    """Start a game in three short steps, each a page of its own size, never the club's:
+    the division; its fixture (a round or a team's name at a time) or two of its teams;
+    then who sits where and who deals first."""
+    club = request.club
+    divisions = list(selectors.start_divisions(club=club)[:200])
+    division = selectors.division_for_start(club=club, pk=request.GET.get("division"))
+    if division is None and len(divisions) == 1:
+        division = divisions[0]
+    context: dict[str, Any] = {"club": club, "divisions": divisions, "division": division}
+    if division is None:
+        return render(request, "games/new.html", {**context, "step": "division"})
+    ruleset = get_ruleset(division.rules_spec())
+    side_names = list(ruleset.sides)
+    fixture, sides, teams_form, error = _match_from_query(request, division, side_names)
+    context.update(teams_form=teams_form, match_error=error, ruleset=ruleset)
+    if sides is None:
+        round_number = request.GET.get("round", "")
+        pick = selectors.fixtures_to_start(
+            division=division,
+            round_number=int(round_number) if round_number.isdigit() else None,
+            search=request.GET.get("q", "")[:120],
+            page=request.GET.get("page", 1),
+        )
+        return render(request, "games/new.html", {**context, "step": "match", "pick": pick})
+
+    rosters = {s: selectors.team_roster(team=t) for s, t in sides.items() if t is not None}
+    form = SeatsForm(request.POST or None, club=club, ruleset=ruleset, sides=sides, rosters=rosters)
     if request.method == "POST" and form.is_valid():
-        c = form.cleaned_data
-        a, b = c["team_a"], c["team_b"]
-        if a == b:
-            form.add_error("team_b", "A team cannot play itself.")
+        try:
+            game = services.game_start(
+                club=club,
+                division=division,
+                sides=sides,
+                seats=form.cleaned_data["seats"],
+                first_dealer=form.cleaned_data["first_dealer"],
+                fixture=fixture,
+                user=request.user,
+            )
+        except services.GameError as exc:
+            form.add_service_errors(exc.errors)
         else:
-            a_players = [m.player for m in a.members.select_related("player")]
-            b_players = [m.player for m in b.members.select_related("player")]
-            seats: list[Player] = []
-            for pair in zip(a_players, b_players, strict=False):
-                seats.extend(pair)
-            try:
-                game = services.game_start(
-                    club=request.club,
-                    division=c["division"],
-                    sides={"A": a, "B": b},
-                    seats=seats,
-                    first_dealer=c["first_dealer"],
-                    fixture=c.get("fixture"),
-                    user=request.user,
-                )
-            except services.GameError as exc:
-                for error in exc.errors:
-                    form.add_error(None, error["message"])
-            else:
-                messages.success(request, "Game started. Enter the first deal.")
-                return redirect("games:deal-new", club_slug=request.club.slug, pk=game.pk)
-    return render(request, "games/new.html", {"club": request.club, "form": form})
+            messages.success(request, "Game started. Enter the first deal.")
+            return redirect("games:deal-new", club_slug=club.slug, pk=game.pk)
+    seat_rows = [
+        {
+            "seat": form[f"seat_{i}"],
+            "sub": form[f"sub_{i}"],
+            "legend": form.legends[i],
+            "side": adapters.seat_side(i, len(side_names)),
+        }
+        for i in range(ruleset.players)
+    ]
+    return render(
+        request,
+        "games/new.html",
+        {
+            **context,
+            "step": "seats",
+            "form": form,
+            "seat_rows": seat_rows,
+            "fixture": fixture,
+            "sides": sides,
+        },
+    )
 
 
 # --- entering a deal -------------------------------------------------------------------------

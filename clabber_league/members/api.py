@@ -187,6 +187,7 @@ class DisputeViewSet(
             dispute = services.dispute_resolve(
                 dispute=dispute,
                 user=request.user,
+                access=self.club_access,
                 resolution=body.validated_data.get("resolution", ""),
             )
         except services.MemberError as exc:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
+from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Club, Player
-from clabber_league.games.models import Game
+from clabber_league.games.models import DealRevision, Game
+from clabber_league.games.services import game_confirm_refusal
 from clabber_league.scheduling.models import Fixture
 from clabber_league.standings.models import PlayerGameStat, PlayerRating
 
@@ -17,6 +19,8 @@ from .models import Dispute, Invitation, MemberProfile
 
 MY_GAMES_LIMIT = 20
 MY_FIXTURES_LIMIT = 10
+#: Games a club page lists as waiting for the member's confirmation (oldest first).
+TO_CONFIRM_LIMIT = 10
 
 
 def invitation_list(*, club: Club) -> QuerySet[Invitation]:
@@ -102,6 +106,56 @@ def my_fixtures(*, user: Any, limit: int = MY_FIXTURES_LIMIT) -> list[Fixture]:
         .distinct()
         .order_by("date", "round_number", "id")[:limit]
     )
+
+
+def my_next_fixture(*, club: Club, user: Any) -> Fixture | None:
+    """The club's next fixture, from today on, of a team one of the member's players plays
+    for (undated ones last); None for a visitor or a member who plays for no team."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    today = timezone.localdate()
+    mine = Q(home__members__player__user=user) | Q(away__members__player__user=user)
+    return (
+        Fixture.objects.filter(club=club)
+        .filter(mine)
+        .filter(Q(date__gte=today) | Q(date__isnull=True))
+        .exclude(status__in=Fixture.DONE)
+        .select_related("home", "away", "venue", "division")
+        .order_by(F("date").asc(nulls_last=True), "round_number", "id")
+        .distinct()
+        .first()
+    )
+
+
+def games_to_confirm(*, access: ClubAccess, user: Any) -> list[Game]:
+    """Finished games of the club that ``user`` may confirm now, oldest first: those they
+    sat at and, for a club admin, the others too. Who may confirm is
+    ``games.services.game_confirm_refusal``'s rule, asked of each game listed; the queries
+    only choose which games to ask about (at most ``TO_CONFIRM_LIMIT`` of each kind)."""
+    if not getattr(user, "is_authenticated", False) or not access.can_play:
+        return []
+    finished = (
+        Game.objects.filter(club=access.club, status=Game.Status.FINISHED)
+        .select_related("division")
+        .prefetch_related("sides__team")
+        .order_by("finished_at", "id")
+    )
+    seated = list(finished.filter(seats__player__user=user).distinct()[:TO_CONFIRM_LIMIT])
+    candidates = seated
+    if access.can_manage:
+        # A club admin may confirm a game they did not touch and do not sit on a side of.
+        touched = DealRevision.objects.filter(user=user, action__in=DealRevision.TOUCHING)
+        others = (
+            finished.exclude(pk__in=[g.pk for g in seated])
+            .exclude(pk__in=touched.values("game_id"))
+            .exclude(deals__created_by=user)
+            .distinct()[:TO_CONFIRM_LIMIT]
+        )
+        candidates = seated + list(others)
+    allowed = [
+        g for g in candidates if game_confirm_refusal(game=g, user=user, access=access) is None
+    ]
+    return allowed[:TO_CONFIRM_LIMIT]
 
 
 def my_stats(*, players: list[Player]) -> dict[int, dict[str, Any]]:

@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Club, Membership, Player, Role
 from clabber_league.core.errors import CONFLICT, ServiceError, conflict
 from clabber_league.core.mail import mail_send
@@ -394,9 +395,12 @@ def _dispute_mail(dispute: Dispute, url: str) -> None:
         )
 
 
-def dispute_resolve(*, dispute: Dispute, user: Any, resolution: str = "") -> Dispute:
+def dispute_resolve(
+    *, dispute: Dispute, user: Any, access: ClubAccess | None = None, resolution: str = ""
+) -> Dispute:
     """A club admin resolves a dispute: after any corrections, the result is confirmed in
-    the name of the club (``game_confirm`` with ``how="club"``), and the dispute closed."""
+    the name of the club (``game_confirm`` with ``how="club"``, refused unless the caller's
+    ``access`` is a club admin's), and the dispute closed."""
     resolution = (resolution or "").strip()
     if len(resolution) > 1000:
         raise MemberError.one("resolution", "Up to 1,000 characters.")
@@ -406,7 +410,7 @@ def dispute_resolve(*, dispute: Dispute, user: Any, resolution: str = "") -> Dis
             raise MemberError.one("dispute", DISPUTE_RESOLVED, kind=CONFLICT)
         if dispute.game.status != Game.Status.CONFIRMED:
             try:
-                game_confirm(game=dispute.game, user=user, how="club")
+                game_confirm(game=dispute.game, user=user, access=access, how="club")
             except GameError as exc:
                 raise MemberError(exc.errors, kind=exc.kind) from exc
         dispute.resolved_at = timezone.now()

@@ -346,7 +346,10 @@ def dispute_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             services.dispute_resolve(
-                dispute=dispute, user=request.user, resolution=form.cleaned_data["resolution"]
+                dispute=dispute,
+                user=request.user,
+                access=request.club_access,
+                resolution=form.cleaned_data["resolution"],
             )
         except services.MemberError as exc:
             _add_errors(form, exc)

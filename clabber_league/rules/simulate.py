@@ -167,6 +167,26 @@ def simulate_deal(
         deal["renege"] = [rng.choice(sides)] if rng.random() < 0.9 else list(sides)
         return deal
 
+    points, tricks, last_winner = _play(ruleset, hands, trump, side_of, dealer, rng)
+    deal["points"] = points
+    if rng.random() < tricks_share:
+        deal["tricks"] = tricks
+    deal["last_trick"] = side_of[last_winner]
+    return deal
+
+
+def _play(
+    ruleset: RuleSet,
+    hands: list[list[Card]],
+    trump: str,
+    side_of: list[str],
+    dealer: int,
+    rng: random.Random,
+) -> tuple[dict[str, int], dict[str, int], int]:
+    """Play the hands out with random legal cards: each side's card points and tricks,
+    and the seat that took the last trick."""
+    sides = ruleset.sides
+    players = ruleset.players
     points = dict.fromkeys(sides, 0)
     tricks = dict.fromkeys(sides, 0)
     leader = (dealer + 1) % players
@@ -184,11 +204,7 @@ def simulate_deal(
         points[side] += sum(_card_points(ruleset, card, trump) for _, card in trick)
         tricks[side] += 1
         leader = last_winner = winner
-    deal["points"] = points
-    if rng.random() < tricks_share:
-        deal["tricks"] = tricks
-    deal["last_trick"] = side_of[last_winner]
-    return deal
+    return points, tricks, last_winner
 
 
 def simulate_game(

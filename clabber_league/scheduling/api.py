@@ -9,9 +9,11 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import QuerySet
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -22,6 +24,7 @@ from clabber_league.core.api import Conflict
 from clabber_league.core.idempotency import idempotent
 from clabber_league.leagues.models import Division, Team
 
+from . import feeds
 from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
 from .services.fixture_changes import (
     fixture_create,
@@ -472,6 +475,78 @@ class ScheduleRunViewSet(
         return self._queued(new)
 
 
+NO_SUCH_TEAM = "No such team in this club."
+
+
+class CalendarLinkRenewSerializer(serializers.Serializer):
+    renew = serializers.BooleanField(
+        default=False, help_text="A new link in place of the old one, which stops working."
+    )
+
+
+class CalendarLinkSerializer(serializers.Serializer):
+    url = serializers.URLField(
+        allow_null=True,
+        help_text="The team's .ics feed for the caller: a public club's needs no key; a "
+        "private club's carries the member's own key (null until they ask for one).",
+    )
+    personal = serializers.BooleanField(help_text="The URL carries the caller's own key.")
+
+
+class CalendarRevokedSerializer(serializers.Serializer):
+    revoked = serializers.IntegerField(help_text="How many members' links were revoked.")
+
+
+class TeamCalendarLinkViewSet(ClubScopedMixin, viewsets.GenericViewSet):
+    """A team's calendar (.ics) link: read it, get or renew one's own (any member), or, as
+    a club admin, revoke every member's link to the team (``feeds``)."""
+
+    serializer_class = CalendarLinkSerializer
+
+    @property
+    def write_need(self) -> str:  # type: ignore[override]
+        return "manage" if getattr(self, "action", None) == "revoke" else "member"
+
+    def _team(self) -> Team:
+        team = Team.objects.filter(club=self.club, pk=self.kwargs["team_id"]).first()
+        if team is None:
+            raise NotFound(NO_SUCH_TEAM)
+        return team
+
+    def _link(self, team: Team) -> dict[str, Any]:
+        path = reverse("scheduling:team-ics", args=[self.club.slug, team.pk])
+        own = feeds.feed_key_of(access=self.club_access, team=team)
+        if self.club.is_public:
+            return {"url": self.request.build_absolute_uri(path), "personal": False}
+        if own is None:
+            return {"url": None, "personal": False}
+        return {"url": self.request.build_absolute_uri(f"{path}?key={own.key}"), "personal": True}
+
+    @extend_schema(responses={200: CalendarLinkSerializer})
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The caller's link to the team's feed (null in a private club until they get one)."""
+        return Response(self._link(self._team()))
+
+    @extend_schema(
+        request=CalendarLinkRenewSerializer,
+        responses={200: CalendarLinkSerializer, 400: ERROR_BODY},
+    )
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Get one's own link to a private club's team feed, or a new one (``renew``)."""
+        body = CalendarLinkRenewSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        team = self._team()
+        feeds.feed_key_issue(access=self.club_access, team=team, renew=body.validated_data["renew"])
+        return Response(self._link(team))
+
+    @extend_schema(request=None, responses={200: CalendarRevokedSerializer})
+    @action(detail=False, methods=["post"])
+    def revoke(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Revoke every member's link to the team's feed (club admins)."""
+        revoked = feeds.feed_keys_revoke(access=self.club_access, team=self._team())
+        return Response({"revoked": revoked})
+
+
 # Request bodies' examples in the schema, by component (``<Serializer name>Request``; the
 # PATCH variant uses the same). ``core.schema.postprocess_request_examples`` applies them.
 REQUEST_EXAMPLES = {
@@ -501,4 +576,5 @@ REQUEST_EXAMPLES = {
         "skip_dates": [{"date": "2027-02-15", "reason": "Presidents' Day"}],
     },
     "ScheduleRunCreateRequest": {"division": 1},
+    "CalendarLinkRenewRequest": {"renew": True},
 }

@@ -4,7 +4,8 @@ Built with the ``icalendar`` package, which folds long lines, escapes text and w
 CRLF line ends. A fixture on a night with a start time is a timed event in the site's
 time zone (with its VTIMEZONE); without one it is an all-day event. A postponed fixture
 with no date yet is left out until it has one. Calendar apps cannot log in, so a private
-club's feed URL carries a signed key (``feed_key``) that only opens that team's feed.
+club's feed URL carries a member's key (``feeds``, ``models.FeedKey``) that only opens that
+team's feed, and can be renewed and revoked.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from collections.abc import Iterable
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.core import signing
 from django.utils import timezone
 from icalendar import Calendar, Event
 
@@ -22,20 +22,7 @@ from clabber_league.leagues.models import Team
 
 from .models import Fixture
 
-FEED_SALT = "clabber_league.scheduling.team-feed"
 EVENT_LENGTH = dt.timedelta(hours=3)
-
-
-def feed_key(team: Team) -> str:
-    """The key that opens ``team``'s feed without logging in."""
-    return signing.Signer(salt=FEED_SALT).sign(str(team.pk)).split(":", 1)[1]
-
-
-def feed_key_valid(team: Team, key: str) -> bool:
-    try:
-        return signing.Signer(salt=FEED_SALT).unsign(f"{team.pk}:{key}") == str(team.pk)
-    except signing.BadSignature:
-        return False
 
 
 def team_calendar(

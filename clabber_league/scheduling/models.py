@@ -238,3 +238,29 @@ class LeagueNight(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} · {self.date}"
+
+
+class FeedKey(models.Model):
+    """A member's key to one team's calendar feed (``teams/<pk>/calendar.ics?key=...``).
+
+    Calendar apps cannot log in, so the feed's URL carries this key. It is per member and
+    per team: it dies with the membership (a member removed from the club), opens nothing
+    for a deactivated account (``clubs.access``), is renewed by its member (the old URL
+    then 404s) and revoked for everyone at once by a club admin. Keys are kept in club
+    backups with their team, so a restored club's subscriptions go on working."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="feed_keys")
+    membership = models.ForeignKey(
+        "clubs.Membership", on_delete=models.CASCADE, related_name="feed_keys"
+    )
+    key = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["team", "membership"], name="feed_key_one_per_member")
+        ]
+
+    def __str__(self) -> str:
+        return f"calendar key of {self.membership} for {self.team}"

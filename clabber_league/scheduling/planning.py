@@ -508,44 +508,68 @@ def timetable(
                 ),
             )
         busy_teams, taken = occupied.get(night, (set(), set()))
-        busy = set(busy_teams)
-        free = iter([t for t in tables if t not in taken]) if tables else None
-        numbers = count(1)
-        left: list[Meeting] = []
-        placed_here: Counter[tuple[int, int | None]] = Counter()
-        moved_here: Counter[tuple[int, str]] = Counter()
-        full = False
-        for index, meeting in enumerate(pending):
-            if full:
-                for rest in pending[index:]:
-                    why_moved.setdefault(rest, "full")
-                left.extend(pending[index:])
-                break
-            if meeting.home in busy or meeting.away in busy:
-                why_moved.setdefault(meeting, "team")
-                left.append(meeting)
-                busy.add(meeting.home)  # a team's fixtures keep their order
-                busy.add(meeting.away)
-                continue
-            if free is None:
-                table = Table(None, next(numbers))
-                while table in taken:
-                    table = Table(None, next(numbers))
-            else:
-                table = next(free, None)
-                if table is None:
-                    full = True
-                    why_moved.setdefault(meeting, "full")
-                    left.append(meeting)
-                    continue
-            busy.add(meeting.home)
-            busy.add(meeting.away)
-            placed_here[(meeting.round, table.venue)] += 1
-            if nominal.get(meeting.round) != night:
-                moved_here[(meeting.round, why_moved.pop(meeting, "full"))] += 1
-            yield Placement(meeting, night, table.venue, table.number)
-        pending = left
+        placed, pending, placed_here, moved_here = _place_night(
+            night, pending, busy_teams, taken, tables, nominal, why_moved
+        )
+        yield from placed
         _note_night(notes, night, placed_here, moved_here, first_venue, capacity, tables)
+
+
+def _place_night(
+    night: dt.date,
+    pending: list[Meeting],
+    busy_teams: set[int],
+    taken: set[Table],
+    tables: Sequence[Table],
+    nominal: Mapping[int, dt.date],
+    why_moved: dict[Meeting, str],
+) -> tuple[
+    list[Placement],
+    list[Meeting],
+    Counter[tuple[int, int | None]],
+    Counter[tuple[int, str]],
+]:
+    """One night of :func:`timetable`: the meetings placed (in order), those left for the
+    next night, and the counts its notes describe. ``why_moved`` records why a meeting
+    waited (``team`` or ``full``), for the night it is finally placed."""
+    busy = set(busy_teams)
+    free = iter([t for t in tables if t not in taken]) if tables else None
+    numbers = count(1)
+    placed: list[Placement] = []
+    left: list[Meeting] = []
+    placed_here: Counter[tuple[int, int | None]] = Counter()
+    moved_here: Counter[tuple[int, str]] = Counter()
+    full = False
+    for index, meeting in enumerate(pending):
+        if full:
+            for rest in pending[index:]:
+                why_moved.setdefault(rest, "full")
+            left.extend(pending[index:])
+            break
+        if meeting.home in busy or meeting.away in busy:
+            why_moved.setdefault(meeting, "team")
+            left.append(meeting)
+            busy.add(meeting.home)  # a team's fixtures keep their order
+            busy.add(meeting.away)
+            continue
+        if free is None:
+            table = Table(None, next(numbers))
+            while table in taken:
+                table = Table(None, next(numbers))
+        else:
+            table = next(free, None)
+            if table is None:
+                full = True
+                why_moved.setdefault(meeting, "full")
+                left.append(meeting)
+                continue
+        busy.add(meeting.home)
+        busy.add(meeting.away)
+        placed_here[(meeting.round, table.venue)] += 1
+        if nominal.get(meeting.round) != night:
+            moved_here[(meeting.round, why_moved.pop(meeting, "full"))] += 1
+        placed.append(Placement(meeting, night, table.venue, table.number))
+    return placed, left, placed_here, moved_here
 
 
 def _note_night(

@@ -19,6 +19,12 @@ urlpatterns = [
     path("runs/<int:pk>/retry/", views.run_retry, name="run-retry"),
     path("teams/<int:pk>/", views.team_schedule, name="team"),
     path("teams/<int:pk>/calendar.ics", views.team_ics, name="team-ics"),
+    path("teams/<int:pk>/calendar-link/", views.team_feed_key, name="team-feed-key"),
+    path(
+        "teams/<int:pk>/calendar-links/revoke/",
+        views.team_feed_keys_revoke,
+        name="team-feed-keys-revoke",
+    ),
     path("nights/<str:day>/", views.night, name="night"),
     path("fixtures/<int:pk>/move/", views.fixture_move, name="fixture-move"),
     path("fixtures/<int:pk>/forfeit/", views.fixture_forfeit, name="fixture-forfeit"),

@@ -21,12 +21,11 @@ from django.views.decorators.http import require_POST
 
 from clabber_league.clubs.access import club_access
 from clabber_league.clubs.decorators import club_view
-from clabber_league.clubs.models import Club
 from clabber_league.core.errors import ServiceError
 from clabber_league.leagues import services as league_services
 from clabber_league.leagues.models import Division, Season, Team
 
-from . import calendar, selectors
+from . import calendar, feeds, selectors
 from .forms import (
     DivisionForm,
     FixtureForfeitForm,
@@ -390,40 +389,72 @@ def division_schedule(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _feed_url(request: HttpRequest, team: Team, key: str = "") -> str:
+    feed = reverse("scheduling:team-ics", args=[request.club.slug, team.pk])
+    return request.build_absolute_uri(f"{feed}?key={key}" if key else feed)
+
+
 @club_view("read")
 def team_schedule(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(
         Team.objects.select_related("division__season"), club=request.club, pk=pk
     )
     fixtures = _with_outcomes(team.division, list(selectors.team_fixtures(team=team)))
-    feed = reverse("scheduling:team-ics", args=[request.club.slug, team.pk])
+    # A public club's feed needs no key; a private club's members have their own.
+    own_key = feeds.feed_key_of(access=request.club_access, team=team)
+    feed_url = ""
+    if request.club.is_public:
+        feed_url = _feed_url(request, team)
+    elif own_key is not None:
+        feed_url = _feed_url(request, team, own_key.key)
     return render(
         request,
         "scheduling/team.html",
-        _context(
-            request,
-            team=team,
-            fixtures=fixtures,
-            feed_url=request.build_absolute_uri(f"{feed}?key={calendar.feed_key(team)}"),
-        ),
+        _context(request, team=team, fixtures=fixtures, feed_url=feed_url, own_key=own_key),
     )
 
 
+@require_POST
+@club_view("member")
+def team_feed_key(request: HttpRequest, pk: int) -> HttpResponse:
+    """The member's own calendar link to this team: made, or renewed (``renew=1``)."""
+    team = get_object_or_404(Team, club=request.club, pk=pk)
+    renew = request.POST.get("renew") == "1"
+    feeds.feed_key_issue(access=request.club_access, team=team, renew=renew)
+    if renew:
+        messages.success(request, "Your calendar link is new: the old one no longer works.")
+    else:
+        messages.success(request, "Your calendar link is below: subscribe to it in your phone.")
+    return redirect("scheduling:team", club_slug=request.club.slug, pk=team.pk)
+
+
+@require_POST
+@club_view("manage")
+def team_feed_keys_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    """A club admin revokes every member's calendar link to this team."""
+    team = get_object_or_404(Team, club=request.club, pk=pk)
+    revoked = feeds.feed_keys_revoke(access=request.club_access, team=team)
+    messages.success(
+        request,
+        f"{revoked} calendar link(s) of {team.name} revoked; members get a new one here.",
+    )
+    return redirect("scheduling:team", club_slug=request.club.slug, pk=team.pk)
+
+
 def team_ics(request: HttpRequest, club_slug: str, pk: int) -> HttpResponse:
-    """The team's .ics feed: open with the signed key of its URL, or to whoever may read."""
-    club = get_object_or_404(Club, slug=club_slug)
-    team = Team.objects.filter(club=club, pk=pk).select_related("division").first()
-    key = request.GET.get("key", "")
-    if team is None or not (key and calendar.feed_key_valid(team, key)):
-        club_access(slug=club_slug, user=request.user)  # 404 unless the club may be read
-        if team is None:
-            raise Http404("No such team.")
+    """The team's .ics feed, to whoever may read the club or with a member's key
+    (``clubs.access`` decides; a wrong, renewed or revoked key is a 404)."""
+    holder = feeds.feed_key_holder(club_slug=club_slug, team_pk=pk, key=request.GET.get("key", ""))
+    access = club_access(slug=club_slug, user=request.user, key_holder=holder)
+    team = get_object_or_404(Team.objects.select_related("division"), club=access.club, pk=pk)
     config = ScheduleConfig.objects.filter(division=team.division).first()
     body = calendar.team_calendar(
         team=team,
         fixtures=selectors.team_fixtures(team=team).select_related("club"),
         start_time=config.start_time if config else None,
-        url=request.build_absolute_uri(reverse("scheduling:team", args=[club.slug, team.pk])),
+        url=request.build_absolute_uri(
+            reverse("scheduling:team", args=[access.club.slug, team.pk])
+        ),
     )
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="team-{team.pk}.ics"'

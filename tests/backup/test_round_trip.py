@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from clabber_league.backup.services import BackupError, club_export, club_import
+from clabber_league.clubs.access import access_for
 from clabber_league.clubs.models import Club
 from clabber_league.games import services
 from clabber_league.games.models import Deal, DealRevision, Game
@@ -70,7 +71,7 @@ def played(game, scorer, admin):
     for _ in range(3):  # 152 a deal takes A past 500
         services.deal_record(game=game, data=made("A", 142), user=scorer)
     game.refresh_from_db()
-    services.game_confirm(game=game, user=admin)
+    services.game_confirm(game=game, user=admin, access=access_for(club=game.club, user=admin))
     return game
 
 

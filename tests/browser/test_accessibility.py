@@ -59,6 +59,11 @@ PAGES = [
     Visit("score sheet, finished", "/clubs/{club}/games/{game_finished}/"),
     Visit("new game", "/clubs/{club}/games/new/", ADMIN),
     Visit("new game in a division", "/clubs/{club}/games/new/?division={division}", ADMIN),
+    Visit(
+        "new game, who sits where",
+        "/clubs/{club}/games/new/?division={division}&fixture={fixture}",
+        ADMIN,
+    ),
     Visit("deal entry", "/clubs/{club}/games/{game_open}/deal/", ADMIN),
     Visit("correction", "/clubs/{club}/games/{game_open}/deals/2/edit/", ADMIN),
     Visit("delete a deal", "/clubs/{club}/games/{game_open}/deals/2/delete/", ADMIN),

@@ -110,9 +110,10 @@ def test_the_secretary_generates_a_season_and_sees_its_fixtures(
     expect(page.locator("#round-3")).to_contain_text("Monday 25 January 2027")
     assert Fixture.objects.count() == 10
 
-    # A team's own page, with its calendar feed.
+    # A team's own page, with its calendar feed: a private club's member gets their own link.
     page.get_by_role("link", name="Mules").first.click()
     expect(page.get_by_role("heading", name="Mules")).to_be_visible()
+    page.get_by_role("button", name="Get a calendar link").click()
     expect(page.get_by_role("link", name="Calendar (.ics)")).to_have_attribute(
         "href", re.compile(r"/calendar\.ics\?key=")
     )

@@ -95,3 +95,25 @@ def test_an_admin_confirms_through_the_access_the_page_resolved(game, admin, sco
     assert services.game_confirm_refusal(game=game, user=admin, access=viewer_access) is not None
     admin_access = access_for(club=game.club, user=admin)
     assert services.game_confirm_refusal(game=game, user=admin, access=admin_access) is None
+
+
+def test_the_game_services_never_look_a_role_up(game, admin, scorer):
+    """Without the caller's access an account is no club admin, and an admin's access to
+    another club does not count: roles are decided by clubs.access, once, by the caller."""
+    from clabber_league.games import services
+    from tests.games.conftest import made
+
+    for _ in range(4):
+        services.deal_record(game=game, data=made("A", 142), user=scorer)
+    game.refresh_from_db()
+    assert services.game_confirm_refusal(game=game, user=admin) == services.CONFIRM_NOT_SEATED
+    elsewhere = ClubFactory()
+    MembershipFactory(club=elsewhere, user=admin, role=Role.ADMIN)
+    other_access = access_for(club=elsewhere, user=admin)
+    assert other_access.can_manage
+    refusal = services.game_confirm_refusal(game=game, user=admin, access=other_access)
+    assert refusal == services.CONFIRM_NOT_SEATED
+    with pytest.raises(services.GameError):
+        services.game_confirm(game=game, user=admin, how="club")
+    game.refresh_from_db()
+    assert game.status == game.Status.FINISHED

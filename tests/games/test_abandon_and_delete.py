@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from clabber_league.clubs.access import access_for
 from clabber_league.games import services
 from clabber_league.games.models import DealRevision, Game
 from clabber_league.scheduling.models import Fixture
@@ -68,7 +69,7 @@ def test_an_abandoned_game_takes_no_deal_and_cannot_be_abandoned_twice(game, sco
 
 def test_a_confirmed_game_cannot_be_abandoned(game, scorer, admin):
     _finish(game, scorer)
-    services.game_confirm(game=game, user=admin)
+    services.game_confirm(game=game, user=admin, access=access_for(club=game.club, user=admin))
     with pytest.raises(services.GameError) as caught:
         services.game_abandon(game=game, user=admin)
     assert caught.value.errors == [{"field": "game", "message": services.GAME_ABANDON_CONFIRMED}]

@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from clabber_league.clubs.access import access_for
 from clabber_league.games import services
 from clabber_league.games.models import Game
 from clabber_league.scheduling.models import Fixture
@@ -88,13 +89,20 @@ def test_the_service_refuses_a_fixture_of_another_division_or_with_a_result(
     assert caught.value.errors == [{"field": "fixture", "message": services.FIXTURE_HAS_RESULT}]
 
 
+def _seat_post(seats, first_dealer=0, **subs) -> dict:
+    body = {f"seat_{i}": p.pk for i, p in enumerate(seats)}
+    body.update({f"sub_{i}": name for i, name in subs.items()})
+    body["first_dealer"] = first_dealer
+    return body
+
+
 def test_the_new_game_page_offers_the_divisions_unplayed_fixtures_and_fills_the_sides(
     client, club, division, fixture, scorer
 ):
     forfeited = Fixture.objects.create(
         club=club,
         division=division,
-        round_number=1,
+        round_number=3,
         home=fixture.away,
         away=fixture.home,
         status="forfeit",
@@ -102,15 +110,21 @@ def test_the_new_game_page_offers_the_divisions_unplayed_fixtures_and_fills_the_
     )
     client.force_login(scorer)
     page = client.get(_new_url(club) + f"?division={division.pk}")
-    choices = dict(page.context["form"].fields["fixture"].choices)
-    labels = [str(label) for label in choices.values()]
-    assert "Round 3: Dads v Mules (Mon 5 Oct 2026)" in labels
-    assert forfeited.pk not in [getattr(v, "value", v) for v in choices]
-    assert "Round 3: Dads v Mules (Mon 5 Oct 2026)" in page.content.decode()
+    assert page.context["step"] == "match"
+    offered = list(page.context["pick"].page)
+    assert offered == [fixture]  # not the forfeited one
+    assert forfeited not in offered
+    assert "Dads v Mules" in page.content.decode()
 
-    response = client.post(
-        _new_url(club), {"division": division.pk, "fixture": fixture.pk, "first_dealer": 0}
-    )
+    url = _new_url(club) + f"?division={division.pk}&fixture={fixture.pk}"
+    page = client.get(url)
+    assert page.context["step"] == "seats"
+    form = page.context["form"]
+    # The home team's players sit in seats 1 and 3 (side A), the away team's in 2 and 4.
+    home, away = fixture.home, fixture.away
+    assert form["seat_0"].initial == str(_seats(home, away)[0].pk)
+    assert form["seat_1"].initial == str(_seats(home, away)[1].pk)
+    response = client.post(url, _seat_post(_seats(home, away)))
     assert response.status_code == 302
     game = Game.objects.get()
     assert game.fixture_id == fixture.pk
@@ -121,35 +135,22 @@ def test_the_new_game_page_offers_the_divisions_unplayed_fixtures_and_fills_the_
     assert games_by_fixture(division=division)[fixture.pk][0].id == game.pk
 
 
-def test_the_new_game_page_rejects_sides_that_are_not_the_fixtures(
-    client, club, division, fixture, scorer
-):
+def test_a_fixture_of_another_division_is_not_offered(client, club, division, fixture, scorer):
+    other = DivisionFactory(club=club, season=division.season, ruleset="clabber")
     client.force_login(scorer)
-    response = client.post(
-        _new_url(club),
-        {
-            "division": division.pk,
-            "fixture": fixture.pk,
-            "team_a": fixture.away_id,
-            "team_b": fixture.home_id,
-            "first_dealer": 0,
-        },
-    )
-    assert response.status_code == 200
-    message = services.FIXTURE_TEAMS.format(home="Dads", away="Mules")
-    assert message in response.context["form"].non_field_errors()
+    page = client.get(_new_url(club) + f"?division={other.pk}&fixture={fixture.pk}")
+    assert page.context["step"] == "match"
+    assert page.context["match_error"] == "No such fixture in this division."
     assert not Game.objects.exists()
 
 
 def test_a_game_without_a_fixture_still_needs_both_sides(client, club, division, scorer, teams):
     client.force_login(scorer)
-    response = client.post(_new_url(club), {"division": division.pk, "first_dealer": 0})
-    assert response.status_code == 200
-    assert response.context["form"].errors["team_a"]
-    response = client.post(
-        _new_url(club),
-        {"division": division.pk, "team_a": teams[0].pk, "team_b": teams[1].pk, "first_dealer": 0},
-    )
+    page = client.get(_new_url(club) + f"?division={division.pk}&team_a={teams[0].pk}")
+    assert page.context["step"] == "match"  # side B is missing: still choosing the match
+    assert page.context["teams_form"].errors["team_b"]
+    url = _new_url(club) + f"?division={division.pk}&team_a={teams[0].pk}&team_b={teams[1].pk}"
+    response = client.post(url, _seat_post(_seats(*teams)))
     assert response.status_code == 302
     assert Game.objects.get().fixture_id is None
 
@@ -191,7 +192,9 @@ def _play_and_confirm(club, fixture, scorer, admin, number):
     )
     for _ in range(4):
         services.deal_record(game=game, data=made("A", 142), user=scorer)
-    return services.game_confirm(game=game, user=admin)
+    return services.game_confirm(
+        game=game, user=admin, access=access_for(club=game.club, user=admin)
+    )
 
 
 def test_a_decided_fixture_cannot_be_played_again_on_the_page_or_the_api(
@@ -204,11 +207,14 @@ def test_a_decided_fixture_cannot_be_played_again_on_the_page_or_the_api(
     fixture.refresh_from_db()
     assert fixture.status == "played"  # in the transaction of the game that decided it
     client.force_login(scorer)
+    listed = client.get(_new_url(club) + f"?division={division.pk}")
+    assert fixture not in list(listed.context["pick"].page)  # a played fixture is not offered
     page = client.post(
-        _new_url(club), {"division": division.pk, "fixture": fixture.pk, "first_dealer": 0}
+        _new_url(club) + f"?division={division.pk}&fixture={fixture.pk}",
+        _seat_post(_seats(fixture.home, fixture.away)),
     )
-    assert page.status_code == 200  # the form again: a played fixture is not offered
-    assert "fixture" in page.context["form"].errors
+    assert page.status_code == 200  # the form again, with the service's reason
+    assert message in page.context["form"].non_field_errors()
 
     api = APIClient()
     api.force_login(scorer)

@@ -2,6 +2,7 @@
 
 import pytest
 
+from clabber_league.clubs.access import access_for
 from clabber_league.games import services
 from clabber_league.games.models import Deal, DealRevision, Game
 
@@ -131,7 +132,9 @@ def _finish(game, user):
 def test_the_recorder_cannot_confirm_their_own_game(game, scorer, admin):
     _finish(game, scorer)
     with pytest.raises(services.GameError) as caught:
-        services.game_confirm(game=game, user=scorer)
+        services.game_confirm(
+            game=game, user=scorer, access=access_for(club=game.club, user=scorer)
+        )
     assert caught.value.errors[0]["message"] == services.CONFIRM_TOUCHED
 
 
@@ -143,7 +146,9 @@ def test_a_player_of_the_other_side_confirms_and_then_nothing_can_change(game, s
     seat_b = game.seats.get(seat=1)
     seat_b.player.user = opponent
     seat_b.player.save()
-    services.game_confirm(game=game, user=opponent)
+    services.game_confirm(
+        game=game, user=opponent, access=access_for(club=game.club, user=opponent)
+    )
     game.refresh_from_db()
     assert game.status == Game.Status.CONFIRMED and game.confirmed_by == opponent
     with pytest.raises(services.GameError) as caught:
@@ -155,7 +160,7 @@ def test_a_player_of_the_other_side_confirms_and_then_nothing_can_change(game, s
 
 def test_an_unfinished_game_cannot_be_confirmed(game, admin):
     with pytest.raises(services.GameError) as caught:
-        services.game_confirm(game=game, user=admin)
+        services.game_confirm(game=game, user=admin, access=access_for(club=game.club, user=admin))
     assert caught.value.errors[0]["message"] == services.GAME_NOT_FINISHED
 
 

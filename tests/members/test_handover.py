@@ -5,6 +5,7 @@ is refused; a dispute flags the game for the club admins, who resolve it."""
 import pytest
 from django.core import mail
 
+from clabber_league.clubs.access import access_for
 from clabber_league.games import services as game_services
 from clabber_league.games.models import DealRevision, Game
 from clabber_league.members import services
@@ -160,21 +161,30 @@ def test_the_admin_corrects_then_confirms_in_the_name_of_the_club(table, scorer,
     game = table["game"]
     dispute = services.dispute_raise(game=game, reason="Deal 1 is wrong", device_user=scorer)
     game_services.deal_correct(deal=game.deals.first(), data=made("A", 140), user=admin)
-    services.dispute_resolve(dispute=dispute, user=admin, resolution="Corrected deal 1")
+    services.dispute_resolve(
+        dispute=dispute,
+        user=admin,
+        access=access_for(club=dispute.club, user=admin),
+        resolution="Corrected deal 1",
+    )
     game.refresh_from_db()
     dispute.refresh_from_db()
     assert game.status == Game.Status.CONFIRMED and game.confirmed_by == admin
     assert game.revisions.get(action=DealRevision.Action.CONFIRM).after == {"how": "club"}
     assert not dispute.is_open and dispute.resolved_by == admin
     with pytest.raises(services.MemberError) as caught:
-        services.dispute_resolve(dispute=dispute, user=admin)
+        services.dispute_resolve(
+            dispute=dispute, user=admin, access=access_for(club=dispute.club, user=admin)
+        )
     assert caught.value.errors[0]["message"] == services.DISPUTE_RESOLVED
 
 
 def test_only_a_club_admin_confirms_in_the_name_of_the_club(table, scorer):
     dispute = services.dispute_raise(game=table["game"], reason="wrong", device_user=scorer)
     with pytest.raises(services.MemberError) as caught:
-        services.dispute_resolve(dispute=dispute, user=scorer)
+        services.dispute_resolve(
+            dispute=dispute, user=scorer, access=access_for(club=dispute.club, user=scorer)
+        )
     assert caught.value.errors[0]["message"] == game_services.CONFIRM_CLUB_ADMIN_ONLY
     dispute.refresh_from_db()
     assert dispute.is_open
@@ -197,7 +207,9 @@ def test_a_disputed_game_is_not_confirmed_from_anyones_own_phone_either(table, s
     game, bruno = table["game"], table["opponent_without_pin"]
     services.dispute_raise(game=game, reason="Deal 4 was not ours", device_user=scorer)
     with pytest.raises(game_services.GameError) as caught:
-        game_services.game_confirm(game=game, user=bruno.user)
+        game_services.game_confirm(
+            game=game, user=bruno.user, access=access_for(club=game.club, user=bruno.user)
+        )
     assert caught.value.errors[0]["message"] == services.GAME_DISPUTED
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED

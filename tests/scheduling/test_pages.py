@@ -9,7 +9,6 @@ from django.urls import reverse
 from icalendar import Calendar
 
 from clabber_league.leagues.models import Division, Season, Team
-from clabber_league.scheduling import calendar
 from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
 from clabber_league.scheduling.services.generation import BROKER_DOWN, schedule_run_execute
 from clabber_league.scheduling.services.jobs import nights_publish
@@ -104,8 +103,10 @@ def test_the_schedule_by_round_says_where_fixtures_overflowed(client, club, divi
 def test_a_teams_page_and_its_calendar_feed(client, club, division, scheduled, viewer):
     team = division.teams.order_by("name").first()
     client.force_login(viewer)
+    assert "calendar.ics" not in client.get(_url("team", club, team.pk)).content.decode()
+    client.post(_url("team-feed-key", club, team.pk))  # "Get a calendar link"
     page = client.get(_url("team", club, team.pk)).content.decode()
-    key = calendar.feed_key(team)
+    key = team.feed_keys.get().key
     assert f"calendar.ics?key={key}" in page
     client.logout()
     feed = client.get(_url("team-ics", club, team.pk) + f"?key={key}")

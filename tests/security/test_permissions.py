@@ -27,8 +27,8 @@ from rest_framework.test import APIClient
 
 from clabber_league.clubs.models import Role
 
-READ, PLAY, SCORE, MANAGE = "read", "play", "score", "manage"
-RANK = {READ: 0, PLAY: 2, SCORE: 3, MANAGE: 4}
+READ, MEMBER, PLAY, SCORE, MANAGE = "read", "member", "play", "score", "manage"
+RANK = {READ: 0, MEMBER: 1, PLAY: 2, SCORE: 3, MANAGE: 4}
 ROLE_RANK = {None: -1, Role.VIEWER: 1, Role.PLAYER: 2, Role.SCORER: 3, Role.ADMIN: 4}
 
 # API route name -> what its unsafe methods need (GET is always "read").
@@ -46,6 +46,8 @@ API = {
     "division-detail": MANAGE,
     "team-list": MANAGE,
     "team-detail": MANAGE,
+    "team-calendar-link-list": MEMBER,
+    "team-calendar-link-revoke": MANAGE,
     "venue-list": MANAGE,
     "venue-detail": MANAGE,
     "fixture-list": MANAGE,
@@ -126,6 +128,8 @@ PAGES = {
     "scheduling:run-retry": (MANAGE, MANAGE),
     "scheduling:team": (READ, READ),
     "scheduling:team-ics": (READ, READ),
+    "scheduling:team-feed-key": (MEMBER, MEMBER),
+    "scheduling:team-feed-keys-revoke": (MANAGE, MANAGE),
     "scheduling:night": (READ, READ),
     "scheduling:fixture-move": (MANAGE, MANAGE),
     "scheduling:fixture-forfeit": (MANAGE, MANAGE),
@@ -303,6 +307,7 @@ def _kwargs(name: str, pattern, world) -> dict:
     values = {
         "club_slug": world["club"].slug,
         "game_id": objects["game"],
+        "team_id": objects["team"],
         "number": 1,
         "slug": world["season_slug"],
         "day": "2026-09-07",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from clabber_league.clubs.access import access_for
 from clabber_league.games import services
 from clabber_league.games.models import Game
 from clabber_league.leagues.models import Team
@@ -56,5 +57,7 @@ def play(division, home, away, deals, *, user, confirm_by=None, fixture=None, nu
         services.deal_record(game=game, data=deal, maker_seat=seat, user=user)
     game.refresh_from_db()
     if confirm_by is not None:
-        game = services.game_confirm(game=game, user=confirm_by)
+        game = services.game_confirm(
+            game=game, user=confirm_by, access=access_for(club=game.club, user=confirm_by)
+        )
     return game

@@ -10,6 +10,7 @@ import threading
 import pytest
 from django.db import connection, connections
 
+from clabber_league.clubs.access import access_for
 from clabber_league.games import services as games
 from clabber_league.games.models import Game
 from clabber_league.scheduling.models import Fixture
@@ -73,7 +74,11 @@ def test_confirmations_sharing_players_at_once_rate_each_game_once(division, tea
     two = play(division, aces, dads, B_WINS, user=scorer)
 
     def confirm(game):
-        return lambda: games.game_confirm(game=Game.objects.get(pk=game.pk), user=admin)
+        return lambda: games.game_confirm(
+            game=Game.objects.get(pk=game.pk),
+            user=admin,
+            access=access_for(club=game.club, user=admin),
+        )
 
     assert _run_threads([confirm(one), confirm(two)]) == []
     assert RatingChange.objects.filter(game=one).count() == 4

@@ -10,6 +10,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from clabber_league.clubs.access import access_for
 from clabber_league.games import services as games
 from clabber_league.games.models import Game
 from clabber_league.rules import get_ruleset
@@ -65,7 +66,7 @@ def _apply(game: Game, kind: str, seed: int, *, scorer, admin) -> None:
         elif kind == "delete" and deals:
             games.deal_delete(deal=deals[seed % len(deals)], user=scorer)
         elif kind == "confirm":
-            games.game_confirm(game=game, user=admin)
+            games.game_confirm(game=game, user=admin, access=access_for(club=game.club, user=admin))
     except games.GameError:
         pass  # a rejected change changes nothing; the property must hold all the same
 

@@ -4,6 +4,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from clabber_league.clubs.access import access_for
 from clabber_league.games import services as games
 from clabber_league.scheduling.models import Fixture
 from clabber_league.standings.models import (
@@ -42,7 +43,7 @@ def test_a_finished_game_counts_at_once_and_is_provisional_until_confirmed(
         "deals": 4,
     }
     assert standing(bells)["matches_lost"] == 1
-    games.game_confirm(game=game, user=admin)
+    games.game_confirm(game=game, user=admin, access=access_for(club=game.club, user=admin))
     assert standing(aces)["games_unconfirmed"] == 0
     assert standing(aces)["points_for"] == 608
     assert standings_differences() == []

@@ -326,6 +326,8 @@ def schedule_run_execute(*, run_id: int, today: dt.date | None = None) -> Schedu
 
 
 def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str, Any]:
+    """The run's work, inside its transaction: lock the config and the venues, read what is
+    kept, plan the rest, replace the unplayed rounds and describe the result."""
     division = run.division
     config = ScheduleConfig.objects.select_for_update().filter(division=division).first()
     if config is None:
@@ -334,6 +336,35 @@ def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str
     # Divisions sharing a venue generate one at a time (and moves onto it wait).
     list(Venue.objects.select_for_update().filter(pk__in=[v.pk for v in venues]).order_by("pk"))
     team_ids = list(division.teams.order_by("id").values_list("id", flat=True))
+    kept, kept_rounds = _kept(division)
+    progress(5, "Planning the rounds.")
+    notes = planning.Notes(venue_names={v.pk: v.name for v in venues})
+    occupied = _occupied(division, config, venues, kept)
+    nights = _nights(config, kept, today)
+    tables = planning.tables_of([(v.pk, v.tables) for v in venues])
+    rounds, total, rounds_count = _rounds(division, config, team_ids, kept, kept_rounds)
+
+    doomed = Fixture.objects.filter(division=division).exclude(round_number__in=kept_rounds)
+    progress(8, "Clearing the unplayed rounds.")
+    _delete_fixtures(doomed)
+
+    # Everything the plan reads is in memory now: the rows stream into COPY below, and the
+    # connection can do nothing else until that ends.
+    placements = planning.timetable(
+        rounds,
+        nights=nights,
+        tables=tables,
+        total_meetings=total,
+        occupied=occupied,
+        notes=notes,
+        max_nights=max(planning.MAX_NIGHTS, 2 * rounds_count),
+    )
+    created, span = _write(division, placements, total, progress)
+    return _summary(division, notes, created=created, span=span, kept=len(kept))
+
+
+def _kept(division: Division) -> tuple[list[Fixture], set[int]]:
+    """The fixtures of the rounds with a result (kept whole), and those rounds' numbers."""
     kept_ids = selectors.kept_fixture_ids(division=division)
     kept_rounds = set(
         Fixture.objects.filter(pk__in=kept_ids).values_list("round_number", flat=True)
@@ -352,8 +383,14 @@ def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str
             "games_planned",
         )
     )
-    progress(5, "Planning the rounds.")
-    notes = planning.Notes(venue_names={v.pk: v.name for v in venues})
+    return kept, kept_rounds
+
+
+def _occupied(
+    division: Division, config: ScheduleConfig, venues: list[Venue], kept: list[Fixture]
+) -> dict[dt.date, tuple[set[int], set[planning.Table]]]:
+    """By night: the teams already playing (kept fixtures) and the tables taken (kept
+    fixtures, and the other divisions of the club at these venues)."""
     occupied: dict[dt.date, tuple[set[int], set[planning.Table]]] = defaultdict(
         lambda: (set(), set())
     )
@@ -376,47 +413,54 @@ def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str
     )
     for day, venue_id, table in others.iterator(chunk_size=10_000):
         occupied[day][1].add(planning.Table(venue_id, table))
+    return occupied
+
+
+def _nights(config: ScheduleConfig, kept: list[Fixture], today: dt.date) -> Iterator[dt.date]:
+    """The league nights to plan on: after the last kept fixture, and never before today
+    once some rounds are kept."""
     last_kept = max((f.date for f in kept if f.date), default=None)
     after = last_kept
     if kept:
         yesterday = today - dt.timedelta(days=1)
         after = max(last_kept or yesterday, yesterday)
-    nights = planning.league_nights(
+    return planning.league_nights(
         start=config.start_date,
         weekday=config.weekday,
         skip=list(config.skip_dates.values_list("date", flat=True)),
         after=after,
     )
-    tables = planning.tables_of([(v.pk, v.tables) for v in venues])
 
+
+def _rounds(
+    division: Division,
+    config: ScheduleConfig,
+    team_ids: list[int],
+    kept: list[Fixture],
+    kept_rounds: set[int],
+) -> tuple[list[planning.RoundPlan], int, int]:
+    """The rounds to place, the meetings they hold and how many rounds the format has."""
     if config.format == ScheduleConfig.Format.SWISS:
         rounds, total = _swiss_rounds(division, config, team_ids, kept, kept_rounds)
-        rounds_count = 1
-    else:
-        rounds = planning.remaining_round_robin(
-            team_ids,
-            cycles=config.cycles,
-            played=[(f.home_id, f.away_id) for f in kept],
-            taken_numbers=kept_rounds,
-        )
-        rounds_count = planning.round_robin_rounds(len(team_ids), config.cycles)
-        total = max(planning.round_robin_meetings(len(team_ids), config.cycles) - len(kept), 1)
-
-    doomed = Fixture.objects.filter(division=division).exclude(round_number__in=kept_rounds)
-    progress(8, "Clearing the unplayed rounds.")
-    _delete_fixtures(doomed)
-
-    # Everything the plan reads is in memory now: the rows stream into COPY below, and the
-    # connection can do nothing else until that ends.
-    placements = planning.timetable(
-        rounds,
-        nights=nights,
-        tables=tables,
-        total_meetings=total,
-        occupied=occupied,
-        notes=notes,
-        max_nights=max(planning.MAX_NIGHTS, 2 * rounds_count),
+        return rounds, total, 1
+    rounds = planning.remaining_round_robin(
+        team_ids,
+        cycles=config.cycles,
+        played=[(f.home_id, f.away_id) for f in kept],
+        taken_numbers=kept_rounds,
     )
+    rounds_count = planning.round_robin_rounds(len(team_ids), config.cycles)
+    total = max(planning.round_robin_meetings(len(team_ids), config.cycles) - len(kept), 1)
+    return rounds, total, rounds_count
+
+
+def _write(
+    division: Division,
+    placements: Iterable[planning.Placement],
+    total: int,
+    progress: _Progress,
+) -> tuple[int, list[dt.date]]:
+    """Write the placed fixtures in bulk; returns how many, and the first and last night."""
     span: list[dt.date] = []  # the first and the last night used
 
     def spanned() -> Iterator[planning.Placement]:
@@ -437,6 +481,13 @@ def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str
         games_planned=division.games_per_fixture,
         on_batch=on_batch,
     )
+    return created, span
+
+
+def _summary(
+    division: Division, notes: planning.Notes, *, created: int, span: list[dt.date], kept: int
+) -> dict[str, Any]:
+    """The run's message and notes."""
     season = division.season
     if span and season.end_date and span[1] > season.end_date:
         notes.add(
@@ -456,8 +507,8 @@ def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str
     else:
         message = "Nothing left to plan: every round has a result."
     if kept:
-        message += f" {len(kept):,} fixtures of rounds with results were kept."
-    return {"message": message, "notes": items, "created": created, "kept": len(kept)}
+        message += f" {kept:,} fixtures of rounds with results were kept."
+    return {"message": message, "notes": items, "created": created, "kept": kept}
 
 
 def _day(day: dt.date) -> str:

@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from clabber_league.clubs.access import access_for
 from clabber_league.clubs.models import Club, Membership, Player, Role
 from clabber_league.games import services as game_services
 from clabber_league.games.models import Game
@@ -181,5 +182,7 @@ class Command(BaseCommand):
                     break
                 dealer = game_services.next_dealer_seat(game=game)
             if number < 4 and game.status == Game.Status.FINISHED and admin is not None:
-                game_services.game_confirm(game=game, user=admin)
+                game_services.game_confirm(
+                    game=game, user=admin, access=access_for(club=game.club, user=admin)
+                )
         return created
