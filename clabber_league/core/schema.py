@@ -79,6 +79,12 @@ class AutoSchema(openapi.AutoSchema):
             auths.append({})  # a public club's data is read without logging in
         return auths
 
+    def _get_format_parameters(self) -> list[dict[str, Any]]:
+        """No ``?format=`` parameter: an operation answers one media type, and a CSV is an
+        operation of its own. (The leaderboards' and ratings' older ``?format=csv`` still
+        answers, for clients written before; it is not offered to new ones.)"""
+        return []
+
     def get_override_parameters(self) -> list[Any]:
         from .idempotency import IDEMPOTENCY_PARAMETER, is_idempotent
 

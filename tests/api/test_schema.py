@@ -181,8 +181,10 @@ def test_csv_downloads_are_operations_of_their_own(schema):
         ok = operation["responses"].get("200", {}).get("content", {})
         if path in downloads:
             assert list(ok) == ["text/csv"], path
-        else:  # no JSON operation offers CSV beside it
+        else:  # no JSON operation offers CSV beside it, nor a ?format= to ask for it
             assert "text/csv" not in ok, (method, path)
+            formats = [p for p in operation.get("parameters", []) if p["name"] == "format"]
+            assert all("csv" not in p["schema"].get("enum", []) for p in formats), path
     assert downloads <= schema["paths"].keys()
 
 
