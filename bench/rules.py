@@ -12,17 +12,35 @@ deals for every built-in rule set and the house-rule examples
 Generation and the one-off building of the feasibility tables are not timed
 (they are cached per rule set, as in a running server); the first run of each
 measurement is a warm-up.
+
+``python bench/rules.py --against /work/main`` compares two checkouts of the engine
+(the other one the baseline, this one the new) on the same ``score_deal`` work:
+rounds of one subprocess each, interleaved, with the machine's load and the CPU the
+other processes used during each run, then the medians and their ratio.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import random
+import resource
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# --root: the checkout whose engine is measured (the comparison runs one per checkout).
+sys.path.insert(
+    0,
+    sys.argv[sys.argv.index("--root") + 1]
+    if "--root" in sys.argv
+    else str(Path(__file__).resolve().parents[1]),
+)
 
 from clabber_league.rules import (
     BUILTIN_RULESETS,
@@ -37,6 +55,7 @@ from clabber_league.rules import (
 from clabber_league.rules.game import GameState
 from clabber_league.rules.simulate import simulate_deal
 
+HERE = Path(__file__).resolve().parents[1]
 TARGET_DEALS_PER_SECOND = 20_000
 DEAL_SAMPLE = 50_000
 SEASON_DEALS = 100_000
@@ -89,7 +108,89 @@ def _rate(work: int, run: Any, repeat: int = 3) -> float:
     return work / best
 
 
+def _deal_rate(deals_file: str) -> float:
+    deals = json.loads(Path(deals_file).read_text())
+
+    def score_all() -> None:
+        for deal in deals:
+            score_deal(deal)
+
+    return _rate(len(deals), score_all)
+
+
+def _busy_jiffies() -> tuple[int, int]:
+    """(busy, total) CPU jiffies of the whole machine since boot (/proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = fields[3] + fields[4]
+    return sum(fields) - idle, sum(fields)
+
+
+def _measured_run(root: str, deals_file: str) -> tuple[float, float]:
+    """deals/s of one subprocess on ``root``'s engine, and the cores others used meanwhile."""
+    tick = os.sysconf("SC_CLK_TCK")
+    busy0, _ = _busy_jiffies()
+    own0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    out = subprocess.run(
+        [sys.executable, __file__, "--root", root, "--rate-only", deals_file],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    wall = time.monotonic() - start
+    own1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    busy1, _ = _busy_jiffies()
+    own = (own1.ru_utime + own1.ru_stime) - (own0.ru_utime + own0.ru_stime)
+    others = max(0.0, (busy1 - busy0) / tick - own) / wall
+    return float(json.loads(out)["deals_per_second"]), others
+
+
+def compare(baseline: str, rounds: int, sample: int) -> int:
+    """Interleaved rounds: the baseline checkout, then this one, ``rounds`` times."""
+    runs: dict[str, list[float]] = {"before": [], "after": []}
+    # The same deals for both: generated once here, read from a file by each run.
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(_deals(sample, random.Random(SEED)), handle)
+    deals_file = handle.name
+    print(f"score_deal, {sample:,} deals per run; before = {baseline}, after = {HERE}")
+    print(f"{'round':<6} {'which':<7} {'deals/s':>10} {'loadavg 1m':>11} {'other cores':>12}")
+    for i in range(rounds):
+        order = [("before", baseline), ("after", str(HERE))]
+        if i % 2:
+            order.reverse()  # neither side always runs first
+        for which, root in order:
+            rate, others = _measured_run(root, deals_file)
+            runs[which].append(rate)
+            load = os.getloadavg()[0]
+            print(f"{i + 1:<6} {which:<7} {rate:>10,.0f} {load:>11.2f} {others:>12.2f}", flush=True)
+    Path(deals_file).unlink()
+    before = statistics.median(runs["before"])
+    after = statistics.median(runs["after"])
+    print(
+        f"\nmedian before {before:,.0f} deals/s, after {after:,.0f} deals/s, "
+        f"after/before {after / before:.3f}"
+    )
+    verdict = "meets" if after >= TARGET_DEALS_PER_SECOND else "MISSES"
+    print(f"after {verdict} the target of {TARGET_DEALS_PER_SECOND:,} deals/s on one core.")
+    return 0 if after >= TARGET_DEALS_PER_SECOND else 1
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--against", metavar="CHECKOUT", help="compare with another checkout's engine, interleaved"
+    )
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--sample", type=int, default=DEAL_SAMPLE // 2)
+    parser.add_argument("--root", help=argparse.SUPPRESS)
+    parser.add_argument("--rate-only", metavar="DEALS_FILE", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.rate_only:
+        print(json.dumps({"deals_per_second": _deal_rate(args.rate_only)}))
+        return 0
+    if args.against:
+        return compare(str(Path(args.against).resolve()), args.rounds, args.sample)
+
     rng = random.Random(SEED)
     deals = _deals(DEAL_SAMPLE, rng)
     season = _season(SEASON_DEALS, rng)

@@ -1,69 +1,126 @@
-"""A whole club as one JSON document, and back: ``manage.py export_club`` / ``import_club``.
+"""A whole club as a stream of JSON lines, and back: ``manage.py export_club`` / ``import_club``.
 
 The export holds every row that belongs to the club, found by following foreign keys
-to ``Club`` through the project's own apps (clubs, leagues, scheduling, games, standings,
-...), so a model added later is included without a change here. Rows keep their ids in
-the file; the import gives them new ids and rewrites every reference, so a backup can be
-restored into another database, or beside the original under another slug. People are
-matched by username; one who does not exist yet is created with the password hash of
-the backup, so their login still works.
+to ``Club`` through the project's own apps (every app under ``clabber_league``), so a model
+added later is included without a change here. Both directions stream: the export reads
+each table with a database cursor and writes one line per row, the import reads one line at
+a time and inserts in batches, so memory stays flat however big the club (``bench/backup.py``
+measures it). The export reads one snapshot (REPEATABLE READ on PostgreSQL), so a club
+being played meanwhile is still written consistently.
 
-A backup holds password hashes and email addresses: keep it as safe as the database.
+**The format** (version 2, JSON Lines: one JSON value per line):
+
+1. a header ``{"format": "clabber-league-club-backup", "format_version": 2, "club": slug,
+   "rows": N, ...}``;
+2. one ``{"user": {...}}`` line per account the rows point to (username, email, password
+   hash, names, ``is_active``, ``is_staff``; never ``is_superuser``);
+3. per table, ``{"table": "games.deal", "fields": [...], "rows": n}`` and then its ``n`` rows
+   as JSON arrays in that field order, tables ordered so that rows only point back;
+4. ``{"end": true, "rows": N}``: a file cut short is refused (and nothing is written).
+
+Version 1 files (one JSON document, ``{"tables": {...}}``) are still imported; they are
+read whole, so they take memory in proportion to the club.
+
+**Ids.** A row keeps its id when no row of its table has it already (a restore into a new
+database, or after the club was deleted); otherwise it gets a new one, and every reference
+to it is rewritten. So a club restored where it came from keeps its URLs, including the
+teams' calendar feeds (``teams/<id>/calendar.ics?key=...``, whose keys are in the backup),
+and a copy beside the original (``--slug``) gets new ids and new calendar keys.
+:class:`ImportResult` says how many calendar links changed, so members can be told.
+
+**Accounts** are matched by username. One that does not exist yet is created with the
+backup's password hash (their login still works) and keeps its ``is_active`` and
+``is_staff`` flags: a deactivated member stays deactivated. An account that exists already
+is left as it is. Superuser status is never restored from a file.
+
+A backup holds password hashes, email addresses and calendar keys: keep it as safe as the
+database.
 """
 
 from __future__ import annotations
 
 import datetime
+import json
+import secrets
 from collections import defaultdict, deque
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.core.management.color import no_style
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import models, transaction
+from django.db import connection, models, transaction
 
 from clabber_league import __version__
 from clabber_league.clubs.models import Club
 
 FORMAT = "clabber-league-club-backup"
-FORMAT_VERSION = 1
-OWN_APPS = ("clubs", "leagues", "scheduling", "games", "standings")
+FORMAT_VERSION = 2
+PROJECT_PACKAGE = "clabber_league."
+BATCH = 1000
 NOT_A_BACKUP = "This file is not a Clabber League club backup."
 NEWER_FORMAT = "This backup was written by a newer version (format {found}); upgrade first."
 SLUG_TAKEN = "A club with the slug {slug!r} already exists; import under another --slug."
 UNKNOWN_MODEL = "The backup holds rows of {model}, which this version does not know."
-JSON_ENCODER = DjangoJSONEncoder
+CUT_SHORT = "The backup ends early (after {rows} rows): the file is incomplete."
+BAD_LINE = "Line {line} of the backup is not what the format says: {problem}."
+USER_FLAGS = ("is_active", "is_staff")
+
+Progress = Callable[[int, int], None]  # (rows just written or read, rows in all)
 
 
 class BackupError(Exception):
     pass
 
 
+class BackupEncoder(DjangoJSONEncoder):
+    """Django's encoder, but times keep their microseconds (Django's cuts them to
+    milliseconds, so a restored deal's time would differ from the original's)."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, datetime.datetime | datetime.time):
+            return o.isoformat()
+        return super().default(o)
+
+
+JSON_ENCODER = BackupEncoder
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, cls=BackupEncoder, separators=(",", ":"))
+
+
 # --- which rows belong to a club ------------------------------------------------------
+
+
+def _own_models() -> list[type[models.Model]]:
+    return [
+        m
+        for config in apps.get_app_configs()
+        if config.name.startswith(PROJECT_PACKAGE)
+        for m in config.get_models()
+        if not m._meta.proxy and not m._meta.abstract
+    ]
 
 
 def _club_paths() -> dict[type[models.Model], str]:
     """For each model of our apps, the ORM path from it to its club (``club`` or
-    ``config__club`` ...), found breadth-first along non-null-able and null-able FKs."""
+    ``config__club`` ...), found breadth-first along its foreign keys."""
     paths: dict[type[models.Model], str] = {Club: "pk"}
-    candidates = [
-        m
-        for label in OWN_APPS
-        if label in apps.app_configs
-        for m in apps.get_app_config(label).get_models()
-    ]
+    candidates = _own_models()
     changed = True
     while changed:
         changed = False
         for model in candidates:
             if model in paths:
                 continue
-            for field in _forward_fks(model):
-                target = field.related_model
+            for fk in _forward_fks(model):
+                target = fk.related_model
                 if target in paths:
                     rest = paths[target]
-                    paths[model] = field.name if rest == "pk" else f"{field.name}__{rest}"
+                    paths[model] = fk.name if rest == "pk" else f"{fk.name}__{rest}"
                     changed = True
                     break
     return paths
@@ -87,8 +144,7 @@ def _ordered(models_: Iterable[type[models.Model]]) -> list[type[models.Model]]:
         }
         for m in models_
     }
-    # Multi-table inheritance parents come first too.
-    for m in models_:
+    for m in models_:  # multi-table inheritance parents come first too
         deps[m] |= {p for p in m._meta.parents if p in inside}
     order: list[type[models.Model]] = []
     ready = deque(sorted((m for m in models_ if not deps[m]), key=lambda m: m._meta.label))
@@ -113,128 +169,379 @@ def _label(model: type[models.Model]) -> str:
 # --- export --------------------------------------------------------------------------
 
 
-def club_export(*, club: Club) -> dict[str, Any]:
-    """Every row of the club, in an order that can be loaded back."""
+def club_export(*, club: Club, out: IO[str], progress: Progress | None = None) -> int:
+    """Write every row of the club to ``out`` (format 2, above), one line at a time, from
+    one consistent snapshot. Returns how many rows were written."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        return _export(club, out, progress)
+
+
+def _export(club: Club, out: IO[str], progress: Progress | None) -> int:
     paths = _club_paths()
     user_model = get_user_model()
-    users: dict[int, dict[str, Any]] = {}
-    tables: dict[str, list[dict[str, Any]]] = {}
+    tables = []
+    user_ids: set[int] = set()
     for model in _ordered(paths):
-        if model._meta.proxy or model._meta.abstract:
-            continue
-        path = paths[model]
-        queryset = model._default_manager.filter(**{path: club.pk}).order_by("pk")
-        rows = []
-        for obj in queryset.iterator(chunk_size=2000):
-            row: dict[str, Any] = {}
-            for field in model._meta.concrete_fields:
-                value = getattr(obj, field.attname)
-                row[field.attname] = value
-                if field.is_relation and field.related_model is user_model and value:
-                    users[value] = {}
-            rows.append(row)
-        tables[_label(model)] = rows
-    for user in user_model.objects.filter(pk__in=users):
-        users[user.pk] = {
-            "username": user.get_username(),
-            "email": getattr(user, "email", ""),
-            "password": user.password,
-            "first_name": getattr(user, "first_name", ""),
-            "last_name": getattr(user, "last_name", ""),
-        }
-    return {
+        queryset = model._default_manager.filter(**{paths[model]: club.pk})
+        tables.append((model, queryset, queryset.count()))
+        for f in model._meta.concrete_fields:
+            if f.is_relation and f.related_model is user_model:
+                user_ids.update(
+                    queryset.exclude(**{f"{f.attname}__isnull": True})
+                    .values_list(f.attname, flat=True)
+                    .distinct()
+                )
+    total = sum(count for _, _, count in tables)
+    header = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "app_version": __version__,
         "exported_at": datetime.datetime.now(datetime.UTC).isoformat(),
         "club": club.slug,
-        "users": {str(k): v for k, v in users.items()},
-        "tables": tables,
+        "rows": total,
     }
+    out.write(_dumps(header) + "\n")
+    for user in user_model.objects.filter(pk__in=user_ids).order_by("pk").iterator(BATCH):
+        out.write(_dumps({"user": _user_info(user)}) + "\n")
+    written = 0
+    for model, queryset, count in tables:
+        names = [f.attname for f in model._meta.concrete_fields]
+        out.write(_dumps({"table": _label(model), "fields": names, "rows": count}) + "\n")
+        rows = queryset.order_by("pk").values_list(*names).iterator(chunk_size=2000)
+        in_table = 0
+        for row in rows:
+            out.write(_dumps(row) + "\n")
+            in_table += 1
+            if progress is not None and in_table % BATCH == 0:
+                progress(BATCH, total)
+        if progress is not None:
+            progress(in_table % BATCH, total)
+        written += in_table
+    out.write(_dumps({"end": True, "rows": written}) + "\n")
+    return written
+
+
+def _user_info(user: Any) -> dict[str, Any]:
+    info = {
+        "id": user.pk,
+        "username": user.get_username(),
+        "email": getattr(user, "email", ""),
+        "password": user.password,
+        "first_name": getattr(user, "first_name", ""),
+        "last_name": getattr(user, "last_name", ""),
+    }
+    for flag in USER_FLAGS:
+        info[flag] = bool(getattr(user, flag, flag == "is_active"))
+    return info
+
+
+def backup_read(lines: Iterable[str]) -> dict[str, Any]:
+    """A backup (either format) as one dict ``{"header", "users", "tables": {label: [row
+    dicts]}}``: for tests and for looking into a file, not for big clubs (it is all in
+    memory)."""
+    result: dict[str, Any] = {"header": None, "users": {}, "tables": {}}
+    for kind, value in _events(iter(lines)):
+        if kind == "header":
+            result["header"] = value
+        elif kind == "user":
+            result["users"][str(value["id"])] = value
+        elif kind == "table":
+            fields = value["fields"]
+            result["tables"][value["table"]] = [
+                dict(zip(fields, row, strict=True)) for row in value["rows"]
+            ]
+    return result
+
+
+# --- reading either format as one stream of events -------------------------------------
+
+
+def _events(lines: Iterator[str]) -> Iterator[tuple[str, Any]]:
+    """``("header", {...})``, ``("user", {...})`` ..., then per table ``("table",
+    {"table", "fields", "rows": <iterator of rows>})``; the rows must be consumed before
+    the next event."""
+    first = next((line for line in lines if line.strip()), "")
+    try:
+        header = json.loads(first)
+    except ValueError:
+        header = None
+    if not isinstance(header, dict):  # version 1: one JSON document over many lines
+        yield from _events_v1(first + "".join(lines))
+        return
+    _check_header(header)
+    yield "header", header
+    number = 1
+    read = 0
+    for line in lines:
+        number += 1
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError as exc:
+            raise BackupError(BAD_LINE.format(line=number, problem="not JSON")) from exc
+        if not isinstance(item, dict):
+            raise BackupError(BAD_LINE.format(line=number, problem="a row outside a table"))
+        if "user" in item:
+            yield "user", item["user"]
+        elif "table" in item:
+            rows = _table_rows(lines, item)
+            yield "table", {**item, "rows": rows}
+            for _ in rows:  # the consumer stopped early: skip to the next table
+                pass
+            read += item["rows"]
+            number += item["rows"]
+        elif item.get("end"):
+            return
+        else:
+            raise BackupError(BAD_LINE.format(line=number, problem="an unknown line"))
+    raise BackupError(CUT_SHORT.format(rows=read))
+
+
+def _table_rows(lines: Iterator[str], table: dict[str, Any]) -> Iterator[list[Any]]:
+    expected = int(table["rows"])
+    width = len(table["fields"])
+    for done in range(expected):
+        line = next(lines, None)
+        if line is None:
+            raise BackupError(CUT_SHORT.format(rows=done))
+        row = json.loads(line)
+        if not isinstance(row, list) or len(row) != width:
+            raise BackupError(
+                BAD_LINE.format(line=f"{done + 1} of {table['table']}", problem="not a row")
+            )
+        yield row
+
+
+def _check_header(header: dict[str, Any]) -> None:
+    if header.get("format") != FORMAT:
+        raise BackupError(NOT_A_BACKUP)
+    if int(header.get("format_version", 0)) > FORMAT_VERSION:
+        raise BackupError(NEWER_FORMAT.format(found=header.get("format_version")))
+
+
+def _events_v1(text: str) -> Iterator[tuple[str, Any]]:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise BackupError(NOT_A_BACKUP) from exc
+    if not isinstance(data, dict) or not isinstance(data.get("tables"), dict):
+        raise BackupError(NOT_A_BACKUP)
+    _check_header(data)
+    tables = data["tables"]
+    rows = sum(len(v) for v in tables.values())
+    header = {k: v for k, v in data.items() if k not in ("tables", "users")}
+    yield "header", {**header, "rows": rows}
+    for old_id, info in data.get("users", {}).items():
+        yield "user", {"id": int(old_id), **info}
+    for label, table in tables.items():
+        if not table:
+            continue
+        fields = list(table[0])
+        yield (
+            "table",
+            {
+                "table": label,
+                "fields": fields,
+                "rows": ([r.get(f) for f in fields] for r in table),
+            },
+        )
 
 
 # --- import --------------------------------------------------------------------------
 
 
-@transaction.atomic
-def club_import(*, data: dict[str, Any], slug: str | None = None, name: str | None = None) -> Club:
-    """Load a backup, whole or not at all. ``slug``/``name`` rename the club (a copy)."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise BackupError(NOT_A_BACKUP)
-    if int(data.get("format_version", 0)) > FORMAT_VERSION:
-        raise BackupError(NEWER_FORMAT.format(found=data.get("format_version")))
-    by_label = {_label(m): m for m in _club_paths()}
-    unknown = [label for label in data["tables"] if label not in by_label]
-    if unknown:
-        raise BackupError(UNKNOWN_MODEL.format(model=unknown[0]))
-    club_rows = data["tables"][_label(Club)]
-    target_slug = slug or club_rows[0]["slug"]
-    if Club.objects.filter(slug=target_slug).exists():
-        raise BackupError(SLUG_TAKEN.format(slug=target_slug))
+@dataclass
+class ImportResult:
+    club: Club | None = None
+    rows: int = 0
+    ids_kept: int = 0  # rows that kept their id
+    accounts_created: int = 0
+    accounts_inactive: int = 0  # of those, deactivated (and kept so)
+    accounts_existing: int = 0  # matched by username and left as they are
+    calendar_links: int = 0
+    calendar_links_changed: int = 0  # a new key or a new team id: members subscribe again
 
-    user_ids = _users(data.get("users", {}))
-    user_model = get_user_model()
-    new_ids: dict[type[models.Model], dict[Any, Any]] = defaultdict(dict)
-    deferred: list[tuple[type[models.Model], Any, str, Any]] = []
-    for model in _ordered(by_label.values()):
-        rows = data["tables"].get(_label(model), [])
-        if not rows:
+
+@dataclass
+class _Import:
+    """What one import has learnt so far: the new id of every old one, per model."""
+
+    own: set[type[models.Model]]
+    result: ImportResult = field(default_factory=ImportResult)
+    user_ids: dict[str, int] = field(default_factory=dict)
+    new_ids: dict[type[models.Model], dict[Any, Any]] = field(
+        default_factory=lambda: defaultdict(dict)
+    )
+    deferred: list[tuple[type[models.Model], Any, str, Any]] = field(default_factory=list)
+    kept: set[type[models.Model]] = field(default_factory=set)
+    teams_renumbered: set[Any] = field(default_factory=set)
+
+
+@transaction.atomic
+def club_import(
+    *,
+    lines: Iterable[str],
+    slug: str | None = None,
+    name: str | None = None,
+    progress: Progress | None = None,
+) -> ImportResult:
+    """Load a backup (either format) read line by line, whole or not at all.
+    ``slug``/``name`` rename the club (a copy beside the original)."""
+    by_label = {_label(m): m for m in _club_paths()}
+    state = _Import(own=set(by_label.values()))
+    total = 0
+    for kind, value in _events(iter(lines)):
+        if kind == "header":
+            total = int(value.get("rows") or 0)
             continue
-        timestamps = [
-            f
-            for f in model._meta.concrete_fields
+        if kind == "user":
+            _user(value, state)
+            continue
+        model = by_label.get(value["table"])
+        if model is None:
+            raise BackupError(UNKNOWN_MODEL.format(model=value["table"]))
+        table = _TableLoader(model, value["fields"], state)
+        if model is Club:
+            table.rename = (slug, name)
+        batch: list[list[Any]] = []
+        for row in value["rows"]:
+            batch.append(row)
+            if len(batch) >= BATCH:
+                table.load(batch)
+                if progress is not None:
+                    progress(len(batch), total)
+                batch = []
+        if batch:
+            table.load(batch)
+            if progress is not None:
+                progress(len(batch), total)
+    for model, old_pk, attname, old in state.deferred:
+        target = model._meta.get_field(attname.removesuffix("_id")).related_model
+        model._default_manager.filter(pk=state.new_ids[model][old_pk]).update(
+            **{attname: state.new_ids[target].get(old)}
+        )
+    _reset_sequences(state.kept)
+    if not state.new_ids[Club]:
+        raise BackupError(NOT_A_BACKUP)
+    club = Club.objects.get(pk=next(iter(state.new_ids[Club].values())))
+    _rebuild_derived(club)
+    state.result.club = club
+    return state.result
+
+
+class _TableLoader:
+    """Inserts one table's rows in batches: ids kept while they are free, references
+    rewritten, the backup's timestamps put back over ``auto_now``."""
+
+    def __init__(self, model: type[models.Model], fields: list[str], state: _Import) -> None:
+        self.model = model
+        self.state = state
+        self.user_model = get_user_model()
+        concrete = {f.attname: f for f in model._meta.concrete_fields}
+        self.columns = [(i, concrete[name]) for i, name in enumerate(fields) if name in concrete]
+        self.pk_index = fields.index(model._meta.pk.attname)
+        self.timestamps = [
+            (i, f)
+            for i, f in self.columns
             if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
         ]
-        created = []
-        for row in rows:
-            values: dict[str, Any] = {}
-            for field in model._meta.concrete_fields:
-                if field.attname not in row:
-                    continue
-                value = row[field.attname]
-                if field.primary_key and not field.is_relation:
-                    continue  # a new id
-                if field.is_relation and value is not None:
-                    target = field.related_model
-                    if target is user_model:
-                        value = user_ids.get(str(value))
-                    elif target in new_ids and value in new_ids[target]:
-                        value = new_ids[target][value]
-                    elif target in by_label.values():
-                        # points forward (a cycle): set after the target exists
-                        deferred.append((model, row, field.attname, value))
-                        value = None
-                    # else: a row outside the club (kept as is)
-                elif value is not None:
-                    value = field.to_python(value)
-                values[field.attname] = value
-            if model is Club:
-                values["slug"] = target_slug
-                if name:
-                    values["name"] = name
-            obj = model(**values)
-            created.append((row, obj))
-        objs = [obj for _, obj in created]
+        self.rename: tuple[str | None, str | None] | None = None
+        self.keeping = True  # ids are kept until one is taken; then new ids for the rest
+
+    def load(self, batch: list[list[Any]]) -> None:
+        model, state = self.model, self.state
+        old_pks = [row[self.pk_index] for row in batch]
+        if self.keeping and model._default_manager.filter(pk__in=old_pks).exists():
+            self.keeping = False
+            # The database's next ids must come after those kept so far (PostgreSQL).
+            _reset_sequences([model] if model in state.kept else [])
+        objs = [self._object(row) for row in batch]
+        if _label(model) == "scheduling.feedkey":
+            self._feed_keys(objs)
         if model._meta.parents:
             for obj in objs:  # multi-table inheritance: bulk_create cannot
                 obj.save(force_insert=True)
         else:
-            model._default_manager.bulk_create(objs, batch_size=1000)
-        for row, obj in created:
-            new_ids[model][row[model._meta.pk.attname]] = obj.pk
-        if timestamps:  # auto_now(_add) were set to now on insert; put the backup's back
-            for row, obj in created:
-                for field in timestamps:
-                    setattr(obj, field.attname, field.to_python(row[field.attname]))
-            model._default_manager.bulk_update(objs, [f.name for f in timestamps], batch_size=1000)
-    for model, row, attname, old in deferred:
-        target = model._meta.get_field(attname.removesuffix("_id")).related_model
-        model._default_manager.filter(pk=new_ids[model][row[model._meta.pk.attname]]).update(
-            **{attname: new_ids[target].get(old)}
+            model._default_manager.bulk_create(objs, batch_size=BATCH)
+        ids = state.new_ids[model]
+        for old, obj in zip(old_pks, objs, strict=True):
+            ids[old] = obj.pk
+        if self.keeping:
+            state.kept.add(model)
+            state.result.ids_kept += len(objs)
+        elif _label(model) == "leagues.team":
+            state.teams_renumbered.update(obj.pk for obj in objs)
+        state.result.rows += len(objs)
+        if self.timestamps:  # auto_now(_add) were set to now on insert; put the backup's back
+            for row, obj in zip(batch, objs, strict=True):
+                for i, f in self.timestamps:
+                    setattr(obj, f.attname, f.to_python(row[i]))
+            model._default_manager.bulk_update(
+                objs, [f.name for _, f in self.timestamps], batch_size=BATCH
+            )
+
+    def _object(self, row: list[Any]) -> models.Model:
+        state = self.state
+        values: dict[str, Any] = {}
+        for i, f in self.columns:
+            value = row[i]
+            if f.primary_key and not f.is_relation:
+                if self.keeping:
+                    values[f.attname] = value
+                continue
+            if f.is_relation and value is not None:
+                target = f.related_model
+                if target is self.user_model:
+                    value = state.user_ids.get(str(value))
+                elif value in state.new_ids.get(target, {}):
+                    value = state.new_ids[target][value]
+                elif target in state.own:
+                    # points forward (a cycle): set after the target exists
+                    state.deferred.append((self.model, row[self.pk_index], f.attname, value))
+                    value = None
+                # else: a row outside the club (kept as is)
+            elif value is not None:
+                value = f.to_python(value)
+            values[f.attname] = value
+        if self.rename is not None:
+            slug, name = self.rename
+            values["slug"] = slug or values["slug"]
+            values["name"] = name or values["name"]
+            if Club.objects.filter(slug=values["slug"]).exists():
+                raise BackupError(SLUG_TAKEN.format(slug=values["slug"]))
+        return self.model(**values)
+
+    def _feed_keys(self, objs: list[Any]) -> None:
+        """A calendar key already in use (the original club is still here) is replaced;
+        a key whose team got a new id has a new address. Either way its member must
+        subscribe again from the team's page, and the import says how many."""
+        result = self.state.result
+        taken = set(
+            self.model._default_manager.filter(key__in=[o.key for o in objs]).values_list(
+                "key", flat=True
+            )
         )
-    club = Club.objects.get(slug=target_slug)
-    _rebuild_derived(club)
-    return club
+        for obj in objs:
+            result.calendar_links += 1
+            if obj.key in taken:
+                obj.key = secrets.token_urlsafe(24)
+                result.calendar_links_changed += 1
+            elif obj.team_id in self.state.teams_renumbered:
+                result.calendar_links_changed += 1
+
+
+def _reset_sequences(models_: Iterable[type[models.Model]]) -> None:
+    """After rows were inserted with their own ids, the next id the database hands out
+    must come after them (PostgreSQL's sequences; SQLite's AUTOINCREMENT does it itself)."""
+    statements = connection.ops.sequence_reset_sql(no_style(), list(models_))
+    if statements:
+        with connection.cursor() as cursor:
+            for sql in statements:
+                cursor.execute(sql)
 
 
 def _rebuild_derived(club: Club) -> None:
@@ -246,19 +553,23 @@ def _rebuild_derived(club: Club) -> None:
         standings_rebuild(division=division)
 
 
-def _users(users: dict[str, dict[str, Any]]) -> dict[str, int]:
+def _user(info: dict[str, Any], state: _Import) -> None:
     user_model = get_user_model()
-    ids = {}
-    for old_id, info in users.items():
-        user = user_model.objects.filter(username=info["username"]).first()
-        if user is None:
-            user = user_model(
-                username=info["username"],
-                email=info.get("email", ""),
-                first_name=info.get("first_name", ""),
-                last_name=info.get("last_name", ""),
-            )
-            user.password = info.get("password") or "!"
-            user.save()
-        ids[old_id] = user.pk
-    return ids
+    user = user_model.objects.filter(username=info["username"]).first()
+    if user is None:
+        user = user_model(
+            username=info["username"],
+            email=info.get("email", ""),
+            first_name=info.get("first_name", ""),
+            last_name=info.get("last_name", ""),
+        )
+        for flag in USER_FLAGS:
+            if flag in info:
+                setattr(user, flag, bool(info[flag]))
+        user.password = info.get("password") or "!"
+        user.save()
+        state.result.accounts_created += 1
+        state.result.accounts_inactive += 0 if user.is_active else 1
+    else:
+        state.result.accounts_existing += 1
+    state.user_ids[str(info["id"])] = user.pk

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import F, FilteredRelation, Q
 from django.http import Http404
 
 from .models import Club, Membership, Role
@@ -92,13 +93,28 @@ def club_access(
 ) -> ClubAccess:
     """The club of the URL with the person's membership; 404 when they may not read it.
 
+    One query for both, on every page and API request: the club joined with the person's
+    membership row (if any), whose columns come back beside the club's.
+
     ``key_holder`` is the member whose feed key the URL carries (looked up by the feed's
     app, for that one feed): it lets a caller who may not read the club read it as that
     member, if the member still belongs to this club and their account is active."""
-    club = Club.objects.filter(slug=slug).first()
+    clubs = Club.objects.filter(slug=slug)
+    membership = None
+    if user is None or not user.is_authenticated:
+        club = clubs.first()
+    else:
+        fields = [f.attname for f in Membership._meta.concrete_fields]
+        club = clubs.annotate(
+            mine=FilteredRelation("memberships", condition=Q(memberships__user=user.pk)),
+            **{f"mine_{name}": F(f"mine__{name}") for name in fields},
+        ).first()
+        if club is not None and club.mine_id is not None:
+            membership = Membership(**{name: getattr(club, f"mine_{name}") for name in fields})
+            membership.club = club  # already here: no query to reach it
     if club is None:
         raise Http404(NOT_FOUND)
-    access = access_for(club=club, user=user)
+    access = ClubAccess(club=club, membership=membership)
     holder_valid = (
         key_holder is not None and key_holder.club_id == club.pk and key_holder.user.is_active
     )

@@ -1,22 +1,23 @@
 """API of clubs: the clubs a person can see, their members and players."""
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny
-
-from clabber_league.core.api import Conflict
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from . import services
 from .api_base import ClubScopedModelViewSet
-from .models import Club, Membership, Player
+from .models import Club, Membership, Player, PlayerMerge
 from .privacy import sees_names
 from .selectors import clubs_for_user
 from .serializers_base import ClubScopedSerializer
-
-ALREADY_MEMBER = "This person is already a member of the club."
-PLAYER_NAME_TAKEN = "The club already has a player of this name."
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -50,18 +51,12 @@ class MembershipSerializer(serializers.ModelSerializer):
         read_only_fields = ["created_at"]
         validators: list = []
 
-    def validate_username(self, user):
-        club = self.context["club"]
-        existing = Membership.objects.filter(club=club, user=user)
-        if self.instance is not None:
-            existing = existing.exclude(pk=self.instance.pk)
-        if existing.exists():
-            raise Conflict(ALREADY_MEMBER, field="username")
-        return user
+    def create(self, validated_data) -> Membership:
+        return services.membership_add(club=self.context["club"], **validated_data)
 
-    def create(self, validated_data):
-        validated_data["club"] = self.context["club"]
-        return super().create(validated_data)
+    def update(self, instance: Membership, validated_data) -> Membership:
+        data = dict(validated_data)
+        return services.membership_update(membership=instance, role=data.pop("role", None), **data)
 
 
 class MembershipViewSet(ClubScopedModelViewSet):
@@ -76,13 +71,6 @@ class MembershipViewSet(ClubScopedModelViewSet):
         if self.club_access.membership is None:
             return Membership.objects.none()
         return club.memberships.select_related("user").order_by("user__username")
-
-    def perform_update(self, serializer) -> None:
-        # A refusal (the club's last admin) is a ClubError: 409 by the exception handler.
-        data = dict(serializer.validated_data)
-        serializer.instance = services.membership_update(
-            membership=serializer.instance, role=data.pop("role", None), **data
-        )
 
     def perform_destroy(self, instance: Membership) -> None:
         services.membership_remove(membership=instance)
@@ -120,35 +108,48 @@ class PlayerSerializer(ClubScopedSerializer):
         fields["user"].error_messages["does_not_exist"] = services.PLAYER_LOGIN_NOT_MEMBER
         return fields
 
-    # One transaction each: a refused login link leaves no new or half-changed player.
     @transaction.atomic
     def create(self, validated_data: dict) -> Player:
         user = validated_data.pop("user", None)
-        player = super().create(validated_data)
-        return self._link(player, user) if user is not None else player
+        player = services.player_create(club=self.context["club"], **validated_data)
+        return services.player_link_user(player=player, user=user) if user is not None else player
 
     @transaction.atomic
     def update(self, instance: Player, validated_data: dict) -> Player:
         linking = "user" in validated_data
         user = validated_data.pop("user", None)
-        player = super().update(instance, validated_data)
-        return self._link(player, user) if linking else player
+        player = services.player_update(player=instance, **validated_data)
+        return services.player_link_user(player=player, user=user) if linking else player
 
-    def _link(self, player: Player, user) -> Player:
-        # A login linked to another player is a ClubError (409), raised as is.
-        return services.player_link_user(player=player, user=user)
 
-    def validate_name(self, name: str) -> str:
-        club = self.context["club"]
-        clash = Player.objects.filter(club=club, name=name)
-        if self.instance is not None:
-            clash = clash.exclude(pk=self.instance.pk)
-        if clash.exists():
-            raise Conflict(PLAYER_NAME_TAKEN, field="name")
-        return name
+class PlayerMergeIntoSerializer(serializers.Serializer):
+    into = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.none(),
+        help_text="The player who stays: the one in the URL is merged into them and removed.",
+    )
+
+    def get_fields(self) -> dict:
+        fields = super().get_fields()
+        club = self.context.get("club")
+        fields["into"].queryset = club.players.all() if club else Player.objects.none()
+        return fields
+
+
+class PlayerMergeSerializer(serializers.ModelSerializer):
+    """The record of a merge: who was merged into whom, by whom, and what moved."""
+
+    merged_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = PlayerMerge
+        fields = ["id", "target", "source_id", "source_name", "moved", "merged_by", "merged_at"]
+        read_only_fields = fields
 
 
 class PlayerViewSet(ClubScopedModelViewSet):
+    """The club's players. A name the club has already, in any case, is a 409; two
+    players who are one person are merged (``POST .../players/{id}/merge/``)."""
+
     serializer_class = PlayerSerializer
     queryset = Player.objects.none()
     filterset_fields = ["active"]
@@ -157,10 +158,28 @@ class PlayerViewSet(ClubScopedModelViewSet):
     def queryset_for_club(self, club) -> QuerySet[Player]:
         return club.players.order_by("name")
 
+    @extend_schema(
+        request=PlayerMergeIntoSerializer,
+        responses={200: PlayerMergeSerializer},
+        summary="Merge this player into another (the same person entered twice)",
+    )
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def merge(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Their games, seats, team places, statistics and ratings become the other
+        player's; this player is removed and the merge recorded."""
+        source = self.get_object()
+        body = PlayerMergeIntoSerializer(data=request.data, context={"club": self.club})
+        body.is_valid(raise_exception=True)
+        merge = services.player_merge(
+            source=source, target=body.validated_data["into"], user=request.user
+        )
+        return Response(PlayerMergeSerializer(merge).data)
+
 
 # Request bodies' examples in the schema, by component (``<Serializer name>Request``; the
 # PATCH variant uses the same). ``core.schema.postprocess_request_examples`` applies them.
 REQUEST_EXAMPLES = {
     "MembershipRequest": {"username": "maria", "role": "scorer"},
     "PlayerRequest": {"name": "Maria Lutz", "active": True},
+    "PlayerMergeIntoRequest": {"into": 12},
 }

@@ -8,6 +8,7 @@ have a login.
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 
 
 class Club(models.Model):
@@ -77,7 +78,11 @@ class Player(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club")
+            models.UniqueConstraint(fields=["club", "name"], name="player_name_unique_in_club"),
+            # "tom smith" is "Tom Smith": one person, one player, whatever the case.
+            models.UniqueConstraint(
+                "club", Lower("name"), name="player_name_unique_in_club_any_case"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -90,6 +95,33 @@ class Player(models.Model):
     def shown_name(self, *, to_member: bool) -> str:
         """The name as a page shows it: in full to the club's members, else as chosen."""
         return self.name if to_member or self.name_public else self.initials
+
+
+class PlayerMerge(models.Model):
+    """The record of two players found to be the same person, merged into one: the
+    removed player's name and id, who merged them, when, and what moved."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="player_merges")
+    target = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="merges")
+    source_name = models.CharField(max_length=120)
+    source_id = models.PositiveIntegerField(help_text="The removed player's id.")
+    moved = models.JSONField(
+        default=dict, blank=True, help_text="How many rows of each kind moved to the target."
+    )
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    merged_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-merged_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.source_name} merged into {self.target}"
 
 
 def initials(name: str) -> str:

@@ -1,23 +1,38 @@
-"""Writes to a club's membership.
+"""Writes to a club's membership and its players.
 
 A club always keeps a club admin: the last one can neither demote themselves nor be
 removed, or nobody could manage the club again. The club's admin rows are locked while
 one changes, so two admins demoting each other at the same moment cannot both succeed.
+
+A player's name is matched without regard to case or repeated spaces: "tom  smith" is
+"Tom Smith" (``player_create`` refuses it, ``player_get_or_create`` finds him; the
+database's constraint holds it against two requests at once). Two players who turn out
+to be one person are merged (``player_merge``): every row of the one moves to the other
+through the ``clubs.hooks`` the apps above answer, and the merge is recorded.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from clabber_league.core.errors import CONFLICT, ServiceError
 
-from .models import Membership, Player, Role
+from .hooks import player_merged, player_merging
+from .models import Club, Membership, Player, PlayerMerge, Role
 
 PLAYER_LOGIN_TAKEN = "This login is already linked to {player} in this club."
 PLAYER_LOGIN_NOT_MEMBER = "This login is not a member of the club."
 LAST_ADMIN = "A club keeps at least one club admin: make someone else club admin first."
+ALREADY_MEMBER = "This person is already a member of the club."
+PLAYER_NAME_EMPTY = "Give the player's name."
+PLAYER_NAME_LONG = "A player's name is at most 120 characters."
+PLAYER_NAME_TAKEN = "The club already has a player named {name} (names are matched in any case)."
+MERGE_SAME = "A player cannot be merged with themselves."
+MERGE_NO_SUCH_PLAYER = "The club has no player named {name}."
+MERGE_OTHER_CLUB = "This player is not one of the club's."
+MERGE_TWO_LOGINS = "{source} and {target} each have a login ({a}, {b}): unlink one before merging."
 
 
 class ClubError(ServiceError):
@@ -37,9 +52,22 @@ def _check_admins_left(membership: Membership, *, role_after: str | None) -> Non
 
 
 @transaction.atomic
+def membership_add(*, club: Club, user: Any, role: str = Role.PLAYER) -> Membership:
+    """Make ``user`` a member of ``club`` with ``role``; once per club (409 otherwise)."""
+    if Membership.objects.select_for_update().filter(club=club, user=user).exists():
+        raise ClubError.one("username", ALREADY_MEMBER, kind=CONFLICT)
+    return Membership.objects.create(club=club, user=user, role=role)
+
+
+@transaction.atomic
 def membership_update(*, membership: Membership, role: str | None = None, **fields) -> Membership:
     """Change a member's role (and other fields): never the club's last admin's."""
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    user = fields.get("user")
+    if user is not None and user.pk != membership.user_id:
+        others = Membership.objects.filter(club_id=membership.club_id, user=user)
+        if others.exclude(pk=membership.pk).exists():
+            raise ClubError.one("username", ALREADY_MEMBER, kind=CONFLICT)
     if role is not None:
         _check_admins_left(membership, role_after=role)
         membership.role = role
@@ -73,3 +101,148 @@ def player_link_user(*, player: Player, user: Any | None) -> Player:
         player.user = user
         player.save(update_fields=["user"])
     return player
+
+
+# --- players ----------------------------------------------------------------------------------
+
+
+def player_name_clean(name: str | None) -> str:
+    """A name as stored: no leading, trailing or repeated spaces."""
+    return " ".join((name or "").split())
+
+
+def player_named(*, club: Club, name: str) -> Player | None:
+    """The club's player of this name, in any case (``"tom smith"`` finds Tom Smith)."""
+    return Player.objects.filter(club=club, name__iexact=player_name_clean(name)).first()
+
+
+def _player_name_errors(club_id: int, name: str, player: Player | None = None) -> list[dict]:
+    if not name:
+        return [{"field": "name", "message": PLAYER_NAME_EMPTY}]
+    if len(name) > 120:
+        return [{"field": "name", "message": PLAYER_NAME_LONG}]
+    clash = Player.objects.filter(club_id=club_id, name__iexact=name)
+    if player is not None:
+        clash = clash.exclude(pk=player.pk)
+    other = clash.first()
+    if other is not None:
+        return [{"field": "name", "message": PLAYER_NAME_TAKEN.format(name=other.name)}]
+    return []
+
+
+def _saved(player: Player, **save: Any) -> Player:
+    """Save, turning the database's any-case name constraint (a request that raced ours)
+    into the same refusal as the check before it."""
+    try:
+        with transaction.atomic():
+            player.save(**save)
+    except IntegrityError as exc:
+        other = player_named(club=player.club, name=player.name)
+        if other is None:
+            raise
+        message = PLAYER_NAME_TAKEN.format(name=other.name)
+        raise ClubError.one("name", message, kind=CONFLICT) from exc
+    return player
+
+
+def player_create(*, club: Club, name: str, active: bool = True) -> Player:
+    """A new player of the club; a name the club has already, in any case, is refused
+    (409)."""
+    name = player_name_clean(name)
+    errors = _player_name_errors(club.pk, name)
+    if errors:
+        kind = CONFLICT if errors[0]["message"].startswith("The club already") else None
+        raise ClubError(errors, kind=kind)
+    return _saved(Player(club=club, name=name, active=active))
+
+
+def player_update(*, player: Player, name: str | None = None, active: bool | None = None) -> Player:
+    """Rename a player (a name another player has, in any case, is refused) or mark them
+    (in)active; what is not given stays."""
+    if name is not None:
+        name = player_name_clean(name)
+        errors = _player_name_errors(player.club_id, name, player)
+        if errors:
+            kind = CONFLICT if errors[0]["message"].startswith("The club already") else None
+            raise ClubError(errors, kind=kind)
+        player.name = name
+    if active is not None:
+        player.active = active
+    return _saved(player, update_fields=["name", "active"])
+
+
+def player_get_or_create(*, club: Club, name: str) -> Player:
+    """The club's player of this name in any case, else a new one (a team registered by
+    its players' names finds the players the club has)."""
+    existing = player_named(club=club, name=name)
+    if existing is not None:
+        return existing
+    try:
+        with transaction.atomic():
+            return player_create(club=club, name=name)
+    except ClubError:
+        existing = player_named(club=club, name=name)  # created meanwhile by another request
+        if existing is None:
+            raise
+        return existing
+
+
+def _rows_of(player: Player) -> dict[str, int]:
+    """How many rows of each kind point at ``player`` (every foreign key to Player)."""
+    counts = {}
+    for rel in Player._meta.related_objects:
+        model = rel.related_model
+        n = model._base_manager.filter(**{rel.field.name: player}).count()
+        if n:
+            counts[f"{model._meta.label_lower}.{rel.field.name}"] = n
+    return counts
+
+
+@transaction.atomic
+def player_merge(*, source: Player, target: Player, user: Any = None) -> PlayerMerge:
+    """Merge ``source`` into ``target``: the same person entered twice. Their team places,
+    seats at games, invitations and disputes move to ``target`` (each app moves its own
+    through ``clubs.hooks.player_merging``); the statistics and ratings are recomputed from
+    the merged games (``player_merged``); a login moves with them; ``source`` is removed
+    and the merge recorded. Refused, with nothing written, when the two cannot be one
+    person (both at one table, both in one team) or both have a login."""
+    if source.club_id != target.club_id:
+        raise ClubError.one("target", MERGE_OTHER_CLUB)
+    if source.pk == target.pk:
+        raise ClubError.one("target", MERGE_SAME)
+    locked = {
+        p.pk: p
+        for p in Player.objects.select_for_update(of=("self",))
+        .select_related("user", "club")
+        .filter(pk__in=[source.pk, target.pk])
+        .order_by("pk")
+    }
+    source, target = locked[source.pk], locked[target.pk]
+    if source.user_id and target.user_id and source.user_id != target.user_id:
+        message = MERGE_TWO_LOGINS.format(
+            source=source.name, target=target.name, a=source.user, b=target.user
+        )
+        raise ClubError.one("target", message, kind=CONFLICT)
+    moved = _rows_of(source)
+    source_id, source_name = source.pk, source.name
+    PlayerMerge.objects.filter(target=source).update(target=target)
+    player_merging.send(source=source, target=target)
+    login = source.user
+    target.active = target.active or source.active
+    target.name_public = target.name_public and source.name_public
+    player_merged.send(target=target, source_id=source_id)
+    left = _rows_of(source)
+    if left:  # an app keeps players but answered no hook: fail before losing its rows
+        raise RuntimeError(f"rows still point at player {source_id} after the merge: {left}")
+    source.delete()
+    if login is not None and target.user_id is None:
+        target.user = login
+    target.save(update_fields=["active", "name_public", "user"])
+    return PlayerMerge.objects.create(
+        club_id=target.club_id,
+        target=target,
+        source_id=source_id,
+        source_name=source_name,
+        moved=moved,
+        merged_by=user if getattr(user, "is_authenticated", False) else None,
+    )

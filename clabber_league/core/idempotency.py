@@ -12,8 +12,9 @@ A client sends ``Idempotency-Key: <unique string>`` (1 to 80 printable ASCII cha
 - a request that failed (4xx/5xx) keeps nothing: fix it and send it again with the same key.
 
 The key's row is written in the same transaction as the work, and it is unique per caller:
-when a retry races the first request, the one that commits second fails on that row, its
-work is rolled back with it, and it answers the first one's response. Anonymous requests
+that unique index is the check, so a first request reads nothing more. A retry (or one
+racing the first request) fails on that row, its work is rolled back with it, and it
+answers the first one's response. Anonymous requests
 and requests without the header work as before.
 """
 
@@ -71,44 +72,81 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
         if not 0 < len(key) <= KEY_MAX_LENGTH or not key.isascii() or not key.isprintable():
             raise ValidationError(errors_body(HEADER, KEY_INVALID))
         fingerprint = _fingerprint(request)
-        kept = _kept(request.user, key)
-        if kept is not None:
-            return _replay(kept, fingerprint)
-        inserting = False
-        try:
-            with transaction.atomic():
-                response = method(view, request, *args, **kwargs)
-                if not 200 <= response.status_code < 300:
-                    return response  # nothing was done: the key may be used again
-                inserting = True
-                IdempotencyRecord.objects.create(
-                    user=request.user,
-                    key=key,
-                    fingerprint=fingerprint,
-                    method=request.method,
-                    path=request.path[:500],
-                    status=response.status_code,
-                    body=response.data,
-                )
-                return response
-        except IntegrityError:
-            # A request with the same key committed first: this one's work is rolled back
-            # with the failed insert, and the first one's response is the answer.
-            kept = _kept(request.user, key) if inserting else None
-            if kept is None:
-                raise
-            return _replay(kept, fingerprint)
+        for _ in range(2):  # twice only when the key's old row was past its retention
+            outcome = _run_once(method, view, request, args, kwargs, key, fingerprint)
+            if outcome is not None:
+                return outcome
+        raise IntegrityError(f"{HEADER} {key!r} kept colliding")  # pragma: no cover
 
     wrapper.idempotent = True  # type: ignore[attr-defined]
     return wrapper
 
 
-def _kept(user: Any, key: str) -> IdempotencyRecord | None:
+def _run_once(
+    method: Callable[..., Response],
+    view: Any,
+    request: Request,
+    args: tuple,
+    kwargs: dict,
+    key: str,
+    fingerprint: str,
+) -> Response | None:
+    """Do the work and keep its response under the key, in one transaction.
+
+    The key's unique index is the check: a first request costs no read of it. When the key
+    was used before, the insert fails (or the work is refused, the game being finished by
+    the first request, say), everything is rolled back, and only then is the kept response
+    read and answered. ``None``: the kept row was past its retention and is gone; try again.
+    """
+    try:
+        with transaction.atomic():
+            response = method(view, request, *args, **kwargs)
+            if not 200 <= response.status_code < 300:
+                raise _Refused(response)  # nothing was done: the key may be used again
+            IdempotencyRecord.objects.create(
+                user=request.user,
+                key=key,
+                fingerprint=fingerprint,
+                method=request.method,
+                path=request.path[:500],
+                status=response.status_code,
+                body=response.data,
+            )
+            return response
+    except IntegrityError:
+        # The key was used before (or a request with it committed first): this one's work
+        # is rolled back with the failed insert, and the first one's response is the answer.
+        kept, expired = _kept(request.user, key)
+        if kept is not None:
+            return _replay(kept, fingerprint)
+        if expired:
+            return None
+        raise
+    except _Refused as refused:
+        kept, _ = _kept(request.user, key)
+        return _replay(kept, fingerprint) if kept is not None else refused.response
+    except Exception:
+        # A retry whose work is now refused (the first request finished the game, say)
+        # answers what the first request answered.
+        kept, _ = _kept(request.user, key)
+        if kept is not None:
+            return _replay(kept, fingerprint)
+        raise
+
+
+class _Refused(Exception):  # not an error: a response to pass through, past the rollback
+    def __init__(self, response: Response) -> None:
+        self.response = response
+
+
+def _kept(user: Any, key: str) -> tuple[IdempotencyRecord | None, bool]:
+    """The kept response under the caller's key, and whether one past its retention was
+    just removed (the key is then free again)."""
     record = IdempotencyRecord.objects.filter(user=user, key=key).first()
     if record is not None and record.created_at < timezone.now() - retention():
-        record.delete()  # past its retention: the key is free again
-        return None
-    return record
+        record.delete()
+        return None, True
+    return record, False
 
 
 def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import QuerySet
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
@@ -424,13 +425,16 @@ class DealViewSet(ClubScopedModelViewSet):
         """Record the next deal. Send an ``Idempotency-Key`` so that a retry after a lost
         answer never records it twice."""
         data, maker_seat = _deal_body(request)
-        game = self._game()
-        recorded = services.deal_record(
-            game=game,
-            data=data,
-            maker_seat=maker_seat,
-            user=request.user,
-        )
+        try:  # the game is read once, locked, by the service
+            recorded = services.deal_record(
+                club=self.club,
+                game_id=self.kwargs["game_pk"],
+                data=data,
+                maker_seat=maker_seat,
+                user=request.user,
+            )
+        except Game.DoesNotExist as exc:
+            raise Http404("No Game matches the given query.") from exc  # as get_object_or_404
         return Response(DealSerializer(recorded.deal).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=DealInputSerializer, responses={200: DealSerializer, 400: ERROR_BODY})

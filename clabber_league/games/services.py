@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from clabber_league.clubs.access import ClubAccess
@@ -77,6 +77,7 @@ FIXTURE_DECIDED = (
     "This fixture is already decided: its {planned} planned game(s) have been played "
     "({played} finished). A result is corrected on its score sheet, not by playing again."
 )
+MERGE_SAME_GAME = "{source} and {target} both sat at game {game}: one person cannot take two seats."
 FIXTURE_TEAMS = "A game of this fixture is {home} (side A) v {away} (side B)."
 
 
@@ -397,25 +398,37 @@ def deal_preview(*, game: Game, data: Mapping[str, Any], maker_seat: int | None 
 
 def deal_record(
     *,
-    game: Game,
+    game: Game | None = None,
     data: Mapping[str, Any],
     maker_seat: int | None = None,
     user: Any = None,
     idempotency_key: str | None = None,
+    club: Club | None = None,
+    game_id: int | None = None,
 ) -> Recorded:
     """Record the next deal of a game, whole or not at all.
 
     With an ``idempotency_key`` a retried request returns the deal the first one
     recorded (``created=False``) instead of recording it twice.
+
+    The API passes the ``club`` of the URL and the ``game_id`` instead of a game it read:
+    the game is then read once, locked, and only if it is that club's
+    (``Game.DoesNotExist`` otherwise).
     """
+    pk = game.pk if game is not None else game_id
+    if connection.in_atomic_block and not idempotency_key:
+        # Inside the caller's transaction (the API's Idempotency-Key keeps its response in
+        # the same one): every check comes before the first write, so a refused deal
+        # leaves that transaction as it was, and no savepoint is needed.
+        return _deal_record(pk, club, data, maker_seat, user, idempotency_key)
     try:
         with transaction.atomic():
-            return _deal_record(game.pk, data, maker_seat, user, idempotency_key)
+            return _deal_record(pk, club, data, maker_seat, user, idempotency_key)
     except IntegrityError:
         # Only a concurrent retry with the same key can get here: the lock serialises
         # everything else. Hand back the deal that request recorded.
         if idempotency_key:
-            existing = Deal.objects.filter(game_id=game.pk, idempotency_key=idempotency_key).first()
+            existing = Deal.objects.filter(game_id=pk, idempotency_key=idempotency_key).first()
             if existing is not None:
                 return Recorded(deal=existing, created=False)
         raise
@@ -423,12 +436,16 @@ def deal_record(
 
 def _deal_record(
     game_id: int,
+    club: Club | None,
     data: Mapping[str, Any],
     maker_seat: int | None,
     user: Any,
     idempotency_key: str | None,
 ) -> Recorded:
-    game = Game.objects.select_for_update().get(pk=game_id)
+    games = Game.objects.select_for_update()
+    if club is not None:
+        games = games.filter(club=club)
+    game = games.get(pk=game_id)
     if idempotency_key:
         existing = game.deals.filter(idempotency_key=idempotency_key).first()
         if existing is not None:
@@ -856,3 +873,18 @@ def sheet_rows_record(
     ]
     _game_save(game, answer)
     return deals
+
+
+def seats_player_merging(*, source: Player, target: Player) -> None:
+    """``clubs.hooks.player_merging``: ``source``'s seats at games become ``target``'s;
+    refused when both sat at the same game. The games' scores do not change (a deal names
+    seats, not players); the standings recompute their player numbers afterwards."""
+    shared = (
+        GameSeat.objects.filter(player=source, game__seats__player=target)
+        .values_list("game_id", flat=True)
+        .first()
+    )
+    if shared is not None:
+        message = MERGE_SAME_GAME.format(source=source.name, target=target.name, game=shared)
+        raise GameError.one("target", message)
+    GameSeat.objects.filter(player=source).update(player=target)

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from clabber_league.clubs.models import Club, Player
+from clabber_league.clubs.services import player_get_or_create, player_name_clean
 from clabber_league.core.errors import ServiceError, conflict
 from clabber_league.rules import RulesError, get_ruleset
 
@@ -41,6 +42,9 @@ TEAM_SIZE = "A team in {ruleset} has {size} player(s); got {given}."
 PLAYER_TWICE = "A player can be in a team only once."
 PLAYER_OTHER_CLUB = "This player is not a member of the club."
 NAME_EMPTY = "Give a name."
+MERGE_SAME_TEAM = (
+    "{source} and {target} both play in {team}: one person cannot fill two places of a team."
+)
 OPTIONS_OBJECT = "The options are an object of option names and values."
 
 
@@ -326,13 +330,13 @@ def team_register(
     players: Sequence[Player] = (),
     player_names: Sequence[str] = (),
 ) -> Team:
-    """A team of ``players`` (or of players named ``player_names``, added to the club when
-    new), in seating order. The rule set says how many players a team has."""
+    """A team of ``players`` (or of players named ``player_names``, matched in any case
+    with the club's players, added to the club when new), in seating order. The rule set
+    says how many players a team has."""
     chosen = list(players)
     for player_name in player_names:
-        player_name = player_name.strip()
-        if player_name:
-            chosen.append(Player.objects.get_or_create(club=division.club, name=player_name)[0])
+        if player_name_clean(player_name):
+            chosen.append(player_get_or_create(club=division.club, name=player_name))
     errors = _team_name_errors(division, name) + _players_errors(division, chosen)
     if errors:
         raise LeagueError(errors)
@@ -365,3 +369,13 @@ def team_update(
     if players is not None:
         _set_members(team, list(players))
     return team
+
+
+def team_members_player_merging(*, source: Player, target: Player) -> None:
+    """``clubs.hooks.player_merging``: ``source``'s team places become ``target``'s;
+    refused when both play in the same team."""
+    shared = Team.objects.filter(members__player=source).filter(members__player=target).first()
+    if shared is not None:
+        message = MERGE_SAME_TEAM.format(source=source.name, target=target.name, team=shared)
+        raise LeagueError.one("target", message)
+    TeamMember.objects.filter(player=source).update(player=target)

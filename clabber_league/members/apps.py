@@ -13,3 +13,10 @@ class MembersConfig(AppConfig):
         from .selectors import dispute_hold
 
         confirm_hold_register(dispute_hold)
+
+        # A merged player's invitations and disputes follow them (clubs.hooks).
+        from clabber_league.clubs.hooks import player_merging
+
+        from .services import member_rows_player_merging
+
+        player_merging.connect(member_rows_player_merging)

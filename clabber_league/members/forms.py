@@ -94,3 +94,11 @@ class ResolveForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         label="What the club decided",
     )
+
+
+class PlayerMergeForm(forms.Form):
+    into = forms.CharField(
+        max_length=120,
+        label="Same person as",
+        help_text="The player who stays, by name (any case). This one is merged into them.",
+    )

@@ -22,6 +22,12 @@ from django.utils import timezone
 
 from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Club, Membership, Player, Role
+from clabber_league.clubs.services import (
+    ClubError,
+    membership_add,
+    player_create,
+    player_link_user,
+)
 from clabber_league.core.errors import CONFLICT, ServiceError, conflict
 from clabber_league.core.mail import mail_send
 from clabber_league.games.models import Game
@@ -185,10 +191,9 @@ def invitation_accept(
     if invitation.email and user.email and user.email.lower() != invitation.email.lower():
         raise MemberError.one("invitation", INVITATION_EMAIL_OTHER)
     player = _join_player(club, invitation, user, player_id, new_name)
-    membership = Membership.objects.create(club=club, user=user, role=invitation.role)
+    membership = membership_add(club=club, user=user, role=invitation.role)
     if player is not None:
-        player.user = user
-        player.save(update_fields=["user"])
+        player_link_user(player=player, user=user)
     invitation.accepted_at = timezone.now()
     invitation.accepted_by = user
     invitation.save(update_fields=["accepted_at", "accepted_by"])
@@ -214,11 +219,13 @@ def _join_player(
         return None  # a viewer need not be a player
     if not name:
         raise MemberError.one("player", JOIN_PLAYER_REQUIRED)
-    if len(name) > 120 or any(ord(c) < 32 for c in new_name if c not in " \t"):
+    if any(ord(c) < 32 for c in new_name if c not in " \t"):  # the API's core.text does this
         raise MemberError.one("new_name", JOIN_NAME_BAD)
-    if Player.objects.filter(club=club, name__iexact=name).exists():
-        raise MemberError.one("new_name", JOIN_NAME_TAKEN, kind=CONFLICT)
-    return Player.objects.create(club=club, name=name)
+    try:
+        return player_create(club=club, name=new_name)  # the API's rules for a name
+    except ClubError as exc:  # said to the person joining, about the field they filled
+        message = JOIN_NAME_TAKEN if exc.kind == CONFLICT else JOIN_NAME_BAD
+        raise MemberError.one("new_name", message, kind=exc.kind) from exc
 
 
 # --- the member's own settings -------------------------------------------------------------
@@ -418,3 +425,13 @@ def dispute_resolve(
         dispute.resolution = resolution
         dispute.save(update_fields=["resolved_at", "resolved_by", "resolution"])
     return dispute
+
+
+# --- two players merged into one -----------------------------------------------------------
+
+
+def member_rows_player_merging(*, source: Player, target: Player) -> None:
+    """``clubs.hooks.player_merging``: invitations and disputes naming ``source`` name
+    ``target``."""
+    Invitation.objects.filter(player=source).update(player=target)
+    Dispute.objects.filter(player=source).update(player=target)

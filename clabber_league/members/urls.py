@@ -17,6 +17,7 @@ urlpatterns = [
     path(CLUB + "invitations/<int:pk>/", views.invitation_detail, name="invitation"),
     path(CLUB + "invitations/<int:pk>/revoke/", views.invitation_revoke, name="invitation-revoke"),
     path(CLUB + "players/", views.player_logins, name="players"),
+    path(CLUB + "players/<int:pk>/merge/", views.player_merge, name="player-merge"),
     path(CLUB + "disputes/", views.dispute_list, name="disputes"),
     path(CLUB + "disputes/<int:pk>/", views.dispute_detail, name="dispute"),
     path(CLUB + "games/<int:pk>/handover/", views.handover, name="handover"),

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -22,7 +22,8 @@ from django.views.decorators.http import require_POST
 
 from clabber_league.clubs import services as club_services
 from clabber_league.clubs.decorators import club_view
-from clabber_league.clubs.models import Player
+from clabber_league.clubs.models import Player, PlayerMerge
+from clabber_league.core.errors import ServiceError
 from clabber_league.games import selectors as game_selectors
 from clabber_league.games.models import Game
 
@@ -34,6 +35,7 @@ from .forms import (
     InvitationForm,
     JoinForm,
     PinForm,
+    PlayerMergeForm,
     PrivacyForm,
     ResolveForm,
 )
@@ -395,8 +397,61 @@ def player_logins(request: HttpRequest) -> HttpResponse:
         return redirect(reverse("members:players", kwargs={"club_slug": club.slug}))
     players = Player.objects.filter(club=club).select_related("user").order_by("name")
     page = Paginator(players, PLAYERS_PER_PAGE).get_page(request.GET.get("page"))
+    merges = PlayerMerge.objects.filter(club=club).select_related("target", "merged_by")[:10]
     return render(
         request,
         "members/players.html",
-        {"club": club, "access": request.club_access, "page": page},
+        {"club": club, "access": request.club_access, "page": page, "merges": merges},
+    )
+
+
+#: How many players with a like name the merge page offers to tap.
+MERGE_SUGGESTIONS = 8
+
+
+def _like_named(player: Player) -> list[Player]:
+    """The club's other players who may be the same person: the same surname, or the
+    same first word (``T. Smith``, ``Tom Smith``, ``tom smith-jones``)."""
+    words = player.name.split()
+    others = Player.objects.filter(club_id=player.club_id).exclude(pk=player.pk)
+    if not words:
+        return []
+    like = others.filter(name__iendswith=words[-1]) | others.filter(name__istartswith=words[0])
+    return list(like.order_by("name")[:MERGE_SUGGESTIONS])
+
+
+@club_view("manage")
+def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
+    """Merge a player into another who is the same person (``clubs.services.player_merge``,
+    the service the API's ``players/{id}/merge/`` calls)."""
+    club = request.club
+    source = get_object_or_404(Player, club=club, pk=pk)
+    form = PlayerMergeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        name = form.cleaned_data["into"]
+        target = club_services.player_named(club=club, name=name)
+        try:
+            if target is None:
+                message = club_services.MERGE_NO_SUCH_PLAYER.format(name=name)
+                raise club_services.ClubError.one("into", message)
+            merge = club_services.player_merge(source=source, target=target, user=request.user)
+        except ServiceError as exc:
+            for error in exc.errors:
+                form.add_error("into", error["message"])
+        else:
+            messages.success(request, f"{merge.source_name} is now {merge.target.name}.")
+            return redirect(reverse("members:players", kwargs={"club_slug": club.slug}))
+    return render(
+        request,
+        "members/player_merge.html",
+        {
+            "club": club,
+            "access": request.club_access,
+            "player": source,
+            "form": form,
+            "suggestions": _like_named(source),
+            "games": source.seats.count(),
+            "teams": source.team_memberships.select_related("team__division__season"),
+        },
+        status=400 if form.errors else 200,
     )

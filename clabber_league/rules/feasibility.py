@@ -26,19 +26,41 @@ is never tracked, its points being what the others leave.
 Tables are cached per :class:`PackShape` (the card values, which depend only
 on the rule set's point tables and on whether there is a trump suit), so a
 lookup during validation is a dictionary access and a bit test.
+
+Bounded by the value limits (RULES.md section 5: a card is worth at most 100).
+A table's bits grow with the square of the points a pile can hold, so:
+
+* the card values are first divided by their greatest common divisor, the
+  *unit*: a pack of 100s is the pack of 1s, and points that are not a whole
+  number of units are impossible outright.  A unit of 1 (every built-in rule
+  set) builds the table directly, so the usual lookup has no extra step;
+* the programme frees each state as it extends it, so it never holds two
+  full generations;
+* the built tables share a budget (:data:`TABLE_BUDGET_BYTES`): when it is
+  exceeded, the tables built longest ago drop their bits and rebuild them if
+  they are used again, so no number of different house rules can make the
+  cache grow without end.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from itertools import combinations_with_replacement
+from math import gcd
+from typing import Final
 
 from .errors import RulesBug
 
 Bits = int
+
+TABLE_BUDGET_BYTES: Final = 32 * 2**20
+"""Bits the built tables may hold together before the oldest are dropped."""
+TABLES_KEPT: Final = 256
+"""Tables that may hold bits at once, however few."""
 
 
 @dataclass(frozen=True)
@@ -83,13 +105,15 @@ def _reach(groups: tuple[tuple[int, int], ...], dims: int, cap: int, radix: int
         nxt: dict[tuple[int, ...], Bits] = {}
         get = nxt.get
         if dims == 1:
-            for (ca,), bits in reach.items():
+            while reach:
+                (ca,), bits = reach.popitem()
                 for a in range(min(count, cap - ca) + 1):
                     key = (ca + a,)
                     nxt[key] = get(key, 0) | (bits << (a * value))
         else:
             step = value * radix
-            for (ca, cb), bits in reach.items():
+            while reach:
+                (ca, cb), bits = reach.popitem()
                 room = cap - ca - cb
                 for a in range(min(count, room) + 1):
                     shifted = bits << (a * step)
@@ -133,6 +157,7 @@ class FeasibilityTable:
             size = t * shape.trick_size
             table[t] = _or(bits for (ca,), bits in reach.items()
                            if ca <= size and self._nonzero - ca <= n - size)
+        _account(self, table.values())
         return table
 
     @cached_property
@@ -156,12 +181,16 @@ class FeasibilityTable:
             return {v: alone[v[0]] for v in self.vectors}
         cap = len(shape.values) if shape.sides == 3 else shape.played
         reach = _reach(self._groups, 2, cap, self.radix)
-        table = {}
-        for v in self.vectors:
-            cap_a, cap_b = v[0] * k, v[1] * k
-            cap_rest = v[2] * k if shape.sides == 3 else shape.left_out
-            table[v] = _or(bits for (ca, cb), bits in reach.items()
-                           if ca <= cap_a and cb <= cap_b and self._nonzero - ca - cb <= cap_rest)
+        caps = [(v, v[0] * k, v[1] * k, self._nonzero - (v[2] * k if shape.sides == 3
+                                                          else shape.left_out))
+                for v in self.vectors]
+        table = dict.fromkeys(self.vectors, 0)
+        while reach:  # folded state by state, each freed once it is in every table it fits
+            (ca, cb), bits = reach.popitem()
+            for v, cap_a, cap_b, least in caps:
+                if ca <= cap_a and cb <= cap_b and ca + cb >= least:
+                    table[v] |= bits
+        _account(self, table.values())
         return table
 
     @cached_property
@@ -170,7 +199,13 @@ class FeasibilityTable:
         result: dict[int | None, Bits] = {None: _or(table.values())}
         for side in range(self.shape.sides):
             result[side] = _or(bits for v, bits in table.items() if v[side] > 0)
+        _account(self, result.values())
         return result
+
+    def _forget(self) -> None:
+        """Drop the built bits (they are rebuilt if the table is used again)."""
+        for name in ("_alone", "_alone_any", "_joint", "_joint_any"):
+            self.__dict__.pop(name, None)
 
     @cached_property
     def _out_sets(self) -> dict[int, list[tuple[int, ...]]]:
@@ -228,7 +263,90 @@ def _or(items: object) -> Bits:
     return result
 
 
+class ScaledTable:
+    """The table of a pack whose card values are all multiples of a ``unit`` above 1.
+
+    It asks the table of the pack in units, so a pack of 100s costs what a pack of
+    1s costs; points that are not a whole number of units are never possible.
+    """
+
+    def __init__(self, shape: PackShape, unit: int, table: FeasibilityTable) -> None:
+        self.shape = shape
+        self.unit = unit
+        self.table = table
+        self.total = table.total * unit
+        self.max_played = table.max_played * unit
+        self.min_played = table.min_played * unit
+
+    def side_can_take(self, points: int, tricks: int | None = None) -> bool:
+        units, rest = divmod(points, self.unit)
+        return not rest and self.table.side_can_take(units, tricks)
+
+    def possible(self, points: Sequence[int], tricks: Sequence[int] | None = None,
+                 last: int | None = None) -> bool:
+        unit = self.unit
+        if any(p % unit for p in points):
+            return False
+        return self.table.possible([p // unit for p in points], tricks, last)
+
+
+Table = FeasibilityTable | ScaledTable
+
+
 @lru_cache(maxsize=128)
-def feasibility_table(shape: PackShape) -> FeasibilityTable:
-    """The cached table of one pack shape."""
+def feasibility_table(shape: PackShape) -> Table:
+    """The cached table of one pack shape (in units of its values' common divisor)."""
+    unit = gcd(*shape.values)
+    if unit <= 1:
+        return _unit_table(shape)
+    units = PackShape(tuple(v // unit for v in shape.values), shape.trick_size, shape.tricks,
+                      shape.sides)
+    return ScaledTable(shape, unit, _unit_table(units))
+
+
+@lru_cache(maxsize=128)
+def _unit_table(shape: PackShape) -> FeasibilityTable:
     return FeasibilityTable(shape)
+
+
+# ----------------------------------------------------------------------------
+# The shared budget of built bits
+
+_budget_lock = threading.Lock()
+_built: OrderedDict[int, tuple[FeasibilityTable, int]] = OrderedDict()
+_built_bytes = 0
+
+
+def _account(table: FeasibilityTable, bits: object) -> None:
+    """Count bits a table has just built; drop the oldest tables' bits beyond the budget."""
+    global _built_bytes
+    size = sum((b.bit_length() + 7) // 8 for b in bits)  # type: ignore[attr-defined]
+    with _budget_lock:
+        key = id(table)
+        if key in _built:
+            _built[key] = (table, _built[key][1] + size)
+            _built.move_to_end(key)
+        else:
+            _built[key] = (table, size)
+        _built_bytes += size
+        while (_built_bytes > TABLE_BUDGET_BYTES or len(_built) > TABLES_KEPT) and len(_built) > 1:
+            _, (oldest, oldest_size) = _built.popitem(last=False)
+            oldest._forget()
+            _built_bytes -= oldest_size
+
+
+def forget_tables() -> None:
+    """Drop every built table (for measurements that must start cold)."""
+    global _built_bytes
+    feasibility_table.cache_clear()
+    _unit_table.cache_clear()
+    with _budget_lock:
+        for table, _ in _built.values():
+            table._forget()
+        _built.clear()
+        _built_bytes = 0
+
+
+def built_bytes() -> int:
+    """Bytes of bits the built tables hold now (what the budget bounds)."""
+    return _built_bytes

@@ -38,7 +38,7 @@ from .cards import (
     pack_values,
 )
 from .errors import RulesBug, RulesError, shown
-from .feasibility import FeasibilityTable, PackShape, feasibility_table
+from .feasibility import PackShape, Table, feasibility_table
 from .options import OPTION_DOCS, OPTION_NOT_OBJECT, options_key, parse_options
 
 RULESET_NAME_MAX: Final = 100
@@ -173,13 +173,13 @@ class RuleSet:
                         no_trumps=True),
         )
 
-    def feasibility(self, no_trumps: bool = False) -> FeasibilityTable:
+    def feasibility(self, no_trumps: bool = False) -> Table:
         """The card-point feasibility table of this pack (shared by equal shapes)."""
         return self._feasibility[bool(no_trumps)]
 
     @cached_property
-    def _feasibility(self) -> tuple[FeasibilityTable, FeasibilityTable]:
-        def table(no_trumps: bool) -> FeasibilityTable:
+    def _feasibility(self) -> tuple[Table, Table]:
+        def table(no_trumps: bool) -> Table:
             return feasibility_table(PackShape(
                 self.pack_card_values(no_trumps), self.trick_size, self.tricks, len(self.sides)
             ))

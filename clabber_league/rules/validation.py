@@ -42,7 +42,7 @@ from .cards import (
 )
 from .deal import Deal
 from .errors import ErrorList, RulesBug, RulesError, field_key, shown
-from .feasibility import FeasibilityTable
+from .feasibility import Table
 from .melds import Meld, four, sequence
 from .rulesets import RuleSet
 
@@ -198,7 +198,7 @@ def _sides_text(ruleset: RuleSet) -> str:
     return ", ".join(ruleset.sides)
 
 
-def pack_table(ruleset: RuleSet, no_trumps: bool) -> FeasibilityTable:
+def pack_table(ruleset: RuleSet, no_trumps: bool) -> Table:
     """The feasibility table of a rule set's pack (cached per shape)."""
     return ruleset.feasibility(no_trumps)
 

@@ -142,14 +142,6 @@ def order_lines(
     return ordered
 
 
-def teams_level_on_match_points(lines: Iterable[Line]) -> set[int]:
-    """Teams that share their match points with another team: head-to-head may be needed."""
-    by_points: dict[int, list[int]] = {}
-    for line in lines:
-        by_points.setdefault(line.match_points, []).append(line.team_id)
-    return {t for ids in by_points.values() if len(ids) > 1 for t in ids}
-
-
 def explain(tiebreakers: Sequence[str], *, win: int, tie: int, loss: int) -> list[str]:
     """How the table is ordered, in plain words, one sentence a step."""
     steps = [

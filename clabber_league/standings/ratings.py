@@ -128,3 +128,13 @@ def ratings_game_confirmed(*, game: Game) -> list[RatingChange]:
     changes = _rate(game, by_side, ratings, timezone.now())
     PlayerRating.objects.bulk_update(list(ratings.values()), ["mu", "sigma", "games", "updated_at"])
     return RatingChange.objects.bulk_create(changes)
+
+
+def ratings_rebuild(*, club_id: int) -> int:
+    """Throw the club's ratings and their history away and rate every confirmed game of
+    the club again, in the order they were confirmed (after two players were merged, the
+    merged player's games are rated as one person's). Returns the rating changes written."""
+    RatingChange.objects.filter(club_id=club_id).delete()
+    PlayerRating.objects.filter(club_id=club_id).delete()
+    games = Game.objects.filter(club_id=club_id, status=Game.Status.CONFIRMED)
+    return len(ratings_replay(games=list(games.order_by("confirmed_at", "pk"))))

@@ -162,6 +162,23 @@ def test_a_replay_is_the_first_response_and_records_nothing(game, scorer):
     assert game.deals.count() == 1
 
 
+def test_a_retry_of_the_deal_that_finished_the_game_is_the_first_response(game, scorer):
+    # The retry's work is refused now (the game is over), yet the answer is the first one.
+    client = _client(scorer)
+    for n in range(3):
+        client.post(_deals(game), made(a=152), format="json", HTTP_IDEMPOTENCY_KEY=f"d-{n}")
+    game.refresh_from_db()
+    assert game.status == "in_progress"
+    last = client.post(_deals(game), made(a=152), format="json", HTTP_IDEMPOTENCY_KEY="d-last")
+    game.refresh_from_db()
+    assert (last.status_code, game.status) == (201, "finished")
+    again = client.post(_deals(game), made(a=152), format="json", HTTP_IDEMPOTENCY_KEY="d-last")
+    assert (again.status_code, again.json()) == (201, last.json())
+    other = client.post(_deals(game), made(a=90), format="json", HTTP_IDEMPOTENCY_KEY="d-last")
+    assert _assert_error_body(other, 422)[0]["message"] == KEY_REUSED
+    assert game.deals.count() == 4
+
+
 def test_a_key_reused_with_another_body_is_422(game, scorer):
     client = _client(scorer)
     client.post(_deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="k-2")
@@ -300,10 +317,11 @@ def test_the_daily_clean_up_forgets_keys_past_their_retention(game, scorer):
 
 
 def test_a_duplicate_is_409_naming_the_field(club, admin):
-    from clabber_league.clubs.api import PLAYER_NAME_TAKEN
+    from clabber_league.clubs.services import PLAYER_NAME_TAKEN
 
     client = _client(admin)
     url = f"/api/clubs/{club.slug}/players/"
     assert client.post(url, {"name": "Maria"}, format="json").status_code == 201
     again = client.post(url, {"name": "Maria"}, format="json")
-    assert _assert_error_body(again, 409) == [{"field": "name", "message": PLAYER_NAME_TAKEN}]
+    message = PLAYER_NAME_TAKEN.format(name="Maria")
+    assert _assert_error_body(again, 409) == [{"field": "name", "message": message}]

@@ -88,6 +88,7 @@ PAGES = [
     Visit("invitations", "/clubs/{club}/members/invitations/", ADMIN),
     Visit("an invitation's QR code", "/clubs/{club}/members/invitations/{invitation}/", ADMIN),
     Visit("players and logins", "/clubs/{club}/members/players/", ADMIN),
+    Visit("merge a player", "/clubs/{club}/members/players/{player}/merge/", ADMIN),
     Visit("disputes", "/clubs/{club}/members/disputes/", ADMIN),
     Visit("a dispute", "/clubs/{club}/members/disputes/{dispute}/", ADMIN),
     Visit("hand the phone over", "/clubs/{club}/members/games/{game_finished}/handover/", ADMIN),

@@ -56,6 +56,20 @@ def test_pot_carries_past_a_scored_deal_in_which_both_sides_score_the_same():
     assert answer["running"] == [{"A": 0, "B": 0}, {"A": 0, "B": 0}, {"A": 230, "B": 50}]
 
 
+def test_a_pot_still_hanging_when_the_game_ends_is_lost():
+    # A full deal that ends a game always has a side scoring most, which takes the pot; a
+    # pot is left hanging at the end only when a row copied from a paper sheet (numbers
+    # as written, no pot) ends the game. Deal 1 hangs (pot 140); the row takes A to the
+    # target of 100: the game is over at the row's numbers, and the 140 are nobody's.
+    hung = game_deal(points={"A": 60, "B": 70}, last_trick="A")
+    row = {"sheet": {"A": 100, "B": 52}, "maker": "A", "mark": "made"}
+    answer = game("klaberjass", [hung, row], tie_hangs=True, target=100)
+    assert [d["outcome"] for d in answer["deals"]] == ["hung", "made"]
+    assert answer["finished"] is True and answer["winner"] == "A"
+    assert answer["scores"] == {"A": 100, "B": 52}
+    assert answer["running"][-1] == answer["scores"]
+
+
 # --- 2: klaberjass-3 deals 10 each with 2 out, fixed --------------------------------------
 
 

