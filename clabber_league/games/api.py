@@ -428,7 +428,7 @@ class DealViewSet(ClubScopedModelViewSet):
         try:  # the game is read once, locked, by the service
             recorded = services.deal_record(
                 club=self.club,
-                game_id=self.kwargs["game_pk"],
+                game_id=self.kwargs["game_id"],
                 data=data,
                 maker_seat=maker_seat,
                 user=request.user,

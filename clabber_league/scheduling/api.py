@@ -502,7 +502,7 @@ class TeamCalendarLinkViewSet(ClubScopedMixin, viewsets.GenericViewSet):
     a club admin, revoke every member's link to the team (``feeds``)."""
 
     serializer_class = CalendarLinkSerializer
-    queryset = Team.objects.none()  # the schema's type of ``team_pk``; reads use _team()
+    queryset = Team.objects.none()  # the schema's type of ``team_id``; reads use _team()
 
     @property
     def write_need(self) -> str:  # type: ignore[override]
