@@ -33,6 +33,7 @@ ROLE_RANK = {None: -1, Role.VIEWER: 1, Role.PLAYER: 2, Role.SCORER: 3, Role.ADMI
 
 # API route name -> what its unsafe methods need (GET is always "read").
 API = {
+    "club-detail": READ,
     "member-list": MANAGE,
     "member-detail": MANAGE,
     "player-list": MANAGE,
@@ -199,9 +200,9 @@ def world(game, teams, division, club):
     from django.utils import timezone
 
     from clabber_league.games import services
-    from clabber_league.leagues.models import HouseRules
+    from clabber_league.leagues.models import HouseRules, Venue
     from clabber_league.members.models import Dispute, Invitation
-    from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
+    from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun
     from clabber_league.standings.models import PlayerRating
     from tests.factories import ClubFactory, MembershipFactory, UserFactory
 
@@ -314,8 +315,8 @@ def _kwargs(name: str, pattern, world) -> dict:
     objects = world["objects"]
     values = {
         "club_slug": world["club"].slug,
-        "game_pk": objects["game"],
-        "team_pk": objects["team"],
+        "game_id": objects["game"],
+        "team_id": objects["team"],
         "number": 1,
         "slug": world["season_slug"],
         "day": "2026-09-07",
