@@ -36,6 +36,11 @@ A table's bits grow with the square of the points a pile can hold, so:
   set) builds the table directly, so the usual lookup has no extra step;
 * the programme frees each state as it extends it, so it never holds two
   full generations;
+* a pack whose exact table would still cost more than :data:`JOINT_BITS_MAX`
+  (many high values with no common divisor: 100, 99, 98 ...) is checked pile
+  by pile instead (:class:`RelaxedTable`): every side, the left-out cards and
+  every union of them exactly, but each on its own.  That never refuses a real
+  deal; it may let through a rare split of points that no one deal gives;
 * the built tables share a budget (:data:`TABLE_BUDGET_BYTES`): when it is
   exceeded, the tables built longest ago drop their bits and rebuild them if
   they are used again, so no number of different house rules can make the
@@ -59,6 +64,11 @@ Bits = int
 
 TABLE_BUDGET_BYTES: Final = 32 * 2**20
 """Bits the built tables may hold together before the oldest are dropped."""
+JOINT_BITS_MAX: Final = 48 * 8 * 2**20
+"""The most a joint table may cost (:meth:`FeasibilityTable.joint_bits`) to be built;
+a dearer pack is checked pile by pile (:class:`RelaxedTable`)."""
+ALL_JOINT_BITS_MAX: Final = 8 * JOINT_BITS_MAX
+"""The most all the joint tables of a pack with cards left out may cost together."""
 TABLES_KEPT: Final = 256
 """Tables that may hold bits at once, however few."""
 
@@ -145,6 +155,21 @@ class FeasibilityTable:
         else:
             self.mode = "two"
 
+    def joint_bits(self) -> tuple[int, int]:
+        """An upper bound on the bits the joint programme holds at once (what it costs),
+        and how many such programmes may be run: one per value-set of left-out cards in
+        ``split`` mode, else one."""
+        shape = self.shape
+        if self.mode == "one":
+            return 0, 1
+        if self.mode == "split":
+            kept = shape.values[: len(shape.values) - shape.left_out]
+            sub = FeasibilityTable(PackShape(kept, shape.trick_size, shape.tricks, shape.sides))
+            return sub.joint_bits()[0], len(self._out_sets)
+        cap = min(self._nonzero, len(shape.values) if shape.sides == 3 else shape.played)
+        keys = (cap + 1) * (cap + 2) // 2
+        return keys * sum(shape.values[:cap]) * self.radix, 1
+
     # ----- one side alone ------------------------------------------------
     @cached_property
     def _alone(self) -> dict[int, Bits]:
@@ -159,6 +184,13 @@ class FeasibilityTable:
                            if ca <= size and self._nonzero - ca <= n - size)
         _account(self, table.values())
         return table
+
+    @cached_property
+    def _counts(self) -> dict[tuple[int, ...], Bits]:
+        """Nonzero cards in one pile (of any size) -> bits of the points they can hold."""
+        reach = _reach(self._groups, 1, len(self.shape.values), 0)
+        _account(self, reach.values())
+        return reach
 
     @cached_property
     def _alone_any(self) -> Bits:
@@ -204,7 +236,7 @@ class FeasibilityTable:
 
     def _forget(self) -> None:
         """Drop the built bits (they are rebuilt if the table is used again)."""
-        for name in ("_alone", "_alone_any", "_joint", "_joint_any"):
+        for name in ("_alone", "_alone_any", "_joint", "_joint_any", "_counts"):
             self.__dict__.pop(name, None)
 
     @cached_property
@@ -270,7 +302,8 @@ class ScaledTable:
     1s costs; points that are not a whole number of units are never possible.
     """
 
-    def __init__(self, shape: PackShape, unit: int, table: FeasibilityTable) -> None:
+    def __init__(self, shape: PackShape, unit: int, table: FeasibilityTable | RelaxedTable
+                 ) -> None:
         self.shape = shape
         self.unit = unit
         self.table = table
@@ -290,7 +323,70 @@ class ScaledTable:
         return self.table.possible([p // unit for p in points], tricks, last)
 
 
-Table = FeasibilityTable | ScaledTable
+
+
+class RelaxedTable:
+    """The check of a pack whose exact joint table would cost more than the bound.
+
+    Only house rules with many high card values that share no common divisor (``klaberjass``
+    with cards worth 100, 99, 98 ...) get here.  Each *pile* is then checked exactly but
+    on its own: every side's points in its tricks, the left-out cards, and every union of
+    piles (A and B together hold ``pA + pB`` in their tricks together), for some split of
+    the tricks.  All of these are necessary, so a real deal is never refused; a split of
+    points that passes them all but that no single deal gives is let through.
+    """
+
+    def __init__(self, table: FeasibilityTable) -> None:
+        self.shape = table.shape
+        self.table = table
+        self.total = table.total
+        self.max_played = table.max_played
+        self.min_played = table.min_played
+        self.vectors = table.vectors
+        self._piles: dict[int, Bits] = {}
+
+    def side_can_take(self, points: int, tricks: int | None = None) -> bool:
+        return self.table.side_can_take(points, tricks)
+
+    def _pile(self, size: int) -> Bits:
+        """Bits of the points that a pile of exactly ``size`` cards can hold."""
+        bits = self._piles.get(size)
+        if bits is None:
+            reach = self.table._counts
+            nonzero, n = self.table._nonzero, len(self.shape.values)
+            bits = self._piles[size] = _or(
+                b for (c,), b in reach.items() if c <= size and nonzero - c <= n - size
+            )
+        return bits
+
+    def _fits(self, points: Sequence[int], vector: Sequence[int]) -> bool:
+        k = self.shape.trick_size
+        sizes = [t * k for t in vector]
+        piles = list(points)
+        if self.shape.left_out:
+            sizes.append(self.shape.left_out)
+            piles.append(self.total - sum(points))
+        for chosen in range(1, 1 << len(piles) - 1):  # every union without the last pile
+            size = sum(s for i, s in enumerate(sizes) if chosen >> i & 1)
+            held = sum(p for i, p in enumerate(piles) if chosen >> i & 1)
+            if held < 0 or not self._pile(size) >> held & 1:
+                return False
+        return True
+
+    def possible(
+        self, points: Sequence[int], tricks: Sequence[int] | None = None, last: int | None = None
+    ) -> bool:
+        if any(p < 0 for p in points) or sum(points) > self.total:
+            return False
+        if not self.shape.left_out and sum(points) != self.total:
+            return False
+        vectors = self.vectors if tricks is None else (tuple(tricks),)
+        return any(
+            (last is None or v[last] > 0) and self._fits(points, v) for v in vectors
+        )
+
+
+Table = FeasibilityTable | ScaledTable | RelaxedTable
 
 
 @lru_cache(maxsize=128)
@@ -305,8 +401,12 @@ def feasibility_table(shape: PackShape) -> Table:
 
 
 @lru_cache(maxsize=128)
-def _unit_table(shape: PackShape) -> FeasibilityTable:
-    return FeasibilityTable(shape)
+def _unit_table(shape: PackShape) -> FeasibilityTable | RelaxedTable:
+    table = FeasibilityTable(shape)
+    bits, runs = table.joint_bits()
+    if bits > JOINT_BITS_MAX or bits * runs > ALL_JOINT_BITS_MAX:
+        return RelaxedTable(table)
+    return table
 
 
 # ----------------------------------------------------------------------------

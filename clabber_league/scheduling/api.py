@@ -143,10 +143,16 @@ class FixtureMoveSerializer(ClubScopedSerializer):
     )
     table = serializers.IntegerField(min_value=1, allow_null=True, required=False)
     note = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    on_no_play_night = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="A night the division does not play (a skip date of its schedule) is "
+        "refused unless this says the fixture is played then anyway.",
+    )
 
     class Meta:
         model = Fixture
-        fields = ["date", "venue", "table", "note"]
+        fields = ["date", "venue", "table", "note", "on_no_play_night"]
 
 
 class FixtureForfeitSerializer(ClubScopedSerializer):
@@ -221,6 +227,7 @@ class FixtureViewSet(ClubScopedModelViewSet):
             venue=data.get("venue"),
             table=data.get("table"),
             note=data.get("note", ""),
+            on_no_play_night=data.get("on_no_play_night", False),
             user=request.user,
         )
         return Response(FixtureSerializer(fixture, context=self.get_serializer_context()).data)

@@ -134,7 +134,16 @@ class FixtureMoveForm(ServiceForm):
     )
     venue = forms.ModelChoiceField(queryset=Venue.objects.none(), required=False)
     table = forms.IntegerField(min_value=1, max_value=500, required=False)
-    note = forms.CharField(max_length=200, required=False, label="Why")
+    note = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Why",
+        help_text="Shown beside the fixture on the schedule pages and in the calendar.",
+    )
+    on_no_play_night = forms.BooleanField(
+        required=False,
+        label="Play it on that night even though the division does not play then",
+    )
 
     def __init__(self, *args: Any, club: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -148,7 +157,9 @@ class FixtureForfeitForm(ServiceForm):
     ]
 
     winner = forms.ModelChoiceField(queryset=Team.objects.none(), widget=forms.RadioSelect)
-    kind = forms.ChoiceField(choices=KINDS, initial="walkover", widget=forms.RadioSelect)
+    # No kind chosen in advance: the secretary says which it was (a walkover preselected
+    # was recorded for forfeits by whoever did not look).
+    kind = forms.ChoiceField(choices=KINDS, widget=forms.RadioSelect, label="What happened")
     note = forms.CharField(max_length=150, required=False, label="Note")
 
     def __init__(self, *args: Any, fixture: Any, **kwargs: Any) -> None:

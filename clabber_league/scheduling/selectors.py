@@ -33,7 +33,7 @@ from clabber_league.leagues.results import (
     fixture_result,
 )
 
-from .models import Fixture, LeagueNight, ScheduleConfig, ScheduleRun, Venue
+from .models import Fixture, LeagueNight, ScheduleConfig, ScheduleRun, SkipDate, Venue
 
 
 @dataclass(frozen=True)
@@ -191,6 +191,22 @@ def published_nights(*, club: Club, limit: int = 8) -> QuerySet[LeagueNight]:
     return LeagueNight.objects.filter(club=club, published_at__isnull=False).order_by("-date")[
         :limit
     ]
+
+
+def no_play_night(*, division: Division, date: dt.date) -> SkipDate | None:
+    """The division's skip date (a night it does not play) on ``date``, or None."""
+    return SkipDate.objects.filter(
+        config__division=division, config__club_id=division.club_id, date=date
+    ).first()
+
+
+def no_play_dates(*, division: Division) -> set[dt.date]:
+    """The nights the division does not play (its schedule's skip dates)."""
+    return set(
+        SkipDate.objects.filter(
+            config__division=division, config__club_id=division.club_id
+        ).values_list("date", flat=True)
+    )
 
 
 def latest_run(*, division: Division) -> ScheduleRun | None:

@@ -384,6 +384,7 @@ def division_schedule(request: HttpRequest, pk: int) -> HttpResponse:
             page=page,
             whole=whole,
             notes=run.notes if run else [],
+            no_play_dates=selectors.no_play_dates(division=division),
             last_run=selectors.latest_run(division=division),
         ),
     )
@@ -410,7 +411,14 @@ def team_schedule(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "scheduling/team.html",
-        _context(request, team=team, fixtures=fixtures, feed_url=feed_url, own_key=own_key),
+        _context(
+            request,
+            team=team,
+            fixtures=fixtures,
+            feed_url=feed_url,
+            own_key=own_key,
+            no_play_dates=selectors.no_play_dates(division=team.division),
+        ),
     )
 
 
@@ -516,7 +524,12 @@ def fixture_move(request: HttpRequest, pk: int) -> HttpResponse:
     form = FixtureMoveForm(
         request.POST or None,
         club=request.club,
-        initial={"date": fixture.date, "venue": fixture.venue_id, "table": fixture.table},
+        initial={
+            "date": fixture.date,
+            "venue": fixture.venue_id,
+            "table": fixture.table,
+            "note": fixture.note,
+        },
     )
     if request.method == "POST" and form.is_valid():
         c = form.cleaned_data
@@ -527,6 +540,7 @@ def fixture_move(request: HttpRequest, pk: int) -> HttpResponse:
                 venue=c["venue"],
                 table=c["table"],
                 note=c["note"],
+                on_no_play_night=c["on_no_play_night"],
                 user=request.user,
             )
         except ServiceError as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import tracemalloc
-from itertools import count
+from itertools import count, pairwise
 
 import pytest
 
@@ -22,7 +22,14 @@ from clabber_league.rules import (
     score_deal,
     score_game,
 )
-from clabber_league.rules.feasibility import forget_tables
+from clabber_league.rules.feasibility import (
+    TABLE_BUDGET_BYTES,
+    FeasibilityTable,
+    PackShape,
+    RelaxedTable,
+    built_bytes,
+    forget_tables,
+)
 from clabber_league.rules.options import CARD_VALUE_MAX, MELD_VALUE_MAX, TARGET_MAX
 from clabber_league.rules.simulate import simulate_deal
 
@@ -30,8 +37,18 @@ MEMORY_BOUND = 50 * 2**20
 _names = count()
 
 # The meld kinds a house rule may value (a four or a run of this pack's ranks).
-_MELDS_24 = ("four-J", "four-9", "four-A", "four-10", "four-K", "four-Q",
-             "run-6", "run-5", "run-4", "run-3")
+_MELDS_24 = (
+    "four-J",
+    "four-9",
+    "four-A",
+    "four-10",
+    "four-K",
+    "four-Q",
+    "run-6",
+    "run-5",
+    "run-4",
+    "run-3",
+)
 _MELDS_32 = (*_MELDS_24, "four-8", "four-7")
 
 
@@ -65,7 +82,16 @@ def _one_ace_at_the_top(slug: str) -> dict:
     return {"plain_points": {"A": CARD_VALUE_MAX}}
 
 
-CASES = [_largest, _high_and_varied, _one_ace_at_the_top]
+def _many_high_values(slug: str) -> dict:
+    """The dearest kind: 16 different values from 100 down, with no common divisor."""
+    ranks = _ranks(slug)
+    return {
+        "plain_points": {r: CARD_VALUE_MAX - i for i, r in enumerate(ranks)},
+        "trump_points": {r: CARD_VALUE_MAX - 9 - i for i, r in enumerate(ranks)},
+    }
+
+
+CASES = [_largest, _high_and_varied, _one_ace_at_the_top, _many_high_values]
 
 
 def _house_rules(slug: str, options: dict) -> dict:
@@ -100,3 +126,55 @@ def test_the_largest_house_rule_values_stay_under_the_memory_bound(slug, case):
     finally:
         tracemalloc.stop()
     assert peak < MEMORY_BOUND, f"{slug}: {peak / 2**20:.1f} MB"
+
+
+def test_the_cached_tables_stay_within_their_budget_whatever_the_house_rules():
+    forget_tables()
+    for i in range(40):
+        rules = _house_rules("clabber-3", {"plain_points": {"A": 60 + i, "10": 41}})
+        ruleset = get_ruleset(rules)
+        deal = simulate_deal(ruleset, random.Random(i), passed_share=0, renege_share=0)
+        score_deal({**deal, "ruleset": rules})
+        assert built_bytes() <= TABLE_BUDGET_BYTES + MEMORY_BOUND
+
+
+# --- the pile-by-pile check of the dearest packs never refuses a real deal -----------------
+
+
+def _shapes():
+    for slug in ("clabber-3", "klaberjass", "klaberjass-3"):
+        ruleset = get_ruleset(
+            _house_rules(
+                slug,
+                {
+                    "plain_points": {"A": 13, "10": 9, "K": 7, "Q": 5},
+                    "trump_points": {"J": 17, "9": 11, "A": 6},
+                },
+            )
+        )
+        values = ruleset.pack_card_values(False)
+        yield PackShape(values, ruleset.trick_size, ruleset.tricks, len(ruleset.sides))
+
+
+@pytest.mark.parametrize("shape", list(_shapes()), ids=lambda s: f"{s.sides}x{s.tricks}")
+def test_the_pile_by_pile_check_accepts_every_split_the_exact_table_accepts(shape):
+    exact = FeasibilityTable(shape)
+    relaxed = RelaxedTable(FeasibilityTable(shape))
+    rng = random.Random(7)
+    accepted = refused = 0
+    for _ in range(3000):
+        # points near a real split: a random sum of cards, dealt out at random
+        cards = list(shape.values)
+        rng.shuffle(cards)
+        cut = sorted(rng.sample(range(shape.played + 1), shape.sides - 1))
+        bounds = [0, *cut, shape.played]
+        points = [sum(cards[a:b]) + rng.choice((0, 0, 1, -1)) for a, b in pairwise(bounds)]
+        tricks = rng.choice([None, rng.choice(exact.vectors)])
+        last = rng.choice([None, *range(shape.sides)])
+        if exact.possible(points, tricks, last):
+            accepted += 1
+            assert relaxed.possible(points, tricks, last), (points, tricks, last)
+        elif not relaxed.possible(points, tricks, last):
+            refused += 1
+    assert accepted > 300
+    assert refused > 300  # and it still refuses most of what is impossible

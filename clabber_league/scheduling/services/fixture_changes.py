@@ -39,6 +39,10 @@ FIXTURE_HAS_RESULT = (
 TEAM_SELF = "A team cannot play itself."
 TEAM_OTHER_DIVISION = "This team is not in the division."
 GAMES_PLANNED = "A fixture is 1 to 9 games."
+NO_PLAY_NIGHT = (
+    "{date} is a no-play night of {division}{reason}. Choose another night, or say that it "
+    "is played then anyway."
+)
 
 
 def _lock(fixture: Fixture) -> Fixture:
@@ -99,6 +103,18 @@ def _check_night(
                 "table",
                 TABLE_TAKEN.format(table=table, venue=venue.name, home=other.home, away=other.away),
             )
+
+
+def _check_play_night(fixture: Fixture, date: dt.date) -> None:
+    skip = selectors.no_play_night(division=fixture.division, date=date)
+    if skip is not None:
+        reason = f" ({skip.reason})" if skip.reason else ""
+        raise ScheduleError.one(
+            "date",
+            NO_PLAY_NIGHT.format(
+                date=f"{date:%a %-d %b %Y}", division=fixture.division.name, reason=reason
+            ),
+        )
 
 
 def _teams_errors(division: Division, home: Team, away: Team) -> list[dict[str, str]]:
@@ -216,14 +232,19 @@ def fixture_move(
     venue: Venue | None = None,
     table: int | None = None,
     note: str = "",
+    on_no_play_night: bool = False,
     user: Any = None,
 ) -> Fixture:
     """Postpone (no date: to be arranged) or move a fixture to another night, venue or
-    table. The first date it had is kept in ``original_date``."""
+    table. The first date it had is kept in ``original_date``. A night the division does
+    not play (its schedule's skip dates) is refused unless ``on_no_play_night`` says the
+    fixture is played then anyway."""
     fixture = _lock(fixture)
     if fixture.is_done or fixture.games.exists():
         raise ScheduleError.one("fixture", FIXTURE_DONE)
     _check_place(fixture.club_id, venue, table)
+    if date is not None and not on_no_play_night:
+        _check_play_night(fixture, date)
     _check_night(
         club_id=fixture.club_id,
         date=date,
