@@ -33,6 +33,7 @@ ROLE_RANK = {None: -1, Role.VIEWER: 1, Role.PLAYER: 2, Role.SCORER: 3, Role.ADMI
 
 # API route name -> what its unsafe methods need (GET is always "read").
 API = {
+    "club-detail": READ,
     "member-list": MANAGE,
     "member-detail": MANAGE,
     "player-list": MANAGE,
@@ -46,6 +47,7 @@ API = {
     "division-detail": MANAGE,
     "team-list": MANAGE,
     "team-detail": MANAGE,
+    "team-withdraw": MANAGE,
     "team-calendar-link-list": MEMBER,
     "team-calendar-link-revoke": MANAGE,
     "venue-list": MANAGE,
@@ -133,6 +135,9 @@ PAGES = {
     "scheduling:night": (READ, READ),
     "scheduling:fixture-move": (MANAGE, MANAGE),
     "scheduling:fixture-forfeit": (MANAGE, MANAGE),
+    "scheduling:team-edit": (MANAGE, MANAGE),
+    "scheduling:team-withdraw": (MANAGE, MANAGE),
+    "scheduling:withdrawal-policy": (MANAGE, MANAGE),
     "standings:index": (READ, READ),
     "standings:leaderboards": (READ, READ),
     "standings:division": (READ, READ),
@@ -295,6 +300,7 @@ PK_OBJECT = {
     "members:dispute": "dispute",
     "members:handover": "game",
     "members:player-merge": "player",
+    "scheduling:withdrawal-policy": "division",
 }
 
 
@@ -308,8 +314,8 @@ def _kwargs(name: str, pattern, world) -> dict:
     objects = world["objects"]
     values = {
         "club_slug": world["club"].slug,
-        "game_pk": objects["game"],
-        "team_pk": objects["team"],
+        "game_id": objects["game"],
+        "team_id": objects["team"],
         "number": 1,
         "slug": world["season_slug"],
         "day": "2026-09-07",
