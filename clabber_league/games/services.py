@@ -455,7 +455,7 @@ def deal_correct_preview(
     game's totals once the later deals are re-scored too)."""
     game = deal.game
     if game.status in (Game.Status.CONFIRMED, Game.Status.ABANDONED):
-        raise GameError.one("game", _closed_message(game))
+        raise GameError.one("game", _closed_message(game), kind=CONFLICT)
     rows, index = _rows_and_index(game, deal)
     new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
