@@ -96,6 +96,8 @@ class Preview:
     finished: bool
     winner: str | None
     next_dealer: int | None
+    #: The game's totals after its last deal (for a correction: after every later deal).
+    totals: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -385,6 +387,7 @@ def _preview_from(game: Game, answer: Mapping[str, Any], index: int) -> Preview:
         finished=bool(answer["finished"]) and last,
         winner=answer["winner"] if last else None,
         next_dealer=None if answer["finished"] else dealers[-1],
+        totals=dict(answer["scores"]),
     )
 
 
@@ -397,6 +400,24 @@ def deal_preview(*, game: Game, data: Mapping[str, Any], maker_seat: int | None 
     _check_maker_seat(game, new, maker_seat)
     answer = _score(game, [*datas, new], at=len(datas))
     return _preview_from(game, answer, len(datas))
+
+
+def deal_correct_preview(
+    *, deal: Deal, data: Mapping[str, Any], maker_seat: int | None = None
+) -> Preview:
+    """Score a correction of ``deal`` without saving anything: that deal's number, its
+    score and the running totals after it, with every deal before it as recorded (and the
+    game's totals once the later deals are re-scored too)."""
+    game = deal.game
+    if game.status in (Game.Status.CONFIRMED, Game.Status.ABANDONED):
+        raise GameError.one("game", _closed_message(game))
+    rows, index = _rows_and_index(game, deal)
+    new = _deal_input(game, data)
+    _check_maker_seat(game, new, maker_seat)
+    datas = [r.data for r in rows]
+    datas[index] = new
+    answer = _score(game, datas, at=index)
+    return _preview_from(game, answer, index)
 
 
 def deal_record(

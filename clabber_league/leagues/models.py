@@ -67,6 +67,17 @@ class Division(models.Model):
     )
     games_per_fixture = models.PositiveSmallIntegerField(default=1)
 
+    class Withdrawal(models.TextChoices):
+        WALKOVER = "walkover", "Their later fixtures become walkovers to the opponents"
+        REMOVE = "remove", "Their later fixtures are removed"
+
+    withdrawal_policy = models.CharField(
+        max_length=10,
+        choices=Withdrawal.choices,
+        default=Withdrawal.WALKOVER,
+        help_text="What becomes of a withdrawn team's fixtures after it withdraws.",
+    )
+
     class Meta:
         ordering = ["season", "name"]
         constraints = [
@@ -88,6 +99,12 @@ class Team(models.Model):
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="teams")
     name = models.CharField(max_length=120)
     players = models.ManyToManyField(Player, through="TeamMember", related_name="teams")
+    withdrawn_on = models.DateField(
+        null=True,
+        blank=True,
+        help_text="The day it withdrew from the division; its fixtures from then on are "
+        "walkovers or removed, as the division chooses. Its earlier results stand.",
+    )
 
     class Meta:
         ordering = ["name"]

@@ -21,9 +21,10 @@ from django.utils.text import slugify
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.clubs.services import player_get_or_create, player_name_clean
-from clabber_league.core.errors import ServiceError
+from clabber_league.core.errors import CONFLICT, ServiceError
 from clabber_league.rules import RulesError, get_ruleset
 
+from .hooks import team_withdrawn
 from .models import Division, HouseRules, Season, Team, TeamMember
 
 SEASON_DATES = "The season cannot end before it starts."
@@ -42,6 +43,9 @@ TEAM_SIZE = "A team in {ruleset} has {size} player(s); got {given}."
 PLAYER_TWICE = "A player can be in a team only once."
 PLAYER_OTHER_CLUB = "This player is not a member of the club."
 NAME_EMPTY = "Give a name."
+WITHDRAWAL_POLICY = "Choose walkover or remove."
+TEAM_WITHDRAWN_ALREADY = "{team} withdrew on {on:%d %b %Y}."
+WITHDRAW_BEFORE_SEASON = "A team cannot withdraw before its season starts ({start:%d %b %Y})."
 MERGE_SAME_TEAM = (
     "{source} and {target} both play in {team}: one person cannot fill two places of a team."
 )
@@ -249,12 +253,21 @@ def division_create(
     )
 
 
-DIVISION_FIELDS = ("season", "name", "slug", "ruleset", "house_rules", "games_per_fixture")
+DIVISION_FIELDS = (
+    "season",
+    "name",
+    "slug",
+    "ruleset",
+    "house_rules",
+    "games_per_fixture",
+    "withdrawal_policy",
+)
 
 
 def division_update(*, division: Division, **changes: Any) -> Division:
     """Change any of a division's ``DIVISION_FIELDS``. Its rule set is fixed once a game
-    has been played in it (the deals were scored by it)."""
+    has been played in it (the deals were scored by it). ``withdrawal_policy`` says what
+    becomes of a withdrawing team's later fixtures (``team_withdraw``)."""
     unknown = set(changes) - set(DIVISION_FIELDS)
     if unknown:
         raise TypeError(f"division_update() got unexpected fields {sorted(unknown)}")
@@ -268,6 +281,8 @@ def division_update(*, division: Division, **changes: Any) -> Division:
     )
     if season.club_id != division.club_id:
         errors.append({"field": "season", "message": SEASON_OTHER_CLUB})
+    if after["withdrawal_policy"] not in Division.Withdrawal.values:
+        errors.append({"field": "withdrawal_policy", "message": WITHDRAWAL_POLICY})
     rules_changed = after["ruleset"] != division.ruleset or (
         (after["house_rules"].pk if after["house_rules"] else None) != division.house_rules_id
     )
@@ -352,10 +367,14 @@ def team_update(
     name: str | None = None,
     division: Division | None = None,
     players: Sequence[Player] | None = None,
+    player_names: Sequence[str] | None = None,
 ) -> Team:
     """Rename a team, move it to another division of the club or change its players (in
-    seating order); what is not given stays."""
+    seating order; or by ``player_names``, matched in any case, new ones added to the club);
+    what is not given stays. Games already played keep who sat at the table."""
     division = division or team.division
+    if player_names is not None:
+        players = [player_get_or_create(club=team.club, name=n) for n in player_names if n.strip()]
     name = team.name if name is None else name
     errors = _team_name_errors(division, name, team)
     if division.club_id != team.club_id:
@@ -368,6 +387,25 @@ def team_update(
     team.save(update_fields=["name", "division"])
     if players is not None:
         _set_members(team, list(players))
+    return team
+
+
+@transaction.atomic
+def team_withdraw(*, team: Team, on: dt.date, user: Any = None) -> Team:
+    """The team withdraws from its division on ``on``. Its results before then stand; its
+    fixtures from ``on`` (or without a date) that have no result and no game become
+    walkovers to their opponents or are removed, as ``division.withdrawal_policy`` says:
+    the schedule does that, in this transaction, through ``hooks.team_withdrawn``."""
+    team = Team.objects.select_for_update().select_related("division__season").get(pk=team.pk)
+    if team.withdrawn_on is not None:
+        message = TEAM_WITHDRAWN_ALREADY.format(team=team.name, on=team.withdrawn_on)
+        raise LeagueError.one("team", message, kind=CONFLICT)
+    start = team.division.season.start_date
+    if on < start:
+        raise LeagueError.one("on", WITHDRAW_BEFORE_SEASON.format(start=start))
+    team.withdrawn_on = on
+    team.save(update_fields=["withdrawn_on"])
+    team_withdrawn.send(team=team, on=on, user=user)
     return team
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 
-from clabber_league.leagues.models import Team
+from clabber_league.leagues.models import Division, Team
 from clabber_league.rules import BUILTIN_RULESETS
 
 from .models import WEEKDAYS, ScheduleConfig, Venue
@@ -172,3 +172,36 @@ class FixtureForfeitForm(ServiceForm):
         kind = dict(self.KINDS)[self.cleaned_data["kind"]].split(" (")[0]
         note = self.cleaned_data.get("note") or ""
         return f"{kind}: {note}" if note else kind
+
+
+class TeamEditForm(ServiceForm):
+    name = forms.CharField(max_length=120, label="Team name")
+    players = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One name a line, in seating order; names are matched in any case, new "
+        "ones are added to the club. Games already played keep who sat at the table.",
+    )
+
+    def clean_players(self) -> list[str]:
+        names = [n.strip() for n in re.split(r"[,\n]", self.cleaned_data["players"])]
+        return [n for n in names if n]
+
+
+class TeamWithdrawForm(ServiceForm):
+    on = forms.DateField(
+        label="Withdraws on",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Its fixtures from this day without a result or a game are no longer played.",
+    )
+
+
+class WithdrawalPolicyForm(ServiceForm):
+    withdrawal_policy = forms.ChoiceField(
+        choices=[],
+        widget=forms.RadioSelect,
+        label="When a team withdraws",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["withdrawal_policy"].choices = Division.Withdrawal.choices

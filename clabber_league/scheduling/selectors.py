@@ -230,3 +230,18 @@ def byes_by_round(*, division: Division, fixtures: Iterable[Fixture]) -> dict[in
     return {
         number: [t for t in teams if t.pk not in ids] for number, ids in sorted(playing.items())
     }
+
+
+def withdrawn_fixtures(*, team: Team, on: dt.date):
+    """The fixtures a team withdrawing on ``on`` will not play: from that day (or not yet
+    dated), without a result and without a game started. Earlier ones, and any with games,
+    stay as they are (finish or forfeit them by hand)."""
+    return (
+        Fixture.objects.filter(division_id=team.division_id)
+        .filter(Q(home=team) | Q(away=team))
+        .filter(Q(date__gte=on) | Q(date__isnull=True))
+        .exclude(status__in=Fixture.DONE)
+        .filter(games__isnull=True)
+        .select_related("home", "away")
+        .order_by("date", "round_number", "pk")
+    )

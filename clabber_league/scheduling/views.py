@@ -33,8 +33,11 @@ from .forms import (
     ScheduleConfigForm,
     SeasonEditForm,
     SeasonForm,
+    TeamEditForm,
     TeamForm,
+    TeamWithdrawForm,
     VenueForm,
+    WithdrawalPolicyForm,
 )
 from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
 from .services import fixture_changes
@@ -254,6 +257,9 @@ def division_setup(request: HttpRequest, pk: int) -> HttpResponse:
             config=config,
             form=form,
             team_form=TeamForm(),
+            policy_form=WithdrawalPolicyForm(
+                initial={"withdrawal_policy": division.withdrawal_policy}
+            ),
             teams=division.teams.prefetch_related("members__player").order_by("name"),
             run=selectors.latest_run(division=division),
             has_fixtures=division.fixtures.exists(),
@@ -580,3 +586,104 @@ def fixture_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
         "scheduling/fixture_forfeit.html",
         _context(request, fixture=fixture, form=form),
     )
+
+
+# --- a team through the season: its name and players, withdrawing --------------------------
+
+
+def _team(request: HttpRequest, pk: int) -> Team:
+    return get_object_or_404(
+        Team.objects.select_related("division__season"), club=request.club, pk=pk
+    )
+
+
+def _team_edit_page(
+    request: HttpRequest, team: Team, form: Any, withdraw_form: Any, status: int = 200
+) -> HttpResponse:
+    today = timezone.localdate()
+    later = [] if team.withdrawn_on else list(selectors.withdrawn_fixtures(team=team, on=today))
+    return render(
+        request,
+        "scheduling/team_edit.html",
+        _context(
+            request,
+            team=team,
+            division=team.division,
+            form=form,
+            withdraw_form=withdraw_form,
+            later=later,
+            today=today,
+        ),
+        status=status,
+    )
+
+
+@club_view("manage")
+def team_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Rename a team and change its players (``leagues.services.team_update``, as the API's
+    ``PATCH teams/{id}/``); withdraw it below."""
+    team = _team(request, pk)
+    players = [m.player.name for m in team.members.select_related("player").order_by("position")]
+    form = TeamEditForm(
+        request.POST or None, initial={"name": team.name, "players": "\n".join(players)}
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            league_services.team_update(
+                team=team, name=form.cleaned_data["name"], player_names=form.cleaned_data["players"]
+            )
+        except ServiceError as exc:
+            form.add_service_errors(exc.errors)
+        else:
+            messages.success(request, f"{team.name} saved.")
+            return redirect("scheduling:team-edit", club_slug=request.club.slug, pk=team.pk)
+    withdraw_form = TeamWithdrawForm(initial={"on": timezone.localdate()})
+    return _team_edit_page(request, team, form, withdraw_form, 400 if form.errors else 200)
+
+
+@require_POST
+@club_view("manage")
+def team_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    """The team withdraws (``leagues.services.team_withdraw``, as the API's
+    ``POST teams/{id}/withdraw/``): its later fixtures become walkovers or are removed, as
+    the division chooses."""
+    team = _team(request, pk)
+    withdraw_form = TeamWithdrawForm(request.POST)
+    if withdraw_form.is_valid():
+        on = withdraw_form.cleaned_data["on"]
+        count = selectors.withdrawn_fixtures(team=team, on=on).count()
+        try:
+            league_services.team_withdraw(team=team, on=on, user=request.user)
+        except ServiceError as exc:
+            withdraw_form.add_service_errors(exc.errors)
+        else:
+            removed = team.division.withdrawal_policy == Division.Withdrawal.REMOVE
+            what = "removed" if removed else "walkovers to their opponents"
+            messages.success(
+                request, f"{team.name} withdrew on {on:%d %b %Y}: {count} fixture(s) {what}."
+            )
+            return redirect("scheduling:team", club_slug=request.club.slug, pk=team.pk)
+    players = [m.player.name for m in team.members.select_related("player").order_by("position")]
+    form = TeamEditForm(initial={"name": team.name, "players": "\n".join(players)})
+    return _team_edit_page(request, team, form, withdraw_form, status=400)
+
+
+@require_POST
+@club_view("manage")
+def withdrawal_policy(request: HttpRequest, pk: int) -> HttpResponse:
+    """What becomes of a withdrawing team's later fixtures in this division
+    (``leagues.services.division_update``, as the API's ``PATCH divisions/{id}/``)."""
+    division = _division(request, pk)
+    form = WithdrawalPolicyForm(request.POST)
+    if form.is_valid():
+        try:
+            league_services.division_update(
+                division=division, withdrawal_policy=form.cleaned_data["withdrawal_policy"]
+            )
+        except ServiceError as exc:
+            messages.error(request, " ".join(e["message"] for e in exc.errors))
+        else:
+            messages.success(request, f"Withdrawals: {division.get_withdrawal_policy_display()}.")
+    else:
+        messages.error(request, "Choose walkovers or removal.")
+    return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)

@@ -80,6 +80,7 @@ PAGES = [
     Visit("division schedule", "/clubs/{club}/schedule/divisions/{division}/"),
     Visit("division setup", "/clubs/{club}/schedule/divisions/{division}/setup/", ADMIN),
     Visit("team schedule", "/clubs/{club}/schedule/teams/{team}/"),
+    Visit("edit or withdraw a team", "/clubs/{club}/schedule/teams/{team}/edit/", ADMIN),
     Visit("venue", "/clubs/{club}/schedule/venues/{venue}/"),
     Visit("league night", "/clubs/{club}/schedule/nights/{night}/"),
     Visit("schedule run", "/clubs/{club}/schedule/runs/{run}/", ADMIN),

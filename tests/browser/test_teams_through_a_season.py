@@ -2,13 +2,16 @@
 team, withdraws one; prints a blank score sheet and the night sheet. Each page passes
 axe-core and fits 390 px."""
 
+import datetime as dt
 import re
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from clabber_league.clubs.models import Player, PlayerMerge, Role
 from clabber_league.games import services as game_services
+from clabber_league.scheduling.models import Fixture
 from tests.browser.conftest import assert_accessible
 from tests.factories import DivisionFactory, MembershipFactory, TeamFactory, UserFactory
 from tests.games.conftest import made
@@ -66,3 +69,38 @@ def test_a_player_entered_twice_is_merged_from_the_players_page(live_server, pag
     tom = Player.objects.get(club=club, name="Tom Smith")
     assert tom.seats.count() == 1 and tom.teams.count() == 2
     assert PlayerMerge.objects.get(club=club).merged_by == league["admin"]
+
+
+def test_a_team_is_edited_and_withdrawn_on_a_phone(live_server, page, league):
+    club, division = league["club"], league["division"]
+    aces, bells, _ = league["teams"]
+    later = Fixture.objects.create(
+        club=club,
+        division=division,
+        round_number=2,
+        home=bells,
+        away=aces,
+        date=timezone.localdate() + dt.timedelta(days=7),
+    )
+    log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/clubs/{club.slug}/schedule/divisions/{division.pk}/setup/")
+    page.get_by_role("link", name="Edit or withdraw Aces").click()
+    assert page.evaluate(FITS)
+    assert_accessible(page)
+    page.fill("#id_name", "Ace High")
+    page.fill("#id_players", "tom smith\nMary Lou")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(".messages")).to_contain_text("Ace High saved.")
+    expect(page.locator("#id_players")).to_have_value("Tom Smith\nMary Lou")
+    # Withdrawing before the season starts is refused beside the date; then it withdraws.
+    page.fill("#id_on", "2026-01-05")
+    page.get_by_role("button", name="Withdraw Ace High").click()
+    expect(page.locator(".errorlist")).to_contain_text("cannot withdraw before its season")
+    assert_accessible(page)
+    page.fill("#id_on", f"{timezone.localdate():%Y-%m-%d}")
+    page.get_by_role("button", name="Withdraw Ace High").click()
+    expect(page.locator(".messages")).to_contain_text("1 fixture(s) walkovers to their opponents")
+    today = timezone.localdate()
+    expect(page.get_by_text(f"withdrew on {today.day} {today:%b %Y}")).to_be_visible()
+    later.refresh_from_db()
+    assert (later.status, later.forfeit_winner) == (Fixture.Status.FORFEIT, bells)

@@ -46,6 +46,7 @@ API = {
     "division-detail": MANAGE,
     "team-list": MANAGE,
     "team-detail": MANAGE,
+    "team-withdraw": MANAGE,
     "team-calendar-link-list": MEMBER,
     "team-calendar-link-revoke": MANAGE,
     "venue-list": MANAGE,
@@ -133,6 +134,9 @@ PAGES = {
     "scheduling:night": (READ, READ),
     "scheduling:fixture-move": (MANAGE, MANAGE),
     "scheduling:fixture-forfeit": (MANAGE, MANAGE),
+    "scheduling:team-edit": (MANAGE, MANAGE),
+    "scheduling:team-withdraw": (MANAGE, MANAGE),
+    "scheduling:withdrawal-policy": (MANAGE, MANAGE),
     "standings:index": (READ, READ),
     "standings:leaderboards": (READ, READ),
     "standings:division": (READ, READ),
@@ -295,6 +299,7 @@ PK_OBJECT = {
     "members:dispute": "dispute",
     "members:handover": "game",
     "members:player-merge": "player",
+    "scheduling:withdrawal-policy": "division",
 }
 
 

@@ -39,6 +39,8 @@ FIXTURE_HAS_RESULT = (
 TEAM_SELF = "A team cannot play itself."
 TEAM_OTHER_DIVISION = "This team is not in the division."
 GAMES_PLANNED = "A fixture is 1 to 9 games."
+WITHDRAWN_NOTE = "Walkover: {team} withdrew on {on:%d %b %Y}"
+TEAM_WITHDRAWN = "{team} withdrew on {on:%d %b %Y}: it plays no more fixtures."
 NO_PLAY_NIGHT = (
     "{date} is a no-play night of {division}{reason}. Choose another night, or say that it "
     "is played then anyway."
@@ -153,6 +155,10 @@ def fixture_create(
     errors = _teams_errors(division, home, away)
     if not 1 <= planned <= 9:
         errors.append({"field": "games_planned", "message": GAMES_PLANNED})
+    for name, team in (("home", home), ("away", away)):
+        if team.withdrawn_on is not None and (date is None or date >= team.withdrawn_on):
+            message = TEAM_WITHDRAWN.format(team=team.name, on=team.withdrawn_on)
+            errors.append({"field": name, "message": message})
     if errors:
         raise ScheduleError(errors)
     _lock_config(division)
@@ -329,3 +335,19 @@ def fixture_result_update(*, fixture_id: int) -> Fixture:
         return fixture
     fixture.save(update_fields=["status", "flagged_at"])
     return fixture
+
+
+def fixtures_team_withdrawn(*, team: Team, on: dt.date, user: Any = None) -> None:
+    """``leagues.hooks.team_withdrawn``: the team's later fixtures
+    (``selectors.withdrawn_fixtures``)
+    become walkovers to the opponents (through ``fixture_forfeit``, so the standings count
+    them) or are removed (``fixture_delete``), as the division's ``withdrawal_policy``
+    says."""
+    policy = Division.objects.values_list("withdrawal_policy", flat=True).get(pk=team.division_id)
+    for fixture in list(selectors.withdrawn_fixtures(team=team, on=on)):
+        if policy == Division.Withdrawal.REMOVE:
+            fixture_delete(fixture=fixture, user=user)
+        else:
+            opponent = fixture.away if fixture.home_id == team.pk else fixture.home
+            note = WITHDRAWN_NOTE.format(team=team.name, on=on)
+            fixture_forfeit(fixture=fixture, winner=opponent, note=note, user=user)
