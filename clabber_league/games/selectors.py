@@ -144,16 +144,3 @@ def start_fixture(*, division: Division, pk: Any) -> Fixture | None:
 def team_roster(*, team: Team) -> list[Player]:
     """The team's players in their order."""
     return [m.player for m in team.members.select_related("player").order_by("position", "id")]
-
-
-def club_player_named(*, club: Club, name: str) -> Player | None:
-    """The club's player of that name, matched without regard to case (an exact match
-    first, where two names differ only by case)."""
-    name = " ".join(name.split())
-    if not name:
-        return None
-    matches = list(Player.objects.filter(club=club, name__iexact=name)[:5])
-    exact = [p for p in matches if p.name == name]
-    if exact:
-        return exact[0]
-    return matches[0] if len(matches) == 1 else None
