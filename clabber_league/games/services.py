@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Club, Player
-from clabber_league.core.errors import ServiceError
+from clabber_league.core.errors import CONFLICT, FORBIDDEN, ServiceError, conflict
 from clabber_league.leagues.models import Division, Team
 from clabber_league.leagues.results import game_counts
 from clabber_league.rules import RulesError, get_ruleset, score_game
@@ -277,14 +277,10 @@ def _fixture_errors(
     )
     played = Game.objects.filter(fixture=fixture, status__in=Game.COUNTED).count()
     if played >= fixture.games_planned and status != Fixture.Status.FORFEIT:
-        return [
-            {
-                "field": "fixture",
-                "message": FIXTURE_DECIDED.format(planned=fixture.games_planned, played=played),
-            }
-        ]
+        message = FIXTURE_DECIDED.format(planned=fixture.games_planned, played=played)
+        return [conflict("fixture", message)]
     if status in Fixture.DONE:
-        return [{"field": "fixture", "message": FIXTURE_HAS_RESULT}]
+        return [conflict("fixture", FIXTURE_HAS_RESULT)]
     wanted = {"A": fixture.home_id, "B": fixture.away_id}
     given = {side: (sides.get(side).pk if sides.get(side) else None) for side in side_names}
     if any(given.get(side) != wanted.get(side) for side in set(wanted) | set(given)):
@@ -310,7 +306,8 @@ def check_rows_count(count: int) -> None:
 
 def _check_room(game: Game, adding: int, field_name: str) -> None:
     if game.deal_count + adding > max_deals():
-        raise GameError.one(field_name, GAME_FULL.format(cap=max_deals(), count=game.deal_count))
+        message = GAME_FULL.format(cap=max_deals(), count=game.deal_count)
+        raise GameError.one(field_name, message, kind=CONFLICT)
 
 
 # --- scoring a game's deals -----------------------------------------------------------------
@@ -394,7 +391,7 @@ def _preview_from(game: Game, answer: Mapping[str, Any], index: int) -> Preview:
 def deal_preview(*, game: Game, data: Mapping[str, Any], maker_seat: int | None = None) -> Preview:
     """Score a deal as the next one of the game without saving anything."""
     if game.status != Game.Status.IN_PROGRESS:
-        raise GameError.one("game", _closed_message(game))
+        raise GameError.one("game", _closed_message(game), kind=CONFLICT)
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
     new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
@@ -410,7 +407,7 @@ def deal_correct_preview(
     game's totals once the later deals are re-scored too)."""
     game = deal.game
     if game.status in (Game.Status.CONFIRMED, Game.Status.ABANDONED):
-        raise GameError.one("game", _closed_message(game))
+        raise GameError.one("game", _closed_message(game), kind=CONFLICT)
     rows, index = _rows_and_index(game, deal)
     new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
@@ -475,7 +472,7 @@ def _deal_record(
         if existing is not None:
             return Recorded(deal=existing, created=False)
     if game.status != Game.Status.IN_PROGRESS:
-        raise GameError.one("game", _closed_message(game))
+        raise GameError.one("game", _closed_message(game), kind=CONFLICT)
     _check_room(game, 1, "game")
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
     new = _deal_input(game, data)
@@ -623,7 +620,7 @@ def _closed_message(game: Game) -> str:
 def _locked_open_game(game_id: int) -> Game:
     game = Game.objects.select_for_update().get(pk=game_id)
     if game.status in (Game.Status.CONFIRMED, Game.Status.ABANDONED):
-        raise GameError.one("game", _closed_message(game))
+        raise GameError.one("game", _closed_message(game), kind=CONFLICT)
     return game
 
 
@@ -697,9 +694,9 @@ def game_abandon(*, game: Game, user: Any = None) -> Game:
     can be played again), the standings, the leaderboards or the ratings."""
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status == Game.Status.ABANDONED:
-        raise GameError.one("game", GAME_ALREADY_ABANDONED)
+        raise GameError.one("game", GAME_ALREADY_ABANDONED, kind=CONFLICT)
     if game.status == Game.Status.CONFIRMED:
-        raise GameError.one("game", GAME_ABANDON_CONFIRMED)
+        raise GameError.one("game", GAME_ABANDON_CONFIRMED, kind=CONFLICT)
     status_before = game.status
     before = {
         "status": status_before,
@@ -824,15 +821,15 @@ def game_confirm(
         raise ValueError(f"unknown way of confirming: {how!r}")
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status == Game.Status.CONFIRMED:
-        raise GameError.one("game", GAME_ALREADY_CONFIRMED)
+        raise GameError.one("game", GAME_ALREADY_CONFIRMED, kind=CONFLICT)
     if game.status != Game.Status.FINISHED:
-        raise GameError.one("game", GAME_NOT_FINISHED)
+        raise GameError.one("game", GAME_NOT_FINISHED, kind=CONFLICT)
     if how == "club":
         refusal = None if _manages(access, game) else CONFIRM_CLUB_ADMIN_ONLY
     else:
         refusal = game_confirm_refusal(game=game, user=user, player=player, access=access)
     if refusal is not None:
-        raise GameError.one("game", refusal)
+        raise GameError.one("game", refusal, kind=FORBIDDEN)  # who may confirm: 403
     account = player.user if player is not None else user
     game.status = Game.Status.CONFIRMED
     game.confirmed_at = timezone.now()
@@ -885,7 +882,7 @@ def sheet_rows_record(
     check_rows_count(len(rows))
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.IN_PROGRESS:
-        raise GameError.one("game", _closed_message(game))
+        raise GameError.one("game", _closed_message(game), kind=CONFLICT)
     _check_room(game, len(rows), "rows")
     existing = list(game.deals.order_by("number").values_list("data", flat=True))
     news = [adapters.deal_data(row) for row in rows]

@@ -21,7 +21,7 @@ from django.utils.text import slugify
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.clubs.services import player_get_or_create, player_name_clean
-from clabber_league.core.errors import CONFLICT, ServiceError
+from clabber_league.core.errors import CONFLICT, ServiceError, conflict
 from clabber_league.rules import RulesError, get_ruleset
 
 from .hooks import team_withdrawn
@@ -105,7 +105,7 @@ def house_rules_save(
     if house_rules is not None:
         clash = clash.exclude(pk=house_rules.pk)
     if clash.exists():
-        errors.append({"field": "name", "message": HOUSE_RULES_NAME_TAKEN})
+        errors.append(conflict("name", HOUSE_RULES_NAME_TAKEN))
     if errors:
         raise LeagueError(errors)
     rules = house_rules or HouseRules(club=club)
@@ -145,7 +145,7 @@ def season_create(
     )
     taken = Season.objects.filter(club=club).values_list("slug", flat=True)
     if slug and Season.objects.filter(club=club, slug=slug).exists():
-        errors.append({"field": "slug", "message": SEASON_SLUG_TAKEN})
+        errors.append(conflict("slug", SEASON_SLUG_TAKEN))
     if errors:
         raise LeagueError(errors)
     return Season.objects.create(
@@ -189,7 +189,7 @@ def season_update(*, season: Season, **changes: Any) -> Season:
         after["slug"] != season.slug
         and Season.objects.filter(club_id=season.club_id, slug=after["slug"]).exists()
     ):
-        errors.append({"field": "slug", "message": SEASON_SLUG_TAKEN})
+        errors.append(conflict("slug", SEASON_SLUG_TAKEN))
     if errors:
         raise LeagueError(errors)
     for name, value in after.items():
@@ -238,7 +238,7 @@ def division_create(
         games_per_fixture=games_per_fixture,
     )
     if slug and Division.objects.filter(season=season, slug=slug).exists():
-        errors.append({"field": "slug", "message": DIVISION_SLUG_TAKEN})
+        errors.append(conflict("slug", DIVISION_SLUG_TAKEN))
     if errors:
         raise LeagueError(errors)
     taken = Division.objects.filter(season=season).values_list("slug", flat=True)
@@ -287,13 +287,13 @@ def division_update(*, division: Division, **changes: Any) -> Division:
         (after["house_rules"].pk if after["house_rules"] else None) != division.house_rules_id
     )
     if rules_changed and division.games.exists():
-        errors.append({"field": "ruleset", "message": RULES_FIXED})
+        errors.append(conflict("ruleset", RULES_FIXED))
     if (
         after["slug"] != division.slug or season.pk != division.season_id
     ) and Division.objects.filter(season=season, slug=after["slug"]).exclude(
         pk=division.pk
     ).exists():
-        errors.append({"field": "slug", "message": DIVISION_SLUG_TAKEN})
+        errors.append(conflict("slug", DIVISION_SLUG_TAKEN))
     if errors:
         raise LeagueError(errors)
     for name, value in after.items():
@@ -326,7 +326,7 @@ def _team_name_errors(division: Division, name: str, team: Team | None = None) -
     if team is not None:
         clash = clash.exclude(pk=team.pk)
     if clash.exists():
-        errors.append({"field": "name", "message": TEAM_NAME_TAKEN})
+        errors.append(conflict("name", TEAM_NAME_TAKEN))
     return errors
 
 

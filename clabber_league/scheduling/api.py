@@ -509,14 +509,14 @@ class TeamCalendarLinkViewSet(ClubScopedMixin, viewsets.GenericViewSet):
     a club admin, revoke every member's link to the team (``feeds``)."""
 
     serializer_class = CalendarLinkSerializer
-    queryset = Team.objects.none()  # the schema's type of ``team_pk``; reads use _team()
+    queryset = Team.objects.none()  # the schema's type of ``team_id``; reads use _team()
 
     @property
     def write_need(self) -> str:  # type: ignore[override]
         return "manage" if getattr(self, "action", None) == "revoke" else "member"
 
     def _team(self) -> Team:
-        team = Team.objects.filter(club=self.club, pk=self.kwargs["team_pk"]).first()
+        team = Team.objects.filter(club=self.club, pk=self.kwargs["team_id"]).first()
         if team is None:
             raise NotFound(NO_SUCH_TEAM)
         return team

@@ -33,6 +33,7 @@ ROLE_RANK = {None: -1, Role.VIEWER: 1, Role.PLAYER: 2, Role.SCORER: 3, Role.ADMI
 
 # API route name -> what its unsafe methods need (GET is always "read").
 API = {
+    "club-detail": READ,
     "member-list": MANAGE,
     "member-detail": MANAGE,
     "player-list": MANAGE,
@@ -313,8 +314,8 @@ def _kwargs(name: str, pattern, world) -> dict:
     objects = world["objects"]
     values = {
         "club_slug": world["club"].slug,
-        "game_pk": objects["game"],
-        "team_pk": objects["team"],
+        "game_id": objects["game"],
+        "team_id": objects["team"],
         "number": 1,
         "slug": world["season_slug"],
         "day": "2026-09-07",

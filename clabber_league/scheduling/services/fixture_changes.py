@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
-from clabber_league.core.errors import CONFLICT
+from clabber_league.core.errors import CONFLICT, conflict
 from clabber_league.leagues.models import Division, Team
 
 from .. import selectors
@@ -97,13 +97,13 @@ def _check_night(
     for other in same_night:
         for team in teams:
             if team.pk in (other.home_id, other.away_id):
-                raise ScheduleError.one(
-                    "date", TEAM_BUSY.format(team=team.name, home=other.home, away=other.away)
-                )
+                busy = TEAM_BUSY.format(team=team.name, home=other.home, away=other.away)
+                raise ScheduleError.one("date", busy, kind=CONFLICT)
         if venue is not None and other.venue_id == venue.pk and other.table == table:
             raise ScheduleError.one(
                 "table",
                 TABLE_TAKEN.format(table=table, venue=venue.name, home=other.home, away=other.away),
+                kind=CONFLICT,
             )
 
 
@@ -197,7 +197,7 @@ def fixture_update(*, fixture: Fixture, user: Any = None, **changes: Any) -> Fix
         if name in changes and after[name] != getattr(fixture, name)
     ]
     if changed and (fixture.is_done or fixture.games.exists()):
-        raise ScheduleError([{"field": name, "message": FIXTURE_HAS_RESULT} for name in changed])
+        raise ScheduleError([conflict(name, FIXTURE_HAS_RESULT) for name in changed])
     errors = _teams_errors(after["division"], after["home"], after["away"])
     if not 1 <= after["games_planned"] <= 9:
         errors.append({"field": "games_planned", "message": GAMES_PLANNED})
@@ -247,7 +247,7 @@ def fixture_move(
     fixture is played then anyway."""
     fixture = _lock(fixture)
     if fixture.is_done or fixture.games.exists():
-        raise ScheduleError.one("fixture", FIXTURE_DONE)
+        raise ScheduleError.one("fixture", FIXTURE_DONE, kind=CONFLICT)
     _check_place(fixture.club_id, venue, table)
     if date is not None and not on_no_play_night:
         _check_play_night(fixture, date)
@@ -290,11 +290,11 @@ def fixture_forfeit(*, fixture: Fixture, winner: Team, note: str = "", user: Any
     standings count it in the same transaction (``hooks.fixture_changed``)."""
     fixture = _lock(fixture)
     if fixture.status == Fixture.Status.FORFEIT:
-        raise ScheduleError.one("fixture", FORFEIT_TWICE)
+        raise ScheduleError.one("fixture", FORFEIT_TWICE, kind=CONFLICT)
     if winner.pk not in (fixture.home_id, fixture.away_id):
         raise ScheduleError.one("winner", FORFEIT_WINNER)
     if fixture.games.exists():
-        raise ScheduleError.one("fixture", FIXTURE_HAS_GAMES)
+        raise ScheduleError.one("fixture", FIXTURE_HAS_GAMES, kind=CONFLICT)
     fixture.status = Fixture.Status.FORFEIT
     fixture.forfeit_winner = winner
     fixture.note = note[:200]

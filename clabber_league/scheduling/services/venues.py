@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from clabber_league.clubs.models import Club
+from clabber_league.core.errors import conflict
 
 from ..models import Venue
 from . import ScheduleError
@@ -18,7 +19,7 @@ def _venue_errors(club_id: int, name: str, tables: int, venue: Venue | None = No
     if venue is not None:
         clash = clash.exclude(pk=venue.pk)
     if clash.exists():
-        errors.append({"field": "name", "message": VENUE_NAME_TAKEN})
+        errors.append(conflict("name", VENUE_NAME_TAKEN))
     if not 1 <= tables <= 500:
         errors.append({"field": "tables", "message": TABLES_RANGE})
     return errors
