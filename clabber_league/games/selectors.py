@@ -79,9 +79,15 @@ def fixtures_to_start(
     previous = following = None
     search = search.strip()
     if search:
-        fixtures = open_fixtures.filter(
-            Q(home__name__icontains=search) | Q(away__name__icontains=search)
+        # The division's teams whose name contains it first (the first 25: a search that
+        # finds more is too vague to page through), then their fixtures by the indexed team
+        # columns, instead of joining every fixture of the division to its teams' names.
+        teams = list(
+            Team.objects.filter(
+                club_id=division.club_id, division=division, name__icontains=search
+            ).values_list("pk", flat=True)[:START_FIXTURES_PER_PAGE]
         )
+        fixtures = open_fixtures.filter(Q(home_id__in=teams) | Q(away_id__in=teams))
         round_number = None
     else:
         if round_number is None:
