@@ -32,6 +32,7 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     serializer_class = ClubSerializer
     permission_classes = [AllowAny]
     lookup_field = "slug"
+    lookup_url_kwarg = "club_slug"  # one name for the club's slug in every path
     queryset = Club.objects.none()
     filterset_fields = ["is_public", "city"]
 

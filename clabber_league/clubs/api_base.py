@@ -47,7 +47,7 @@ class ClubScopedMixin:
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         for name, value in kwargs.items():
             # An id past any database's integer is "not found", never an overflow.
-            is_id = name == "pk" or name.endswith("_pk")
+            is_id = name == "pk" or name.endswith("_id")
             if is_id and str(value).isdigit() and int(value) > MAX_ID:
                 raise NotFound(NOT_FOUND)
         try:

@@ -48,7 +48,7 @@ def _check_admins_left(membership: Membership, *, role_after: str | None) -> Non
         .values_list("pk", flat=True)
     )
     if not [pk for pk in admins if pk != membership.pk]:
-        raise ClubError([{"field": "role", "message": LAST_ADMIN}])
+        raise ClubError.one("role", LAST_ADMIN, kind=CONFLICT)
 
 
 @transaction.atomic
@@ -94,7 +94,9 @@ def player_link_user(*, player: Player, user: Any | None) -> Player:
             raise ClubError.one("user", PLAYER_LOGIN_NOT_MEMBER)
         other = Player.objects.filter(club_id=player.club_id, user=user).exclude(pk=player.pk)
         if other.exists():
-            raise ClubError.one("user", PLAYER_LOGIN_TAKEN.format(player=other.first()))
+            raise ClubError.one(
+                "user", PLAYER_LOGIN_TAKEN.format(player=other.first()), kind=CONFLICT
+            )
     if player.user_id != (user.pk if user is not None else None):
         player.user = user
         player.save(update_fields=["user"])

@@ -10,7 +10,7 @@ from clabber_league.scheduling import api as scheduling_api
 from clabber_league.standings import api as standings_api
 
 CLUB = r"clubs/(?P<club_slug>[-a-zA-Z0-9_]+)"
-GAME = CLUB + r"/games/(?P<game_pk>[0-9]+)"
+GAME = CLUB + r"/games/(?P<game_id>[0-9]+)"
 
 router = DefaultRouter(trailing_slash=True)
 # No ".json"/".csv" suffix URLs: a CSV download is an operation of its own (".../deals.csv/"),
@@ -24,7 +24,7 @@ router.register(CLUB + "/seasons", leagues_api.SeasonViewSet, basename="season")
 router.register(CLUB + "/divisions", leagues_api.DivisionViewSet, basename="division")
 router.register(CLUB + "/teams", leagues_api.TeamViewSet, basename="team")
 router.register(
-    CLUB + r"/teams/(?P<team_pk>[0-9]+)/calendar-link",
+    CLUB + r"/teams/(?P<team_id>[0-9]+)/calendar-link",
     scheduling_api.TeamCalendarLinkViewSet,
     basename="team-calendar-link",
 )

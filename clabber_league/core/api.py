@@ -12,7 +12,7 @@ handles a rejected deal, a missing token, a conflict and a busy database the sam
 | 403 | your role in the club does not allow this |
 | 404 | no such thing in this club, no such club (to you), no such ``/api/`` URL |
 | 405 | the method is not allowed on this URL |
-| 409 | a conflict with the stored state (still in use, already exists, already done) |
+| 409 | a conflict with the stored state (still in use, already exists or done, a race lost) |
 | 413 | the body is larger than the service accepts |
 | 415 | the body is not ``application/json`` |
 | 422 | an ``Idempotency-Key`` reused with another request |
@@ -30,7 +30,7 @@ import logging
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
-from django.db import DatabaseError, InterfaceError, OperationalError
+from django.db import DatabaseError, IntegrityError, InterfaceError, OperationalError
 from django.db.models import ProtectedError, RestrictedError
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.urls import Resolver404, resolve
@@ -56,6 +56,7 @@ TOO_BIG = "The request is larger than this service accepts."
 STILL_IN_USE = "This cannot be deleted: {used_by} still refer to it. Remove or change those first."
 MALFORMED_JSON = "The request body is not well-formed JSON: {reason}"
 NO_SUCH_URL = "There is no such API URL: {path}"
+DUPLICATE = "This already exists (it was saved a moment ago by another request)."
 
 
 class ErrorItemSerializer(serializers.Serializer):
@@ -120,6 +121,9 @@ def exception_handler(exc: Exception, context: dict) -> Response:
         used_by = sorted({str(obj._meta.verbose_name_plural) for obj in exc.protected_objects})
         message = STILL_IN_USE.format(used_by=", ".join(used_by) or "other records")
         return Response(errors_body("", message), status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, IntegrityError) and _is_unique_violation(exc):
+        # Two requests racing for one name or one slot: the loser's is a conflict.
+        return Response(errors_body("", DUPLICATE), status=status.HTTP_409_CONFLICT)
     if isinstance(exc, (OperationalError, InterfaceError)):
         logger.warning("database unavailable: %s", exc)
         return Response(
@@ -132,6 +136,15 @@ def exception_handler(exc: Exception, context: dict) -> Response:
     else:
         logger.exception("unhandled API error")
     return Response(errors_body("", INTERNAL_ERROR), status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+
+
+def _is_unique_violation(exc: IntegrityError) -> bool:
+    """A unique constraint (PostgreSQL's SQLSTATE 23505, SQLite's message), not a missing
+    or dangling value, which is a bug (500)."""
+    cause = exc.__cause__
+    if getattr(cause, "sqlstate", None) == "23505":
+        return True
+    return "UNIQUE constraint failed" in str(exc)
 
 
 def _answer_in_json(request: Request | None) -> None:

@@ -10,6 +10,9 @@ engine gives: ``[{"field": "sides.B", "message": "..."}]``, one entry per mistak
 * ``not_found`` something the input names does not exist for this club (HTTP 404);
 * ``forbidden`` the caller may not do this (HTTP 403).
 
+A refusal that collects several mistakes marks the conflicts among them with
+:func:`conflict`; it is a conflict (409) when all of them are, else invalid (400).
+
 The API's exception handler (``core.api.exception_handler``) turns it into the one error
 body ``{"errors": [...]}`` with the kind's status, so no API view catches it; the pages
 catch it and show the messages beside the form's fields. Nothing here imports Django: the
@@ -37,12 +40,16 @@ class ServiceError(Exception):
     default_kind: ClassVar[str] = INVALID
 
     def __init__(self, errors: Iterable[dict[str, str]], *, kind: str | None = None) -> None:
+        entries = list(errors)
         self.errors: list[dict[str, str]] = [
-            {"field": e["field"], "message": e["message"]} for e in errors
+            {"field": e["field"], "message": e["message"]} for e in entries
         ]
         if not self.errors:
             raise ValueError("a ServiceError needs at least one error entry")
-        self.kind = kind or self.default_kind
+        # An entry may say its own kind (``conflict(...)``): when every entry is of one
+        # kind, that is the refusal's; a mix is invalid input first (400).
+        kinds = {e.get("kind") or self.default_kind for e in entries}
+        self.kind = kind or (kinds.pop() if len(kinds) == 1 else INVALID)
         if self.kind not in STATUS:
             raise ValueError(f"unknown ServiceError kind {self.kind!r}")
         super().__init__(
@@ -64,3 +71,9 @@ class ServiceError(Exception):
     def messages_for(self, field_name: str) -> list[str]:
         """The messages about one field (a page shows them beside it)."""
         return [e["message"] for e in self.errors if e["field"] == field_name]
+
+
+def conflict(field_name: str, message: str) -> dict[str, str]:
+    """An error entry that is a conflict with what is stored (a name taken, a state that
+    forbids the change): a refusal made only of these answers 409, not 400."""
+    return {"field": field_name, "message": message, "kind": CONFLICT}

@@ -79,6 +79,12 @@ class AutoSchema(openapi.AutoSchema):
             auths.append({})  # a public club's data is read without logging in
         return auths
 
+    def _get_format_parameters(self) -> list[dict[str, Any]]:
+        """No ``?format=`` parameter: an operation answers one media type, and a CSV is an
+        operation of its own. (The leaderboards' and ratings' older ``?format=csv`` still
+        answers, for clients written before; it is not offered to new ones.)"""
+        return []
+
     def get_override_parameters(self) -> list[Any]:
         from .idempotency import IDEMPOTENCY_PARAMETER, is_idempotent
 
@@ -128,9 +134,16 @@ class AutoSchema(openapi.AutoSchema):
         return codes
 
 
+#: The path parameters' one convention: ``{club_slug}`` (a string), ``{id}`` for the object
+#: the path names and ``{<thing>_id}`` for a parent (``{game_id}``) or an object reached
+#: through another's id (``ratings/{player_id}/``), all integers.
+ID_SCHEMA = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
+
+
 def postprocess_path_parameters(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """Path parameters named ``<thing>_pk`` (a parent's id in a nested route, matched by
-    ``[0-9]+``) are integers like every ``id``; ``club_slug`` is described once."""
+    """Every ``id`` and ``<thing>_id`` path parameter is a positive integer (a parent's is
+    matched by ``[0-9]+``, an object's looked up by its key); ``club_slug`` is described
+    once."""
     for item in result.get("paths", {}).values():
         for operation in item.values():
             if not isinstance(operation, dict):
@@ -138,10 +151,16 @@ def postprocess_path_parameters(result: dict[str, Any], **kwargs: Any) -> dict[s
             for parameter in operation.get("parameters", []):
                 if parameter.get("in") != "path":
                     continue
-                if parameter["name"].endswith("_pk"):
-                    parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
-                    parameter.setdefault("description", "The id of the parent object.")
-                elif parameter["name"] == "club_slug":
+                name = parameter["name"]
+                if name == "id" or name.endswith("_id"):
+                    parameter["schema"] = dict(ID_SCHEMA)
+                    thing = name.removesuffix("_id").replace("_", " ")
+                    parameter.setdefault(
+                        "description",
+                        "The object's id." if name == "id" else f"The {thing}'s id.",
+                    )
+                elif name == "club_slug":
+                    parameter["schema"] = {"type": "string"}
                     parameter.setdefault("description", "The club's slug, as in its page's URL.")
     return result
 

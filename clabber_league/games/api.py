@@ -323,7 +323,7 @@ class GameViewSet(
         services.check_rows_count(len(rows))  # before any work: GameError, 400
         game = self.get_object()
         deals = services.sheet_rows_record(game=game, rows=rows, user=request.user)
-        location = reverse("deal-list", kwargs={"club_slug": self.club.slug, "game_pk": game.pk})
+        location = reverse("deal-list", kwargs={"club_slug": self.club.slug, "game_id": game.pk})
         return Response(
             DealSerializer(deals, many=True).data,
             status=status.HTTP_201_CREATED,
@@ -414,10 +414,10 @@ class DealViewSet(ClubScopedModelViewSet):
     http_method_names = ["get", "post", "put", "delete", "head", "options"]
 
     def queryset_for_club(self, club) -> QuerySet[Deal]:
-        return selectors.deal_list(club=club, game_id=self.kwargs["game_pk"])
+        return selectors.deal_list(club=club, game_id=self.kwargs["game_id"])
 
     def _game(self) -> Game:
-        return get_object_or_404(Game, club=self.club, pk=self.kwargs["game_pk"])
+        return get_object_or_404(Game, club=self.club, pk=self.kwargs["game_id"])
 
     @extend_schema(request=DealInputSerializer, responses={201: DealSerializer, 400: ERROR_BODY})
     @idempotent
@@ -428,7 +428,7 @@ class DealViewSet(ClubScopedModelViewSet):
         try:  # the game is read once, locked, by the service
             recorded = services.deal_record(
                 club=self.club,
-                game_id=self.kwargs["game_pk"],
+                game_id=self.kwargs["game_id"],
                 data=data,
                 maker_seat=maker_seat,
                 user=request.user,
@@ -482,7 +482,7 @@ class RevisionViewSet(ClubScopedMixin, viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> QuerySet[DealRevision]:
         if getattr(self, "swagger_fake_view", False):
             return self.queryset
-        return selectors.revision_list(club=self.club, game_id=self.kwargs["game_pk"])
+        return selectors.revision_list(club=self.club, game_id=self.kwargs["game_id"])
 
 
 # Request bodies' examples in the schema, by component (``<Serializer name>Request``; the

@@ -18,6 +18,7 @@ from clabber_league.rules.cards import NO_TRUMPS, SUITS
 from clabber_league.rules.dealing import complete_points
 
 from .models import Game
+from .wording import Names, humane
 
 SUIT_LABELS = {
     "clubs": "♣ Clubs",
@@ -62,10 +63,34 @@ def meld_kind_choices(ruleset: RuleSet) -> list[tuple[str, str]]:
     return [("", "—"), *runs, *fours]
 
 
-class DealForm(forms.Form):
-    """One deal. Built for a game: ``DealForm(game=..., ruleset=..., data=...)``."""
+def meld_chips(ruleset: RuleSet) -> list[tuple[str, str]]:
+    """The melds a player shows most, one tap each: the two shortest runs and the most
+    valuable four (the others are under "More")."""
+    kinds = [k for k, _ in meld_kind_choices(ruleset) if k]
+    runs = [k for k in kinds if k.startswith("run-")][:2]
+    fours = sorted(
+        (k for k in kinds if k.startswith("four-")), key=ruleset.meld_value, reverse=True
+    )[:1]
+    return [(k, f"Run {k[4:]}") for k in runs] + [(k, f"Four {k[5:]}") for k in fours]
 
-    passed = forms.BooleanField(required=False, label="Passed out (everybody passed)")
+
+def run_tops(ruleset: RuleSet) -> dict[str, list[str]]:
+    """For each run length the cards that can top it, likeliest first: a run at the top
+    of the suit needs one card missing beside it, one in the middle two."""
+    ranks = list(ruleset.pack_ranks)  # highest first
+    out = {}
+    for kind, _ in meld_kind_choices(ruleset):
+        if kind.startswith("run-"):
+            out[kind] = ranks[: len(ranks) - int(kind[4:]) + 1]
+    return out
+
+
+class DealForm(forms.Form):
+    """One deal. Built for a game: ``DealForm(game=..., ruleset=..., seat_names=...,
+    side_names=..., data=...)``. Sides and players are shown by their names everywhere,
+    in the labels and in the engine's messages (``games.wording``)."""
+
+    passed = forms.BooleanField(required=False, label="Passed out: everybody passed")
     round = forms.TypedChoiceField(
         choices=[(1, "1st round: took the turned-up suit"), (2, "2nd round: named a suit")],
         coerce=int,
@@ -75,7 +100,11 @@ class DealForm(forms.Form):
     )
     turned = forms.ChoiceField(required=False, label="Turned-up suit", widget=forms.RadioSelect)
     maker_seat = forms.TypedChoiceField(
-        coerce=int, required=False, widget=forms.RadioSelect, label="Who named trump"
+        coerce=int,
+        required=False,
+        empty_value=None,
+        widget=forms.RadioSelect,
+        label="Who named trump",
     )
     trump = forms.ChoiceField(required=False, widget=forms.RadioSelect, label="Trump")
     last_trick = forms.ChoiceField(required=False, widget=forms.RadioSelect, label="Last trick")
@@ -87,55 +116,74 @@ class DealForm(forms.Form):
         widget=forms.RadioSelect,
     )
     renege = forms.MultipleChoiceField(
-        required=False, widget=forms.CheckboxSelectMultiple, label="Renege by"
+        required=False, widget=forms.CheckboxSelectMultiple, label="Reneged"
     )
 
     def __init__(
-        self, *args: Any, game: Game, ruleset: RuleSet, seat_names: dict[int, str], **kwargs: Any
+        self,
+        *args: Any,
+        game: Game,
+        ruleset: RuleSet,
+        seat_names: dict[int, str],
+        side_names: dict[str, str] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
         self.ruleset = ruleset
         self.sides = list(ruleset.sides)
         self.seat_names = seat_names
+        players = {
+            side: " & ".join(n for s, n in sorted(seat_names.items()) if self.seat_side(s) == side)
+            for side in self.sides
+        }
+        self.side_names = {s: (side_names or {}).get(s) or players[s] for s in self.sides}
         suits = [(s, SUIT_LABELS[s]) for s in SUITS]
         trumps = suits + ([(NO_TRUMPS, SUIT_LABELS[NO_TRUMPS])] if ruleset.allows_no_trumps else [])
         self.fields["turned"].choices = suits
         self.fields["trump"].choices = trumps
-        seat_choices = [(seat, self.seat_label(seat)) for seat in sorted(seat_names)]
+        seat_choices = [(seat, seat_names[seat]) for seat in sorted(seat_names)]
+        side_choices = [(s, self.side_names[s]) for s in self.sides]
         self.fields["maker_seat"].choices = seat_choices
         self.fields["bell"].choices = [("", "Nobody"), *seat_choices]
-        self.fields["last_trick"].choices = [(s, f"Side {s}") for s in self.sides]
-        self.fields["renege"].choices = [(s, f"Side {s}") for s in self.sides]
+        self.fields["last_trick"].choices = side_choices
+        self.fields["renege"].choices = side_choices
         for side in self.sides:
             self.fields[f"points_{side}"] = forms.IntegerField(
                 required=False,
-                label=f"Card points {side}",
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
+                label=f"Card points, {self.side_names[side]}",
+                widget=forms.NumberInput(
+                    attrs={"inputmode": "numeric", "min": 0, "placeholder": "the rest"}
+                ),
             )
             self.fields[f"tricks_{side}"] = forms.IntegerField(
                 required=False,
-                label=f"Tricks {side}",
+                label=f"Tricks, {self.side_names[side]}",
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
             )
         kinds = meld_kind_choices(ruleset)
-        ranks = [("", "—")] + [(r, r) for r in ruleset.pack_ranks]
         for i in range(MELD_ROWS):
             self.fields[f"meld_{i}_seat"] = forms.TypedChoiceField(
                 coerce=int,
                 required=False,
                 empty_value=None,
-                label="Player",
+                label=f"Meld {i + 1}: player",
                 choices=[("", "—"), *seat_choices],
             )
             self.fields[f"meld_{i}_kind"] = forms.ChoiceField(
-                required=False, label="Meld", choices=kinds
+                required=False, label=f"Meld {i + 1}: meld", choices=kinds
             )
             self.fields[f"meld_{i}_suit"] = forms.ChoiceField(
-                required=False, label="Suit", choices=[("", "—"), *suits]
+                required=False,
+                label=f"Meld {i + 1}: suit of the run",
+                choices=suits,
+                widget=forms.RadioSelect,
             )
             self.fields[f"meld_{i}_top"] = forms.ChoiceField(
-                required=False, label="Top card", choices=ranks
+                required=False,
+                label=f"Meld {i + 1}: top card",
+                choices=[(r, r) for r in ruleset.pack_ranks],
+                widget=forms.RadioSelect,
             )
         self.meld_rows: dict[tuple[str, int], int] = {}
 
@@ -145,7 +193,7 @@ class DealForm(forms.Form):
         return self.sides[seat % len(self.sides)]
 
     def seat_label(self, seat: int) -> str:
-        return f"{self.seat_names[seat]} ({self.seat_side(seat)})"
+        return self.seat_names[seat]
 
     def side_fields(self, prefix: str) -> list[forms.BoundField]:
         return [self[f"{prefix}_{side}"] for side in self.sides]
@@ -163,13 +211,98 @@ class DealForm(forms.Form):
         """Every field that can show an error, for the preview's out-of-band updates."""
         return list(self.fields)
 
+    def side_columns(self) -> list[dict[str, Any]]:
+        """Per side, left to right: its name, its players as maker buttons and meld chips,
+        its card points, last trick and renege toggles."""
+        makers = {w.data["value"]: w for w in self["maker_seat"]}
+        last = {w.data["value"]: w for w in self["last_trick"]}
+        renege = {w.data["value"]: w for w in self["renege"]}
+        columns = []
+        for side in self.sides:
+            seats = [s for s in sorted(self.seat_names) if self.seat_side(s) == side]
+            columns.append(
+                {
+                    "side": side,
+                    "name": self.side_names[side],
+                    "players": " & ".join(self.seat_names[s] for s in seats),
+                    "makers": [makers[s] for s in seats],
+                    "seats": [(s, self.seat_names[s]) for s in seats],
+                    "points": self[f"points_{side}"],
+                    "last": last[side],
+                    "renege": renege[side],
+                }
+            )
+        return columns
+
+    def chip_players(self) -> list[tuple[int, str, str]]:
+        """(seat, name, side name) of every player, side by side, for the meld chips."""
+        return [
+            (seat, name, self.side_names[side])
+            for column in self.side_columns()
+            for side in [column["side"]]
+            for seat, name in column["seats"]
+        ]
+
+    @property
+    def chips(self) -> list[tuple[str, str]]:
+        return meld_chips(self.ruleset)
+
+    @property
+    def run_tops_attr(self) -> str:
+        """``run-3:A,K,Q,J;run-4:A,K,Q``: the top cards each run can have, likeliest first
+        (for the page's script, which offers only those and picks the first)."""
+        return ";".join(f"{k}:{','.join(v)}" for k, v in run_tops(self.ruleset).items())
+
     def meld_row_fields(self) -> list[dict[str, Any]]:
         rows = []
+        names = dict(meld_kind_choices(self.ruleset))
         for i in range(MELD_ROWS):
             bound = {part: self[f"meld_{i}_{part}"] for part in ("seat", "kind", "suit", "top")}
-            filled = any(bound[p].value() not in (None, "") for p in bound)
-            rows.append({"index": i, "fields": bound, "filled": filled})
+            seat, kind = bound["seat"].value(), bound["kind"].value()
+            filled = seat not in (None, "") or kind not in (None, "")
+            title = ""
+            if filled:
+                who = self.seat_names.get(int(seat)) if str(seat).isdigit() else None
+                title = " · ".join(x for x in (who, names.get(kind or "")) if x)
+            rows.append({"index": i, "fields": bound, "filled": filled, "title": title})
         return rows
+
+    def _blank(self, name: str) -> bool:
+        return self[name].value() in (None, "", [], ())
+
+    def live_errors(self, name: str) -> list[str]:
+        """The errors the live preview shows beside field ``name``: none yet for a field
+        still empty (the scorer is filling the deal in; Save shows them all)."""
+        return [] if self._blank(name) else list(self.errors.get(name, []))
+
+    @property
+    def live_error_map(self) -> dict[str, list[str]]:
+        return {name: self.live_errors(name) for name in self.fields}
+
+    @property
+    def still_to_fill(self) -> list[str]:
+        """The labels of the empty fields the deal still needs (the live preview's hint)."""
+        return [str(self[n].label) for n in self.errors if n != "__all__" and self._blank(n)]
+
+    @property
+    def live_summary(self) -> list[dict[str, str]]:
+        """The errors on what the scorer has filled in, for the live preview."""
+        return [
+            e
+            for e in self.error_summary()
+            if not e["id"] or not self._blank(e["id"].removeprefix("id_").removesuffix("_0"))
+        ]
+
+    def error_summary(self) -> list[dict[str, str]]:
+        """Every error with the label of its field and the id to jump to, page order."""
+        out = [{"id": "", "label": "", "message": str(e)} for e in self.non_field_errors()]
+        for name in self.fields:
+            for message in self.errors.get(name, []):
+                bound = self[name]
+                radios = isinstance(bound.field.widget, forms.RadioSelect)  # and checkboxes
+                anchor = f"id_{name}_0" if radios else f"id_{name}"
+                out.append({"id": anchor, "label": str(bound.label), "message": message})
+        return out
 
     # --- to the engine ------------------------------------------------------------------
 
@@ -179,7 +312,8 @@ class DealForm(forms.Form):
             return cleaned
         points = {s: cleaned.get(f"points_{s}") for s in self.sides}
         given = {s: p for s, p in points.items() if p is not None}
-        if not given:
+        if not given and not cleaned.get("renege"):
+            # A renege stops play: no card points are needed.
             self.add_error(f"points_{self.sides[0]}", ONE_SIDE_POINTS)
         for i in range(MELD_ROWS):
             kind = cleaned.get(f"meld_{i}_kind")
@@ -190,7 +324,7 @@ class DealForm(forms.Form):
             if kind.startswith("run-") and not (
                 cleaned.get(f"meld_{i}_suit") and cleaned.get(f"meld_{i}_top")
             ):
-                self.add_error(f"meld_{i}_top", MELD_NEEDS_SUIT)
+                self.add_error(f"meld_{i}_suit", MELD_NEEDS_SUIT)
         return cleaned
 
     def derived_points(self, cleaned: dict[str, Any]) -> dict[str, int]:
@@ -217,7 +351,9 @@ class DealForm(forms.Form):
             if c.get("turned"):
                 bidding["turned"] = c["turned"]
             data["bidding"] = bidding
-        data["points"] = self.derived_points(c)
+        stopped = bool(c.get("renege"))
+        if not (stopped and all(c.get(f"points_{s}") is None for s in self.sides)):
+            data["points"] = self.derived_points(c)
         if c.get("last_trick"):
             data["last_trick"] = c["last_trick"]
         tricks = {s: c[f"tricks_{s}"] for s in self.sides if c.get(f"tricks_{s}") is not None}
@@ -225,6 +361,8 @@ class DealForm(forms.Form):
             data["tricks"] = tricks
         melds: dict[str, list[dict[str, Any]]] = {}
         self.meld_rows = {}
+        self.meld_names: dict[tuple[str, int], str] = {}
+        kind_names = dict(meld_kind_choices(self.ruleset))
         for i in range(MELD_ROWS):
             kind, seat = c.get(f"meld_{i}_kind"), c.get(f"meld_{i}_seat")
             if not kind or seat is None:
@@ -240,7 +378,9 @@ class DealForm(forms.Form):
             else:
                 meld = {"kind": "four", "rank": kind[5:]}
             meld["player"] = seat
-            self.meld_rows[(side, len(melds.setdefault(side, [])))] = i
+            key = (side, len(melds.setdefault(side, [])))
+            self.meld_rows[key] = i
+            self.meld_names[key] = f"{self.seat_names[seat]}'s {kind_names[kind].lower()}"
             melds[side].append(meld)
         if melds:
             data["melds"] = melds
@@ -252,9 +392,19 @@ class DealForm(forms.Form):
 
     # --- engine errors back onto the fields ----------------------------------------------
 
+    def names(self) -> Names:
+        return Names(
+            sides=self.side_names,
+            seats=self.seat_names,
+            melds=getattr(self, "meld_names", {}),
+        )
+
     def add_engine_errors(self, errors: list[dict[str, str]]) -> None:
+        """The engine's errors beside their fields, in the table's words (no ``melds.B[0]``,
+        no "side A" or "player 3": ``games.wording``)."""
+        names = self.names()
         for error in errors:
-            self.add_error(self.field_for(error["field"]), error["message"])
+            self.add_error(self.field_for(error["field"]), humane(error["message"], names))
 
     def field_for(self, path: str) -> str | None:
         """The form field that an engine error path points at (None: the whole deal)."""

@@ -56,13 +56,14 @@ def _names(game: Game, to_member: bool = True) -> tuple[dict[int, str], dict[str
 
 
 def _deal_form(game: Game, data: Any = None, initial: dict | None = None) -> DealForm:
-    seat_names, _ = _names(game)
+    seat_names, side_names = _names(game)
     return DealForm(
         data=data,
         initial=initial,
         game=game,
         ruleset=adapters.game_ruleset(game),
         seat_names=seat_names,
+        side_names=side_names,
     )
 
 
@@ -319,14 +320,18 @@ def game_new(request: HttpRequest) -> HttpResponse:
 # --- entering a deal -------------------------------------------------------------------------
 
 
-def _preview_context(game: Game, form: DealForm) -> dict[str, Any]:
-    """Validate and score the form as the next deal, without saving."""
+def _preview_context(game: Game, form: DealForm, deal: Deal | None = None) -> dict[str, Any]:
+    """Validate and score the form without saving: as the next deal, or as the correction
+    of ``deal`` (its own number and running totals)."""
     preview = None
     cells: list = []
     if form.is_valid():
         data, maker_seat = form.to_engine()
         try:
-            preview = services.deal_preview(game=game, data=data, maker_seat=maker_seat)
+            if deal is not None:
+                preview = services.deal_correct_preview(deal=deal, data=data, maker_seat=maker_seat)
+            else:
+                preview = services.deal_preview(game=game, data=data, maker_seat=maker_seat)
         except services.GameError as exc:
             form.add_engine_errors(exc.errors)
         else:
@@ -342,7 +347,10 @@ def _preview_context(game: Game, form: DealForm) -> dict[str, Any]:
 def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(request, pk)
     if game.status != Game.Status.IN_PROGRESS:
-        messages.info(request, services.GAME_FINISHED)
+        messages.info(
+            request,
+            services.GAME_ABANDONED if game.status == "abandoned" else services.GAME_FINISHED,
+        )
         return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
     form = _deal_form(game, request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -386,10 +394,11 @@ def _next_dealer_name(game: Game) -> str:
 
 def _after_saving(request: HttpRequest, game: Game, deal: Deal) -> HttpResponse:
     game.refresh_from_db()
-    score = ", ".join(f"{s} {v}" for s, v in deal.scores.items())
+    _, side_names = _names(game)
+    score = ", ".join(f"{side_names.get(s, s)} {v}" for s, v in deal.scores.items())
     words = OUTCOME_WORDS.get(deal.outcome, deal.outcome)
     if game.status == Game.Status.FINISHED:
-        winner = "a tie" if game.winner == "tie" else f"side {game.winner} wins"
+        winner = "a tie" if game.winner == "tie" else f"{side_names.get(game.winner)} win"
         messages.success(
             request, f"Deal {deal.number} saved ({words}: {score}). Game over: {winner}."
         )
@@ -404,7 +413,13 @@ def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
     """htmx: the deal's score, running totals and next dealer, or each error by its field."""
     game = _game_or_404(request, pk)
     form = _deal_form(game, request.POST)
-    context = _context(request, game, oob=True, **_preview_context(game, form))
+    correcting = request.POST.get("correcting", "")
+    deal = None
+    if correcting.isdigit():
+        deal = next((d for d in game.deals.all() if d.number == int(correcting)), None)
+        if deal is None:
+            raise Http404("No such deal.")
+    context = _context(request, game, oob=True, editing=deal, **_preview_context(game, form, deal))
     return render(request, "games/_preview.html", context)
 
 
@@ -414,8 +429,11 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     deal = next((d for d in game.deals.all() if d.number == number), None)
     if deal is None:
         raise Http404("No such deal.")
-    if game.status == Game.Status.CONFIRMED:
-        messages.error(request, services.GAME_CONFIRMED)
+    if game.status in (Game.Status.CONFIRMED, Game.Status.ABANDONED):
+        messages.error(
+            request,
+            services.GAME_ABANDONED if game.status == "abandoned" else services.GAME_CONFIRMED,
+        )
         return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
     form = _deal_form(game, request.POST or None, initial=deal_initial(deal, _deal_form(game)))
     if request.method == "POST" and form.is_valid():

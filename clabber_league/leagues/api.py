@@ -8,7 +8,11 @@ a ``ServiceError``, answered ``{"errors": [...]}`` by the exception handler.
 from typing import Any
 
 from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 from clabber_league.clubs.api_base import ClubScopedModelViewSet
 from clabber_league.clubs.models import Player
@@ -65,7 +69,16 @@ class SeasonSerializer(ClubScopedSerializer):
 class DivisionSerializer(ClubScopedSerializer):
     class Meta:
         model = Division
-        fields = ["id", "season", "name", "slug", "ruleset", "house_rules", "games_per_fixture"]
+        fields = [
+            "id",
+            "season",
+            "name",
+            "slug",
+            "ruleset",
+            "house_rules",
+            "games_per_fixture",
+            "withdrawal_policy",
+        ]
         extra_kwargs = {"slug": {"required": False, "help_text": "Made from the name if left out."}}
         validators: list = []
 
@@ -85,7 +98,8 @@ class TeamSerializer(ClubScopedSerializer):
 
     class Meta:
         model = Team
-        fields = ["id", "division", "name", "players"]
+        fields = ["id", "division", "name", "players", "withdrawn_on"]
+        read_only_fields = ["withdrawn_on"]
         validators: list = []
 
     def to_representation(self, instance: Team) -> dict[str, Any]:
@@ -98,6 +112,13 @@ class TeamSerializer(ClubScopedSerializer):
 
     def update(self, instance: Team, validated_data: dict[str, Any]) -> Team:
         return services.team_update(team=instance, **validated_data)
+
+
+class TeamWithdrawSerializer(serializers.Serializer):
+    on = serializers.DateField(
+        help_text="The day the team withdraws: its fixtures from then on without a result "
+        "become walkovers or are removed, as the division's withdrawal_policy says."
+    )
 
 
 class HouseRulesViewSet(ClubScopedModelViewSet):
@@ -133,6 +154,21 @@ class TeamViewSet(ClubScopedModelViewSet):
     def queryset_for_club(self, club) -> QuerySet[Team]:
         return selectors.team_list(club=club)
 
+    @extend_schema(
+        request=TeamWithdrawSerializer,
+        responses={200: TeamSerializer},
+        summary="Withdraw a team from its division",
+    )
+    @action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)
+    def withdraw(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Its results so far stand; its later fixtures become walkovers to the opponents
+        or are removed, as the division chooses (``withdrawal_policy``)."""
+        team = self.get_object()
+        body = TeamWithdrawSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        team = services.team_withdraw(team=team, on=body.validated_data["on"], user=request.user)
+        return Response(TeamSerializer(team, context=self.get_serializer_context()).data)
+
 
 # Request bodies' examples in the schema, by component (``<Serializer name>Request``; the
 # PATCH variant uses the same). ``core.schema.postprocess_request_examples`` applies them.
@@ -159,6 +195,8 @@ REQUEST_EXAMPLES = {
         "ruleset": "clabber",
         "house_rules": None,
         "games_per_fixture": 3,
+        "withdrawal_policy": "walkover",
     },
     "TeamRequest": {"division": 1, "name": "Aces", "players": [1, 2]},
+    "TeamWithdrawRequest": {"on": "2027-02-15"},
 }

@@ -1,4 +1,4 @@
-"""Seasons, divisions and the teams that play in them.
+"""Seasons, divisions and the teams that play in them, and the venues they play at.
 
 A division plays one rule set: a built-in one (by its slug) or the club's own
 house rules, stored as plain data (a base rule set plus options) that the rules
@@ -67,6 +67,17 @@ class Division(models.Model):
     )
     games_per_fixture = models.PositiveSmallIntegerField(default=1)
 
+    class Withdrawal(models.TextChoices):
+        WALKOVER = "walkover", "Their later fixtures become walkovers to the opponents"
+        REMOVE = "remove", "Their later fixtures are removed"
+
+    withdrawal_policy = models.CharField(
+        max_length=10,
+        choices=Withdrawal.choices,
+        default=Withdrawal.WALKOVER,
+        help_text="What becomes of a withdrawn team's fixtures after it withdraws.",
+    )
+
     class Meta:
         ordering = ["season", "name"]
         constraints = [
@@ -88,11 +99,37 @@ class Team(models.Model):
     division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="teams")
     name = models.CharField(max_length=120)
     players = models.ManyToManyField(Player, through="TeamMember", related_name="teams")
+    withdrawn_on = models.DateField(
+        null=True,
+        blank=True,
+        help_text="The day it withdrew from the division; its fixtures from then on are "
+        "walkovers or removed, as the division chooses. Its earlier results stand.",
+    )
 
     class Meta:
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["division", "name"], name="team_name_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Venue(models.Model):
+    """A place the club plays, with its numbered tables. Fixtures (``scheduling``) are
+    placed at a venue's table; the table is still called ``scheduling_venue``, where the
+    model was first."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="venues")
+    name = models.CharField(max_length=120)
+    tables = models.PositiveSmallIntegerField(default=4)
+
+    class Meta:
+        db_table = "scheduling_venue"
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="venue_name_unique_in_club")
         ]
 
     def __str__(self) -> str:

@@ -1,4 +1,4 @@
-"""Setting up a league: house rules, seasons, divisions and teams (writes).
+"""Setting up a league: house rules, seasons, divisions, teams and venues (writes).
 
 The pages (``scheduling.views``: the season and division setup pages) and the API
 (``leagues.api``) both call these functions, so they accept and refuse the same things.
@@ -6,8 +6,7 @@ A refusal is a :class:`LeagueError` (``core.errors.ServiceError``) naming the fi
 API's exception handler turns it into ``{"errors": [...]}``, the pages show it beside the
 form's fields. Nothing is written when one is raised.
 
-Venues are the schedule's (``scheduling.services.venues.venue_create``): their model lives in the
-scheduling app, a layer above this one.
+A venue's tables are where the schedule (``scheduling``, the layer above) places fixtures.
 """
 
 from __future__ import annotations
@@ -21,10 +20,11 @@ from django.utils.text import slugify
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.clubs.services import player_get_or_create, player_name_clean
-from clabber_league.core.errors import ServiceError
+from clabber_league.core.errors import CONFLICT, ServiceError, conflict
 from clabber_league.rules import RulesError, get_ruleset
 
-from .models import Division, HouseRules, Season, Team, TeamMember
+from .hooks import team_withdrawn
+from .models import Division, HouseRules, Season, Team, TeamMember, Venue
 
 SEASON_DATES = "The season cannot end before it starts."
 SEASON_SLUG_TAKEN = "The club already has a season with this slug."
@@ -42,6 +42,9 @@ TEAM_SIZE = "A team in {ruleset} has {size} player(s); got {given}."
 PLAYER_TWICE = "A player can be in a team only once."
 PLAYER_OTHER_CLUB = "This player is not a member of the club."
 NAME_EMPTY = "Give a name."
+WITHDRAWAL_POLICY = "Choose walkover or remove."
+TEAM_WITHDRAWN_ALREADY = "{team} withdrew on {on:%d %b %Y}."
+WITHDRAW_BEFORE_SEASON = "A team cannot withdraw before its season starts ({start:%d %b %Y})."
 MERGE_SAME_TEAM = (
     "{source} and {target} both play in {team}: one person cannot fill two places of a team."
 )
@@ -101,7 +104,7 @@ def house_rules_save(
     if house_rules is not None:
         clash = clash.exclude(pk=house_rules.pk)
     if clash.exists():
-        errors.append({"field": "name", "message": HOUSE_RULES_NAME_TAKEN})
+        errors.append(conflict("name", HOUSE_RULES_NAME_TAKEN))
     if errors:
         raise LeagueError(errors)
     rules = house_rules or HouseRules(club=club)
@@ -141,7 +144,7 @@ def season_create(
     )
     taken = Season.objects.filter(club=club).values_list("slug", flat=True)
     if slug and Season.objects.filter(club=club, slug=slug).exists():
-        errors.append({"field": "slug", "message": SEASON_SLUG_TAKEN})
+        errors.append(conflict("slug", SEASON_SLUG_TAKEN))
     if errors:
         raise LeagueError(errors)
     return Season.objects.create(
@@ -185,7 +188,7 @@ def season_update(*, season: Season, **changes: Any) -> Season:
         after["slug"] != season.slug
         and Season.objects.filter(club_id=season.club_id, slug=after["slug"]).exists()
     ):
-        errors.append({"field": "slug", "message": SEASON_SLUG_TAKEN})
+        errors.append(conflict("slug", SEASON_SLUG_TAKEN))
     if errors:
         raise LeagueError(errors)
     for name, value in after.items():
@@ -234,7 +237,7 @@ def division_create(
         games_per_fixture=games_per_fixture,
     )
     if slug and Division.objects.filter(season=season, slug=slug).exists():
-        errors.append({"field": "slug", "message": DIVISION_SLUG_TAKEN})
+        errors.append(conflict("slug", DIVISION_SLUG_TAKEN))
     if errors:
         raise LeagueError(errors)
     taken = Division.objects.filter(season=season).values_list("slug", flat=True)
@@ -249,12 +252,21 @@ def division_create(
     )
 
 
-DIVISION_FIELDS = ("season", "name", "slug", "ruleset", "house_rules", "games_per_fixture")
+DIVISION_FIELDS = (
+    "season",
+    "name",
+    "slug",
+    "ruleset",
+    "house_rules",
+    "games_per_fixture",
+    "withdrawal_policy",
+)
 
 
 def division_update(*, division: Division, **changes: Any) -> Division:
     """Change any of a division's ``DIVISION_FIELDS``. Its rule set is fixed once a game
-    has been played in it (the deals were scored by it)."""
+    has been played in it (the deals were scored by it). ``withdrawal_policy`` says what
+    becomes of a withdrawing team's later fixtures (``team_withdraw``)."""
     unknown = set(changes) - set(DIVISION_FIELDS)
     if unknown:
         raise TypeError(f"division_update() got unexpected fields {sorted(unknown)}")
@@ -268,17 +280,19 @@ def division_update(*, division: Division, **changes: Any) -> Division:
     )
     if season.club_id != division.club_id:
         errors.append({"field": "season", "message": SEASON_OTHER_CLUB})
+    if after["withdrawal_policy"] not in Division.Withdrawal.values:
+        errors.append({"field": "withdrawal_policy", "message": WITHDRAWAL_POLICY})
     rules_changed = after["ruleset"] != division.ruleset or (
         (after["house_rules"].pk if after["house_rules"] else None) != division.house_rules_id
     )
     if rules_changed and division.games.exists():
-        errors.append({"field": "ruleset", "message": RULES_FIXED})
+        errors.append(conflict("ruleset", RULES_FIXED))
     if (
         after["slug"] != division.slug or season.pk != division.season_id
     ) and Division.objects.filter(season=season, slug=after["slug"]).exclude(
         pk=division.pk
     ).exists():
-        errors.append({"field": "slug", "message": DIVISION_SLUG_TAKEN})
+        errors.append(conflict("slug", DIVISION_SLUG_TAKEN))
     if errors:
         raise LeagueError(errors)
     for name, value in after.items():
@@ -311,7 +325,7 @@ def _team_name_errors(division: Division, name: str, team: Team | None = None) -
     if team is not None:
         clash = clash.exclude(pk=team.pk)
     if clash.exists():
-        errors.append({"field": "name", "message": TEAM_NAME_TAKEN})
+        errors.append(conflict("name", TEAM_NAME_TAKEN))
     return errors
 
 
@@ -352,10 +366,14 @@ def team_update(
     name: str | None = None,
     division: Division | None = None,
     players: Sequence[Player] | None = None,
+    player_names: Sequence[str] | None = None,
 ) -> Team:
     """Rename a team, move it to another division of the club or change its players (in
-    seating order); what is not given stays."""
+    seating order; or by ``player_names``, matched in any case, new ones added to the club);
+    what is not given stays. Games already played keep who sat at the table."""
     division = division or team.division
+    if player_names is not None:
+        players = [player_get_or_create(club=team.club, name=n) for n in player_names if n.strip()]
     name = team.name if name is None else name
     errors = _team_name_errors(division, name, team)
     if division.club_id != team.club_id:
@@ -371,6 +389,25 @@ def team_update(
     return team
 
 
+@transaction.atomic
+def team_withdraw(*, team: Team, on: dt.date, user: Any = None) -> Team:
+    """The team withdraws from its division on ``on``. Its results before then stand; its
+    fixtures from ``on`` (or without a date) that have no result and no game become
+    walkovers to their opponents or are removed, as ``division.withdrawal_policy`` says:
+    the schedule does that, in this transaction, through ``hooks.team_withdrawn``."""
+    team = Team.objects.select_for_update().select_related("division__season").get(pk=team.pk)
+    if team.withdrawn_on is not None:
+        message = TEAM_WITHDRAWN_ALREADY.format(team=team.name, on=team.withdrawn_on)
+        raise LeagueError.one("team", message, kind=CONFLICT)
+    start = team.division.season.start_date
+    if on < start:
+        raise LeagueError.one("on", WITHDRAW_BEFORE_SEASON.format(start=start))
+    team.withdrawn_on = on
+    team.save(update_fields=["withdrawn_on"])
+    team_withdrawn.send(team=team, on=on, user=user)
+    return team
+
+
 def team_members_player_merging(*, source: Player, target: Player) -> None:
     """``clubs.hooks.player_merging``: ``source``'s team places become ``target``'s;
     refused when both play in the same team."""
@@ -379,3 +416,42 @@ def team_members_player_merging(*, source: Player, target: Player) -> None:
         message = MERGE_SAME_TEAM.format(source=source.name, target=target.name, team=shared)
         raise LeagueError.one("target", message)
     TeamMember.objects.filter(player=source).update(player=target)
+
+
+# --- venues -----------------------------------------------------------------------------------
+
+VENUE_OTHER_CLUB = "This venue is not one of the club's."
+VENUE_NAME_TAKEN = "The club already has a venue of this name."
+TABLES_RANGE = "A venue has 1 to 500 tables."
+
+
+def _venue_errors(club_id: int, name: str, tables: int, venue: Venue | None = None) -> list:
+    errors = []
+    clash = Venue.objects.filter(club_id=club_id, name=name)
+    if venue is not None:
+        clash = clash.exclude(pk=venue.pk)
+    if clash.exists():
+        errors.append(conflict("name", VENUE_NAME_TAKEN))
+    if not 1 <= tables <= 500:
+        errors.append({"field": "tables", "message": TABLES_RANGE})
+    return errors
+
+
+def venue_create(*, club: Club, name: str, tables: int = 4) -> Venue:
+    """A venue of the club with ``tables`` tables (1 to 500; 4 unless said)."""
+    errors = _venue_errors(club.pk, name, tables)
+    if errors:
+        raise LeagueError(errors)
+    return Venue.objects.create(club=club, name=name, tables=tables)
+
+
+def venue_update(*, venue: Venue, name: str | None = None, tables: int | None = None) -> Venue:
+    """Rename a venue or change its number of tables; what is not given stays."""
+    name = venue.name if name is None else name
+    tables = venue.tables if tables is None else tables
+    errors = _venue_errors(venue.club_id, name, tables, venue)
+    if errors:
+        raise LeagueError(errors)
+    venue.name, venue.tables = name, tables
+    venue.save(update_fields=["name", "tables"])
+    return venue

@@ -12,7 +12,6 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -26,12 +25,11 @@ from .models import Dispute, Invitation
 
 
 def _refused(exc: services.MemberError) -> Exception:
+    """PIN tries throttled answer 429; any other refusal is raised as it is, for the
+    exception handler to answer with its kind's status (400, 403, 404, 409)."""
     if any(e["message"] == services.PIN_THROTTLED for e in exc.errors):
         return Throttled429(exc.errors)
-    fields: dict[str, list[str]] = {}
-    for e in exc.errors:
-        fields.setdefault(e["field"] or "non_field_errors", []).append(e["message"])
-    return ValidationError(fields)
+    return exc
 
 
 class Throttled429(Exception):
@@ -215,7 +213,7 @@ class HandoverViewSet(ClubScopedMixin, viewsets.GenericViewSet):
     queryset = Game.objects.none()
 
     def _game(self) -> Game:
-        return get_object_or_404(Game.objects.filter(club=self.club), pk=self.kwargs["game_pk"])
+        return get_object_or_404(Game.objects.filter(club=self.club), pk=self.kwargs["game_id"])
 
     def handle_exception(self, exc: Exception) -> Response:
         if isinstance(exc, Throttled429):

@@ -28,7 +28,7 @@ from clabber_league.clubs.services import (
     player_create,
     player_link_user,
 )
-from clabber_league.core.errors import CONFLICT, ServiceError
+from clabber_league.core.errors import CONFLICT, ServiceError, conflict
 from clabber_league.core.mail import mail_send
 from clabber_league.games.models import Game
 from clabber_league.games.services import GameError, game_confirm
@@ -114,9 +114,7 @@ def invitation_create(
     if player is not None and player.club_id != club.pk:
         errors.append({"field": "player", "message": JOIN_PLAYER_OTHER})
     elif player is not None and player.user_id is not None:
-        errors.append(
-            {"field": "player", "message": INVITATION_PLAYER_LINKED.format(player=player)}
-        )
+        errors.append(conflict("player", INVITATION_PLAYER_LINKED.format(player=player)))
     if errors:
         raise MemberError(errors)
     invitation = Invitation.objects.create(
@@ -146,9 +144,9 @@ def _invitation_mail(invitation: Invitation, url: str) -> None:
 def invitation_revoke(*, invitation: Invitation) -> Invitation:
     state = invitation.state()
     if state == Invitation.State.ACCEPTED:
-        raise MemberError.one("invitation", INVITATION_USED)
+        raise MemberError.one("invitation", INVITATION_USED, kind=CONFLICT)
     if state == Invitation.State.REVOKED:
-        raise MemberError.one("invitation", INVITATION_REVOKED)
+        raise MemberError.one("invitation", INVITATION_REVOKED, kind=CONFLICT)
     invitation.revoked_at = timezone.now()
     invitation.save(update_fields=["revoked_at"])
     return invitation
@@ -175,7 +173,7 @@ def _check_open(invitation: Invitation) -> None:
         Invitation.State.EXPIRED: INVITATION_EXPIRED,
     }.get(state)
     if message:
-        raise MemberError.one("invitation", message)
+        raise MemberError.one("invitation", message, kind=CONFLICT)
 
 
 @transaction.atomic
@@ -189,7 +187,7 @@ def invitation_accept(
     _check_open(invitation)  # again, under the lock: two people racing one link
     club = invitation.club
     if Membership.objects.filter(club=club, user=user).exists():
-        raise MemberError.one("invitation", ALREADY_MEMBER)
+        raise MemberError.one("invitation", ALREADY_MEMBER, kind=CONFLICT)
     if invitation.email and user.email and user.email.lower() != invitation.email.lower():
         raise MemberError.one("invitation", INVITATION_EMAIL_OTHER)
     player = _join_player(club, invitation, user, player_id, new_name)
@@ -214,7 +212,7 @@ def _join_player(
         if player is None:
             raise MemberError.one("player", JOIN_PLAYER_OTHER)
         if player.user_id is not None and player.user_id != user.pk:
-            raise MemberError.one("player", JOIN_PLAYER_TAKEN.format(player=player))
+            raise MemberError.one("player", JOIN_PLAYER_TAKEN.format(player=player), kind=CONFLICT)
         return player
     name = " ".join(new_name.split())
     if invitation.role == Role.VIEWER and not name:
@@ -227,7 +225,7 @@ def _join_player(
         return player_create(club=club, name=new_name)  # the API's rules for a name
     except ClubError as exc:  # said to the person joining, about the field they filled
         message = JOIN_NAME_TAKEN if exc.kind == CONFLICT else JOIN_NAME_BAD
-        raise MemberError.one("new_name", message) from exc
+        raise MemberError.one("new_name", message, kind=exc.kind) from exc
 
 
 # --- the member's own settings -------------------------------------------------------------
@@ -279,7 +277,7 @@ def handover_confirm(*, game: Game, player_id: Any, pin: str, device_user: Any) 
     asked with them as the one confirming, by PIN, on ``device_user``'s phone.
     """
     if Dispute.objects.filter(game=game, resolved_at__isnull=True).exists():
-        raise MemberError.one("game", GAME_DISPUTED)
+        raise MemberError.one("game", GAME_DISPUTED, kind=CONFLICT)
     player = _handover_player(game, player_id, device_user)
     if not PIN_RE.fullmatch(pin or ""):
         raise MemberError.one("pin", PIN_FORMAT)
@@ -288,7 +286,7 @@ def handover_confirm(*, game: Game, player_id: Any, pin: str, device_user: Any) 
     try:
         return game_confirm(game=game, player=player, how="pin", device_user=device_user)
     except GameError as exc:
-        raise MemberError(exc.errors) from exc
+        raise MemberError(exc.errors, kind=exc.kind) from exc
 
 
 def _handover_player(game: Game, player_id: Any, device_user: Any) -> Player:
@@ -370,9 +368,9 @@ def dispute_raise(
     with transaction.atomic():
         locked = Game.objects.select_for_update().get(pk=game.pk)
         if locked.status != Game.Status.FINISHED:
-            raise MemberError.one("game", DISPUTE_NOT_FINISHED)
+            raise MemberError.one("game", DISPUTE_NOT_FINISHED, kind=CONFLICT)
         if Dispute.objects.filter(game=locked, resolved_at__isnull=True).exists():
-            raise MemberError.one("game", DISPUTE_OPEN)
+            raise MemberError.one("game", DISPUTE_OPEN, kind=CONFLICT)
         try:
             with transaction.atomic():
                 dispute = Dispute.objects.create(
@@ -383,7 +381,7 @@ def dispute_raise(
                     raised_by=device_user,
                 )
         except IntegrityError as exc:  # a second dispute raced this one
-            raise MemberError.one("game", DISPUTE_OPEN) from exc
+            raise MemberError.one("game", DISPUTE_OPEN, kind=CONFLICT) from exc
         url = reverse("members:dispute", kwargs={"club_slug": locked.club.slug, "pk": dispute.pk})
         if request is not None:
             url = request.build_absolute_uri(url)
@@ -416,12 +414,12 @@ def dispute_resolve(
     with transaction.atomic():
         dispute = Dispute.objects.select_for_update().get(pk=dispute.pk)
         if dispute.resolved_at is not None:
-            raise MemberError.one("dispute", DISPUTE_RESOLVED)
+            raise MemberError.one("dispute", DISPUTE_RESOLVED, kind=CONFLICT)
         if dispute.game.status != Game.Status.CONFIRMED:
             try:
                 game_confirm(game=dispute.game, user=user, access=access, how="club")
             except GameError as exc:
-                raise MemberError(exc.errors) from exc
+                raise MemberError(exc.errors, kind=exc.kind) from exc
         dispute.resolved_at = timezone.now()
         dispute.resolved_by = user
         dispute.resolution = resolution

@@ -89,14 +89,14 @@ POINTS_SUM_AT_LEAST: Final = (
     "at most {most}; these add up to {sum}."
 )
 POINTS_SIDE_IMPOSSIBLE: Final = (
-    "{points} card points cannot be taken by one side in {ruleset}: no set of whole tricks "
+    "{card_points} cannot be taken by one side in {ruleset}: no set of whole tricks "
     "holds exactly that."
 )
 POINTS_BELOW_SHOWN: Final = (
     "The {cards} cards shown in melds and the bell are held, so played, and worth {worth} "
     "card points; the sides' card points add up to only {sum}."
 )
-POINTS_NO_TRICK: Final = "Side {side} took no trick, so it cannot have {points} card points."
+POINTS_NO_TRICK: Final = "Side {side} took no trick, so it cannot have {card_points}."
 POINTS_JOINT_IMPOSSIBLE: Final = (
     "These card points ({points}) cannot be taken together from one pack in {ruleset}."
 )
@@ -107,7 +107,7 @@ TRICKS_SUM: Final = (
     "Tricks must add up to {tricks}, the tricks of a deal in {ruleset}; these add up to {sum}."
 )
 TRICKS_CANNOT_HOLD: Final = (
-    "{tricks} trick(s) of side {side} cannot hold exactly {points} card points in {ruleset}."
+    "{tricks} trick(s) of side {side} cannot hold exactly {card_points} in {ruleset}."
 )
 TRICKS_JOINT_IMPOSSIBLE: Final = (
     "The card points ({points}) cannot be taken in these tricks ({tricks}) from one pack."
@@ -117,9 +117,10 @@ LAST_TRICK_MISSING: Final = (
 )
 LAST_TRICK_NO_TRICKS: Final = "Side {side} took no trick, so it cannot have taken the last trick."
 LAST_TRICK_IMPOSSIBLE: Final = (
-    "Side {side} cannot have taken the last trick: its {points} card points cannot include "
+    "Side {side} cannot have taken the last trick: its {card_points} cannot include "
     "a whole trick beside the other sides' points."
 )
+
 MELDS_NOT_OBJECT: Final = "melds must be an object of meld lists per side."
 MELD_LIST: Final = "The melds of side {side} must be a list."
 MELD_LIST_TOO_LONG: Final = (
@@ -182,6 +183,11 @@ RENEGE_DUPLICATE: Final = "Side {side} is listed twice."
 _SUITS_TEXT: Final = ", ".join(SUITS)
 _SEQUENCE_KINDS: Final = frozenset({"sequence", "run", "seq"})
 _FOUR_KINDS: Final = frozenset({"four", "fours", "four-of-a-kind"})
+
+
+def card_points(points: int) -> str:
+    """A number of card points as a message says it: "1 card point", "20 card points"."""
+    return f"{points} card point" if points == 1 else f"{points} card points"
 
 
 def is_whole(value: Any) -> bool:
@@ -389,14 +395,15 @@ def _check_points(ruleset: RuleSet, no_trumps: bool, points: dict[str, int],
         t = None if vector is None else vector[ruleset.side_index[side]]
         if not table.side_can_take(p):
             errors.add(f"points.{side}", POINTS_SIDE_IMPOSSIBLE.format(
-                points=p, ruleset=ruleset.slug))
+                card_points=card_points(p), ruleset=ruleset.slug))
             blamed = True
         elif t == 0 and p:
-            errors.add(f"points.{side}", POINTS_NO_TRICK.format(side=side, points=p))
+            errors.add(f"points.{side}", POINTS_NO_TRICK.format(
+                side=side, card_points=card_points(p)))
             blamed = True
         elif t is not None and not table.side_can_take(p, t):
             errors.add(f"tricks.{side}", TRICKS_CANNOT_HOLD.format(
-                tricks=t, side=side, points=p, ruleset=ruleset.slug))
+                tricks=t, side=side, card_points=card_points(p), ruleset=ruleset.slug))
             blamed = True
     if last_index is not None and vector is not None and vector[last_index] == 0:
         errors.add("last_trick", LAST_TRICK_NO_TRICKS.format(side=last))
@@ -410,7 +417,8 @@ def _check_points(ruleset: RuleSet, no_trumps: bool, points: dict[str, int],
         errors.add("tricks", TRICKS_JOINT_IMPOSSIBLE.format(
             points=shown, tricks=", ".join(f"{s} {t}" for s, t in zip(sides, vector, strict=True))))
     elif last is not None:
-        errors.add("last_trick", LAST_TRICK_IMPOSSIBLE.format(side=last, points=points[last]))
+        errors.add("last_trick", LAST_TRICK_IMPOSSIBLE.format(
+            side=last, card_points=card_points(points[last])))
     else:
         raise RulesBug(f"points {values} rejected without a reason")
 

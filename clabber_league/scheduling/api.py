@@ -22,10 +22,11 @@ from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSe
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
 from clabber_league.core.api import Conflict
 from clabber_league.core.idempotency import idempotent
-from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.models import Division, Team, Venue
+from clabber_league.leagues.services import venue_create, venue_update
 
 from . import feeds
-from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from .models import Fixture, ScheduleConfig, ScheduleRun
 from .services.fixture_changes import (
     fixture_create,
     fixture_delete,
@@ -39,7 +40,6 @@ from .services.generation import (
     schedule_run_retry,
     schedule_run_stalled,
 )
-from .services.venues import venue_create, venue_update
 
 
 class VenueSerializer(ClubScopedSerializer):
@@ -143,10 +143,16 @@ class FixtureMoveSerializer(ClubScopedSerializer):
     )
     table = serializers.IntegerField(min_value=1, allow_null=True, required=False)
     note = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    on_no_play_night = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="A night the division does not play (a skip date of its schedule) is "
+        "refused unless this says the fixture is played then anyway.",
+    )
 
     class Meta:
         model = Fixture
-        fields = ["date", "venue", "table", "note"]
+        fields = ["date", "venue", "table", "note", "on_no_play_night"]
 
 
 class FixtureForfeitSerializer(ClubScopedSerializer):
@@ -221,6 +227,7 @@ class FixtureViewSet(ClubScopedModelViewSet):
             venue=data.get("venue"),
             table=data.get("table"),
             note=data.get("note", ""),
+            on_no_play_night=data.get("on_no_play_night", False),
             user=request.user,
         )
         return Response(FixtureSerializer(fixture, context=self.get_serializer_context()).data)
@@ -502,14 +509,14 @@ class TeamCalendarLinkViewSet(ClubScopedMixin, viewsets.GenericViewSet):
     a club admin, revoke every member's link to the team (``feeds``)."""
 
     serializer_class = CalendarLinkSerializer
-    queryset = Team.objects.none()  # the schema's type of ``team_pk``; reads use _team()
+    queryset = Team.objects.none()  # the schema's type of ``team_id``; reads use _team()
 
     @property
     def write_need(self) -> str:  # type: ignore[override]
         return "manage" if getattr(self, "action", None) == "revoke" else "member"
 
     def _team(self) -> Team:
-        team = Team.objects.filter(club=self.club, pk=self.kwargs["team_pk"]).first()
+        team = Team.objects.filter(club=self.club, pk=self.kwargs["team_id"]).first()
         if team is None:
             raise NotFound(NO_SUCH_TEAM)
         return team

@@ -8,10 +8,10 @@ from typing import Any
 
 from django import forms
 
-from clabber_league.leagues.models import Team
+from clabber_league.leagues.models import Division, Team, Venue
 from clabber_league.rules import BUILTIN_RULESETS
 
-from .models import WEEKDAYS, ScheduleConfig, Venue
+from .models import WEEKDAYS, ScheduleConfig
 
 SKIP_DATE_FORMAT = "Write one date a line as YYYY-MM-DD, optionally followed by a reason."
 PLAYERS_HELP = "One name a line (or separated by commas), in seating order; new names are added."
@@ -134,7 +134,16 @@ class FixtureMoveForm(ServiceForm):
     )
     venue = forms.ModelChoiceField(queryset=Venue.objects.none(), required=False)
     table = forms.IntegerField(min_value=1, max_value=500, required=False)
-    note = forms.CharField(max_length=200, required=False, label="Why")
+    note = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Why",
+        help_text="Shown beside the fixture on the schedule pages and in the calendar.",
+    )
+    on_no_play_night = forms.BooleanField(
+        required=False,
+        label="Play it on that night even though the division does not play then",
+    )
 
     def __init__(self, *args: Any, club: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -148,7 +157,9 @@ class FixtureForfeitForm(ServiceForm):
     ]
 
     winner = forms.ModelChoiceField(queryset=Team.objects.none(), widget=forms.RadioSelect)
-    kind = forms.ChoiceField(choices=KINDS, initial="walkover", widget=forms.RadioSelect)
+    # No kind chosen in advance: the secretary says which it was (a walkover preselected
+    # was recorded for forfeits by whoever did not look).
+    kind = forms.ChoiceField(choices=KINDS, widget=forms.RadioSelect, label="What happened")
     note = forms.CharField(max_length=150, required=False, label="Note")
 
     def __init__(self, *args: Any, fixture: Any, **kwargs: Any) -> None:
@@ -161,3 +172,36 @@ class FixtureForfeitForm(ServiceForm):
         kind = dict(self.KINDS)[self.cleaned_data["kind"]].split(" (")[0]
         note = self.cleaned_data.get("note") or ""
         return f"{kind}: {note}" if note else kind
+
+
+class TeamEditForm(ServiceForm):
+    name = forms.CharField(max_length=120, label="Team name")
+    players = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One name a line, in seating order; names are matched in any case, new "
+        "ones are added to the club. Games already played keep who sat at the table.",
+    )
+
+    def clean_players(self) -> list[str]:
+        names = [n.strip() for n in re.split(r"[,\n]", self.cleaned_data["players"])]
+        return [n for n in names if n]
+
+
+class TeamWithdrawForm(ServiceForm):
+    on = forms.DateField(
+        label="Withdraws on",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Its fixtures from this day without a result or a game are no longer played.",
+    )
+
+
+class WithdrawalPolicyForm(ServiceForm):
+    withdrawal_policy = forms.ChoiceField(
+        choices=[],
+        widget=forms.RadioSelect,
+        label="When a team withdraws",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["withdrawal_policy"].choices = Division.Withdrawal.choices

@@ -25,7 +25,11 @@ urlpatterns = [
         views.team_feed_keys_revoke,
         name="team-feed-keys-revoke",
     ),
+    path("teams/<int:pk>/edit/", views.team_edit, name="team-edit"),
+    path("teams/<int:pk>/withdraw/", views.team_withdraw, name="team-withdraw"),
+    path("divisions/<int:pk>/withdrawals/", views.withdrawal_policy, name="withdrawal-policy"),
     path("nights/<str:day>/", views.night, name="night"),
+    path("nights/<str:day>/sheet/", views.night_sheet, name="night-sheet"),
     path("fixtures/<int:pk>/move/", views.fixture_move, name="fixture-move"),
     path("fixtures/<int:pk>/forfeit/", views.fixture_forfeit, name="fixture-forfeit"),
 ]

@@ -23,7 +23,8 @@ from clabber_league.clubs.access import club_access
 from clabber_league.clubs.decorators import club_view
 from clabber_league.core.errors import ServiceError
 from clabber_league.leagues import services as league_services
-from clabber_league.leagues.models import Division, Season, Team
+from clabber_league.leagues.models import Division, Season, Team, Venue
+from clabber_league.leagues.selectors import venue_list
 
 from . import calendar, feeds, selectors
 from .forms import (
@@ -33,10 +34,13 @@ from .forms import (
     ScheduleConfigForm,
     SeasonEditForm,
     SeasonForm,
+    TeamEditForm,
     TeamForm,
+    TeamWithdrawForm,
     VenueForm,
+    WithdrawalPolicyForm,
 )
-from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from .models import Fixture, ScheduleConfig, ScheduleRun
 from .services import fixture_changes
 from .services.generation import (
     schedule_config_save,
@@ -44,7 +48,6 @@ from .services.generation import (
     schedule_run_retry,
     schedule_run_stalled,
 )
-from .services.venues import venue_create
 
 ROUNDS_PER_PAGE = 10
 #: "The whole season" on one page (to print it) up to this many rounds.
@@ -78,7 +81,7 @@ def schedule_index(request: HttpRequest) -> HttpResponse:
         _context(
             request,
             seasons=seasons,
-            venues=Venue.objects.filter(club=club).order_by("name"),
+            venues=venue_list(club=club),
             nights=selectors.published_nights(club=club),
             season_form=SeasonForm(auto_id="season_%s"),
             venue_form=VenueForm(auto_id="venue_%s"),
@@ -104,7 +107,7 @@ def season_new(request: HttpRequest) -> HttpResponse:
         _context(
             request,
             seasons=Season.objects.filter(club=request.club),
-            venues=Venue.objects.filter(club=request.club),
+            venues=venue_list(club=request.club),
             nights=[],
             season_form=form,
             venue_form=VenueForm(auto_id="venue_%s"),
@@ -119,7 +122,7 @@ def venue_new(request: HttpRequest) -> HttpResponse:
     form = VenueForm(request.POST)
     if form.is_valid():
         try:
-            venue = venue_create(club=request.club, **form.cleaned_data)
+            venue = league_services.venue_create(club=request.club, **form.cleaned_data)
         except ServiceError as exc:
             messages.error(request, " ".join(e["message"] for e in exc.errors))
         else:
@@ -254,6 +257,9 @@ def division_setup(request: HttpRequest, pk: int) -> HttpResponse:
             config=config,
             form=form,
             team_form=TeamForm(),
+            policy_form=WithdrawalPolicyForm(
+                initial={"withdrawal_policy": division.withdrawal_policy}
+            ),
             teams=division.teams.prefetch_related("members__player").order_by("name"),
             run=selectors.latest_run(division=division),
             has_fixtures=division.fixtures.exists(),
@@ -384,6 +390,7 @@ def division_schedule(request: HttpRequest, pk: int) -> HttpResponse:
             page=page,
             whole=whole,
             notes=run.notes if run else [],
+            no_play_dates=selectors.no_play_dates(division=division),
             last_run=selectors.latest_run(division=division),
         ),
     )
@@ -410,7 +417,14 @@ def team_schedule(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "scheduling/team.html",
-        _context(request, team=team, fixtures=fixtures, feed_url=feed_url, own_key=own_key),
+        _context(
+            request,
+            team=team,
+            fixtures=fixtures,
+            feed_url=feed_url,
+            own_key=own_key,
+            no_play_dates=selectors.no_play_dates(division=team.division),
+        ),
     )
 
 
@@ -516,7 +530,12 @@ def fixture_move(request: HttpRequest, pk: int) -> HttpResponse:
     form = FixtureMoveForm(
         request.POST or None,
         club=request.club,
-        initial={"date": fixture.date, "venue": fixture.venue_id, "table": fixture.table},
+        initial={
+            "date": fixture.date,
+            "venue": fixture.venue_id,
+            "table": fixture.table,
+            "note": fixture.note,
+        },
     )
     if request.method == "POST" and form.is_valid():
         c = form.cleaned_data
@@ -527,6 +546,7 @@ def fixture_move(request: HttpRequest, pk: int) -> HttpResponse:
                 venue=c["venue"],
                 table=c["table"],
                 note=c["note"],
+                on_no_play_night=c["on_no_play_night"],
                 user=request.user,
             )
         except ServiceError as exc:
@@ -565,4 +585,120 @@ def fixture_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "scheduling/fixture_forfeit.html",
         _context(request, fixture=fixture, form=form),
+    )
+
+
+# --- a team through the season: its name and players, withdrawing --------------------------
+
+
+def _team(request: HttpRequest, pk: int) -> Team:
+    return get_object_or_404(
+        Team.objects.select_related("division__season"), club=request.club, pk=pk
+    )
+
+
+def _team_edit_page(
+    request: HttpRequest, team: Team, form: Any, withdraw_form: Any, status: int = 200
+) -> HttpResponse:
+    today = timezone.localdate()
+    later = [] if team.withdrawn_on else list(selectors.withdrawn_fixtures(team=team, on=today))
+    return render(
+        request,
+        "scheduling/team_edit.html",
+        _context(
+            request,
+            team=team,
+            division=team.division,
+            form=form,
+            withdraw_form=withdraw_form,
+            later=later,
+            today=today,
+        ),
+        status=status,
+    )
+
+
+@club_view("manage")
+def team_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """Rename a team and change its players (``leagues.services.team_update``, as the API's
+    ``PATCH teams/{id}/``); withdraw it below."""
+    team = _team(request, pk)
+    players = [m.player.name for m in team.members.select_related("player").order_by("position")]
+    form = TeamEditForm(
+        request.POST or None, initial={"name": team.name, "players": "\n".join(players)}
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            league_services.team_update(
+                team=team, name=form.cleaned_data["name"], player_names=form.cleaned_data["players"]
+            )
+        except ServiceError as exc:
+            form.add_service_errors(exc.errors)
+        else:
+            messages.success(request, f"{team.name} saved.")
+            return redirect("scheduling:team-edit", club_slug=request.club.slug, pk=team.pk)
+    withdraw_form = TeamWithdrawForm(initial={"on": timezone.localdate()})
+    return _team_edit_page(request, team, form, withdraw_form, 400 if form.errors else 200)
+
+
+@require_POST
+@club_view("manage")
+def team_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    """The team withdraws (``leagues.services.team_withdraw``, as the API's
+    ``POST teams/{id}/withdraw/``): its later fixtures become walkovers or are removed, as
+    the division chooses."""
+    team = _team(request, pk)
+    withdraw_form = TeamWithdrawForm(request.POST)
+    if withdraw_form.is_valid():
+        on = withdraw_form.cleaned_data["on"]
+        count = selectors.withdrawn_fixtures(team=team, on=on).count()
+        try:
+            league_services.team_withdraw(team=team, on=on, user=request.user)
+        except ServiceError as exc:
+            withdraw_form.add_service_errors(exc.errors)
+        else:
+            removed = team.division.withdrawal_policy == Division.Withdrawal.REMOVE
+            what = "removed" if removed else "walkovers to their opponents"
+            messages.success(
+                request, f"{team.name} withdrew on {on:%d %b %Y}: {count} fixture(s) {what}."
+            )
+            return redirect("scheduling:team", club_slug=request.club.slug, pk=team.pk)
+    players = [m.player.name for m in team.members.select_related("player").order_by("position")]
+    form = TeamEditForm(initial={"name": team.name, "players": "\n".join(players)})
+    return _team_edit_page(request, team, form, withdraw_form, status=400)
+
+
+@require_POST
+@club_view("manage")
+def withdrawal_policy(request: HttpRequest, pk: int) -> HttpResponse:
+    """What becomes of a withdrawing team's later fixtures in this division
+    (``leagues.services.division_update``, as the API's ``PATCH divisions/{id}/``)."""
+    division = _division(request, pk)
+    form = WithdrawalPolicyForm(request.POST)
+    if form.is_valid():
+        try:
+            league_services.division_update(
+                division=division, withdrawal_policy=form.cleaned_data["withdrawal_policy"]
+            )
+        except ServiceError as exc:
+            messages.error(request, " ".join(e["message"] for e in exc.errors))
+        else:
+            messages.success(request, f"Withdrawals: {division.get_withdrawal_policy_display()}.")
+    else:
+        messages.error(request, "Choose walkovers or removal.")
+    return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
+
+
+@club_view("read")
+def night_sheet(request: HttpRequest, day: str) -> HttpResponse:
+    """A league night's sheet to pin on the wall, on one printed page: per division the
+    start time, every fixture by venue and table, and the byes."""
+    try:
+        date = dt.date.fromisoformat(day)
+    except ValueError as exc:
+        raise Http404("No such night.") from exc
+    return render(
+        request,
+        "scheduling/night_sheet.html",
+        _context(request, date=date, divisions=selectors.night_sheet(club=request.club, date=date)),
     )

@@ -2,7 +2,7 @@
 
 The division table is one query however many teams play: the teams with their aggregate
 rows and, when the league breaks ties head-to-head, the results between teams level on
-match points.
+match points; one more counts the results not yet confirmed, when there are any.
 """
 
 from __future__ import annotations
@@ -148,8 +148,26 @@ def standings_table(*, division: Division) -> Table:
         lines=ordered,
         tiebreakers=tiebreakers,
         explanation=explain(tiebreakers, **points),
-        unconfirmed=sum(line.counters["games_unconfirmed"] for line in ordered),
+        unconfirmed=unconfirmed_games(division=division, lines=ordered),
         points=points,
+    )
+
+
+def unconfirmed_games(*, division: Division, lines: list[Line]) -> int:
+    """Games of the division that count in its table but are not confirmed yet, each once:
+    a game is on the line of every team that played it, so the lines cannot be summed.
+    No query when no line has one (every result confirmed)."""
+    if not any(line.counters["games_unconfirmed"] for line in lines):
+        return 0
+    return (
+        Game.objects.filter(
+            club_id=division.club_id,
+            division=division,
+            status=Game.Status.FINISHED,
+            sides__team__isnull=False,
+        )
+        .distinct()
+        .count()
     )
 
 

@@ -41,7 +41,7 @@ def test_servers_licence_and_tags(schema):
     for path, method, operation in _operations(schema):
         assert operation["tags"] and set(operation["tags"]) <= declared, (path, method)
     tags = {p: op["tags"][0] for p, m, op in _operations(schema) if m == "post"}
-    assert tags["/api/clubs/{club_slug}/games/{game_pk}/deals/"] == "games"
+    assert tags["/api/clubs/{club_slug}/games/{game_id}/deals/"] == "games"
     assert tags["/api/clubs/{club_slug}/schedule-runs/"] == "scheduling"
     assert tags["/api/rules/score/"] == "rules"
 
@@ -63,6 +63,29 @@ def test_every_operation_documents_its_errors_with_the_one_body(schema):
     assert "429" in schema["paths"]["/api/rules/score/"]["post"]["responses"]
 
 
+def test_every_write_to_club_data_documents_409(schema):
+    conflicts = {
+        ("post", "/api/clubs/{club_slug}/schedule-runs/"),
+        ("post", "/api/clubs/{club_slug}/seasons/"),
+        ("patch", "/api/clubs/{club_slug}/divisions/{id}/"),
+        ("post", "/api/clubs/{club_slug}/teams/"),
+        ("post", "/api/clubs/{club_slug}/games/"),
+        ("post", "/api/clubs/{club_slug}/games/{id}/confirm/"),
+        ("post", "/api/clubs/{club_slug}/games/{game_id}/deals/"),
+        ("post", "/api/clubs/{club_slug}/disputes/{id}/resolve/"),
+        ("post", "/api/clubs/{club_slug}/games/{game_id}/handover/dispute/"),
+    }
+    writes = {
+        (method, path)
+        for path, method, _ in _operations(schema)
+        if method != "get" and path.startswith("/api/clubs/{club_slug}/")
+    }
+    assert conflicts <= writes
+    for method, path in writes:
+        responses = schema["paths"][path][method]["responses"]
+        assert "409" in responses, (method, path)
+
+
 def test_the_idempotent_posts_document_the_key_and_422(schema):
     idempotent = {
         path
@@ -71,12 +94,32 @@ def test_the_idempotent_posts_document_the_key_and_422(schema):
     }
     assert idempotent == {
         "/api/clubs/{club_slug}/games/",
-        "/api/clubs/{club_slug}/games/{game_pk}/deals/",
+        "/api/clubs/{club_slug}/games/{game_id}/deals/",
         "/api/clubs/{club_slug}/games/{id}/paper-sheet/",
         "/api/clubs/{club_slug}/schedule-runs/",
     }
     for path in idempotent:
         assert "422" in schema["paths"][path]["post"]["responses"]
+
+
+def test_path_parameters_follow_one_convention(schema):
+    """``{club_slug}`` a string; ``{id}`` the object itself and ``{<thing>_id}`` a parent (or
+    the object reached by another's id), positive integers; nothing else."""
+    import re
+
+    for path, method, operation in _operations(schema):
+        declared = {p["name"]: p for p in operation.get("parameters", []) if p["in"] == "path"}
+        assert set(declared) == set(re.findall(r"{(\w+)}", path)), (method, path)
+        for name, parameter in declared.items():
+            assert name == "club_slug" or name == "id" or name.endswith("_id"), (path, name)
+            assert parameter["required"] is True, (path, name)
+            if name == "club_slug":
+                assert parameter["schema"]["type"] == "string", path
+            else:
+                assert parameter["schema"]["type"] == "integer", (path, name)
+                assert parameter["schema"]["minimum"] == 1, (path, name)
+    assert "/api/clubs/{club_slug}/" in schema["paths"]  # a club, by the same name
+    assert "/api/clubs/{club_slug}/ratings/{player_id}/" in schema["paths"]
 
 
 def test_public_reads_need_no_authentication_and_writes_do(schema):
@@ -101,7 +144,7 @@ def test_enums_have_readable_names(schema):
 
 
 def test_lists_page_with_a_bounded_page_size(schema):
-    deals = schema["paths"]["/api/clubs/{club_slug}/games/{game_pk}/deals/"]["get"]
+    deals = schema["paths"]["/api/clubs/{club_slug}/games/{game_id}/deals/"]["get"]
     names = {p["name"] for p in deals["parameters"]}
     assert {"page", "page_size"} <= names
 
@@ -138,8 +181,10 @@ def test_csv_downloads_are_operations_of_their_own(schema):
         ok = operation["responses"].get("200", {}).get("content", {})
         if path in downloads:
             assert list(ok) == ["text/csv"], path
-        else:  # no JSON operation offers CSV beside it
+        else:  # no JSON operation offers CSV beside it, nor a ?format= to ask for it
             assert "text/csv" not in ok, (method, path)
+            formats = [p for p in operation.get("parameters", []) if p["name"] == "format"]
+            assert all("csv" not in p["schema"].get("enum", []) for p in formats), path
     assert downloads <= schema["paths"].keys()
 
 

@@ -143,7 +143,7 @@ def test_the_api_abandons_with_the_same_service(game, scorer, viewer):
     assert answer.status_code == 200, answer.content
     assert answer.json()["status"] == "abandoned"
     again = api.post(url)
-    assert again.status_code == 400
+    assert again.status_code == 409
     assert again.json() == {
         "errors": [{"field": "game", "message": services.GAME_ALREADY_ABANDONED}]
     }

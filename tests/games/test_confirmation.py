@@ -59,7 +59,8 @@ def _finish(game, user) -> list[int]:
 
 
 def _message(response) -> str:
-    assert response.status_code == 400, response.content
+    """Who may confirm is a permission: a refusal answers 403 with the rule it broke."""
+    assert response.status_code == 403, response.content
     return response.json()["errors"][0]["message"]
 
 

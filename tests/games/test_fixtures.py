@@ -230,7 +230,7 @@ def test_a_decided_fixture_cannot_be_played_again_on_the_page_or_the_api(
         },
         format="json",
     )
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert response.json()["errors"] == [{"field": "fixture", "message": message}]
     assert Game.objects.filter(fixture=fixture).count() == 2
 

@@ -47,7 +47,7 @@ def test_a_game_takes_no_more_deals_than_the_cap(game, scorer):
     for _ in range(3):
         assert client.post(_deals(game), made("A", 100), format="json").status_code == 201
     response = client.post(_deals(game), made("A", 100), format="json")
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert response.json()["errors"] == [
         {"field": "game", "message": services.GAME_FULL.format(cap=3, count=3)}
     ]
@@ -70,7 +70,7 @@ def test_a_paper_sheet_request_with_too_many_rows_is_refused_before_any_work(gam
     # two rows fit, but not two more after them
     assert client.post(url, {"rows": rows[:2]}, format="json").status_code == 201
     response = client.post(url, {"rows": rows[:2]}, format="json")
-    assert response.status_code == 400
+    assert response.status_code == 409  # a full game is a conflict with what is stored
     assert response.json()["errors"][0]["message"] == services.GAME_FULL.format(cap=3, count=2)
     assert Deal.objects.count() == 2
 

@@ -39,7 +39,7 @@ def test_a_season_without_a_slug_gets_one_as_on_the_page(api, club):
     assert response.status_code == 201, response.content
     assert response.json()["slug"] == "winter-2027"
     again = api.post(_url(club, "seasons/"), {**body, "slug": "winter-2027"}, format="json")
-    assert again.status_code == 400
+    assert again.status_code == 409
     assert again.json()["errors"] == [{"field": "slug", "message": services.SEASON_SLUG_TAKEN}]
 
 

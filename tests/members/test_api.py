@@ -33,7 +33,7 @@ def test_an_admin_invites_by_email_and_revokes(club, admin, django_capture_on_co
     assert response.status_code == 200 and response.json()["state"] == "Revoked"
     assert response.json()["url"] is None
     response = _api(admin).post(f"{url}{body['id']}/revoke/")
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert response.json()["errors"] == [
         {"field": "invitation", "message": services.INVITATION_REVOKED}
     ]

@@ -54,7 +54,7 @@ def test_one_login_is_one_player_per_club(club, admin):
     response = _api(admin).patch(
         f"/api/clubs/{club.slug}/players/{second.pk}/", {"user": "ida"}, format="json"
     )
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert response.json()["errors"] == [
         {"field": "user", "message": club_services.PLAYER_LOGIN_TAKEN.format(player=first)}
     ]

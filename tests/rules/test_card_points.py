@@ -165,3 +165,18 @@ def test_card_points_must_fit_in_the_sides_tricks():
     # A single trick of four cards holds at most 20 + 14 + 11 + 11 = 56, not 100.
     data = played(points={"A": 100, "B": 52}, tricks={"A": 1, "B": 5})
     assert_rejected_under(data, "points", "tricks")
+
+
+# --- the messages say "1 card point", not "1 card points" ---------------------------------
+
+
+def test_one_card_point_is_said_in_the_singular():
+    import pytest
+
+    from clabber_league.rules import RulesError
+
+    with pytest.raises(RulesError) as caught:
+        score_deal(played(points={"A": 151, "B": 1}))
+    messages = {e["field"]: e["message"] for e in caught.value.errors}
+    assert messages["points.B"].startswith("1 card point cannot be taken by one side")
+    assert messages["points.A"].startswith("151 card points cannot be taken by one side")

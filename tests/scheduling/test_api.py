@@ -6,11 +6,12 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from clabber_league.leagues.models import Venue
 from clabber_league.scheduling.api import (
     USE_ACTION,
     USE_ACTION_STATUS,
 )
-from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun
 from clabber_league.scheduling.services.fixture_changes import (
     FIXTURE_HAS_RESULT,
     FIXTURE_KEPT,
@@ -105,7 +106,7 @@ def test_a_second_generation_while_one_runs_is_refused(club, division, teams, se
     client = _client(secretary)
     assert client.post(_url(club, "schedule-runs/"), {"division": division.pk}).status_code == 202
     second = client.post(_url(club, "schedule-runs/"), {"division": division.pk})
-    assert second.status_code == 400
+    assert second.status_code == 409
     assert second.json()["errors"][0]["message"] == RUN_ACTIVE
 
 
@@ -119,7 +120,7 @@ def test_a_failed_run_is_retried_with_a_new_run(club, division, teams, secretary
     assert response.json()["id"] != failed.pk
     done = ScheduleRun.objects.create(club=club, division=division, state="done")
     refused = _client(secretary).post(_url(club, f"schedule-runs/{done.pk}/retry/"))
-    assert refused.status_code == 400
+    assert refused.status_code == 409
     assert refused.json()["errors"][0]["message"] == RUN_NOT_RETRYABLE
 
 
@@ -218,7 +219,7 @@ def test_a_plain_update_cannot_move_a_fixture_past_the_checks_of_postpone(
         {"date": str(clash.date), "venue": hall.pk, "table": clash.table},
         format="json",
     )
-    assert taken.status_code == 400 and taken.json()["errors"][0]["field"] == "table"
+    assert taken.status_code == 409 and taken.json()["errors"][0]["field"] == "table"
 
 
 def test_a_forfeited_fixture_keeps_its_teams_and_is_not_deleted(club, fixtures, secretary):
@@ -226,7 +227,7 @@ def test_a_forfeited_fixture_keeps_its_teams_and_is_not_deleted(club, fixtures, 
     client = _client(secretary)
     url = _url(club, f"fixtures/{fixture.pk}/")
     response = client.patch(url, {"games_planned": 3}, format="json")
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert response.json()["errors"] == [{"field": "games_planned", "message": FIXTURE_HAS_RESULT}]
     response = client.delete(url)
     assert response.status_code == 409

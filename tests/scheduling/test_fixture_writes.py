@@ -8,8 +8,10 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from clabber_league.leagues.models import Venue
+from clabber_league.leagues.services import TABLES_RANGE, VENUE_NAME_TAKEN
 from clabber_league.scheduling.api import USE_ACTION_STATUS
-from clabber_league.scheduling.models import Fixture, Venue
+from clabber_league.scheduling.models import Fixture
 from clabber_league.scheduling.services.fixture_changes import (
     GAMES_PLANNED,
     TABLE_TAKEN,
@@ -17,7 +19,6 @@ from clabber_league.scheduling.services.fixture_changes import (
     TEAM_SELF,
     fixture_create,
 )
-from clabber_league.scheduling.services.venues import TABLES_RANGE, VENUE_NAME_TAKEN
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +58,7 @@ def _body(division, home, away, **extra) -> dict:
 def test_a_fixture_that_double_books_a_table_is_refused(api, club, division, teams, hall, booked):
     body = _body(division, teams[2], teams[3], date=SEPT_7, venue=hall.pk, table=1)
     response = api.post(_url(club, "fixtures/"), body, format="json")
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert response.json()["errors"] == [
         {
             "field": "table",
@@ -73,7 +74,7 @@ def test_a_fixture_that_double_books_a_table_is_refused(api, club, division, tea
 def test_a_fixture_that_double_books_a_team_is_refused(api, club, division, teams, booked):
     body = _body(division, teams[0], teams[2], date=SEPT_7)
     response = api.post(_url(club, "fixtures/"), body, format="json")
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert response.json()["errors"][0]["field"] == "date"
     assert response.json()["errors"][0]["message"].startswith(teams[0].name)
 
@@ -115,7 +116,7 @@ def test_new_teams_for_a_fixture_must_be_free_that_night(api, club, division, te
     )
     url = _url(club, f"fixtures/{second.pk}/")
     response = api.patch(url, {"home": teams[0].pk}, format="json")
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert response.json()["errors"][0]["field"] == "date"
     second.refresh_from_db()
     assert second.home_id == teams[2].pk

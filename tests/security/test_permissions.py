@@ -33,6 +33,7 @@ ROLE_RANK = {None: -1, Role.VIEWER: 1, Role.PLAYER: 2, Role.SCORER: 3, Role.ADMI
 
 # API route name -> what its unsafe methods need (GET is always "read").
 API = {
+    "club-detail": READ,
     "member-list": MANAGE,
     "member-detail": MANAGE,
     "player-list": MANAGE,
@@ -46,6 +47,7 @@ API = {
     "division-detail": MANAGE,
     "team-list": MANAGE,
     "team-detail": MANAGE,
+    "team-withdraw": MANAGE,
     "team-calendar-link-list": MEMBER,
     "team-calendar-link-revoke": MANAGE,
     "venue-list": MANAGE,
@@ -131,8 +133,12 @@ PAGES = {
     "scheduling:team-feed-key": (MEMBER, MEMBER),
     "scheduling:team-feed-keys-revoke": (MANAGE, MANAGE),
     "scheduling:night": (READ, READ),
+    "scheduling:night-sheet": (READ, READ),
     "scheduling:fixture-move": (MANAGE, MANAGE),
     "scheduling:fixture-forfeit": (MANAGE, MANAGE),
+    "scheduling:team-edit": (MANAGE, MANAGE),
+    "scheduling:team-withdraw": (MANAGE, MANAGE),
+    "scheduling:withdrawal-policy": (MANAGE, MANAGE),
     "standings:index": (READ, READ),
     "standings:leaderboards": (READ, READ),
     "standings:division": (READ, READ),
@@ -194,9 +200,9 @@ def world(game, teams, division, club):
     from django.utils import timezone
 
     from clabber_league.games import services
-    from clabber_league.leagues.models import HouseRules
+    from clabber_league.leagues.models import HouseRules, Venue
     from clabber_league.members.models import Dispute, Invitation
-    from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
+    from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun
     from clabber_league.standings.models import PlayerRating
     from tests.factories import ClubFactory, MembershipFactory, UserFactory
 
@@ -295,6 +301,7 @@ PK_OBJECT = {
     "members:dispute": "dispute",
     "members:handover": "game",
     "members:player-merge": "player",
+    "scheduling:withdrawal-policy": "division",
 }
 
 
@@ -308,8 +315,8 @@ def _kwargs(name: str, pattern, world) -> dict:
     objects = world["objects"]
     values = {
         "club_slug": world["club"].slug,
-        "game_pk": objects["game"],
-        "team_pk": objects["team"],
+        "game_id": objects["game"],
+        "team_id": objects["team"],
         "number": 1,
         "slug": world["season_slug"],
         "day": "2026-09-07",

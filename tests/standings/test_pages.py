@@ -116,9 +116,10 @@ def test_the_standings_page_costs_the_same_queries_for_4_and_20_teams(
     client.get(_url("division", division))  # warm the session
     # session, user, the club with the user's membership, division (with season and
     # tiebreakers), the table (teams with their standing rows and head-to-head between
-    # level teams), games at the table, whether tonight is a league night, the clubs of
-    # the navigation bar
-    with django_assert_num_queries(8):
+    # level teams), the games not yet confirmed (counted once each; no query when every
+    # result is confirmed), games at the table, whether tonight is a league night, the
+    # clubs of the navigation bar
+    with django_assert_num_queries(9):
         response = client.get(_url("division", division))
     assert response.status_code == 200
     assert len(response.context["table"].lines) == size
@@ -227,3 +228,14 @@ def test_a_forfeit_is_on_the_table_and_the_page_says_how_it_counts(client, viewe
     assert _order(response)[0] == "Bells"
     html = " ".join(response.content.decode().split())
     assert "A fixture lost by forfeit or walkover counts as a match won by the other team" in html
+
+
+def test_the_results_not_yet_confirmed_are_counted_once_each(client, division, teams, scorer):
+    aces, bells, dads, mules = teams
+    play(division, aces, bells, A_WINS, user=scorer)
+    play(division, dads, mules, A_WINS, user=scorer)
+    start(division, aces, dads, user=scorer)  # at the table: not a result yet
+    client.force_login(scorer)
+    response = client.get(_url("division", division))
+    assert response.context["table"].unconfirmed == 2  # two games, not four team lines
+    assert "2 game results not yet confirmed." in response.content.decode()

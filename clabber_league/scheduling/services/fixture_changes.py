@@ -14,14 +14,14 @@ from typing import Any
 
 from django.db import transaction
 
-from clabber_league.core.errors import CONFLICT
-from clabber_league.leagues.models import Division, Team
+from clabber_league.core.errors import CONFLICT, conflict
+from clabber_league.leagues.models import Division, Team, Venue
+from clabber_league.leagues.services import VENUE_OTHER_CLUB
 
 from .. import selectors
 from ..hooks import fixture_changed
-from ..models import Fixture, ScheduleConfig, Venue
+from ..models import Fixture, ScheduleConfig
 from . import ScheduleError
-from .venues import VENUE_OTHER_CLUB
 
 DIVISION_OTHER_CLUB = "This division is not one of the club's."
 TABLE_RANGE = "{venue} has tables 1 to {tables}."
@@ -39,6 +39,12 @@ FIXTURE_HAS_RESULT = (
 TEAM_SELF = "A team cannot play itself."
 TEAM_OTHER_DIVISION = "This team is not in the division."
 GAMES_PLANNED = "A fixture is 1 to 9 games."
+WITHDRAWN_NOTE = "Walkover: {team} withdrew on {on:%d %b %Y}"
+TEAM_WITHDRAWN = "{team} withdrew on {on:%d %b %Y}: it plays no more fixtures."
+NO_PLAY_NIGHT = (
+    "{date} is a no-play night of {division}{reason}. Choose another night, or say that it "
+    "is played then anyway."
+)
 
 
 def _lock(fixture: Fixture) -> Fixture:
@@ -91,14 +97,26 @@ def _check_night(
     for other in same_night:
         for team in teams:
             if team.pk in (other.home_id, other.away_id):
-                raise ScheduleError.one(
-                    "date", TEAM_BUSY.format(team=team.name, home=other.home, away=other.away)
-                )
+                busy = TEAM_BUSY.format(team=team.name, home=other.home, away=other.away)
+                raise ScheduleError.one("date", busy, kind=CONFLICT)
         if venue is not None and other.venue_id == venue.pk and other.table == table:
             raise ScheduleError.one(
                 "table",
                 TABLE_TAKEN.format(table=table, venue=venue.name, home=other.home, away=other.away),
+                kind=CONFLICT,
             )
+
+
+def _check_play_night(fixture: Fixture, date: dt.date) -> None:
+    skip = selectors.no_play_night(division=fixture.division, date=date)
+    if skip is not None:
+        reason = f" ({skip.reason})" if skip.reason else ""
+        raise ScheduleError.one(
+            "date",
+            NO_PLAY_NIGHT.format(
+                date=f"{date:%a %-d %b %Y}", division=fixture.division.name, reason=reason
+            ),
+        )
 
 
 def _teams_errors(division: Division, home: Team, away: Team) -> list[dict[str, str]]:
@@ -137,6 +155,10 @@ def fixture_create(
     errors = _teams_errors(division, home, away)
     if not 1 <= planned <= 9:
         errors.append({"field": "games_planned", "message": GAMES_PLANNED})
+    for name, team in (("home", home), ("away", away)):
+        if team.withdrawn_on is not None and (date is None or date >= team.withdrawn_on):
+            message = TEAM_WITHDRAWN.format(team=team.name, on=team.withdrawn_on)
+            errors.append({"field": name, "message": message})
     if errors:
         raise ScheduleError(errors)
     _lock_config(division)
@@ -175,7 +197,7 @@ def fixture_update(*, fixture: Fixture, user: Any = None, **changes: Any) -> Fix
         if name in changes and after[name] != getattr(fixture, name)
     ]
     if changed and (fixture.is_done or fixture.games.exists()):
-        raise ScheduleError([{"field": name, "message": FIXTURE_HAS_RESULT} for name in changed])
+        raise ScheduleError([conflict(name, FIXTURE_HAS_RESULT) for name in changed])
     errors = _teams_errors(after["division"], after["home"], after["away"])
     if not 1 <= after["games_planned"] <= 9:
         errors.append({"field": "games_planned", "message": GAMES_PLANNED})
@@ -216,14 +238,19 @@ def fixture_move(
     venue: Venue | None = None,
     table: int | None = None,
     note: str = "",
+    on_no_play_night: bool = False,
     user: Any = None,
 ) -> Fixture:
     """Postpone (no date: to be arranged) or move a fixture to another night, venue or
-    table. The first date it had is kept in ``original_date``."""
+    table. The first date it had is kept in ``original_date``. A night the division does
+    not play (its schedule's skip dates) is refused unless ``on_no_play_night`` says the
+    fixture is played then anyway."""
     fixture = _lock(fixture)
     if fixture.is_done or fixture.games.exists():
-        raise ScheduleError.one("fixture", FIXTURE_DONE)
+        raise ScheduleError.one("fixture", FIXTURE_DONE, kind=CONFLICT)
     _check_place(fixture.club_id, venue, table)
+    if date is not None and not on_no_play_night:
+        _check_play_night(fixture, date)
     _check_night(
         club_id=fixture.club_id,
         date=date,
@@ -263,11 +290,11 @@ def fixture_forfeit(*, fixture: Fixture, winner: Team, note: str = "", user: Any
     standings count it in the same transaction (``hooks.fixture_changed``)."""
     fixture = _lock(fixture)
     if fixture.status == Fixture.Status.FORFEIT:
-        raise ScheduleError.one("fixture", FORFEIT_TWICE)
+        raise ScheduleError.one("fixture", FORFEIT_TWICE, kind=CONFLICT)
     if winner.pk not in (fixture.home_id, fixture.away_id):
         raise ScheduleError.one("winner", FORFEIT_WINNER)
     if fixture.games.exists():
-        raise ScheduleError.one("fixture", FIXTURE_HAS_GAMES)
+        raise ScheduleError.one("fixture", FIXTURE_HAS_GAMES, kind=CONFLICT)
     fixture.status = Fixture.Status.FORFEIT
     fixture.forfeit_winner = winner
     fixture.note = note[:200]
@@ -308,3 +335,19 @@ def fixture_result_update(*, fixture_id: int) -> Fixture:
         return fixture
     fixture.save(update_fields=["status", "flagged_at"])
     return fixture
+
+
+def fixtures_team_withdrawn(*, team: Team, on: dt.date, user: Any = None) -> None:
+    """``leagues.hooks.team_withdrawn``: the team's later fixtures
+    (``selectors.withdrawn_fixtures``)
+    become walkovers to the opponents (through ``fixture_forfeit``, so the standings count
+    them) or are removed (``fixture_delete``), as the division's ``withdrawal_policy``
+    says."""
+    policy = Division.objects.values_list("withdrawal_policy", flat=True).get(pk=team.division_id)
+    for fixture in list(selectors.withdrawn_fixtures(team=team, on=on)):
+        if policy == Division.Withdrawal.REMOVE:
+            fixture_delete(fixture=fixture, user=user)
+        else:
+            opponent = fixture.away if fixture.home_id == team.pk else fixture.home
+            note = WITHDRAWN_NOTE.format(team=team.name, on=on)
+            fixture_forfeit(fixture=fixture, winner=opponent, note=note, user=user)

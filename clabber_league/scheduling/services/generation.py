@@ -31,20 +31,13 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
-from clabber_league.leagues.models import Division
-from clabber_league.leagues.services import GAMES_PER_FIXTURE, division_update
+from clabber_league.core.errors import CONFLICT
+from clabber_league.leagues.models import Division, Venue
+from clabber_league.leagues.services import GAMES_PER_FIXTURE, VENUE_OTHER_CLUB, division_update
 
 from .. import bulk, planning, selectors
-from ..models import (
-    Fixture,
-    ScheduleConfig,
-    ScheduleRun,
-    ScheduleVenue,
-    SkipDate,
-    Venue,
-)
+from ..models import Fixture, ScheduleConfig, ScheduleRun, ScheduleVenue, SkipDate
 from . import ScheduleError
-from .venues import VENUE_OTHER_CLUB
 
 logger = logging.getLogger(__name__)
 
@@ -161,14 +154,14 @@ def schedule_generate(*, division: Division, user: Any = None) -> ScheduleRun:
     The task is sent when the surrounding transaction commits. A run already queued or
     running for the division refuses a second one (unless it has stalled)."""
     if not ScheduleConfig.objects.filter(division=division).exists():
-        raise ScheduleError.one("division", NO_CONFIG)
+        raise ScheduleError.one("division", NO_CONFIG, kind=CONFLICT)
     now = timezone.now()
     with transaction.atomic():
         for active in ScheduleRun.objects.select_for_update().filter(
             division=division, state__in=ScheduleRun.ACTIVE
         ):
             if not _is_stale(active, now):
-                raise ScheduleError.one("division", RUN_ACTIVE)
+                raise ScheduleError.one("division", RUN_ACTIVE, kind=CONFLICT)
             _finish(active.pk, state=ScheduleRun.State.FAILED, message=WORKER_LOST)
         try:
             with transaction.atomic():
@@ -176,7 +169,7 @@ def schedule_generate(*, division: Division, user: Any = None) -> ScheduleRun:
                     club=division.club, division=division, created_by=user, message="Queued."
                 )
         except IntegrityError as exc:  # another request queued one a moment ago
-            raise ScheduleError.one("division", RUN_ACTIVE) from exc
+            raise ScheduleError.one("division", RUN_ACTIVE, kind=CONFLICT) from exc
         transaction.on_commit(lambda: _enqueue(run.pk))
     return run
 
@@ -184,7 +177,7 @@ def schedule_generate(*, division: Division, user: Any = None) -> ScheduleRun:
 def schedule_run_retry(*, run: ScheduleRun, user: Any = None) -> ScheduleRun:
     """Generate again after a failed or stalled run."""
     if not (run.state == ScheduleRun.State.FAILED or _is_stale(run, timezone.now())):
-        raise ScheduleError.one("run", RUN_NOT_RETRYABLE)
+        raise ScheduleError.one("run", RUN_NOT_RETRYABLE, kind=CONFLICT)
     return schedule_generate(division=run.division, user=user)
 
 
@@ -330,7 +323,7 @@ def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str
     division = run.division
     config = ScheduleConfig.objects.select_for_update().filter(division=division).first()
     if config is None:
-        raise ScheduleError.one("division", NO_CONFIG)
+        raise ScheduleError.one("division", NO_CONFIG, kind=CONFLICT)
     venues = config.ordered_venues()
     # Divisions sharing a venue generate one at a time (and moves onto it wait).
     list(Venue.objects.select_for_update().filter(pk__in=[v.pk for v in venues]).order_by("pk"))

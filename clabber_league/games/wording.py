@@ -1,0 +1,78 @@
+"""The rules engine's messages in the words of the table: sides and players by their names.
+
+The engine (``clabber_league.rules``) is pure and knows sides only as ``A``/``B``/``C``,
+players as seat numbers (``player 3``, counted from 0) and melds by their JSON path
+(``melds.B[0]``). A scorer knows "Mules", "Mary-Lou" and "Tom's run of 3". This module
+rewrites an engine message with the names of one game; the engine's text is untouched.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+MELD_PATH = re.compile(r"\bmelds\.([A-C])\[(\d+)\](?:\.\w+)?")
+SIDE_WORD = re.compile(r"\b([Ss])ides? ([A-C])\b(?!\[)")
+PLAYER_WORD = re.compile(r"\b([Pp])layer (\d+)\b")
+TWO_PLAYERS = re.compile(r"\btwo players \((\d+), (\d+)\)")
+SIDE_LIST = re.compile(r"\(([A-C](?:, [A-C])+)\)")
+SIDE_LIST_END = re.compile(r"\bthe sides are ([A-C](?:, [A-C])*)\.")
+NAMES_AFTER_COLON = re.compile(r"(but its melds name \d+: )([\d, ]+)\.")
+
+
+@dataclass
+class Names:
+    """The names of one game: ``sides`` by letter, ``seats`` by seat number, and ``melds``
+    by (side, index in that side's list) as the form sent them (``"Tom's run of 3"``)."""
+
+    sides: Mapping[str, str]
+    seats: Mapping[int, str]
+    melds: Mapping[tuple[str, int], str] = field(default_factory=dict)
+
+    def side(self, letter: str) -> str:
+        return self.sides.get(letter) or " & ".join(
+            name for seat, name in sorted(self.seats.items()) if self._seat_side(seat) == letter
+        )
+
+    def seat(self, number: str | int) -> str:
+        try:
+            return self.seats[int(number)]
+        except (KeyError, ValueError):
+            return f"player {number}"
+
+    def _seat_side(self, seat: int) -> str:
+        letters = sorted(self.sides) or ["A", "B"]
+        return letters[seat % len(letters)]
+
+
+def humane(message: str, names: Names) -> str:
+    """``message`` with every side letter, seat number and meld path replaced by names.
+
+    Names go in as placeholders until the end, so a name that looks like engine text (a
+    player called "Player 7") is never rewritten again."""
+    inserted: list[str] = []
+
+    def put(text: str) -> str:
+        inserted.append(text)
+        return f"\x00{len(inserted) - 1}\x00"
+
+    def meld(m: re.Match[str]) -> str:
+        side, index = m.group(1), int(m.group(2))
+        return put(names.melds.get((side, index)) or f"a meld of {names.side(side)}")
+
+    def seats(numbers: str) -> str:
+        return ", ".join(put(names.seat(n)) for n in numbers.split(", "))
+
+    def sides(letters: str, joiner: str) -> str:
+        return joiner.join(put(names.side(s)) for s in letters.split(", "))
+
+    text = MELD_PATH.sub(meld, message)
+    text = TWO_PLAYERS.sub(lambda m: f"two players ({seats(m.group(1) + ', ' + m.group(2))})", text)
+    text = NAMES_AFTER_COLON.sub(lambda m: m.group(1) + seats(m.group(2)) + ".", text)
+    text = PLAYER_WORD.sub(lambda m: put(names.seat(m.group(2))), text)
+    text = SIDE_LIST.sub(lambda m: "(" + sides(m.group(1), " or ") + ")", text)
+    text = SIDE_LIST_END.sub(lambda m: "the sides are " + sides(m.group(1), " and ") + ".", text)
+    text = SIDE_WORD.sub(lambda m: put(names.side(m.group(2))), text)
+    text = re.sub("\x00(\\d+)\x00", lambda m: inserted[int(m.group(1))], text)
+    return text[:1].upper() + text[1:]
