@@ -67,6 +67,16 @@ UNKNOWN_MODEL = "The backup holds rows of {model}, which this version does not k
 CUT_SHORT = "The backup ends early (after {rows} rows): the file is incomplete."
 BAD_LINE = "Line {line} of the backup is not what the format says: {problem}."
 USER_FLAGS = ("is_active", "is_staff")
+#: Tables whose model moved to another app since a backup was written: old label -> new.
+MOVED = {"scheduling.venue": "leagues.venue"}
+# Derived rows that the import recomputes from the games (``_rebuild_derived``): read past,
+# not inserted only to be replaced.
+REBUILT = {
+    "standings.teamstanding",
+    "standings.standingcontribution",
+    "standings.playergamestat",
+    "standings.partnershipgamestat",
+}
 
 Progress = Callable[[int, int], None]  # (rows just written or read, rows in all)
 
@@ -289,7 +299,7 @@ def _events(lines: Iterator[str]) -> Iterator[tuple[str, Any]]:
             yield "user", item["user"]
         elif "table" in item:
             rows = _table_rows(lines, item)
-            yield "table", {**item, "rows": rows}
+            yield "table", {**item, "count": item["rows"], "rows": rows}
             for _ in rows:  # the consumer stopped early: skip to the next table
                 pass
             read += item["rows"]
@@ -346,6 +356,7 @@ def _events_v1(text: str) -> Iterator[tuple[str, Any]]:
             {
                 "table": label,
                 "fields": fields,
+                "count": len(table),
                 "rows": ([r.get(f) for f in fields] for r in table),
             },
         )
@@ -371,6 +382,7 @@ class _Import:
     """What one import has learnt so far: the new id of every old one, per model."""
 
     own: set[type[models.Model]]
+    referenced: set[type[models.Model]]  # the models some row points to: their ids are kept
     result: ImportResult = field(default_factory=ImportResult)
     user_ids: dict[str, int] = field(default_factory=dict)
     new_ids: dict[type[models.Model], dict[Any, Any]] = field(
@@ -392,7 +404,8 @@ def club_import(
     """Load a backup (either format) read line by line, whole or not at all.
     ``slug``/``name`` rename the club (a copy beside the original)."""
     by_label = {_label(m): m for m in _club_paths()}
-    state = _Import(own=set(by_label.values()))
+    own = set(by_label.values())
+    state = _Import(own=own, referenced={f.related_model for m in own for f in _forward_fks(m)})
     total = 0
     for kind, value in _events(iter(lines)):
         if kind == "header":
@@ -401,9 +414,15 @@ def club_import(
         if kind == "user":
             _user(value, state)
             continue
-        model = by_label.get(value["table"])
+        model = by_label.get(MOVED.get(value["table"], value["table"]))
         if model is None:
             raise BackupError(UNKNOWN_MODEL.format(model=value["table"]))
+        if value["table"] in REBUILT:
+            for _ in value["rows"]:  # recomputed from the games below, for the new ids
+                pass
+            if progress is not None:
+                progress(value["count"], total)
+            continue
         table = _TableLoader(model, value["fields"], state)
         if model is Club:
             table.rename = (slug, name)
@@ -451,6 +470,7 @@ class _TableLoader:
         ]
         self.rename: tuple[str | None, str | None] | None = None
         self.keeping = True  # ids are kept until one is taken; then new ids for the rest
+        self.points_forward = False  # some of its references are set after the insert
 
     def load(self, batch: list[list[Any]]) -> None:
         model, state = self.model, self.state
@@ -467,9 +487,12 @@ class _TableLoader:
                 obj.save(force_insert=True)
         else:
             model._default_manager.bulk_create(objs, batch_size=BATCH)
-        ids = state.new_ids[model]
-        for old, obj in zip(old_pks, objs, strict=True):
-            ids[old] = obj.pk
+        if model in state.referenced or self.points_forward:
+            # Only what some row points to: a deal's or a seat's id is never looked up,
+            # so the map stays the size of the games, not of the deals.
+            ids = state.new_ids[model]
+            for old, obj in zip(old_pks, objs, strict=True):
+                ids[old] = obj.pk
         if self.keeping:
             state.kept.add(model)
             state.result.ids_kept += len(objs)
@@ -502,6 +525,7 @@ class _TableLoader:
                 elif target in state.own:
                     # points forward (a cycle): set after the target exists
                     state.deferred.append((self.model, row[self.pk_index], f.attname, value))
+                    self.points_forward = True
                     value = None
                 # else: a row outside the club (kept as is)
             elif value is not None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 
 from clabber_league.clubs.models import Club
-from clabber_league.leagues.models import Division, Season, Team
+from clabber_league.leagues.models import Division, Season, Team, Venue
 from clabber_league.leagues.results import (
     FixtureResult,
     MatchGame,
@@ -33,7 +33,7 @@ from clabber_league.leagues.results import (
     fixture_result,
 )
 
-from .models import Fixture, LeagueNight, ScheduleConfig, ScheduleRun, SkipDate, Venue
+from .models import Fixture, LeagueNight, ScheduleConfig, ScheduleRun, SkipDate
 
 
 @dataclass(frozen=True)

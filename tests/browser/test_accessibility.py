@@ -27,11 +27,11 @@ from django.core.management import call_command
 from clabber_league.clubs.models import Club
 from clabber_league.games.models import Game
 from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.services import venue_create
 from clabber_league.members import services as members_services
 from clabber_league.members.models import Dispute
 from clabber_league.scheduling.models import Fixture, ScheduleRun
 from clabber_league.scheduling.services.generation import schedule_config_save, schedule_run_execute
-from clabber_league.scheduling.services.venues import venue_create
 from tests.browser.conftest import axe_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -92,6 +92,12 @@ def test_a_plain_deal_fits_one_screen_with_its_preview_above_save(live_server, p
         control.click()
         if name == "card points":
             page.keyboard.type("100")
+        if name == "trump":
+            # Half-way through, the preview says what is still needed; no red beside the
+            # fields not filled in yet (Save would list them).
+            wait_for_preview(page)
+            expect(page.locator("#preview")).to_contain_text("Still to fill in: Card points")
+            expect(page.locator("#err-maker_seat")).to_be_empty()
     wait_for_preview(page)
     preview, save = page.locator("#preview"), page.get_by_role("button", name="Save deal 1")
     expect(preview).to_contain_text("Deal 1: made")

@@ -199,9 +199,9 @@ def world(game, teams, division, club):
     from django.utils import timezone
 
     from clabber_league.games import services
-    from clabber_league.leagues.models import HouseRules
+    from clabber_league.leagues.models import HouseRules, Venue
     from clabber_league.members.models import Dispute, Invitation
-    from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
+    from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun
     from clabber_league.standings.models import PlayerRating
     from tests.factories import ClubFactory, MembershipFactory, UserFactory
 
