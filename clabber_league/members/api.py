@@ -29,19 +29,6 @@ from . import selectors, services
 from .models import Dispute, Invitation
 
 
-def _refused(exc: services.MemberError) -> Exception:
-    """PIN tries throttled answer 429; any other refusal is raised as it is, for the
-    exception handler to answer with its kind's status (400, 403, 404, 409)."""
-    if any(e["message"] == services.PIN_THROTTLED for e in exc.errors):
-        return Throttled429(exc.errors)
-    return exc
-
-
-class Throttled429(Exception):
-    def __init__(self, errors: list[dict[str, str]]) -> None:
-        self.errors = errors
-
-
 class ManageReadsToo(ClubPermission):
     """Invitations and disputes are the club admins' business, to read as well."""
 
@@ -118,28 +105,22 @@ class InvitationViewSet(
 
     def perform_create(self, serializer: InvitationSerializer) -> None:
         data = serializer.validated_data
-        try:
-            serializer.instance = services.invitation_create(
-                club=self.club,
-                created_by=self.request.user,
-                role=data.get("role", Role.PLAYER),
-                email=data.get("email", ""),
-                player=data.get("player"),
-                note=data.get("note", ""),
-                days=data.get("days"),
-                request=self.request,
-            )
-        except services.MemberError as exc:
-            raise _refused(exc) from exc
+        serializer.instance = services.invitation_create(
+            club=self.club,
+            created_by=self.request.user,
+            role=data.get("role", Role.PLAYER),
+            email=data.get("email", ""),
+            player=data.get("player"),
+            note=data.get("note", ""),
+            days=data.get("days"),
+            request=self.request,
+        )
 
     @extend_schema(request=None, responses={200: InvitationSerializer})
     @action(detail=True, methods=["post"])
     def revoke(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         invitation = self.get_object()
-        try:
-            services.invitation_revoke(invitation=invitation)
-        except services.MemberError as exc:
-            raise _refused(exc) from exc
+        services.invitation_revoke(invitation=invitation)
         return Response(self.get_serializer(invitation).data)
 
 
@@ -188,15 +169,12 @@ class DisputeViewSet(
         dispute = self.get_object()
         body = ResolveSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            dispute = services.dispute_resolve(
-                dispute=dispute,
-                user=request.user,
-                access=self.club_access,
-                resolution=body.validated_data.get("resolution", ""),
-            )
-        except services.MemberError as exc:
-            raise _refused(exc) from exc
+        dispute = services.dispute_resolve(
+            dispute=dispute,
+            user=request.user,
+            access=self.club_access,
+            resolution=body.validated_data.get("resolution", ""),
+        )
         return Response(DisputeSerializer(dispute).data)
 
 
@@ -220,30 +198,18 @@ class HandoverViewSet(ClubScopedMixin, viewsets.GenericViewSet):
     def _game(self) -> Game:
         return get_object_or_404(Game.objects.filter(club=self.club), pk=self.kwargs["game_id"])
 
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, Throttled429):
-            return Response(
-                {"errors": exc.errors},
-                status=status.HTTP_429_TOO_MANY_REQUESTS,
-                headers={"Retry-After": str(services.PIN_THROTTLE_SECONDS)},
-            )
-        return super().handle_exception(exc)
-
     @extend_schema(request=HandoverConfirmSerializer, responses={200: GameSerializer})
     @action(detail=False, methods=["post"])
     def confirm(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self._game()
         body = HandoverConfirmSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            game = services.handover_confirm(
-                game=game,
-                player_id=body.validated_data["player"],
-                pin=body.validated_data["pin"],
-                device_user=request.user,
-            )
-        except services.MemberError as exc:
-            raise _refused(exc) from exc
+        game = services.handover_confirm(
+            game=game,
+            player_id=body.validated_data["player"],
+            pin=body.validated_data["pin"],
+            device_user=request.user,
+        )
         return Response(GameSerializer(game, context=self.get_serializer_context()).data)
 
     @extend_schema(request=HandoverDisputeSerializer, responses={201: DisputeSerializer})
@@ -252,16 +218,13 @@ class HandoverViewSet(ClubScopedMixin, viewsets.GenericViewSet):
         game = self._game()
         body = HandoverDisputeSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            dispute = services.dispute_raise(
-                game=game,
-                reason=body.validated_data["reason"],
-                player_id=body.validated_data.get("player"),
-                device_user=request.user,
-                request=request,
-            )
-        except services.MemberError as exc:
-            raise _refused(exc) from exc
+        dispute = services.dispute_raise(
+            game=game,
+            reason=body.validated_data["reason"],
+            player_id=body.validated_data.get("player"),
+            device_user=request.user,
+            request=request,
+        )
         return Response(DisputeSerializer(dispute).data, status=status.HTTP_201_CREATED)
 
 

@@ -687,3 +687,18 @@ def withdrawal_policy(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.error(request, "Choose walkovers or removal.")
     return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
+
+
+@club_view("read")
+def night_sheet(request: HttpRequest, day: str) -> HttpResponse:
+    """A league night's sheet to pin on the wall, on one printed page: per division the
+    start time, every fixture by venue and table, and the byes."""
+    try:
+        date = dt.date.fromisoformat(day)
+    except ValueError as exc:
+        raise Http404("No such night.") from exc
+    return render(
+        request,
+        "scheduling/night_sheet.html",
+        _context(request, date=date, divisions=selectors.night_sheet(club=request.club, date=date)),
+    )

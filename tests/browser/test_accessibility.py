@@ -52,6 +52,7 @@ class Visit:
 PAGES = [
     Visit("home", "/"),
     Visit("rules", "/rules/"),
+    Visit("blank score sheet", "/rules/clabber/sheet/"),
     Visit("login", "/accounts/login/"),
     Visit("club", "/clubs/{club}/"),
     Visit("score sheet, in progress", "/clubs/{club}/games/{game_open}/"),
@@ -83,6 +84,7 @@ PAGES = [
     Visit("edit or withdraw a team", "/clubs/{club}/schedule/teams/{team}/edit/", ADMIN),
     Visit("venue", "/clubs/{club}/schedule/venues/{venue}/"),
     Visit("league night", "/clubs/{club}/schedule/nights/{night}/"),
+    Visit("night sheet", "/clubs/{club}/schedule/nights/{night}/sheet/"),
     Visit("schedule run", "/clubs/{club}/schedule/runs/{run}/", ADMIN),
     Visit("move a fixture", "/clubs/{club}/schedule/fixtures/{fixture}/move/", ADMIN),
     Visit("forfeit a fixture", "/clubs/{club}/schedule/fixtures/{fixture}/forfeit/", ADMIN),

@@ -133,6 +133,7 @@ PAGES = {
     "scheduling:team-feed-key": (MEMBER, MEMBER),
     "scheduling:team-feed-keys-revoke": (MANAGE, MANAGE),
     "scheduling:night": (READ, READ),
+    "scheduling:night-sheet": (READ, READ),
     "scheduling:fixture-move": (MANAGE, MANAGE),
     "scheduling:fixture-forfeit": (MANAGE, MANAGE),
     "scheduling:team-edit": (MANAGE, MANAGE),
