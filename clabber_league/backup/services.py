@@ -67,6 +67,8 @@ UNKNOWN_MODEL = "The backup holds rows of {model}, which this version does not k
 CUT_SHORT = "The backup ends early (after {rows} rows): the file is incomplete."
 BAD_LINE = "Line {line} of the backup is not what the format says: {problem}."
 USER_FLAGS = ("is_active", "is_staff")
+#: Tables whose model moved to another app since a backup was written: old label -> new.
+MOVED = {"scheduling.venue": "leagues.venue"}
 # Derived rows that the import recomputes from the games (``_rebuild_derived``): read past,
 # not inserted only to be replaced.
 REBUILT = {
@@ -412,7 +414,7 @@ def club_import(
         if kind == "user":
             _user(value, state)
             continue
-        model = by_label.get(value["table"])
+        model = by_label.get(MOVED.get(value["table"], value["table"]))
         if model is None:
             raise BackupError(UNKNOWN_MODEL.format(model=value["table"]))
         if value["table"] in REBUILT:

@@ -1,12 +1,14 @@
-"""The rules page: every rule set and its options, generated from the rule-set data."""
+"""The rules page: every rule set and its options, generated from the rule-set data; and a
+blank score sheet per rule set, to print."""
 
 import json
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from clabber_league.rules import HOUSE_RULE_EXAMPLES, catalog
-from clabber_league.rules.catalog import compare_modes, limits
+from clabber_league.rules import BUILTIN_RULESETS, HOUSE_RULE_EXAMPLES, catalog
+from clabber_league.rules.cards import LAST_TRICK_BONUS
+from clabber_league.rules.catalog import compare_modes, describe, limits
 
 
 def rules_page(request: HttpRequest) -> HttpResponse:
@@ -33,3 +35,29 @@ def _plain(value: object) -> object:
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return value
+
+
+def sheet_rows(target: int) -> int:
+    """Rows on a blank sheet: a game to 500 takes 4 to 8 deals (12 rows leave room for a
+    long one); a longer game gets more, up to a page."""
+    return max(12, min(24, target // 40))
+
+
+def blank_sheet(request: HttpRequest, slug: str) -> HttpResponse:
+    """A blank score sheet of one rule set, laid out as the paper sheets of Evansville: a
+    column per side, the check column (the deal's numbers added), running totals."""
+    ruleset = BUILTIN_RULESETS.get(slug)
+    if ruleset is None:
+        raise Http404("No such rule set.")
+    data = describe(ruleset)
+    check = data["card_points"] + LAST_TRICK_BONUS if data["all_cards_played"] else None
+    return render(
+        request,
+        "calculator/blank_sheet.html",
+        {
+            "ruleset": data,
+            "sides": data["sides"],
+            "rows": range(1, sheet_rows(data["options"]["target"]) + 1),
+            "check": check,
+        },
+    )

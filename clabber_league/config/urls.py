@@ -34,6 +34,7 @@ urlpatterns = [
     path("", core_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
     path("rules/", calculator_views.rules_page, name="rules"),
+    path("rules/<slug:slug>/sheet/", calculator_views.blank_sheet, name="rules-sheet"),
     path("clubs/<slug:club_slug>/", club_views.club_home, name="club-home"),
     path("clubs/<slug:club_slug>/games/", include("clabber_league.games.urls")),
     path("clubs/<slug:club_slug>/schedule/", include("clabber_league.scheduling.urls")),

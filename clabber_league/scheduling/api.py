@@ -22,10 +22,11 @@ from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSe
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
 from clabber_league.core.api import Conflict
 from clabber_league.core.idempotency import idempotent
-from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.models import Division, Team, Venue
+from clabber_league.leagues.services import venue_create, venue_update
 
 from . import feeds
-from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from .models import Fixture, ScheduleConfig, ScheduleRun
 from .services.fixture_changes import (
     fixture_create,
     fixture_delete,
@@ -39,7 +40,6 @@ from .services.generation import (
     schedule_run_retry,
     schedule_run_stalled,
 )
-from .services.venues import venue_create, venue_update
 
 
 class VenueSerializer(ClubScopedSerializer):

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 
 from clabber_league.clubs.models import Club
-from clabber_league.leagues.models import Division, Season, Team
+from clabber_league.leagues.models import Division, Season, Team, Venue
 from clabber_league.leagues.results import (
     FixtureResult,
     MatchGame,
@@ -33,7 +33,7 @@ from clabber_league.leagues.results import (
     fixture_result,
 )
 
-from .models import Fixture, LeagueNight, ScheduleConfig, ScheduleRun, SkipDate, Venue
+from .models import Fixture, LeagueNight, ScheduleConfig, ScheduleRun, SkipDate
 
 
 @dataclass(frozen=True)
@@ -245,3 +245,39 @@ def withdrawn_fixtures(*, team: Team, on: dt.date):
         .select_related("home", "away")
         .order_by("date", "round_number", "pk")
     )
+
+
+@dataclass
+class NightDivision:
+    """One division on a league night's sheet: when play starts, its fixtures, its byes."""
+
+    division: Division
+    start_time: dt.time | None
+    fixtures: list[Fixture]
+    byes: list[Team]
+
+
+def night_sheet(*, club: Club, date: dt.date) -> list[NightDivision]:
+    """A club's league night, division by division (the earliest start first): the
+    fixtures by venue and table, and the teams of the division without one that night (a
+    team withdrawn by then has no bye)."""
+    by_division: dict[int, list[Fixture]] = defaultdict(list)
+    divisions: dict[int, Division] = {}
+    for fixture in night_fixtures(club=club, date=date):
+        by_division[fixture.division_id].append(fixture)
+        divisions[fixture.division_id] = fixture.division
+    starts = dict(
+        ScheduleConfig.objects.filter(division_id__in=list(divisions)).values_list(
+            "division_id", "start_time"
+        )
+    )
+    teams: dict[int, list[Team]] = defaultdict(list)
+    still_in = Q(withdrawn_on__isnull=True) | Q(withdrawn_on__gt=date)
+    for team in Team.objects.filter(still_in, division_id__in=list(divisions)).order_by("name"):
+        teams[team.division_id].append(team)
+    out = []
+    for pk, division in divisions.items():
+        playing = {t for f in by_division[pk] for t in (f.home_id, f.away_id)}
+        byes = [t for t in teams[pk] if t.pk not in playing]
+        out.append(NightDivision(division, starts.get(pk), by_division[pk], byes))
+    return sorted(out, key=lambda n: (n.start_time or dt.time.max, n.division.name))

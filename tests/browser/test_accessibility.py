@@ -27,11 +27,11 @@ from django.core.management import call_command
 from clabber_league.clubs.models import Club
 from clabber_league.games.models import Game
 from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.services import venue_create
 from clabber_league.members import services as members_services
 from clabber_league.members.models import Dispute
 from clabber_league.scheduling.models import Fixture, ScheduleRun
 from clabber_league.scheduling.services.generation import schedule_config_save, schedule_run_execute
-from clabber_league.scheduling.services.venues import venue_create
 from tests.browser.conftest import axe_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,6 +52,7 @@ class Visit:
 PAGES = [
     Visit("home", "/"),
     Visit("rules", "/rules/"),
+    Visit("blank score sheet", "/rules/clabber/sheet/"),
     Visit("login", "/accounts/login/"),
     Visit("club", "/clubs/{club}/"),
     Visit("score sheet, in progress", "/clubs/{club}/games/{game_open}/"),
@@ -83,6 +84,7 @@ PAGES = [
     Visit("edit or withdraw a team", "/clubs/{club}/schedule/teams/{team}/edit/", ADMIN),
     Visit("venue", "/clubs/{club}/schedule/venues/{venue}/"),
     Visit("league night", "/clubs/{club}/schedule/nights/{night}/"),
+    Visit("night sheet", "/clubs/{club}/schedule/nights/{night}/sheet/"),
     Visit("schedule run", "/clubs/{club}/schedule/runs/{run}/", ADMIN),
     Visit("move a fixture", "/clubs/{club}/schedule/fixtures/{fixture}/move/", ADMIN),
     Visit("forfeit a fixture", "/clubs/{club}/schedule/fixtures/{fixture}/forfeit/", ADMIN),

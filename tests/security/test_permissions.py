@@ -133,6 +133,7 @@ PAGES = {
     "scheduling:team-feed-key": (MEMBER, MEMBER),
     "scheduling:team-feed-keys-revoke": (MANAGE, MANAGE),
     "scheduling:night": (READ, READ),
+    "scheduling:night-sheet": (READ, READ),
     "scheduling:fixture-move": (MANAGE, MANAGE),
     "scheduling:fixture-forfeit": (MANAGE, MANAGE),
     "scheduling:team-edit": (MANAGE, MANAGE),
@@ -199,9 +200,9 @@ def world(game, teams, division, club):
     from django.utils import timezone
 
     from clabber_league.games import services
-    from clabber_league.leagues.models import HouseRules
+    from clabber_league.leagues.models import HouseRules, Venue
     from clabber_league.members.models import Dispute, Invitation
-    from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
+    from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun
     from clabber_league.standings.models import PlayerRating
     from tests.factories import ClubFactory, MembershipFactory, UserFactory
 

@@ -32,20 +32,12 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections,
 from django.utils import timezone
 
 from clabber_league.core.errors import CONFLICT
-from clabber_league.leagues.models import Division
-from clabber_league.leagues.services import GAMES_PER_FIXTURE, division_update
+from clabber_league.leagues.models import Division, Venue
+from clabber_league.leagues.services import GAMES_PER_FIXTURE, VENUE_OTHER_CLUB, division_update
 
 from .. import bulk, planning, selectors
-from ..models import (
-    Fixture,
-    ScheduleConfig,
-    ScheduleRun,
-    ScheduleVenue,
-    SkipDate,
-    Venue,
-)
+from ..models import Fixture, ScheduleConfig, ScheduleRun, ScheduleVenue, SkipDate
 from . import ScheduleError
-from .venues import VENUE_OTHER_CLUB
 
 logger = logging.getLogger(__name__)
 
