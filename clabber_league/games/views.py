@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from clabber_league.clubs import services as club_services
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
@@ -203,7 +204,7 @@ class SeatsForm(forms.Form):
         for seat in range(self.seat_count):
             sub = (data.get(f"sub_{seat}") or "").strip()
             if sub:
-                player = selectors.club_player_named(club=self.club, name=sub)
+                player = club_services.player_named(club=self.club, name=sub)
                 if player is None:
                     self.add_error(f"sub_{seat}", NO_SUCH_PLAYER.format(name=sub))
                 seats.append(player)
