@@ -331,8 +331,8 @@ def _check_pin(player: Player, pin: str) -> None:
         profile = MemberProfile.objects.select_for_update().filter(user=player.user).first()
         if profile is None or not profile.pin_hash:
             raise MemberError.one("player", PIN_NONE.format(player=player))
-        if profile.pin_locked_at is not None:
-            raise MemberError.one("pin", PIN_LOCKED.format(player=player))
+        if profile.pin_locked_at is not None:  # locked before this try: a state, 409
+            raise MemberError.one("pin", PIN_LOCKED.format(player=player), kind=CONFLICT)
         if check_password(pin, profile.pin_hash):
             if profile.pin_failures:
                 profile.pin_failures = 0
