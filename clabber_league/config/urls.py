@@ -38,6 +38,11 @@ urlpatterns = [
     path("rules/", calculator_views.rules_page, name="rules"),
     path("rules/<slug:slug>/sheet/", calculator_views.blank_sheet, name="rules-sheet"),
     path("clubs/<slug:club_slug>/", club_views.club_home, name="club-home"),
+    path(
+        "clubs/<slug:club_slug>/house-rules/<int:pk>/sheet/",
+        calculator_views.house_rules_sheet,
+        name="house-rules-sheet",
+    ),
     path("clubs/<slug:club_slug>/games/", include("clabber_league.games.urls")),
     path("clubs/<slug:club_slug>/schedule/", include("clabber_league.scheduling.urls")),
     path("clubs/<slug:club_slug>/standings/", include("clabber_league.standings.urls")),
