@@ -182,8 +182,11 @@ def _label(model: type[models.Model]) -> str:
 def club_export(*, club: Club, out: IO[str], progress: Progress | None = None) -> int:
     """Write every row of the club to ``out`` (format 2, above), one line at a time, from
     one consistent snapshot. Returns how many rows were written."""
+    # A transaction of its own reads one snapshot (REPEATABLE READ must be its first
+    # statement); inside a caller's transaction (a test's, say) that one is the snapshot.
+    own_transaction = not connection.in_atomic_block
     with transaction.atomic():
-        if connection.vendor == "postgresql":
+        if own_transaction and connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         return _export(club, out, progress)

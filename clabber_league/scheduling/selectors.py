@@ -222,13 +222,25 @@ def latest_done_run(*, division: Division) -> ScheduleRun | None:
 
 
 def byes_by_round(*, division: Division, fixtures: Iterable[Fixture]) -> dict[int, list[Team]]:
-    """Teams of the division without a fixture in each round shown."""
+    """Teams of the division without a fixture in each round shown (a team that withdrew
+    by the round's first night has no bye in it)."""
     teams = list(division.teams.order_by("name"))
     playing: dict[int, set[int]] = defaultdict(set)
+    first_night: dict[int, dt.date] = {}
     for f in fixtures:
         playing[f.round_number].update((f.home_id, f.away_id))
+        if f.date is not None and (
+            f.round_number not in first_night or f.date < first_night[f.round_number]
+        ):
+            first_night[f.round_number] = f.date
+
+    def still_in(team: Team, number: int) -> bool:
+        night = first_night.get(number)
+        return team.withdrawn_on is None or night is None or team.withdrawn_on > night
+
     return {
-        number: [t for t in teams if t.pk not in ids] for number, ids in sorted(playing.items())
+        number: [t for t in teams if t.pk not in ids and still_in(t, number)]
+        for number, ids in sorted(playing.items())
     }
 
 

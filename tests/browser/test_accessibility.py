@@ -26,6 +26,7 @@ from django.core.management import call_command
 
 from clabber_league.clubs.models import Club
 from clabber_league.games.models import Game
+from clabber_league.leagues import services as league_services
 from clabber_league.leagues.models import Division, Team
 from clabber_league.leagues.services import venue_create
 from clabber_league.members import services as members_services
@@ -55,6 +56,7 @@ PAGES = [
     Visit("blank score sheet", "/rules/clabber/sheet/"),
     Visit("login", "/accounts/login/"),
     Visit("club", "/clubs/{club}/"),
+    Visit("house rules' blank sheet", "/clubs/{club}/house-rules/{house_rules}/sheet/"),
     Visit("score sheet, in progress", "/clubs/{club}/games/{game_open}/"),
     Visit("score sheet, confirmed", "/clubs/{club}/games/{game_confirmed}/"),
     Visit("score sheet, finished", "/clubs/{club}/games/{game_finished}/"),
@@ -126,6 +128,9 @@ def demo_places() -> dict[str, object]:
     invitation = members_services.invitation_create(club=club, created_by=admin, note="Irma")
     confirmed = games.filter(status=Game.Status.CONFIRMED).first()
     dispute = Dispute.objects.create(club=club, game=confirmed, reason="Deal 3: our meld")
+    house_rules = league_services.house_rules_save(
+        club=club, name="Thursday rules", base="clabber", options={"target": 300}
+    )
     return {
         "club": club.slug,
         "division": division.pk,
@@ -142,6 +147,7 @@ def demo_places() -> dict[str, object]:
         "invitation": invitation.pk,
         "invitation_key": members_services.invitation_key(invitation),
         "dispute": dispute.pk,
+        "house_rules": house_rules.pk,
     }
 
 

@@ -38,3 +38,24 @@ def test_the_rules_page_and_the_club_page_link_the_sheet(client, club, division)
     url = reverse("rules-sheet", args=[division.ruleset])
     assert url in client.get(reverse("rules")).content.decode()
     assert url in client.get(reverse("club-home", args=[club.slug])).content.decode()
+
+
+def test_a_clubs_house_rules_have_their_own_sheet_linked_from_the_club_page(client, club, division):
+    from clabber_league.leagues.services import division_update, house_rules_save
+    from tests.factories import ClubFactory
+
+    thursday = house_rules_save(
+        club=club, name="Thursday rules", base="clabber", options={"target": 300}
+    )
+    division_update(division=division, house_rules=thursday)
+    club.is_public = True
+    club.save()
+    url = reverse("house-rules-sheet", args=[club.slug, thursday.pk])
+    html = client.get(url).content.decode()
+    assert "Thursday rules <small>score sheet</small>" in html and "Game to 300." in html
+    assert url in client.get(reverse("club-home", args=[club.slug])).content.decode()
+    elsewhere = ClubFactory(is_public=True)
+    assert (
+        client.get(reverse("house-rules-sheet", args=[elsewhere.slug, thursday.pk])).status_code
+        == 404
+    )

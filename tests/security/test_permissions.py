@@ -107,6 +107,7 @@ API_READS = {
 # Page name -> (what GET needs, what POST needs).
 PAGES = {
     "club-home": (READ, READ),
+    "house-rules-sheet": (READ, READ),
     "games:new": (SCORE, SCORE),
     "games:detail": (READ, READ),
     "games:deal-new": (SCORE, SCORE),
