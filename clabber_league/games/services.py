@@ -12,6 +12,7 @@ from the deals, and a correction re-scores everything after it.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -77,6 +78,7 @@ FIXTURE_DECIDED = (
     "This fixture is already decided: its {planned} planned game(s) have been played "
     "({played} finished). A result is corrected on its score sheet, not by playing again."
 )
+TEAM_WITHDRAWN = "{team} withdrew on {on:%d %b %Y}: it plays no more games."
 MERGE_SAME_GAME = "{source} and {target} both sat at game {game}: one person cannot take two seats."
 FIXTURE_TEAMS = "A game of this fixture is {home} (side A) v {away} (side B)."
 
@@ -140,6 +142,7 @@ def game_start(
     side_names = list(ruleset.sides)
     first_dealer, errors = _first_dealer(seats, first_dealer, first_dealer_player)
     errors += _start_errors(club, division, ruleset, sides, seats, first_dealer)
+    errors += _withdrawn_errors(sides, played_on or timezone.localdate())
     if fixture is not None:
         errors.extend(_fixture_errors(fixture, division, sides, side_names))
     if errors:
@@ -227,6 +230,17 @@ def _start_errors(
     for index, player in enumerate(seats):
         if player.club_id != club.pk:
             errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
+    return errors
+
+
+def _withdrawn_errors(sides: Mapping[str, Team | None], day: Any) -> list[dict[str, str]]:
+    """A team that withdrew plays no game from the day it withdrew."""
+    errors = []
+    for side, team in sides.items():
+        on = getattr(team, "withdrawn_on", None)
+        if on is not None and isinstance(day, dt.date) and day >= on:
+            message = TEAM_WITHDRAWN.format(team=team.name, on=on)
+            errors.append({"field": f"sides.{side}", "message": message})
     return errors
 
 

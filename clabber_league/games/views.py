@@ -124,7 +124,9 @@ class TeamsForm(forms.Form):
 
     def __init__(self, *args: Any, division: Division, sides: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        teams = Team.objects.filter(club_id=division.club_id, division=division).order_by("name")
+        teams = Team.objects.filter(
+            club_id=division.club_id, division=division, withdrawn_on__isnull=True
+        ).order_by("name")
         for side in sides:
             self.fields[f"team_{side.lower()}"] = forms.ModelChoiceField(
                 queryset=teams, label=SIDE_LABELS[side], empty_label="Choose a team"
