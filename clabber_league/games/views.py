@@ -269,6 +269,10 @@ def game_new(request: HttpRequest) -> HttpResponse:
     side_names = list(ruleset.sides)
     fixture, sides, teams_form, error = _match_from_query(request, division, side_names)
     context.update(teams_form=teams_form, match_error=error, ruleset=ruleset)
+    if sides is None and (teams_form.is_bound or request.GET.get("outside")):
+        # Two of the division's teams: a page of its own, so that the fixtures' page does
+        # not carry a choice of every team twice.
+        return render(request, "games/new.html", {**context, "step": "outside"})
     if sides is None:
         round_number = request.GET.get("round", "")
         pick = selectors.fixtures_to_start(

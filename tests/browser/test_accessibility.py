@@ -63,6 +63,11 @@ PAGES = [
     Visit("new game", "/clubs/{club}/games/new/", ADMIN),
     Visit("new game in a division", "/clubs/{club}/games/new/?division={division}", ADMIN),
     Visit(
+        "new game outside the schedule",
+        "/clubs/{club}/games/new/?division={division}&outside=1",
+        ADMIN,
+    ),
+    Visit(
         "new game, who sits where",
         "/clubs/{club}/games/new/?division={division}&fixture={fixture}",
         ADMIN,
