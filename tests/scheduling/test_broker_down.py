@@ -78,7 +78,8 @@ def test_a_run_whose_worker_stopped_beating_is_stalled_and_retryable(
     client = _api(secretary)
     body = client.get(f"/api/clubs/{club.slug}/schedule-runs/{alive.pk}/").json()
     assert (body["stalled"], body["retryable"]) == (False, False)
-    assert client.post(f"/api/clubs/{club.slug}/schedule-runs/{alive.pk}/retry/").status_code == 400
+    # A run still beating cannot be retried: a conflict with stored state, 409.
+    assert client.post(f"/api/clubs/{club.slug}/schedule-runs/{alive.pk}/retry/").status_code == 409
 
     ScheduleRun.objects.filter(pk=alive.pk).update(
         heartbeat_at=timezone.now() - HEARTBEAT_STALE - dt.timedelta(seconds=1)
