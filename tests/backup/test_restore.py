@@ -131,3 +131,18 @@ def test_the_progress_bar_shows_on_a_terminal_only(played, club, tmp_path, capsy
     _import(path, "--slug", "on-a-terminal")
     bar = capsys.readouterr().err
     assert "Importing" in bar and "rows" in bar
+
+
+def test_the_export_can_go_to_standard_output_and_back_in(played, club, monkeypatch):  # noqa: F811
+    out = io.StringIO()
+    call_command("export_club", club.slug, stdout=out)
+    lines = out.getvalue().splitlines()
+    assert json.loads(lines[0])["format"] == FORMAT and json.loads(lines[-1])["end"] is True
+    copy = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(out.getvalue()))
+    call_command("import_club", "-", "--slug", "from-stdin", stdout=copy)
+    assert "Imported" in copy.getvalue()
+    assert (
+        Game.objects.get(club__slug="from-stdin").deal_count
+        == Game.objects.get(club=club).deal_count
+    )
