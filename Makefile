@@ -65,6 +65,7 @@ bench: $(VENV)/.installed-test
 	$(PY) bench/rules.py
 	$(PY) bench/record.py
 	$(PY) bench/standings.py
+	$(PY) bench/pages.py
 	$(PY) bench/schedule.py
 	$(PY) bench/backup.py
 

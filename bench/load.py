@@ -35,13 +35,24 @@ for ``--duration`` seconds); it stops by itself. In order:
 5. gunicorn is stopped and two tables printed: requests, failures, p50 / p95 / p99 / max
    (exact, from every response time) and requests per second per request type and
    overall, as the client saw them and as time inside gunicorn (its access log); how many
-   requests each worker served; how busy the CPUs were before and during the load (on a
-   shared machine other processes' load is in the figures: ``--wait-idle`` waits for a
-   quiet moment first); and whether the target (p95 under 100 ms at the client, no
-   failure) was met. The exit status is 0 when it was, 1 when not.
+   requests each worker served; how busy the CPUs were before and during the load, and
+   the CPU that other processes took, sampled all through the run (``_machine.OtherLoad``:
+   the run is marked DISTURBED above 10%; ``--wait-idle`` waits for a quiet moment first);
+   and whether the target (p95 under 100 ms at the client, no failure) was met. The exit
+   status is 0 when it was, 1 when not.
+
+Every game a user starts is for a fixture of its own (home side A, one game planned), so
+that the fixture's lock, its result and the match's standings rows are under load too;
+a user who has played all its fixtures goes on with games outside the schedule.
+
+``--saturation 50,100,150,200,300`` finds the saturation point instead: the same server is
+loaded with each number of users in turn (``--duration`` seconds each) up to the first
+whose p95 crosses 100 ms or that fails a request; a table of every step follows (the
+target: at least 150 users). The exit status is 0 when the point is at 150 users or more.
 
     .venv/bin/python bench/load.py [--users 50] [--duration 60] [--workers 4] [--threads 4]
                                    [--divisions 1] [--wait-idle SECONDS] [--json PATH]
+                                   [--saturation 50,100,150,200,300]
 """
 
 from __future__ import annotations
@@ -105,6 +116,15 @@ def parse_args() -> argparse.Namespace:
         metavar="SECONDS",
         help="on a shared machine: wait up to this long for the CPUs to be idle before the load",
     )
+    parser.add_argument(
+        "--saturation",
+        metavar="USERS",
+        help=(
+            "find the saturation point instead: comma-separated user counts (e.g. "
+            "50,100,150,200,300), each loaded for --duration seconds on the same server, "
+            "up to the first whose p95 crosses 100 ms or that fails a request"
+        ),
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
         "--locust-child", nargs=2, metavar=("PLAN", "RESULTS"), help=argparse.SUPPRESS
@@ -116,6 +136,7 @@ def parse_args() -> argparse.Namespace:
 
 
 def build_plan(args: argparse.Namespace) -> dict:
+    import datetime
     import random
 
     from django.contrib.auth import get_user_model
@@ -125,9 +146,12 @@ def build_plan(args: argparse.Namespace) -> dict:
     from clabber_league.leagues.models import Division, Season, Team, TeamMember
     from clabber_league.rules import get_ruleset
     from clabber_league.rules.simulate import simulate_game
+    from clabber_league.scheduling.models import Fixture
 
     club = Club.objects.create(name="Load Club", slug="load", is_public=True)
-    season = Season.objects.create(club=club, name="S", slug="s", start_date="2026-09-01")
+    season = Season.objects.create(
+        club=club, name="S", slug="s", start_date=datetime.date(2026, 9, 1)
+    )
     divisions = [
         Division.objects.create(club=club, season=season, name=f"D{d}", slug=f"d{d}")
         for d in range(args.divisions)
@@ -148,10 +172,25 @@ def build_plan(args: argparse.Namespace) -> dict:
                 TeamMember.objects.create(team=team, player=player, position=p)
                 players.append(player.pk)
             teams.append(team.pk)
+        # One fixture a game, home side A: the games count for the league, so the
+        # fixture's result, the match and its lock are under load too.
+        fixtures = Fixture.objects.bulk_create(
+            Fixture(
+                club=club,
+                division=division,
+                round_number=r + 1,
+                home_id=teams[0],
+                away_id=teams[1],
+                date=season.start_date,
+                games_planned=1,
+            )
+            for r in range(args.games)
+        )
         users.append(
             {
                 "division": division.pk,
                 "token": token.key,
+                "fixtures": [f.pk for f in fixtures],
                 "sides": {"A": teams[0], "B": teams[1]},
                 # Seats clockwise: 0 and 2 are side A, 1 and 3 side B.
                 "seats": [players[0], players[2], players[1], players[3]],
@@ -350,6 +389,7 @@ def orchestrate(args: argparse.Namespace) -> int:
     import tempfile
 
     import _django
+    from _machine import OtherLoad
 
     sys.stdout.reconfigure(line_buffering=True)
 
@@ -358,6 +398,8 @@ def orchestrate(args: argparse.Namespace) -> int:
         raise SystemExit(f"The load test runs on PostgreSQL; BENCH_DATABASE_URL is {url}")
     from django.db import connection
 
+    if args.saturation:  # tables for the largest step
+        args.users = max(args.users, saturation_steps(args.saturation)[-1])
     print(
         f"setting up {args.users} scorers, {args.users * 2} teams in {args.divisions} "
         "division(s) ..."
@@ -405,10 +447,50 @@ def orchestrate(args: argparse.Namespace) -> int:
             "keep-alive 5 s, max-requests 1000 (+jitter 100); production settings, REDIS_URL unset"
         )
         server = subprocess.Popen(gunicorn, cwd=ROOT, env=env)
+
+        def run_step(users_count: int) -> dict:
+            """One load of ``users_count`` users on the running server, with the CPU that
+            this run's processes and every other process took all through it."""
+            plan["users_count"] = users_count
+            plan_path.write_text(json.dumps(plan))
+            offset = access.stat().st_size if access.exists() else 0
+            print(
+                f"load: {users_count} users (+{args.spawn_rate:g}/s) for {args.duration:g} s, "
+                f"think {args.think_min:g}-{args.think_max:g} s, standings every "
+                f"{args.read_every} actions"
+            )
+            load_from, own_from = cpu_times(), own_cpu_ticks(server.pid, url)
+            client_from, wall_from = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
+            with OtherLoad(databases=[DB_NAME]) as other:
+                subprocess.run(
+                    [sys.executable, __file__, "--locust-child", str(plan_path), str(results_path)],
+                    cwd=ROOT,
+                    check=True,
+                    timeout=args.duration + 120,
+                )
+            client = resource.getrusage(resource.RUSAGE_CHILDREN)
+            results = json.loads(results_path.read_text())
+            server_ms, per_worker = server_times(access, offset)
+            results.update(
+                server=server_ms,
+                per_worker=per_worker,
+                cpu_before=cpu_before,
+                cpu_during=cpu_share(load_from, cpu_times()),
+                cpu_own=own_cpu_share(
+                    own_from,
+                    own_cpu_ticks(server.pid, url),
+                    client.ru_utime + client.ru_stime - client_from.ru_utime - client_from.ru_stime,
+                    time.monotonic() - wall_from,
+                ),
+                other=other.summary(),
+                other_mean=other.mean,
+                disturbed=other.disturbed,
+            )
+            return results
+
         try:
             wait_healthy(base, server)
             warm_up(base, plan, args.workers)
-            offset = access.stat().st_size if access.exists() else 0
             waited = time.monotonic()
             while True:
                 idle_from = cpu_times()
@@ -419,45 +501,64 @@ def orchestrate(args: argparse.Namespace) -> int:
             print(f"CPU busy before the load (other processes): {cpu_before:.0%}")
             if cpu_before > 0.15:
                 print("  warning: the machine is not idle; the figures below include that")
-            print(
-                f"load: {args.users} users (+{args.spawn_rate:g}/s) for {args.duration:g} s, "
-                f"think {args.think_min:g}-{args.think_max:g} s, standings every "
-                f"{args.read_every} actions"
-            )
-            load_from, own_from = cpu_times(), own_cpu_ticks(server.pid, url)
-            client_from, wall_from = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
-            subprocess.run(
-                [sys.executable, __file__, "--locust-child", str(plan_path), str(results_path)],
-                cwd=ROOT,
-                check=True,
-                timeout=args.duration + 120,
-            )
-            client = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu_during = cpu_share(load_from, cpu_times())
-            cpu_own = own_cpu_share(
-                own_from,
-                own_cpu_ticks(server.pid, url),
-                client.ru_utime + client.ru_stime - client_from.ru_utime - client_from.ru_stime,
-                time.monotonic() - wall_from,
-            )
+            if args.saturation:
+                return saturation(args, run_step)
+            results = run_step(args.users)
         finally:
             stop(server)
             errors = log.read_text() if log.exists() else ""
-        results = json.loads(results_path.read_text())
-        server_ms, per_worker = server_times(access, offset)
-        results.update(
-            server=server_ms,
-            per_worker=per_worker,
-            cpu_before=cpu_before,
-            cpu_during=cpu_during,
-            cpu_own=cpu_own,
-        )
     if args.json:
         Path(args.json).write_text(json.dumps(results))
     if errors.strip():
         print("gunicorn's error log (last lines):")
         print("\n".join(errors.strip().splitlines()[-20:]))
     return report(results)
+
+
+def saturation_steps(text: str) -> list[int]:
+    steps = sorted({int(part) for part in text.split(",") if part.strip()})
+    if not steps or steps[0] < 1:
+        raise SystemExit("--saturation takes user counts such as 50,100,150,200")
+    return steps
+
+
+def saturation(args: argparse.Namespace, run_step) -> int:
+    """Load the server with more and more users, up to the first count whose p95 at the
+    client crosses the target or that fails a request: the saturation point."""
+    rows = []
+    crossed = None
+    for users in saturation_steps(args.saturation):
+        results = run_step(users)
+        everything = sorted(ms for _, ms, _, _ in results["samples"])
+        failed = sum(1 for _, _, ok, _ in results["samples"] if not ok)
+        p95 = percentile(everything, 95)
+        rows.append((users, len(everything) / results["elapsed"], p95, failed, results))
+        print(
+            f"  {users} users: {len(everything) / results['elapsed']:.1f} req/s, "
+            f"p95 {p95:.1f} ms, {failed} failures; {results['other']}"
+        )
+        if p95 >= TARGET_P95_MS or failed:
+            crossed = users
+            break
+    print(f"\n{'users':>6}{'req/s':>9}{'p95 ms':>9}{'fails':>7}{'other CPU':>11}  run")
+    for users, rate, p95, failed, results in rows:
+        other = results["other_mean"]
+        print(
+            f"{users:>6}{rate:>9.1f}{p95:>9.1f}{failed:>7}"
+            f"{'?' if other is None else f'{other:.0%}':>11}  "
+            f"{'DISTURBED' if results['disturbed'] else 'undisturbed'}"
+        )
+    passed = [users for users, _, p95, failed, _ in rows if p95 < TARGET_P95_MS and not failed]
+    if crossed is None:
+        print(f"saturation point: above {rows[-1][0]} users (p95 stayed under 100 ms)")
+    else:
+        print(
+            f"saturation point: p95 crosses {TARGET_P95_MS:.0f} ms (or requests fail) between "
+            f"{passed[-1] if passed else 0} and {crossed} users"
+        )
+    if any(results["disturbed"] for *_, results in rows):
+        print("the machine was disturbed (other processes above 10% CPU): the point is low")
+    return 0 if (crossed is None or (passed and passed[-1] >= 150)) else 1
 
 
 # --- the report -----------------------------------------------------------------------------
@@ -540,6 +641,7 @@ def report(results: dict) -> int:
         f"(other processes); {during:.0%} during it, of which this run's gunicorn, PostgreSQL "
         f"backends and locust {own:.0%}, other processes about {max(0.0, during - own):.0%}"
     )
+    print(results["other"])
     for message, count in sorted(results["errors"].items(), key=lambda e: -e[1])[:10]:
         print(f"  error x{count}: {message}")
     p95 = percentile(sorted(everything), 95)
@@ -547,6 +649,7 @@ def report(results: dict) -> int:
     print(
         f"target p95 < {TARGET_P95_MS:.0f} ms and no failures: "
         f"{'MET' if met else 'MISSED'} (p95 {p95:.1f} ms, {failed} failures)"
+        f"{'; the run was DISTURBED by other processes' if results['disturbed'] else ''}"
     )
     return 0 if met else 1
 
@@ -583,6 +686,7 @@ def run_locust(plan_path: str, results_path: str) -> None:
             self.me = me
             self.division = me["division"]
             self.games = itertools.cycle(me["games"])
+            self.fixtures = list(me["fixtures"])  # each played once; then friendlies
             self.game_id: int | None = None
             self.deals: list[dict] = []
             self.next_deal = 0
@@ -602,6 +706,8 @@ def run_locust(plan_path: str, results_path: str) -> None:
 
         def start_game(self) -> None:
             body = {"division": self.division, "sides": self.me["sides"], "seats": self.me["seats"]}
+            if self.fixtures:
+                body["fixture"] = self.fixtures.pop(0)
             with self.client.post(
                 f"/api/clubs/{club}/games/",
                 json=body,

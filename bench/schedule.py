@@ -87,8 +87,8 @@ def league(teams: int):
     """A club with one division of ``teams`` teams, its config and venues enough for a round
     a night (a small league fills a 12-table hall and overflows into an 8-table annex)."""
     from clabber_league.clubs.models import Club
-    from clabber_league.leagues.models import Division, Season, Team
-    from clabber_league.scheduling.models import ScheduleRun, Venue
+    from clabber_league.leagues.models import Division, Season, Team, Venue
+    from clabber_league.scheduling.models import ScheduleRun
     from clabber_league.scheduling.services.generation import schedule_config_save
 
     club = Club.objects.create(name="Bench club", slug=CLUB_SLUG)

@@ -30,7 +30,6 @@ creates and migrates (``BENCH_DATABASE_URL``, default
 from __future__ import annotations
 
 import argparse
-import datetime
 import random
 import statistics
 import time
@@ -41,16 +40,12 @@ _started = time.perf_counter()
 _django.setup("clabber_league_bench_standings")
 _setup_seconds = time.perf_counter() - _started
 
+from _league import club_with_season, played_division  # noqa: E402
 from _machine import OtherLoad  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
-from clabber_league.clubs.models import Club, Player  # noqa: E402
-from clabber_league.games.adapters import deal_columns, seat_side  # noqa: E402
-from clabber_league.games.models import Deal, Game, GameSeat, GameSide  # noqa: E402
-from clabber_league.leagues.models import Division, Season, Team, TeamMember  # noqa: E402
-from clabber_league.rules import get_ruleset, score_game  # noqa: E402
-from clabber_league.rules.simulate import simulate_game  # noqa: E402
-from clabber_league.scheduling.models import Fixture  # noqa: E402
+from clabber_league.games.models import Deal, Game  # noqa: E402
+from clabber_league.leagues.models import Division  # noqa: E402
 from clabber_league.standings import selectors  # noqa: E402
 from clabber_league.standings.models import DEFAULT_TIEBREAKERS  # noqa: E402
 from clabber_league.standings.services.rebuild import (  # noqa: E402
@@ -149,106 +144,16 @@ ORDER BY s.match_points DESC, COALESCE(h.head_to_head, 0) DESC,
 """
 
 
-def double_round_robin(n: int) -> list[list[tuple[int, int]]]:
-    """The circle method: n-1 rounds where everyone meets everyone, then the return legs."""
-    order = list(range(n))
-    rounds = []
-    for _ in range(n - 1):
-        pairs = [(order[i], order[n - 1 - i]) for i in range(n // 2)]
-        rounds.append(pairs)
-        order = [order[0], order[-1], *order[1:-1]]
-    return rounds + [[(b, a) for a, b in pairs] for pairs in rounds]
-
-
 def generate(teams_count: int, games_per_fixture: int, seed: int) -> Division:
-    rng = random.Random(seed)
-    ruleset = get_ruleset("clabber")
-    club = Club.objects.create(name="Bench Club", slug="bench", is_public=True)
-    season = Season.objects.create(
-        club=club, name="Bench season", slug="bench", start_date=datetime.date(2026, 1, 5)
+    club, season = club_with_season()
+    return played_division(
+        club,
+        season,
+        name="Premier",
+        teams_count=teams_count,
+        games_per_fixture=games_per_fixture,
+        rng=random.Random(seed),
     )
-    division = Division.objects.create(club=club, season=season, name="Premier", slug="premier")
-    players = Player.objects.bulk_create(
-        Player(club=club, name=f"Player {i:03d}") for i in range(teams_count * 2)
-    )
-    teams = Team.objects.bulk_create(
-        Team(club=club, division=division, name=f"Team {i:02d}") for i in range(teams_count)
-    )
-    TeamMember.objects.bulk_create(
-        TeamMember(team=team, player=players[2 * i + p], position=p)
-        for i, team in enumerate(teams)
-        for p in range(2)
-    )
-    rounds = double_round_robin(teams_count)
-    fixtures = Fixture.objects.bulk_create(
-        Fixture(
-            club=club,
-            division=division,
-            round_number=r + 1,
-            home=teams[h],
-            away=teams[a],
-            date=season.start_date + datetime.timedelta(weeks=r),
-            games_planned=games_per_fixture,
-            status="played",
-        )
-        for r, pairs in enumerate(rounds)
-        for h, a in pairs
-    )
-    game_rows, answers = [], []
-    for fixture in fixtures:
-        for number in range(1, games_per_fixture + 1):
-            first_dealer = rng.randrange(4)
-            deals = simulate_game(ruleset, rng, first_dealer=first_dealer)
-            answer = score_game({"ruleset": "clabber", "deals": deals})
-            scores = answer["scores"]
-            game_rows.append(
-                Game(
-                    club=club,
-                    division=division,
-                    fixture=fixture,
-                    number=number,
-                    rules="clabber",
-                    first_dealer=first_dealer,
-                    status=Game.Status.CONFIRMED,
-                    winner=answer["winner"] or "",
-                    score_a=scores["A"],
-                    score_b=scores["B"],
-                    deal_count=len(deals),
-                    played_on=fixture.date,
-                )
-            )
-            answers.append((fixture, first_dealer, deals, answer))
-    games = Game.objects.bulk_create(game_rows, batch_size=2000)
-    sides, seats, deal_rows = [], [], []
-    for game, (fixture, first_dealer, deals, answer) in zip(games, answers, strict=True):
-        home = [2 * teams.index(fixture.home), 2 * teams.index(fixture.home) + 1]
-        away = [2 * teams.index(fixture.away), 2 * teams.index(fixture.away) + 1]
-        sides += [
-            GameSide(game=game, side="A", team_id=fixture.home_id),
-            GameSide(game=game, side="B", team_id=fixture.away_id),
-        ]
-        order = [home[0], away[0], home[1], away[1]]
-        seats += [
-            GameSeat(game=game, seat=s, side=seat_side(s, 2), player=players[order[s]])
-            for s in range(4)
-        ]
-        for i, (data, deal_answer) in enumerate(zip(deals, answer["deals"], strict=True)):
-            maker = data.get("maker")
-            deal_rows.append(
-                Deal(
-                    game=game,
-                    number=i + 1,
-                    dealer=(first_dealer + i) % 4,
-                    maker_seat=("AB".index(maker) + 2 * rng.randrange(2)) if maker else None,
-                    data=data,
-                    maker=maker or "",
-                    **deal_columns(deal_answer, answer["running"][i]),
-                )
-            )
-    GameSide.objects.bulk_create(sides, batch_size=5000)
-    GameSeat.objects.bulk_create(seats, batch_size=5000)
-    Deal.objects.bulk_create(deal_rows, batch_size=5000)
-    return division
 
 
 def timed(fn, repeat: int) -> tuple[float, object]:

@@ -70,6 +70,8 @@ UNKNOWN_MODEL = "The backup holds rows of {model}, which this version does not k
 CUT_SHORT = "The backup ends early (after {rows} rows): the file is incomplete."
 BAD_LINE = "Line {line} of the backup is not what the format says: {problem}."
 USER_FLAGS = ("is_active", "is_staff")
+#: Tables whose model moved to another app since a backup was written: old label -> new.
+MOVED = {"scheduling.venue": "leagues.venue"}
 # Derived rows whose keys hold ids no foreign key remaps (a match key "g12", a partnership
 # "3-7"). When the games, fixtures and players kept their ids they are loaded as they are;
 # otherwise they are read past and recomputed from the games (``_rebuild_derived``).
@@ -191,8 +193,11 @@ def _label(model: type[models.Model]) -> str:
 def club_export(*, club: Club, out: IO[str], progress: Progress | None = None) -> int:
     """Write every row of the club to ``out`` (format 2, above), one line at a time, from
     one consistent snapshot. Returns how many rows were written."""
+    # A transaction of its own reads one snapshot (REPEATABLE READ must be its first
+    # statement); inside a caller's transaction (a test's, say) that one is the snapshot.
+    own_transaction = not connection.in_atomic_block
     with transaction.atomic():
-        if connection.vendor == "postgresql":
+        if own_transaction and connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         return _export(club, out, progress)
@@ -440,10 +445,11 @@ def club_import(
         if kind == "user":
             _user(value, state)
             continue
-        model = by_label.get(value["table"])
+        label = MOVED.get(value["table"], value["table"])
+        model = by_label.get(label)
         if model is None:
             raise BackupError(UNKNOWN_MODEL.format(model=value["table"]))
-        state.seen.add(value["table"])
+        state.seen.add(label)
         if value["table"] in REBUILT and not state.ids_stable():
             state.rebuild = True
             for _ in value["rows"]:  # recomputed from the games at the end, for the new ids

@@ -210,9 +210,12 @@ def player_merge(*, source: Player, target: Player, user: Any = None) -> PlayerM
         raise ClubError.one("target", MERGE_OTHER_CLUB)
     if source.pk == target.pk:
         raise ClubError.one("target", MERGE_SAME)
+    # FOR NO KEY UPDATE: a deal recorded meanwhile (holding its game, then reading these
+    # players' keys for its statistics) is not blocked, so it cannot deadlock with the
+    # merge's own wait for that game (``standings_player_merged``).
     locked = {
         p.pk: p
-        for p in Player.objects.select_for_update(of=("self",))
+        for p in Player.objects.select_for_update(of=("self",), no_key=True)
         .select_related("user", "club")
         .filter(pk__in=[source.pk, target.pk])
         .order_by("pk")

@@ -10,6 +10,7 @@ from clabber_league.calculator import views as calculator_views
 from clabber_league.clubs import views as club_views
 from clabber_league.core import api as core_api
 from clabber_league.core import views as core_views
+from clabber_league.members import api as members_api
 
 api_patterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -22,6 +23,7 @@ api_patterns = [
         name="api-docs",
     ),
     path("whoami/", core_api.WhoAmIView.as_view(), name="whoami"),
+    path("me/settings/", members_api.MySettingsView.as_view(), name="my-settings"),
     path("rules/score/", calculator_api.ScoreDealView.as_view(), name="rules-score"),
     path("rules/game/", calculator_api.ScoreGameView.as_view(), name="rules-game"),
     path("", include("clabber_league.config.api_router")),
@@ -34,7 +36,13 @@ urlpatterns = [
     path("", core_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
     path("rules/", calculator_views.rules_page, name="rules"),
+    path("rules/<slug:slug>/sheet/", calculator_views.blank_sheet, name="rules-sheet"),
     path("clubs/<slug:club_slug>/", club_views.club_home, name="club-home"),
+    path(
+        "clubs/<slug:club_slug>/house-rules/<int:pk>/sheet/",
+        calculator_views.house_rules_sheet,
+        name="house-rules-sheet",
+    ),
     path("clubs/<slug:club_slug>/games/", include("clabber_league.games.urls")),
     path("clubs/<slug:club_slug>/schedule/", include("clabber_league.scheduling.urls")),
     path("clubs/<slug:club_slug>/standings/", include("clabber_league.standings.urls")),

@@ -104,7 +104,9 @@ def exception_handler(exc: Exception, context: dict) -> Response:
     if isinstance(exc, (ServiceError, RulesError)):
         set_rollback()  # nothing of a refused request is written
         code = exc.status if isinstance(exc, ServiceError) else status.HTTP_400_BAD_REQUEST
-        return Response({"errors": [dict(e) for e in exc.errors]}, status=code)
+        retry_after = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+        return Response({"errors": [dict(e) for e in exc.errors]}, status=code, headers=headers)
     if isinstance(exc, exceptions.ParseError):
         exc = exceptions.ParseError(MALFORMED_JSON.format(reason=_parse_reason(exc)))
     response = drf_exception_handler(exc, context)

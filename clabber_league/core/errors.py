@@ -8,7 +8,8 @@ engine gives: ``[{"field": "sides.B", "message": "..."}]``, one entry per mistak
 * ``invalid``   the input breaks a rule (HTTP 400);
 * ``conflict``  the input is fine but the thing's state forbids it now (HTTP 409);
 * ``not_found`` something the input names does not exist for this club (HTTP 404);
-* ``forbidden`` the caller may not do this (HTTP 403).
+* ``forbidden`` the caller may not do this (HTTP 403);
+* ``throttled`` too many tries: wait ``retry_after`` seconds (HTTP 429, ``Retry-After``).
 
 A refusal that collects several mistakes marks the conflicts among them with
 :func:`conflict`; it is a conflict (409) when all of them are, else invalid (400).
@@ -28,9 +29,10 @@ INVALID = "invalid"
 CONFLICT = "conflict"
 NOT_FOUND = "not_found"
 FORBIDDEN = "forbidden"
+THROTTLED = "throttled"
 
 #: The HTTP status of each kind of refusal.
-STATUS = {INVALID: 400, CONFLICT: 409, NOT_FOUND: 404, FORBIDDEN: 403}
+STATUS = {INVALID: 400, CONFLICT: 409, NOT_FOUND: 404, FORBIDDEN: 403, THROTTLED: 429}
 
 
 class ServiceError(Exception):
@@ -39,7 +41,15 @@ class ServiceError(Exception):
 
     default_kind: ClassVar[str] = INVALID
 
-    def __init__(self, errors: Iterable[dict[str, str]], *, kind: str | None = None) -> None:
+    def __init__(
+        self,
+        errors: Iterable[dict[str, str]],
+        *,
+        kind: str | None = None,
+        retry_after: int | None = None,
+    ) -> None:
+        #: Seconds to wait before trying again (a ``throttled`` refusal): ``Retry-After``.
+        self.retry_after = retry_after
         entries = list(errors)
         self.errors: list[dict[str, str]] = [
             {"field": e["field"], "message": e["message"]} for e in entries

@@ -267,6 +267,32 @@ class DealForm(forms.Form):
             rows.append({"index": i, "fields": bound, "filled": filled, "title": title})
         return rows
 
+    def _blank(self, name: str) -> bool:
+        return self[name].value() in (None, "", [], ())
+
+    def live_errors(self, name: str) -> list[str]:
+        """The errors the live preview shows beside field ``name``: none yet for a field
+        still empty (the scorer is filling the deal in; Save shows them all)."""
+        return [] if self._blank(name) else list(self.errors.get(name, []))
+
+    @property
+    def live_error_map(self) -> dict[str, list[str]]:
+        return {name: self.live_errors(name) for name in self.fields}
+
+    @property
+    def still_to_fill(self) -> list[str]:
+        """The labels of the empty fields the deal still needs (the live preview's hint)."""
+        return [str(self[n].label) for n in self.errors if n != "__all__" and self._blank(n)]
+
+    @property
+    def live_summary(self) -> list[dict[str, str]]:
+        """The errors on what the scorer has filled in, for the live preview."""
+        return [
+            e
+            for e in self.error_summary()
+            if not e["id"] or not self._blank(e["id"].removeprefix("id_").removesuffix("_0"))
+        ]
+
     def error_summary(self) -> list[dict[str, str]]:
         """Every error with the label of its field and the id to jump to, page order."""
         out = [{"id": "", "label": "", "message": str(e)} for e in self.non_field_errors()]

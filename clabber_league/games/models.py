@@ -63,6 +63,12 @@ class Game(models.Model):
     score_b = models.IntegerField(default=0)
     score_c = models.IntegerField(null=True, blank=True)
     deal_count = models.PositiveIntegerField(default=0)
+    # The running state the rules engine goes on from (``rules.score_next``), so that a
+    # deal is recorded without reading the game's earlier deals: the pot left hanging by
+    # tied deals and the seat that deals next. ``next_dealer`` null: not known (a game
+    # stored before it was kept); the next write works both out from the deals.
+    pot = models.IntegerField(default=0)
+    next_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     played_on = models.DateField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -79,9 +79,15 @@ def fixtures_to_start(
     previous = following = None
     search = search.strip()
     if search:
-        fixtures = open_fixtures.filter(
-            Q(home__name__icontains=search) | Q(away__name__icontains=search)
+        # The division's teams whose name contains it first (the first 25: a search that
+        # finds more is too vague to page through), then their fixtures by the indexed team
+        # columns, instead of joining every fixture of the division to its teams' names.
+        teams = list(
+            Team.objects.filter(
+                club_id=division.club_id, division=division, name__icontains=search
+            ).values_list("pk", flat=True)[:START_FIXTURES_PER_PAGE]
         )
+        fixtures = open_fixtures.filter(Q(home_id__in=teams) | Q(away_id__in=teams))
         round_number = None
     else:
         if round_number is None:
@@ -144,16 +150,3 @@ def start_fixture(*, division: Division, pk: Any) -> Fixture | None:
 def team_roster(*, team: Team) -> list[Player]:
     """The team's players in their order."""
     return [m.player for m in team.members.select_related("player").order_by("position", "id")]
-
-
-def club_player_named(*, club: Club, name: str) -> Player | None:
-    """The club's player of that name, matched without regard to case (an exact match
-    first, where two names differ only by case)."""
-    name = " ".join(name.split())
-    if not name:
-        return None
-    matches = list(Player.objects.filter(club=club, name__iexact=name)[:5])
-    exact = [p for p in matches if p.name == name]
-    if exact:
-        return exact[0]
-    return matches[0] if len(matches) == 1 else None

@@ -12,6 +12,7 @@ from the deals, and a correction re-scores everything after it.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,7 @@ from clabber_league.clubs.models import Club, Player
 from clabber_league.core.errors import CONFLICT, FORBIDDEN, ServiceError, conflict
 from clabber_league.leagues.models import Division, Team
 from clabber_league.leagues.results import game_counts
-from clabber_league.rules import RulesError, get_ruleset, score_game
+from clabber_league.rules import RulesError, get_ruleset, score_game_with_pot, score_next
 from clabber_league.rules.dealing import complete_points, dealer_sequence
 from clabber_league.scheduling.models import Fixture
 from clabber_league.scheduling.services.fixture_changes import fixture_result_update
@@ -77,6 +78,7 @@ FIXTURE_DECIDED = (
     "This fixture is already decided: its {planned} planned game(s) have been played "
     "({played} finished). A result is corrected on its score sheet, not by playing again."
 )
+TEAM_WITHDRAWN = "{team} withdrew on {on:%d %b %Y}: it plays no more games."
 MERGE_SAME_GAME = "{source} and {target} both sat at game {game}: one person cannot take two seats."
 FIXTURE_TEAMS = "A game of this fixture is {home} (side A) v {away} (side B)."
 
@@ -140,6 +142,7 @@ def game_start(
     side_names = list(ruleset.sides)
     first_dealer, errors = _first_dealer(seats, first_dealer, first_dealer_player)
     errors += _start_errors(club, division, ruleset, sides, seats, first_dealer)
+    errors += _withdrawn_errors(sides, played_on or timezone.localdate())
     if fixture is not None:
         errors.extend(_fixture_errors(fixture, division, sides, side_names))
     if errors:
@@ -155,6 +158,7 @@ def game_start(
         number=number,
         rules=rules,
         first_dealer=first_dealer,
+        next_dealer=first_dealer,
         played_on=played_on or timezone.localdate(),
         score_c=0 if len(side_names) == 3 else None,
         created_by=user,
@@ -226,6 +230,17 @@ def _start_errors(
     for index, player in enumerate(seats):
         if player.club_id != club.pk:
             errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
+    return errors
+
+
+def _withdrawn_errors(sides: Mapping[str, Team | None], day: Any) -> list[dict[str, str]]:
+    """A team that withdrew plays no game from the day it withdrew."""
+    errors = []
+    for side, team in sides.items():
+        on = getattr(team, "withdrawn_on", None)
+        if on is not None and isinstance(day, dt.date) and day >= on:
+            message = TEAM_WITHDRAWN.format(team=team.name, on=on)
+            errors.append({"field": f"sides.{side}", "message": message})
     return errors
 
 
@@ -316,14 +331,14 @@ def _check_room(game: Game, adding: int, field_name: str) -> None:
 def _score(
     game: Game, datas: list[dict[str, Any]], *, at: int | None = None, rows_from: int | None = None
 ) -> dict[str, Any]:
-    """The engine's answer for the whole game, or GameError.
+    """The engine's answer for the whole game (with the ``pot`` left hanging), or GameError.
 
     Errors on deal ``at`` lose their ``deals[i].`` prefix, so that they name the fields of
     the deal being entered; with ``rows_from`` the deals from there on are named
     ``rows[k]``, the rows of a paper sheet being copied.
     """
     try:
-        return score_game(adapters.game_input(game, datas))
+        answer, pot = score_game_with_pot(adapters.game_input(game, datas))
     except RulesError as exc:
         raise GameError(
             [
@@ -331,6 +346,7 @@ def _score(
                 for e in exc.errors
             ]
         ) from exc
+    return {**answer, "pot": pot}  # the pot hanging after the last deal, for the game row
 
 
 def _field_name(name: str, at: int | None, rows_from: int | None) -> str:
@@ -390,13 +406,59 @@ def _preview_from(game: Game, answer: Mapping[str, Any], index: int) -> Preview:
 
 def deal_preview(*, game: Game, data: Mapping[str, Any], maker_seat: int | None = None) -> Preview:
     """Score a deal as the next one of the game without saving anything."""
+    game = Game.objects.get(pk=game.pk)  # the running state as stored now
     if game.status != Game.Status.IN_PROGRESS:
         raise GameError.one("game", _closed_message(game), kind=CONFLICT)
-    datas = list(game.deals.order_by("number").values_list("data", flat=True))
     new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
-    answer = _score(game, [*datas, new], at=len(datas))
-    return _preview_from(game, answer, len(datas))
+    return _next_step(game, new).preview
+
+
+@dataclass
+class _Step:
+    """The next deal scored, and the game's running state after it."""
+
+    preview: Preview
+    scores: dict[str, int]
+    pot: int
+    next_dealer: int  # who would deal next, even after the game's last deal
+
+
+def _next_step(game: Game, new: dict[str, Any]) -> _Step:
+    """Score ``new`` as the game's next deal from the running state on the game row
+    (``rules.score_next``: no earlier deal is read); from all its deals when that state is
+    not known yet."""
+    if game.next_dealer is None:
+        datas = list(game.deals.order_by("number").values_list("data", flat=True))
+        answer = _score(game, [*datas, new], at=len(datas))
+        preview = _preview_from(game, answer, len(datas))
+        after = _dealers(game, answer)[-1]
+        return _Step(preview, answer["scores"], answer["pot"], after)
+    totals = {"A": game.score_a, "B": game.score_b}
+    if game.score_c is not None:
+        totals["C"] = game.score_c
+    try:
+        step = score_next(
+            adapters.rules_input(game.rules),
+            new,
+            totals=totals,
+            pot=game.pot,
+            deals_before=game.deal_count,
+        )
+    except RulesError as exc:
+        raise GameError(exc.errors) from exc
+    dealer = game.next_dealer
+    after = dealer_sequence(adapters.game_ruleset(game), dealer, [step["deal"]])[-1]
+    preview = Preview(
+        number=game.deal_count + 1,
+        dealer=dealer,
+        answer=dict(step["deal"]),
+        running=dict(step["running"]),
+        finished=bool(step["finished"]),
+        winner=step["winner"],
+        next_dealer=None if step["finished"] else after,
+    )
+    return _Step(preview, dict(step["scores"]), step["pot"], after)
 
 
 def deal_correct_preview(
@@ -407,7 +469,7 @@ def deal_correct_preview(
     game's totals once the later deals are re-scored too)."""
     game = deal.game
     if game.status in (Game.Status.CONFIRMED, Game.Status.ABANDONED):
-        raise GameError.one("game", _closed_message(game))
+        raise GameError.one("game", _closed_message(game), kind=CONFLICT)
     rows, index = _rows_and_index(game, deal)
     new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
@@ -474,22 +536,31 @@ def _deal_record(
     if game.status != Game.Status.IN_PROGRESS:
         raise GameError.one("game", _closed_message(game), kind=CONFLICT)
     _check_room(game, 1, "game")
-    datas = list(game.deals.order_by("number").values_list("data", flat=True))
     new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
-    answer = _score(game, [*datas, new], at=len(datas))
-    preview = _preview_from(game, answer, len(datas))
-    deal = _deal_create(
+    step = _next_step(game, new)
+    preview = step.preview
+    deal = _deal_insert(
         game,
-        answer,
-        len(datas),
+        preview.number,
         new,
         preview.dealer,
         user,
+        columns=adapters.deal_columns(preview.answer, preview.running),
         maker_seat=maker_seat,
         idempotency_key=idempotency_key,
     )
-    _game_save(game, answer)
+    status_before = game.status
+    _state_set(
+        game,
+        scores=step.scores,
+        deal_count=preview.number,
+        finished=preview.finished,
+        winner=preview.winner,
+        pot=step.pot,
+        next_dealer=step.next_dealer,
+    )
+    _game_store(game, status_before)
     return Recorded(deal=deal, created=True, preview=preview)
 
 
@@ -505,16 +576,40 @@ def _deal_create(
     idempotency_key: str | None = None,
 ) -> Deal:
     """Insert deal ``index`` of the engine's answer, with its audit row."""
+    return _deal_insert(
+        game,
+        index + 1,
+        data,
+        dealer,
+        user,
+        columns=adapters.deal_columns(answer["deals"][index], answer["running"][index]),
+        maker_seat=maker_seat,
+        idempotency_key=idempotency_key,
+    )
+
+
+def _deal_insert(
+    game: Game,
+    number: int,
+    data: dict[str, Any],
+    dealer: int,
+    user: Any,
+    *,
+    columns: Mapping[str, Any],
+    maker_seat: int | None = None,
+    idempotency_key: str | None = None,
+) -> Deal:
+    """Insert deal ``number`` with its scored ``columns``, and its audit row."""
     deal = Deal.objects.create(
         game=game,
-        number=index + 1,
+        number=number,
         dealer=dealer,
         maker_seat=maker_seat,
         data=data,
         maker=data.get("maker") or "",
         idempotency_key=idempotency_key or None,
         created_by=user,
-        **adapters.deal_columns(answer["deals"][index], answer["running"][index]),
+        **columns,
     )
     DealRevision.objects.create(
         game=game,
@@ -527,11 +622,25 @@ def _deal_create(
 
 
 def _game_save(game: Game, answer: Mapping[str, Any]) -> None:
-    """The game's totals, status and winner from the engine's answer; the fixture's status
-    when the game starts or stops counting; then the layers above hear of it
-    (``hooks.game_changed``: the standings)."""
+    """The game's totals, status, winner and running state from the engine's answer for
+    all its deals; then :func:`_game_store`."""
     status_before = game.status
-    _close_or_continue(game, answer)
+    _state_set(
+        game,
+        scores=answer["scores"],
+        deal_count=len(answer["deals"]),
+        finished=bool(answer["finished"]),
+        winner=answer["winner"],
+        pot=answer["pot"],
+        next_dealer=_dealers(game, answer)[-1],
+    )
+    _game_store(game, status_before)
+
+
+def _game_store(game: Game, status_before: str) -> None:
+    """Save the game's totals, status and running state; the fixture's status when the game
+    starts or stops counting; then the layers above hear of it (``hooks.game_changed``:
+    the standings)."""
     game.save(
         update_fields=[
             "score_a",
@@ -541,6 +650,8 @@ def _game_save(game: Game, answer: Mapping[str, Any]) -> None:
             "status",
             "winner",
             "finished_at",
+            "pot",
+            "next_dealer",
         ]
     )
     if game.fixture_id and game_counts(status_before) != game_counts(game.status):
@@ -549,15 +660,25 @@ def _game_save(game: Game, answer: Mapping[str, Any]) -> None:
     game_changed.send(game=game, status_before=status_before)
 
 
-def _close_or_continue(game: Game, answer: Mapping[str, Any]) -> None:
-    scores = answer["scores"]
+def _state_set(
+    game: Game,
+    *,
+    scores: Mapping[str, int],
+    deal_count: int,
+    finished: bool,
+    winner: str | None,
+    pot: int,
+    next_dealer: int,
+) -> None:
     game.score_a = scores.get("A", 0)
     game.score_b = scores.get("B", 0)
     game.score_c = scores.get("C")
-    game.deal_count = len(answer["deals"])
-    if answer["finished"]:
+    game.deal_count = deal_count
+    game.pot = pot
+    game.next_dealer = next_dealer
+    if finished:
         game.status = Game.Status.FINISHED
-        game.winner = answer["winner"] or ""
+        game.winner = winner or ""
         game.finished_at = game.finished_at or timezone.now()
     else:
         game.status = Game.Status.IN_PROGRESS
@@ -862,8 +983,11 @@ def game_rescore(*, game_id: int) -> Game:
 
 def next_dealer_seat(*, game: Game) -> int | None:
     """Who deals the game's next deal (None once it is finished)."""
+    game = Game.objects.get(pk=game.pk)  # the state as stored now, not as the caller read it
     if game.status != Game.Status.IN_PROGRESS:
         return None
+    if game.next_dealer is not None:  # kept on the game row by every write
+        return game.next_dealer
     datas = list(game.deals.order_by("number").values_list("data", flat=True))
     answer = _score(game, datas)
     return _dealers(game, answer)[-1]

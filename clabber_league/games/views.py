@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from clabber_league.clubs import services as club_services
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
@@ -123,7 +124,9 @@ class TeamsForm(forms.Form):
 
     def __init__(self, *args: Any, division: Division, sides: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        teams = Team.objects.filter(club_id=division.club_id, division=division).order_by("name")
+        teams = Team.objects.filter(
+            club_id=division.club_id, division=division, withdrawn_on__isnull=True
+        ).order_by("name")
         for side in sides:
             self.fields[f"team_{side.lower()}"] = forms.ModelChoiceField(
                 queryset=teams, label=SIDE_LABELS[side], empty_label="Choose a team"
@@ -203,7 +206,7 @@ class SeatsForm(forms.Form):
         for seat in range(self.seat_count):
             sub = (data.get(f"sub_{seat}") or "").strip()
             if sub:
-                player = selectors.club_player_named(club=self.club, name=sub)
+                player = club_services.player_named(club=self.club, name=sub)
                 if player is None:
                     self.add_error(f"sub_{seat}", NO_SUCH_PLAYER.format(name=sub))
                 seats.append(player)
@@ -266,6 +269,10 @@ def game_new(request: HttpRequest) -> HttpResponse:
     side_names = list(ruleset.sides)
     fixture, sides, teams_form, error = _match_from_query(request, division, side_names)
     context.update(teams_form=teams_form, match_error=error, ruleset=ruleset)
+    if sides is None and (teams_form.is_bound or request.GET.get("outside")):
+        # Two of the division's teams: a page of its own, so that the fixtures' page does
+        # not carry a choice of every team twice.
+        return render(request, "games/new.html", {**context, "step": "outside"})
     if sides is None:
         round_number = request.GET.get("round", "")
         pick = selectors.fixtures_to_start(

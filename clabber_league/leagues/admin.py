@@ -1,6 +1,12 @@
 from django.contrib import admin
 
-from .models import Division, HouseRules, Season, Team, TeamMember
+from .models import Division, HouseRules, Season, Team, TeamMember, Venue
+
+
+@admin.register(Venue)
+class VenueAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "tables"]
+    list_filter = ["club"]
 
 
 @admin.register(HouseRules)

@@ -1,4 +1,4 @@
-"""Seasons, divisions and the teams that play in them.
+"""Seasons, divisions and the teams that play in them, and the venues they play at.
 
 A division plays one rule set: a built-in one (by its slug) or the club's own
 house rules, stored as plain data (a base rule set plus options) that the rules
@@ -110,6 +110,26 @@ class Team(models.Model):
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["division", "name"], name="team_name_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Venue(models.Model):
+    """A place the club plays, with its numbered tables. Fixtures (``scheduling``) are
+    placed at a venue's table; the table is still called ``scheduling_venue``, where the
+    model was first."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="venues")
+    name = models.CharField(max_length=120)
+    tables = models.PositiveSmallIntegerField(default=4)
+
+    class Meta:
+        db_table = "scheduling_venue"
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="venue_name_unique_in_club")
         ]
 
     def __str__(self) -> str:

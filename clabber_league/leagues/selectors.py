@@ -1,4 +1,4 @@
-"""Reading league setup: a club's house rules, seasons, divisions and teams.
+"""Reading league setup: a club's house rules, seasons, divisions, teams and venues.
 
 Every function starts from the club, so one club never sees another's rows."""
 
@@ -8,7 +8,7 @@ from django.db.models import QuerySet
 
 from clabber_league.clubs.models import Club
 
-from .models import Division, HouseRules, Season, Team
+from .models import Division, HouseRules, Season, Team, Venue
 
 
 def house_rules_list(*, club: Club) -> QuerySet[HouseRules]:
@@ -34,3 +34,7 @@ def team_list(*, club: Club) -> QuerySet[Team]:
 def team_players(*, team: Team) -> list[int]:
     """The ids of a team's players, in seating order."""
     return [m.player_id for m in sorted(team.members.all(), key=lambda m: m.position)]
+
+
+def venue_list(*, club: Club) -> QuerySet[Venue]:
+    return Venue.objects.filter(club=club).order_by("name")

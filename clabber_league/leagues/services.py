@@ -1,4 +1,4 @@
-"""Setting up a league: house rules, seasons, divisions and teams (writes).
+"""Setting up a league: house rules, seasons, divisions, teams and venues (writes).
 
 The pages (``scheduling.views``: the season and division setup pages) and the API
 (``leagues.api``) both call these functions, so they accept and refuse the same things.
@@ -6,8 +6,7 @@ A refusal is a :class:`LeagueError` (``core.errors.ServiceError``) naming the fi
 API's exception handler turns it into ``{"errors": [...]}``, the pages show it beside the
 form's fields. Nothing is written when one is raised.
 
-Venues are the schedule's (``scheduling.services.venues.venue_create``): their model lives in the
-scheduling app, a layer above this one.
+A venue's tables are where the schedule (``scheduling``, the layer above) places fixtures.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from clabber_league.core.errors import CONFLICT, ServiceError, conflict
 from clabber_league.rules import RulesError, get_ruleset
 
 from .hooks import team_withdrawn
-from .models import Division, HouseRules, Season, Team, TeamMember
+from .models import Division, HouseRules, Season, Team, TeamMember, Venue
 
 SEASON_DATES = "The season cannot end before it starts."
 SEASON_SLUG_TAKEN = "The club already has a season with this slug."
@@ -417,3 +416,42 @@ def team_members_player_merging(*, source: Player, target: Player) -> None:
         message = MERGE_SAME_TEAM.format(source=source.name, target=target.name, team=shared)
         raise LeagueError.one("target", message)
     TeamMember.objects.filter(player=source).update(player=target)
+
+
+# --- venues -----------------------------------------------------------------------------------
+
+VENUE_OTHER_CLUB = "This venue is not one of the club's."
+VENUE_NAME_TAKEN = "The club already has a venue of this name."
+TABLES_RANGE = "A venue has 1 to 500 tables."
+
+
+def _venue_errors(club_id: int, name: str, tables: int, venue: Venue | None = None) -> list:
+    errors = []
+    clash = Venue.objects.filter(club_id=club_id, name=name)
+    if venue is not None:
+        clash = clash.exclude(pk=venue.pk)
+    if clash.exists():
+        errors.append(conflict("name", VENUE_NAME_TAKEN))
+    if not 1 <= tables <= 500:
+        errors.append({"field": "tables", "message": TABLES_RANGE})
+    return errors
+
+
+def venue_create(*, club: Club, name: str, tables: int = 4) -> Venue:
+    """A venue of the club with ``tables`` tables (1 to 500; 4 unless said)."""
+    errors = _venue_errors(club.pk, name, tables)
+    if errors:
+        raise LeagueError(errors)
+    return Venue.objects.create(club=club, name=name, tables=tables)
+
+
+def venue_update(*, venue: Venue, name: str | None = None, tables: int | None = None) -> Venue:
+    """Rename a venue or change its number of tables; what is not given stays."""
+    name = venue.name if name is None else name
+    tables = venue.tables if tables is None else tables
+    errors = _venue_errors(venue.club_id, name, tables, venue)
+    if errors:
+        raise LeagueError(errors)
+    venue.name, venue.tables = name, tables
+    venue.save(update_fields=["name", "tables"])
+    return venue

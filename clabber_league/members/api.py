@@ -1,19 +1,24 @@
-"""API of members: invitations and disputes (club admins), and the scorer's phone handed to
-the other side (confirm by PIN, or dispute). The same services as the pages; a refusal
-answers 400 with ``{"errors": [{"field", "message"}]}`` (429 when PIN tries are throttled).
+"""API of members: invitations and disputes (club admins), the scorer's phone handed to
+the other side (confirm by PIN, or dispute), and a member's own settings (``/api/me/
+settings/``: the confirmation PIN, the name on public pages). The same services as the
+pages; a refusal answers ``{"errors": [{"field", "message"}]}`` with its kind's status
+(400 invalid, 409 a conflict with what is stored; 429 when PIN tries are throttled).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from clabber_league.clubs.api_base import ClubPermission, ClubScopedMixin
 from clabber_league.clubs.models import Player, Role
@@ -22,19 +27,6 @@ from clabber_league.games.models import Game
 
 from . import selectors, services
 from .models import Dispute, Invitation
-
-
-def _refused(exc: services.MemberError) -> Exception:
-    """PIN tries throttled answer 429; any other refusal is raised as it is, for the
-    exception handler to answer with its kind's status (400, 403, 404, 409)."""
-    if any(e["message"] == services.PIN_THROTTLED for e in exc.errors):
-        return Throttled429(exc.errors)
-    return exc
-
-
-class Throttled429(Exception):
-    def __init__(self, errors: list[dict[str, str]]) -> None:
-        self.errors = errors
 
 
 class ManageReadsToo(ClubPermission):
@@ -113,28 +105,22 @@ class InvitationViewSet(
 
     def perform_create(self, serializer: InvitationSerializer) -> None:
         data = serializer.validated_data
-        try:
-            serializer.instance = services.invitation_create(
-                club=self.club,
-                created_by=self.request.user,
-                role=data.get("role", Role.PLAYER),
-                email=data.get("email", ""),
-                player=data.get("player"),
-                note=data.get("note", ""),
-                days=data.get("days"),
-                request=self.request,
-            )
-        except services.MemberError as exc:
-            raise _refused(exc) from exc
+        serializer.instance = services.invitation_create(
+            club=self.club,
+            created_by=self.request.user,
+            role=data.get("role", Role.PLAYER),
+            email=data.get("email", ""),
+            player=data.get("player"),
+            note=data.get("note", ""),
+            days=data.get("days"),
+            request=self.request,
+        )
 
     @extend_schema(request=None, responses={200: InvitationSerializer})
     @action(detail=True, methods=["post"])
     def revoke(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         invitation = self.get_object()
-        try:
-            services.invitation_revoke(invitation=invitation)
-        except services.MemberError as exc:
-            raise _refused(exc) from exc
+        services.invitation_revoke(invitation=invitation)
         return Response(self.get_serializer(invitation).data)
 
 
@@ -183,15 +169,12 @@ class DisputeViewSet(
         dispute = self.get_object()
         body = ResolveSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            dispute = services.dispute_resolve(
-                dispute=dispute,
-                user=request.user,
-                access=self.club_access,
-                resolution=body.validated_data.get("resolution", ""),
-            )
-        except services.MemberError as exc:
-            raise _refused(exc) from exc
+        dispute = services.dispute_resolve(
+            dispute=dispute,
+            user=request.user,
+            access=self.club_access,
+            resolution=body.validated_data.get("resolution", ""),
+        )
         return Response(DisputeSerializer(dispute).data)
 
 
@@ -215,30 +198,18 @@ class HandoverViewSet(ClubScopedMixin, viewsets.GenericViewSet):
     def _game(self) -> Game:
         return get_object_or_404(Game.objects.filter(club=self.club), pk=self.kwargs["game_id"])
 
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, Throttled429):
-            return Response(
-                {"errors": exc.errors},
-                status=status.HTTP_429_TOO_MANY_REQUESTS,
-                headers={"Retry-After": str(services.PIN_THROTTLE_SECONDS)},
-            )
-        return super().handle_exception(exc)
-
     @extend_schema(request=HandoverConfirmSerializer, responses={200: GameSerializer})
     @action(detail=False, methods=["post"])
     def confirm(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self._game()
         body = HandoverConfirmSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            game = services.handover_confirm(
-                game=game,
-                player_id=body.validated_data["player"],
-                pin=body.validated_data["pin"],
-                device_user=request.user,
-            )
-        except services.MemberError as exc:
-            raise _refused(exc) from exc
+        game = services.handover_confirm(
+            game=game,
+            player_id=body.validated_data["player"],
+            pin=body.validated_data["pin"],
+            device_user=request.user,
+        )
         return Response(GameSerializer(game, context=self.get_serializer_context()).data)
 
     @extend_schema(request=HandoverDisputeSerializer, responses={201: DisputeSerializer})
@@ -247,17 +218,72 @@ class HandoverViewSet(ClubScopedMixin, viewsets.GenericViewSet):
         game = self._game()
         body = HandoverDisputeSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            dispute = services.dispute_raise(
-                game=game,
-                reason=body.validated_data["reason"],
-                player_id=body.validated_data.get("player"),
-                device_user=request.user,
-                request=request,
-            )
-        except services.MemberError as exc:
-            raise _refused(exc) from exc
+        dispute = services.dispute_raise(
+            game=game,
+            reason=body.validated_data["reason"],
+            player_id=body.validated_data.get("player"),
+            device_user=request.user,
+            request=request,
+        )
         return Response(DisputeSerializer(dispute).data, status=status.HTTP_201_CREATED)
+
+
+class MySettingsSerializer(serializers.Serializer):
+    has_pin = serializers.BooleanField(read_only=True, help_text="A confirmation PIN is set.")
+    pin_locked = serializers.BooleanField(
+        read_only=True, help_text="Locked after too many wrong tries: set a new PIN."
+    )
+    pin = serializers.CharField(
+        write_only=True,
+        required=False,
+        allow_null=True,
+        max_length=6,
+        help_text="A new confirmation PIN (4 to 6 digits; it also unlocks a locked one), "
+        "or null to remove it and confirm from your own phone.",
+    )
+    name_public = serializers.BooleanField(
+        required=False,
+        help_text="Your name on the public pages and API of public clubs (else initials), "
+        "for every club you play in.",
+    )
+
+
+class MySettingsView(APIView):
+    """The logged-in member's own settings, as on ``/me/settings/``."""
+
+    permission_classes = [IsAuthenticated]
+
+    def _settings(self, user: Any) -> dict[str, Any]:
+        profile = services.profile_for(user)
+        return {
+            "has_pin": profile.has_pin,
+            "pin_locked": profile.pin_locked_at is not None,
+            "name_public": services.profile_name_public(user=user),
+        }
+
+    @extend_schema(operation_id="me_settings_retrieve", responses={200: MySettingsSerializer})
+    def get(self, request: Request) -> Response:
+        return Response(self._settings(request.user))
+
+    @extend_schema(
+        operation_id="me_settings_partial_update",
+        request=MySettingsSerializer,
+        responses={200: MySettingsSerializer},
+    )
+    def patch(self, request: Request) -> Response:
+        """Change what is sent; what is left out stays. All of it or nothing."""
+        body = MySettingsSerializer(data=request.data, partial=True)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        with transaction.atomic():
+            if "name_public" in data:
+                services.profile_set_privacy(user=request.user, name_public=data["name_public"])
+            if "pin" in data:
+                if data["pin"] is None:
+                    services.profile_clear_pin(user=request.user)
+                else:
+                    services.profile_set_pin(user=request.user, pin=data["pin"])
+        return Response(self._settings(request.user))
 
 
 #: Examples for the schema's write operations (core.schema applies them by component).
@@ -272,4 +298,5 @@ REQUEST_EXAMPLES = {
     "ResolveRequest": {"resolution": "Deal 3 corrected: the bell was side A's."},
     "HandoverConfirmRequest": {"player": 7, "pin": "4821"},
     "HandoverDisputeRequest": {"player": 7, "reason": "Deal 3: our four jacks are missing."},
+    "MySettingsRequest": {"pin": "4821", "name_public": False},
 }

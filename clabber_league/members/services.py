@@ -28,7 +28,7 @@ from clabber_league.clubs.services import (
     player_create,
     player_link_user,
 )
-from clabber_league.core.errors import CONFLICT, ServiceError, conflict
+from clabber_league.core.errors import CONFLICT, THROTTLED, ServiceError, conflict
 from clabber_league.core.mail import mail_send
 from clabber_league.games.models import Game
 from clabber_league.games.services import GameError, game_confirm
@@ -316,7 +316,11 @@ def _throttle(game: Game) -> None:
         cache.set(key, 1, PIN_THROTTLE_SECONDS)
         tries = 1
     if tries > PIN_THROTTLE_TRIES:
-        raise MemberError.one("pin", PIN_THROTTLED)
+        raise MemberError(
+            [{"field": "pin", "message": PIN_THROTTLED}],
+            kind=THROTTLED,
+            retry_after=PIN_THROTTLE_SECONDS,
+        )
 
 
 def _check_pin(player: Player, pin: str) -> None:
@@ -327,8 +331,8 @@ def _check_pin(player: Player, pin: str) -> None:
         profile = MemberProfile.objects.select_for_update().filter(user=player.user).first()
         if profile is None or not profile.pin_hash:
             raise MemberError.one("player", PIN_NONE.format(player=player))
-        if profile.pin_locked_at is not None:
-            raise MemberError.one("pin", PIN_LOCKED.format(player=player))
+        if profile.pin_locked_at is not None:  # locked before this try: a state, 409
+            raise MemberError.one("pin", PIN_LOCKED.format(player=player), kind=CONFLICT)
         if check_password(pin, profile.pin_hash):
             if profile.pin_failures:
                 profile.pin_failures = 0

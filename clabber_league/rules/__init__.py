@@ -8,6 +8,8 @@ it pulls in no web framework, so scripts, tests and the command line
 Public interface (docs/rules-engine-interface.md)::
 
     score_deal(data) -> dict            score_game(data) -> dict
+    score_game_with_pot(data) -> (dict, pot)
+    score_next(data, deal, *, totals, pot, deals_before) -> dict  (a game in progress)
     get_ruleset(spec, options=None)     ruleset_from_data(data)    RuleSet.to_data()
     BUILTIN_RULESETS                    catalog()                  catalog_markdown()
     next_dealer(ruleset, dealer, seats, *, outcome=None, winner=None)
@@ -18,7 +20,7 @@ Public interface (docs/rules-engine-interface.md)::
 
 from __future__ import annotations
 
-from .calculator import score_deal, score_game
+from .calculator import score_deal, score_game, score_game_with_pot, score_next
 from .catalog import catalog, catalog_markdown
 from .deal import Deal, DealResult, Outcome
 from .errors import MAX_ERRORS, RulesBug, RulesError
@@ -56,4 +58,6 @@ __all__ = [
     "score",
     "score_deal",
     "score_game",
+    "score_game_with_pot",
+    "score_next",
 ]

@@ -24,6 +24,7 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
+from .deal import DealResult
 from .errors import ErrorList, RulesError, shown
 from .game import MAX_DEALS, GameState
 from .rulesets import RuleSet, get_ruleset
@@ -35,7 +36,7 @@ INPUT_NOT_OBJECT: Final = "The input must be a JSON object."
 MALFORMED_JSON: Final = "The input is not valid JSON: {detail}."
 TOO_DEEP: Final = "The input is nested too deeply to be a deal or a game."
 NOT_A_NUMBER: Final = "{name} is not a JSON number."
-RULESET_MISSING: Final = "A rule set is needed: a slug such as \"clabber\", or house rules."
+RULESET_MISSING: Final = 'A rule set is needed: a slug such as "clabber", or house rules.'
 POT_MAX: Final = 10**9
 POT_NOT_WHOLE: Final = "pot must be a whole number from 0 to 1,000,000,000, not {value}."
 DEALS_NOT_LIST: Final = "deals must be a list of deals."
@@ -95,6 +96,68 @@ def score_deal(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def score_game(data: Mapping[str, Any]) -> dict[str, Any]:
     """A game's JSON (``ruleset``, ``options``, ``deals``) to its ``game`` answer."""
+    return _play(data)[0]
+
+
+def score_game_with_pot(data: Mapping[str, Any]) -> tuple[dict[str, Any], int]:
+    """:func:`score_game`'s answer and the pot still hanging after its last deal: what a
+    record keeps beside a game in progress so that :func:`score_next` can go on from it."""
+    answer, state = _play(data)
+    return answer, state.pot
+
+
+def score_next(
+    data: Mapping[str, Any],
+    deal: Any,
+    *,
+    totals: Mapping[str, int],
+    pot: int,
+    deals_before: int,
+) -> dict[str, Any]:
+    """The next deal of a game in progress, from the game's running state alone.
+
+    ``data`` is the game's JSON without its deals (``ruleset``, ``options``); ``totals``,
+    ``pot`` and ``deals_before`` are the running totals, the hanging pot and the number of
+    deals after the earlier deals, as :func:`score_game_with_pot` left them. The answer
+    is what :func:`score_game` would answer for the game with ``deal`` added, for that
+    deal: ``deal`` (its answer), ``running``, ``scores``, ``finished``, ``winner`` and
+    ``pot``. Errors name the deal's own fields. Equal to scoring the whole game again
+    (tests/rules/test_score_next.py checks it over simulated games).
+    """
+    ruleset = _ruleset(data)
+    state = GameState(ruleset)
+    state.totals.update({side: int(totals.get(side, 0)) for side in ruleset.sides})
+    state.pot = pot
+    state.deals = deals_before
+    result = _scored(ruleset, _parsed(ruleset, data, deal), state.pot)
+    running = state.add(result)
+    return {
+        "deal": result.to_data(),
+        "running": running,
+        "scores": dict(state.totals),
+        "finished": state.finished,
+        "winner": state.winner,
+        "pot": state.pot,
+    }
+
+
+def _parsed(ruleset: RuleSet, data: Mapping[str, Any], raw: Any) -> Any:
+    """One deal of a game read and checked: a parsed deal, or the result of a row copied
+    from a paper sheet (RulesError if refused)."""
+    if isinstance(raw, Mapping):
+        for name in ("ruleset", "options"):
+            if not _same_or_absent(raw.get(name), data.get(name)):
+                raise RulesError(DEAL_OTHER_RULESET.format(name=name), name)
+    if isinstance(raw, Mapping) and "sheet" in raw:
+        return sheet_row_result(ruleset, raw)  # a row copied from a paper sheet
+    return parse_deal(raw, ruleset)
+
+
+def _scored(ruleset: RuleSet, parsed: Any, pot: int) -> DealResult:
+    return parsed if isinstance(parsed, DealResult) else score(ruleset, parsed, pot)
+
+
+def _play(data: Mapping[str, Any]) -> tuple[dict[str, Any], GameState]:
     ruleset = _ruleset(data)
     deals = data.get("deals", [])
     if not isinstance(deals, list):
@@ -115,28 +178,22 @@ def score_game(data: Mapping[str, Any]) -> dict[str, Any]:
                 errors.extend(exc, path)
             continue
         try:
-            if isinstance(raw, Mapping):
-                for name in ("ruleset", "options"):
-                    if not _same_or_absent(raw.get(name), data.get(name)):
-                        raise RulesError(DEAL_OTHER_RULESET.format(name=name), name)
-            if isinstance(raw, Mapping) and "sheet" in raw:
-                row = sheet_row_result(ruleset, raw)  # a row copied from a paper sheet
-            else:
-                deal, row = parse_deal(raw, ruleset), None
+            parsed = _parsed(ruleset, data, raw)
         except RulesError as exc:
             errors.extend(exc, path)
             broken = True
             continue
         if broken:
             continue
-        result = row if row is not None else score(ruleset, deal, state.pot)
+        result = _scored(ruleset, parsed, state.pot)
         answers.append(result.to_data())
         running.append(state.add(result))
     errors.raise_if_any()
-    return {
+    answer = {
         "deals": answers,
         "running": running,
         "scores": dict(state.totals),
         "finished": state.finished,
         "winner": state.winner,
     }
+    return answer, state

@@ -196,6 +196,12 @@ class FeasibilityTable:
     def _alone_any(self) -> Bits:
         return _or(self._alone.values())
 
+    @cached_property
+    def side_points(self) -> tuple[int, ...]:
+        """Every number of card points one side can hold, lowest first."""
+        bits = self._alone_any
+        return tuple(p for p in range(bits.bit_length()) if bits >> p & 1)
+
     def side_can_take(self, points: int, tricks: int | None = None) -> bool:
         """Whether one side, alone, can hold ``points`` in (``tricks``) whole tricks."""
         if points < 0:
@@ -236,7 +242,7 @@ class FeasibilityTable:
 
     def _forget(self) -> None:
         """Drop the built bits (they are rebuilt if the table is used again)."""
-        for name in ("_alone", "_alone_any", "_joint", "_joint_any", "_counts"):
+        for name in ("_alone", "_alone_any", "_joint", "_joint_any", "_counts", "side_points"):
             self.__dict__.pop(name, None)
 
     @cached_property
@@ -311,6 +317,10 @@ class ScaledTable:
         self.max_played = table.max_played * unit
         self.min_played = table.min_played * unit
 
+    @cached_property
+    def side_points(self) -> tuple[int, ...]:
+        return tuple(p * self.unit for p in self.table.side_points)
+
     def side_can_take(self, points: int, tricks: int | None = None) -> bool:
         units, rest = divmod(points, self.unit)
         return not rest and self.table.side_can_take(units, tricks)
@@ -344,6 +354,10 @@ class RelaxedTable:
         self.min_played = table.min_played
         self.vectors = table.vectors
         self._piles: dict[int, Bits] = {}
+
+    @property
+    def side_points(self) -> tuple[int, ...]:
+        return self.table.side_points
 
     def side_can_take(self, points: int, tricks: int | None = None) -> bool:
         return self.table.side_can_take(points, tricks)

@@ -160,8 +160,13 @@ def _row_possible(ruleset: RuleSet, maker: str, score: dict[str, int], mark: str
             continue
         # set: the maker's own total is not on the sheet; try each possible one
         table = pack_table(ruleset, no_trumps)
-        for p_maker in range(table.max_played + 1):
-            mine = p_maker + bonus(maker)
+        own = bonus(maker)
+        their = {s: bonus(s) for s in others}
+        best_other = max(score[s] for s in others)
+        for p_maker in table.side_points:  # what one side can hold, lowest first
+            mine = p_maker + own
+            if not two_sided_klaberjass and mine > best_other:
+                break
             points = {maker: p_maker}
             if two_sided_klaberjass:
                 other = others[0]
@@ -171,11 +176,9 @@ def _row_possible(ruleset: RuleSet, maker: str, score: dict[str, int], mark: str
                     theirs = score[other] - mine  # less: its own total plus the maker's
                     if theirs <= mine:
                         continue
-                points[other] = theirs - bonus(other)
+                points[other] = theirs - their[other]
             else:
-                if mine > max(score[s] for s in others):
-                    break
-                points.update({s: score[s] - bonus(s) for s in others})
+                points.update({s: score[s] - their[s] for s in others})
             if _possible(ruleset, no_trumps, points, last):
                 return True
     return False

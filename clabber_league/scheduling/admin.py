@@ -7,14 +7,7 @@ from .models import (
     ScheduleRun,
     ScheduleVenue,
     SkipDate,
-    Venue,
 )
-
-
-@admin.register(Venue)
-class VenueAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "tables"]
-    list_filter = ["club"]
 
 
 @admin.register(Fixture)

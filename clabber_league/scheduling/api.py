@@ -22,10 +22,11 @@ from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSe
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
 from clabber_league.core.api import Conflict
 from clabber_league.core.idempotency import idempotent
-from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.models import Division, Team, Venue
+from clabber_league.leagues.services import venue_create, venue_update
 
 from . import feeds
-from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from .models import Fixture, ScheduleConfig, ScheduleRun
 from .services.fixture_changes import (
     fixture_create,
     fixture_delete,
@@ -39,7 +40,6 @@ from .services.generation import (
     schedule_run_retry,
     schedule_run_stalled,
 )
-from .services.venues import venue_create, venue_update
 
 
 class VenueSerializer(ClubScopedSerializer):
@@ -569,7 +569,13 @@ REQUEST_EXAMPLES = {
         "table": 1,
         "games_planned": 3,
     },
-    "FixtureUpdateRequest": {"round_number": 2, "home": 1, "away": 2, "games_planned": 3},
+    "FixtureUpdateRequest": {
+        "division": 1,
+        "round_number": 2,
+        "home": 1,
+        "away": 2,
+        "games_planned": 3,
+    },
     "FixtureMoveRequest": {"date": "2027-01-11", "venue": 1, "table": 2, "note": "Snow"},
     "FixtureForfeitRequest": {"winner": 1, "kind": "walkover", "note": "No side raised"},
     "ScheduleConfigRequest": {
@@ -579,7 +585,7 @@ REQUEST_EXAMPLES = {
         "games_per_fixture": 3,
         "weekday": 0,
         "start_date": "2027-01-04",
-        "start_time": "19:30",
+        "start_time": "19:30:00",
         "venues": [1],
         "skip_dates": [{"date": "2027-02-15", "reason": "Presidents' Day"}],
     },

@@ -8,10 +8,10 @@ from typing import Any
 
 from django import forms
 
-from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.models import Division, Team, Venue
 from clabber_league.rules import BUILTIN_RULESETS
 
-from .models import WEEKDAYS, ScheduleConfig, Venue
+from .models import WEEKDAYS, ScheduleConfig
 
 SKIP_DATE_FORMAT = "Write one date a line as YYYY-MM-DD, optionally followed by a reason."
 PLAYERS_HELP = "One name a line (or separated by commas), in seating order; new names are added."

@@ -16,7 +16,7 @@ from django.db import models
 from django.db.models import Q
 
 from clabber_league.clubs.models import Club
-from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.models import Division, Team, Venue
 
 WEEKDAYS = [
     (0, "Monday"),
@@ -27,21 +27,6 @@ WEEKDAYS = [
     (5, "Saturday"),
     (6, "Sunday"),
 ]
-
-
-class Venue(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="venues")
-    name = models.CharField(max_length=120)
-    tables = models.PositiveSmallIntegerField(default=4)
-
-    class Meta:
-        ordering = ["name"]
-        constraints = [
-            models.UniqueConstraint(fields=["club", "name"], name="venue_name_unique_in_club")
-        ]
-
-    def __str__(self) -> str:
-        return self.name
 
 
 class Fixture(models.Model):

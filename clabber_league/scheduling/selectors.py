@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 
 from clabber_league.clubs.models import Club
-from clabber_league.leagues.models import Division, Season, Team
+from clabber_league.leagues.models import Division, Season, Team, Venue
 from clabber_league.leagues.results import (
     FixtureResult,
     MatchGame,
@@ -33,7 +33,7 @@ from clabber_league.leagues.results import (
     fixture_result,
 )
 
-from .models import Fixture, LeagueNight, ScheduleConfig, ScheduleRun, SkipDate, Venue
+from .models import Fixture, LeagueNight, ScheduleConfig, ScheduleRun, SkipDate
 
 
 @dataclass(frozen=True)
@@ -222,13 +222,25 @@ def latest_done_run(*, division: Division) -> ScheduleRun | None:
 
 
 def byes_by_round(*, division: Division, fixtures: Iterable[Fixture]) -> dict[int, list[Team]]:
-    """Teams of the division without a fixture in each round shown."""
+    """Teams of the division without a fixture in each round shown (a team that withdrew
+    by the round's first night has no bye in it)."""
     teams = list(division.teams.order_by("name"))
     playing: dict[int, set[int]] = defaultdict(set)
+    first_night: dict[int, dt.date] = {}
     for f in fixtures:
         playing[f.round_number].update((f.home_id, f.away_id))
+        if f.date is not None and (
+            f.round_number not in first_night or f.date < first_night[f.round_number]
+        ):
+            first_night[f.round_number] = f.date
+
+    def still_in(team: Team, number: int) -> bool:
+        night = first_night.get(number)
+        return team.withdrawn_on is None or night is None or team.withdrawn_on > night
+
     return {
-        number: [t for t in teams if t.pk not in ids] for number, ids in sorted(playing.items())
+        number: [t for t in teams if t.pk not in ids and still_in(t, number)]
+        for number, ids in sorted(playing.items())
     }
 
 
@@ -245,3 +257,39 @@ def withdrawn_fixtures(*, team: Team, on: dt.date):
         .select_related("home", "away")
         .order_by("date", "round_number", "pk")
     )
+
+
+@dataclass
+class NightDivision:
+    """One division on a league night's sheet: when play starts, its fixtures, its byes."""
+
+    division: Division
+    start_time: dt.time | None
+    fixtures: list[Fixture]
+    byes: list[Team]
+
+
+def night_sheet(*, club: Club, date: dt.date) -> list[NightDivision]:
+    """A club's league night, division by division (the earliest start first): the
+    fixtures by venue and table, and the teams of the division without one that night (a
+    team withdrawn by then has no bye)."""
+    by_division: dict[int, list[Fixture]] = defaultdict(list)
+    divisions: dict[int, Division] = {}
+    for fixture in night_fixtures(club=club, date=date):
+        by_division[fixture.division_id].append(fixture)
+        divisions[fixture.division_id] = fixture.division
+    starts = dict(
+        ScheduleConfig.objects.filter(division_id__in=list(divisions)).values_list(
+            "division_id", "start_time"
+        )
+    )
+    teams: dict[int, list[Team]] = defaultdict(list)
+    still_in = Q(withdrawn_on__isnull=True) | Q(withdrawn_on__gt=date)
+    for team in Team.objects.filter(still_in, division_id__in=list(divisions)).order_by("name"):
+        teams[team.division_id].append(team)
+    out = []
+    for pk, division in divisions.items():
+        playing = {t for f in by_division[pk] for t in (f.home_id, f.away_id)}
+        byes = [t for t in teams[pk] if t.pk not in playing]
+        out.append(NightDivision(division, starts.get(pk), by_division[pk], byes))
+    return sorted(out, key=lambda n: (n.start_time or dt.time.max, n.division.name))

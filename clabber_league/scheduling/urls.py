@@ -29,6 +29,7 @@ urlpatterns = [
     path("teams/<int:pk>/withdraw/", views.team_withdraw, name="team-withdraw"),
     path("divisions/<int:pk>/withdrawals/", views.withdrawal_policy, name="withdrawal-policy"),
     path("nights/<str:day>/", views.night, name="night"),
+    path("nights/<str:day>/sheet/", views.night_sheet, name="night-sheet"),
     path("fixtures/<int:pk>/move/", views.fixture_move, name="fixture-move"),
     path("fixtures/<int:pk>/forfeit/", views.fixture_forfeit, name="fixture-forfeit"),
 ]

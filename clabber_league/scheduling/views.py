@@ -23,7 +23,8 @@ from clabber_league.clubs.access import club_access
 from clabber_league.clubs.decorators import club_view
 from clabber_league.core.errors import ServiceError
 from clabber_league.leagues import services as league_services
-from clabber_league.leagues.models import Division, Season, Team
+from clabber_league.leagues.models import Division, Season, Team, Venue
+from clabber_league.leagues.selectors import venue_list
 
 from . import calendar, feeds, selectors
 from .forms import (
@@ -39,7 +40,7 @@ from .forms import (
     VenueForm,
     WithdrawalPolicyForm,
 )
-from .models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from .models import Fixture, ScheduleConfig, ScheduleRun
 from .services import fixture_changes
 from .services.generation import (
     schedule_config_save,
@@ -47,7 +48,6 @@ from .services.generation import (
     schedule_run_retry,
     schedule_run_stalled,
 )
-from .services.venues import venue_create
 
 ROUNDS_PER_PAGE = 10
 #: "The whole season" on one page (to print it) up to this many rounds.
@@ -81,7 +81,7 @@ def schedule_index(request: HttpRequest) -> HttpResponse:
         _context(
             request,
             seasons=seasons,
-            venues=Venue.objects.filter(club=club).order_by("name"),
+            venues=venue_list(club=club),
             nights=selectors.published_nights(club=club),
             season_form=SeasonForm(auto_id="season_%s"),
             venue_form=VenueForm(auto_id="venue_%s"),
@@ -107,7 +107,7 @@ def season_new(request: HttpRequest) -> HttpResponse:
         _context(
             request,
             seasons=Season.objects.filter(club=request.club),
-            venues=Venue.objects.filter(club=request.club),
+            venues=venue_list(club=request.club),
             nights=[],
             season_form=form,
             venue_form=VenueForm(auto_id="venue_%s"),
@@ -122,7 +122,7 @@ def venue_new(request: HttpRequest) -> HttpResponse:
     form = VenueForm(request.POST)
     if form.is_valid():
         try:
-            venue = venue_create(club=request.club, **form.cleaned_data)
+            venue = league_services.venue_create(club=request.club, **form.cleaned_data)
         except ServiceError as exc:
             messages.error(request, " ".join(e["message"] for e in exc.errors))
         else:
@@ -687,3 +687,18 @@ def withdrawal_policy(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.error(request, "Choose walkovers or removal.")
     return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
+
+
+@club_view("read")
+def night_sheet(request: HttpRequest, day: str) -> HttpResponse:
+    """A league night's sheet to pin on the wall, on one printed page: per division the
+    start time, every fixture by venue and table, and the byes."""
+    try:
+        date = dt.date.fromisoformat(day)
+    except ValueError as exc:
+        raise Http404("No such night.") from exc
+    return render(
+        request,
+        "scheduling/night_sheet.html",
+        _context(request, date=date, divisions=selectors.night_sheet(club=request.club, date=date)),
+    )

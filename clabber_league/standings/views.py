@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
@@ -22,6 +23,9 @@ from .forms import TiebreakerForm
 from .ordering import TIEBREAKER_TITLES
 from .services import StandingsError
 from .services.tiebreakers import tiebreakers_set
+
+#: Rows of each leaderboard on one page.
+LEADERBOARD_PAGE = 50
 
 
 def _division_or_404(request: HttpRequest, pk: int) -> Division:
@@ -151,6 +155,11 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
     partnerships = selectors.partnership_leaderboard(
         club=request.club, season=season, to_member=to_member
     )
+    # A big club's boards are long: a page of each at a time (the CSV has every row).
+    players_page = Paginator(players, LEADERBOARD_PAGE).get_page(request.GET.get("players_page"))
+    partnerships_page = Paginator(partnerships, LEADERBOARD_PAGE).get_page(
+        request.GET.get("partnerships_page")
+    )
     return render(
         request,
         "standings/leaderboards.html",
@@ -158,8 +167,10 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
             "club": request.club,
             "season": season,
             "seasons": selectors.seasons_with_stats(club=request.club),
-            "players": players,
-            "partnerships": partnerships,
+            "players": players_page.object_list,
+            "players_page": players_page,
+            "partnerships": partnerships_page.object_list,
+            "partnerships_page": partnerships_page,
             "chart": selectors.leaderboard_chart(players),
         },
     )

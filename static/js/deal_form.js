@@ -46,6 +46,16 @@
     });
   }
 
+  /* The likeliest top card of the row's run, unless a card it can have is picked already. */
+  function pickTop(row) {
+    var possible = tops[select(row, "kind").value];
+    if (!possible) { return; }
+    var picked = radios(row, "top").filter(function (input) { return input.checked; })[0];
+    if (picked && possible.indexOf(picked.value) >= 0) { return; }
+    var top = radios(row, "top").filter(function (input) { return input.value === possible[0]; })[0];
+    if (top) { top.checked = true; }
+  }
+
   function addMeld(seat, kind) {
     var row = rowsBox.querySelector(".meld-card.is-empty");
     if (!row) { return; }
@@ -55,10 +65,7 @@
     kindSelect.value = kind;
     row.classList.toggle("choose-kind", kind === "");
     var possible = tops[kind];
-    if (possible) {
-      var top = radios(row, "top").filter(function (input) { return input.value === possible[0]; })[0];
-      if (top && !radios(row, "top").some(function (input) { return input.checked; })) { top.checked = true; }
-    }
+    pickTop(row);
     dress(row);
     changed(kindSelect);
     var first = kind === "" ? kindSelect : (possible ? radios(row, "suit")[0] : null);
@@ -104,7 +111,7 @@
   });
   form.addEventListener("change", function (event) {
     var row = event.target.closest(".meld-card");
-    if (row && event.target.tagName === "SELECT") { dress(row); }
+    if (row && event.target.tagName === "SELECT") { pickTop(row); dress(row); }
   });
 
   rowsBox.querySelectorAll(".meld-card:not(.is-empty)").forEach(dress);

@@ -17,12 +17,11 @@ from clabber_league.core.api import DUPLICATE, exception_handler
 from clabber_league.games import services as game_services
 from clabber_league.games.models import Game
 from clabber_league.leagues import services as league_services
-from clabber_league.leagues.models import HouseRules, Season, Team
+from clabber_league.leagues.models import HouseRules, Season, Team, Venue
 from clabber_league.members import services as member_services
 from clabber_league.members.models import Dispute
 from clabber_league.scheduling.api import CONFIG_EXISTS
-from clabber_league.scheduling.models import ScheduleConfig, Venue
-from clabber_league.scheduling.services.venues import VENUE_NAME_TAKEN
+from clabber_league.scheduling.models import ScheduleConfig
 from tests.factories import PlayerFactory, SeasonFactory
 from tests.games.conftest import made
 
@@ -98,7 +97,7 @@ def test_a_venue_name_taken_is_409(club, admin):
     body = {"name": "The Hall", "tables": 4}
     assert _api(admin).post(_url(club, "venues/"), body, format="json").status_code == 201
     response = _api(admin).post(_url(club, "venues/"), body, format="json")
-    _conflict(response, "name", VENUE_NAME_TAKEN)
+    _conflict(response, "name", league_services.VENUE_NAME_TAKEN)
     assert Venue.objects.filter(club=club).count() == 1
 
 

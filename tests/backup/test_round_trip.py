@@ -146,3 +146,21 @@ def test_the_restored_club_standings_agree_with_its_deals(played, club):
     for division in copy.divisions.all():
         assert standings_differences(division=division) == []
     assert copy.divisions.get().pk != club.divisions.get().pk
+
+
+def test_a_backup_from_before_venues_moved_to_leagues_still_imports(club, division, teams):
+    """Venues were the scheduling app's (table label ``scheduling.venue``) until issue 11
+    moved them to leagues; a file written then restores its venues and their fixtures."""
+    from clabber_league.leagues.services import venue_create
+    from clabber_league.scheduling.models import Fixture
+
+    hall = venue_create(club=club, name="Hall", tables=2)
+    Fixture.objects.create(
+        club=club, division=division, round_number=1, home=teams[0], away=teams[1], venue=hall
+    )
+    text = export_text(club).replace('"table":"leagues.venue"', '"table":"scheduling.venue"')
+    assert '"scheduling.venue"' in text
+    club_import(lines=io.StringIO(text), slug="older", name="Older")
+    restored = Club.objects.get(slug="older")
+    assert [(v.name, v.tables) for v in restored.venues.all()] == [("Hall", 2)]
+    assert restored.fixtures.get().venue == restored.venues.get()

@@ -26,12 +26,13 @@ from django.core.management import call_command
 
 from clabber_league.clubs.models import Club
 from clabber_league.games.models import Game
+from clabber_league.leagues import services as league_services
 from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.services import venue_create
 from clabber_league.members import services as members_services
 from clabber_league.members.models import Dispute
 from clabber_league.scheduling.models import Fixture, ScheduleRun
 from clabber_league.scheduling.services.generation import schedule_config_save, schedule_run_execute
-from clabber_league.scheduling.services.venues import venue_create
 from tests.browser.conftest import axe_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,13 +53,20 @@ class Visit:
 PAGES = [
     Visit("home", "/"),
     Visit("rules", "/rules/"),
+    Visit("blank score sheet", "/rules/clabber/sheet/"),
     Visit("login", "/accounts/login/"),
     Visit("club", "/clubs/{club}/"),
+    Visit("house rules' blank sheet", "/clubs/{club}/house-rules/{house_rules}/sheet/"),
     Visit("score sheet, in progress", "/clubs/{club}/games/{game_open}/"),
     Visit("score sheet, confirmed", "/clubs/{club}/games/{game_confirmed}/"),
     Visit("score sheet, finished", "/clubs/{club}/games/{game_finished}/"),
     Visit("new game", "/clubs/{club}/games/new/", ADMIN),
     Visit("new game in a division", "/clubs/{club}/games/new/?division={division}", ADMIN),
+    Visit(
+        "new game outside the schedule",
+        "/clubs/{club}/games/new/?division={division}&outside=1",
+        ADMIN,
+    ),
     Visit(
         "new game, who sits where",
         "/clubs/{club}/games/new/?division={division}&fixture={fixture}",
@@ -83,6 +91,7 @@ PAGES = [
     Visit("edit or withdraw a team", "/clubs/{club}/schedule/teams/{team}/edit/", ADMIN),
     Visit("venue", "/clubs/{club}/schedule/venues/{venue}/"),
     Visit("league night", "/clubs/{club}/schedule/nights/{night}/"),
+    Visit("night sheet", "/clubs/{club}/schedule/nights/{night}/sheet/"),
     Visit("schedule run", "/clubs/{club}/schedule/runs/{run}/", ADMIN),
     Visit("move a fixture", "/clubs/{club}/schedule/fixtures/{fixture}/move/", ADMIN),
     Visit("forfeit a fixture", "/clubs/{club}/schedule/fixtures/{fixture}/forfeit/", ADMIN),
@@ -119,6 +128,9 @@ def demo_places() -> dict[str, object]:
     invitation = members_services.invitation_create(club=club, created_by=admin, note="Irma")
     confirmed = games.filter(status=Game.Status.CONFIRMED).first()
     dispute = Dispute.objects.create(club=club, game=confirmed, reason="Deal 3: our meld")
+    house_rules = league_services.house_rules_save(
+        club=club, name="Thursday rules", base="clabber", options={"target": 300}
+    )
     return {
         "club": club.slug,
         "division": division.pk,
@@ -135,6 +147,7 @@ def demo_places() -> dict[str, object]:
         "invitation": invitation.pk,
         "invitation_key": members_services.invitation_key(invitation),
         "dispute": dispute.pk,
+        "house_rules": house_rules.pk,
     }
 
 

@@ -92,6 +92,12 @@ def test_a_plain_deal_fits_one_screen_with_its_preview_above_save(live_server, p
         control.click()
         if name == "card points":
             page.keyboard.type("100")
+        if name == "trump":
+            # Half-way through, the preview says what is still needed; no red beside the
+            # fields not filled in yet (Save would list them).
+            wait_for_preview(page)
+            expect(page.locator("#preview")).to_contain_text("Still to fill in: Card points")
+            expect(page.locator("#err-maker_seat")).to_be_empty()
     wait_for_preview(page)
     preview, save = page.locator("#preview"), page.get_by_role("button", name="Save deal 1")
     expect(preview).to_contain_text("Deal 1: made")
@@ -163,6 +169,14 @@ def test_a_meld_is_a_chip_and_a_suit_with_the_likeliest_top_card_picked(live_ser
     assert_accessible(page)  # with a meld card open
     page.get_by_role("button", name="Four J for Bob").click()  # one tap: no suit, no top
     expect(page.locator("[data-meld-row='1'] .meld-suit")).to_be_hidden()
+    page.get_by_role("button", name="Remove meld 2").click()
+    # A rarer meld: "More", then the meld from the list; a run of 5 can only top at A or K.
+    page.get_by_role("button", name="Another meld for Mary-Lou").click()
+    page.get_by_label("Meld 2: meld").select_option("run-5")
+    rarer = page.locator("[data-meld-row='1']")
+    expect(rarer.locator("legend")).to_have_text("Mary-Lou · Run of 5")
+    expect(rarer.locator("input[name=meld_1_top]:checked")).to_have_value("A")
+    expect(rarer.locator("label[data-top='Q']")).to_be_hidden()
     page.get_by_role("button", name="Remove meld 2").click()
     page.get_by_role("button", name="Save deal 1").click()
     expect(page.locator(".messages")).to_contain_text("Deal 1 saved")

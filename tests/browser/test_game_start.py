@@ -80,6 +80,11 @@ def test_a_scorer_starts_a_fixtures_game_with_a_substitute_who_deals_first(
     expect(page.get_by_role("heading", name="2. The fixture")).to_be_visible()
     assert_accessible(page)
     fits_the_phone(page)
+    page.get_by_role("link", name="A game outside the schedule").click()
+    expect(page.get_by_role("heading", name="2. A game outside the schedule")).to_be_visible()
+    assert_accessible(page)
+    fits_the_phone(page)
+    page.go_back()
     page.get_by_role("link", name="Dads v Mules").click()
     # 3. Who sits where: the teams' players are already in their seats.
     expect(page.get_by_role("heading", name="3. Who sits where")).to_be_visible()

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from clabber_league.clubs.models import Player, PlayerMerge, Role
 from clabber_league.games import services as game_services
-from clabber_league.scheduling.models import Fixture
+from clabber_league.scheduling.models import Fixture, ScheduleConfig, Venue
 from tests.browser.conftest import assert_accessible
 from tests.factories import DivisionFactory, MembershipFactory, TeamFactory, UserFactory
 from tests.games.conftest import made
@@ -104,3 +104,51 @@ def test_a_team_is_edited_and_withdrawn_on_a_phone(live_server, page, league):
     expect(page.get_by_text(f"withdrew on {today.day} {today:%b %Y}")).to_be_visible()
     later.refresh_from_db()
     assert (later.status, later.forfeit_winner) == (Fixture.Status.FORFEIT, bells)
+
+
+def _pdf_pages(page) -> int:
+    """How many A4 pages the page prints on (Chromium's own print to PDF)."""
+    return len(re.findall(rb"/Type\s*/Page\b", page.pdf(format="A4")))
+
+
+def test_a_blank_score_sheet_fits_a_phone_and_prints_on_one_page(live_server, page):
+    page.goto(f"{live_server.url}/rules/")
+    page.locator("#clabber").get_by_role("link", name="A blank score sheet to print").click()
+    expect(page.get_by_role("heading", name=re.compile("Clabber"))).to_be_visible()
+    table = page.get_by_role("table", name="Blank score sheet")
+    expect(table.get_by_role("columnheader", name="Check")).to_be_visible()
+    expect(table.get_by_role("columnheader", name="Total B")).to_be_visible()
+    assert page.evaluate(FITS)
+    assert_accessible(page)
+    assert _pdf_pages(page) == 1
+
+
+def test_the_night_sheet_shows_byes_and_start_time_and_prints_on_one_page(
+    live_server, page, league
+):
+    club, division = league["club"], league["division"]
+    aces, bells, _ = league["teams"]
+    night = timezone.localdate() + dt.timedelta(days=3)
+    ScheduleConfig.objects.create(
+        club=club, division=division, start_date=night, start_time=dt.time(19, 30)
+    )
+    hall = Venue.objects.create(club=club, name="Knights Hall", tables=4)
+    Fixture.objects.create(
+        club=club,
+        division=division,
+        round_number=1,
+        home=aces,
+        away=bells,
+        date=night,
+        venue=hall,
+        table=1,
+    )
+    log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/clubs/{club.slug}/schedule/nights/{night:%Y-%m-%d}/")
+    page.get_by_role("link", name=re.compile("Night sheet")).click()
+    expect(page.get_by_text("play starts 19:30")).to_be_visible()
+    expect(page.get_by_text("Bye: Dads")).to_be_visible()
+    expect(page.get_by_role("cell", name="Knights Hall · 1")).to_be_visible()
+    assert page.evaluate(FITS)
+    assert_accessible(page)
+    assert _pdf_pages(page) == 1

@@ -37,6 +37,15 @@ def test_a_service_refusal_is_the_one_error_body_with_its_kinds_status(kind, sta
     assert response.data == {"errors": [{"field": "tables", "message": "Give 1 to 500 tables."}]}
 
 
+def test_too_many_tries_is_429_saying_when_to_try_again():
+    error = ServiceError([{"field": "pin", "message": "Wait."}], kind="throttled", retry_after=300)
+    response = _answer(error)
+    assert response.status_code == 429
+    assert response["Retry-After"] == "300"
+    assert response.data == {"errors": [{"field": "pin", "message": "Wait."}]}
+    assert "Retry-After" not in _answer(ServiceError.one("pin", "Wrong."))
+
+
 def test_the_apps_errors_are_service_errors_and_default_to_invalid():
     for cls in (games.GameError, ScheduleError, StandingsError):
         error = cls.one("game", "No.")

@@ -147,7 +147,7 @@ def test_a_fixture_of_another_division_is_not_offered(client, club, division, fi
 def test_a_game_without_a_fixture_still_needs_both_sides(client, club, division, scorer, teams):
     client.force_login(scorer)
     page = client.get(_new_url(club) + f"?division={division.pk}&team_a={teams[0].pk}")
-    assert page.context["step"] == "match"  # side B is missing: still choosing the match
+    assert page.context["step"] == "outside"  # side B is missing: still choosing the teams
     assert page.context["teams_form"].errors["team_b"]
     url = _new_url(club) + f"?division={division.pk}&team_a={teams[0].pk}&team_b={teams[1].pk}"
     response = client.post(url, _seat_post(_seats(*teams)))

@@ -243,6 +243,21 @@ def test_the_page_finds_a_teams_fixtures_by_name(client, club, division, scorer,
     assert len(found) == 3 and all(league[3] in (f.home, f.away) for f in found)
 
 
+def test_two_teams_outside_the_schedule_are_chosen_on_a_page_of_their_own(
+    client, club, division, scorer, league
+):
+    client.force_login(scorer)
+    fixtures = client.get(_new_url(club, f"?division={division.pk}")).content.decode()
+    assert "Team 7</option>" not in fixtures  # no choice of every team on the fixtures' page
+    page = client.get(_new_url(club, f"?division={division.pk}&outside=1"))
+    assert page.context["step"] == "outside"
+    assert "Team 7</option>" in page.content.decode()
+    same = client.get(
+        _new_url(club, f"?division={division.pk}&team_a={league[0].pk}&team_b={league[0].pk}")
+    )
+    assert same.context["teams_form"].non_field_errors() == ["A team cannot play itself."]
+
+
 def test_a_round_larger_than_a_page_is_paged(club, division):
     teams = [TeamFactory(division=division, members=0) for _ in range(2 * 30)]
     Fixture.objects.bulk_create(

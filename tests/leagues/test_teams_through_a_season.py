@@ -165,3 +165,32 @@ def test_the_api_sets_a_divisions_withdrawal_policy(division, admin):
     response = _api(admin).patch(url, {"withdrawal_policy": "remove"}, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["withdrawal_policy"] == "remove"
+
+
+def test_a_withdrawn_team_starts_no_game_from_the_day_it_withdrew(division, season, scorer):
+    from clabber_league.games import services as games
+
+    aces, bells, _ = season["teams"]
+    services.team_withdraw(team=aces, on=MONDAYS[1])
+    aces.refresh_from_db()
+    a = [m.player for m in aces.members.order_by("position")]
+    b = [m.player for m in bells.members.order_by("position")]
+    with pytest.raises(ServiceError) as refused:
+        games.game_start(
+            club=division.club,
+            division=division,
+            sides={"A": aces, "B": bells},
+            seats=[a[0], b[0], a[1], b[1]],
+            played_on=MONDAYS[2],
+        )
+    message = games.TEAM_WITHDRAWN.format(team="Aces", on=MONDAYS[1])
+    assert {"field": "sides.A", "message": message} in refused.value.errors
+    # A game it played before it withdrew may still be entered.
+    earlier = games.game_start(
+        club=division.club,
+        division=division,
+        sides={"A": aces, "B": bells},
+        seats=[a[0], b[0], a[1], b[1]],
+        played_on=MONDAYS[0],
+    )
+    assert earlier.played_on == MONDAYS[0]

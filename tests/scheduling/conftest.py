@@ -67,14 +67,14 @@ def teams(division):
 
 @pytest.fixture
 def hall(club):
-    from clabber_league.scheduling.models import Venue
+    from clabber_league.leagues.models import Venue
 
     return Venue.objects.create(club=club, name="The Hall", tables=2)
 
 
 @pytest.fixture
 def annex(club):
-    from clabber_league.scheduling.models import Venue
+    from clabber_league.leagues.models import Venue
 
     return Venue.objects.create(club=club, name="The Annex", tables=4)
 

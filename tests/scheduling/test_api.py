@@ -6,11 +6,12 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from clabber_league.leagues.models import Venue
 from clabber_league.scheduling.api import (
     USE_ACTION,
     USE_ACTION_STATUS,
 )
-from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun
 from clabber_league.scheduling.services.fixture_changes import (
     FIXTURE_HAS_RESULT,
     FIXTURE_KEPT,

@@ -8,8 +8,10 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from clabber_league.leagues.models import Venue
+from clabber_league.leagues.services import TABLES_RANGE, VENUE_NAME_TAKEN
 from clabber_league.scheduling.api import USE_ACTION_STATUS
-from clabber_league.scheduling.models import Fixture, Venue
+from clabber_league.scheduling.models import Fixture
 from clabber_league.scheduling.services.fixture_changes import (
     GAMES_PLANNED,
     TABLE_TAKEN,
@@ -17,7 +19,6 @@ from clabber_league.scheduling.services.fixture_changes import (
     TEAM_SELF,
     fixture_create,
 )
-from clabber_league.scheduling.services.venues import TABLES_RANGE, VENUE_NAME_TAKEN
 
 pytestmark = pytest.mark.django_db
 

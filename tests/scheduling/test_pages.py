@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from icalendar import Calendar
 
-from clabber_league.leagues.models import Division, Season, Team
-from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
+from clabber_league.leagues.models import Division, Season, Team, Venue
+from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun
 from clabber_league.scheduling.services.generation import BROKER_DOWN, schedule_run_execute
 from clabber_league.scheduling.services.jobs import nights_publish
 

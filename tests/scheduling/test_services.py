@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from clabber_league.games import services as game_services
 from clabber_league.games.models import Game
+from clabber_league.leagues.services import VENUE_OTHER_CLUB
 from clabber_league.scheduling import bulk, planning, selectors
 from clabber_league.scheduling.models import Fixture, LeagueNight, ScheduleRun
 from clabber_league.scheduling.services import ScheduleError
@@ -40,7 +41,6 @@ from clabber_league.scheduling.services.jobs import (
     fixtures_remind,
     nights_publish,
 )
-from clabber_league.scheduling.services.venues import VENUE_OTHER_CLUB
 from tests.factories import TeamFactory, UserFactory
 
 from .conftest import SEASON_START, configure, make_teams
@@ -414,7 +414,7 @@ def test_a_played_fixture_counts_games_won_for_its_result(scheduled, division):
 
 
 def test_a_config_cannot_use_another_clubs_venue(division, club_factory):
-    from clabber_league.scheduling.models import Venue
+    from clabber_league.leagues.models import Venue
 
     elsewhere = Venue.objects.create(club=club_factory(), name="Elsewhere", tables=3)
     with pytest.raises(ScheduleError) as caught:

@@ -107,6 +107,7 @@ API_READS = {
 # Page name -> (what GET needs, what POST needs).
 PAGES = {
     "club-home": (READ, READ),
+    "house-rules-sheet": (READ, READ),
     "games:new": (SCORE, SCORE),
     "games:detail": (READ, READ),
     "games:deal-new": (SCORE, SCORE),
@@ -133,6 +134,7 @@ PAGES = {
     "scheduling:team-feed-key": (MEMBER, MEMBER),
     "scheduling:team-feed-keys-revoke": (MANAGE, MANAGE),
     "scheduling:night": (READ, READ),
+    "scheduling:night-sheet": (READ, READ),
     "scheduling:fixture-move": (MANAGE, MANAGE),
     "scheduling:fixture-forfeit": (MANAGE, MANAGE),
     "scheduling:team-edit": (MANAGE, MANAGE),
@@ -199,9 +201,9 @@ def world(game, teams, division, club):
     from django.utils import timezone
 
     from clabber_league.games import services
-    from clabber_league.leagues.models import HouseRules
+    from clabber_league.leagues.models import HouseRules, Venue
     from clabber_league.members.models import Dispute, Invitation
-    from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun, Venue
+    from clabber_league.scheduling.models import Fixture, ScheduleConfig, ScheduleRun
     from clabber_league.standings.models import PlayerRating
     from tests.factories import ClubFactory, MembershipFactory, UserFactory
 

@@ -12,7 +12,7 @@ from django.db import connection, connections
 
 from clabber_league.clubs.access import access_for
 from clabber_league.games import services as games
-from clabber_league.games.models import Game
+from clabber_league.games.models import Game, GameSeat
 from clabber_league.scheduling.models import Fixture
 from clabber_league.standings.models import RatingChange, TeamStanding
 from clabber_league.standings.services.rebuild import standings_differences
@@ -86,3 +86,29 @@ def test_confirmations_sharing_players_at_once_rate_each_game_once(division, tea
     ace = aces.members.order_by("position").first().player
     assert ace.rating.games == 2  # neither confirmation overwrote the other's step
     assert standings_differences() == []
+
+
+def test_a_merge_and_a_deal_at_the_same_moment_both_count(division, teams, scorer, admin):
+    """The secretary merges a player while a table closes a game in the same division."""
+    _postgres_only()
+    from clabber_league.clubs.services import player_merge
+
+    aces, bells, dads, _ = teams
+    twin = dads.members.get(position=0).player
+    twin.name = "T. Smith"
+    twin.save()
+    tom = aces.members.get(position=0).player
+    play(division, dads, bells, A_WINS, user=scorer, confirm_by=admin)
+    table = play(division, aces, bells, A_WINS[:3], user=scorer)
+
+    def merge():
+        player_merge(source=twin, target=tom, user=admin)
+
+    def close():
+        games.deal_record(game=Game.objects.get(pk=table.pk), data=A_WINS[0], user=scorer)
+
+    assert _run_threads([merge, close]) == []
+    # Whichever went first, the numbers agree with a recomputation.
+    assert standings_differences() == []
+    assert TeamStanding.objects.get(team=aces).games_won == 1
+    assert GameSeat.objects.filter(player=tom).count() == 2

@@ -122,3 +122,22 @@ def test_the_leaderboard_and_player_pages(client, viewer, division, teams, seaso
     assert page.status_code == 200
     assert len(page.context["history"]) == 2  # two confirmed games: two steps of the rating
     assert 'id="rating-chart"' in page.content.decode()
+
+
+def test_a_long_leaderboard_is_paged_and_keeps_the_season(
+    client, viewer, division, teams, season_games, monkeypatch
+):
+    from clabber_league.standings import views
+
+    monkeypatch.setattr(views, "LEADERBOARD_PAGE", 3)  # four players: two pages
+    client.force_login(viewer)
+    url = reverse("standings:leaderboards", args=[division.club.slug])
+    first = client.get(url, {"season": division.season.slug})
+    assert [r["place"] for r in first.context["players"]] == [1, 2, 3]
+    html = first.content.decode()
+    assert "Places 1\u20133 of 4" in html
+    assert f"?season={division.season.slug}&amp;players_page=2" in html
+    second = client.get(url, {"season": division.season.slug, "players_page": 2})
+    assert [r["place"] for r in second.context["players"]] == [4]
+    assert len(second.context["partnerships"]) == 2  # the other board stays on its first page
+    assert "Higher places" in second.content.decode()

@@ -4,15 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_game_abandoned'),
+        ("games", "0002_game_abandoned"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='gameseat',
-            name='substitute',
-            field=models.BooleanField(default=False, help_text="The player sat in for the side's team without being one of its players when the game started."),
+            model_name="gameseat",
+            name="substitute",
+            field=models.BooleanField(
+                default=False,
+                help_text="The player sat in for the side's team without being one of its players when the game started.",
+            ),
         ),
     ]

@@ -1,6 +1,5 @@
 """Writing schedules, one module per job:
 
-- ``venues``: the club's venues and their tables.
 - ``generation``: a division's schedule config and generating its fixtures, the one adapter
   in front of the pure planner (``scheduling.planning``), run by a Celery task.
 - ``fixture_changes``: fixtures created, changed, moved, forfeited or deleted by hand, with
@@ -8,8 +7,9 @@
   games.
 - ``jobs``: the periodic work (publishing nights, reminders, overdue flags).
 
-Each refuses a write by raising :class:`ScheduleError`. Seasons, divisions and teams are
-written by ``leagues.services``, for the pages and the API alike.
+Each refuses a write by raising :class:`ScheduleError`. Seasons, divisions, teams and the
+venues whose tables the fixtures use are written by ``leagues.services``, for the pages
+and the API alike.
 """
 
 from __future__ import annotations

@@ -15,13 +15,13 @@ from typing import Any
 from django.db import transaction
 
 from clabber_league.core.errors import CONFLICT, conflict
-from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.models import Division, Team, Venue
+from clabber_league.leagues.services import VENUE_OTHER_CLUB
 
 from .. import selectors
 from ..hooks import fixture_changed
-from ..models import Fixture, ScheduleConfig, Venue
+from ..models import Fixture, ScheduleConfig
 from . import ScheduleError
-from .venues import VENUE_OTHER_CLUB
 
 DIVISION_OTHER_CLUB = "This division is not one of the club's."
 TABLE_RANGE = "{venue} has tables 1 to {tables}."

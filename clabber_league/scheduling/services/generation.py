@@ -32,20 +32,12 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections,
 from django.utils import timezone
 
 from clabber_league.core.errors import CONFLICT
-from clabber_league.leagues.models import Division
-from clabber_league.leagues.services import GAMES_PER_FIXTURE, division_update
+from clabber_league.leagues.models import Division, Venue
+from clabber_league.leagues.services import GAMES_PER_FIXTURE, VENUE_OTHER_CLUB, division_update
 
 from .. import bulk, planning, selectors
-from ..models import (
-    Fixture,
-    ScheduleConfig,
-    ScheduleRun,
-    ScheduleVenue,
-    SkipDate,
-    Venue,
-)
+from ..models import Fixture, ScheduleConfig, ScheduleRun, ScheduleVenue, SkipDate
 from . import ScheduleError
-from .venues import VENUE_OTHER_CLUB
 
 logger = logging.getLogger(__name__)
 
@@ -335,7 +327,9 @@ def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str
     venues = config.ordered_venues()
     # Divisions sharing a venue generate one at a time (and moves onto it wait).
     list(Venue.objects.select_for_update().filter(pk__in=[v.pk for v in venues]).order_by("pk"))
-    team_ids = list(division.teams.order_by("id").values_list("id", flat=True))
+    # A team that withdrew keeps its results (in the rounds kept) but is planned no more.
+    teams = division.teams.filter(withdrawn_on__isnull=True).order_by("id")
+    team_ids = list(teams.values_list("id", flat=True))
     kept, kept_rounds = _kept(division)
     progress(5, "Planning the rounds.")
     notes = planning.Notes(venue_names={v.pk: v.name for v in venues})
@@ -450,7 +444,9 @@ def _rounds(
         taken_numbers=kept_rounds,
     )
     rounds_count = planning.round_robin_rounds(len(team_ids), config.cycles)
-    total = max(planning.round_robin_meetings(len(team_ids), config.cycles) - len(kept), 1)
+    members = set(team_ids)
+    kept_here = sum(1 for f in kept if f.home_id in members and f.away_id in members)
+    total = max(planning.round_robin_meetings(len(team_ids), config.cycles) - kept_here, 1)
     return rounds, total, rounds_count
 
 

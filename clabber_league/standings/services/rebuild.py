@@ -167,7 +167,11 @@ def standings_player_merged(*, target: Player, source_id: int) -> None:
     """``clubs.hooks.player_merged``: the merged player's seats are all ``target``'s now;
     recompute the player and partnership numbers of every division they played in, and the
     club's ratings, so both equal a recomputation (``standings_check``)."""
-    divisions = Division.objects.filter(games__seats__player=target).distinct().order_by("pk")
+    divisions = list(Division.objects.filter(games__seats__player=target).distinct().order_by("pk"))
+    # A deal recorded meanwhile locks its game first: holding every game of these divisions
+    # makes it wait for the rebuild, then add its change to the rebuilt rows.
+    games = Game.objects.select_for_update().filter(division__in=divisions).order_by("pk")
+    list(games.values_list("pk", flat=True))
     for division in divisions:
         standings_rebuild(division=division)
     ratings_rebuild(club_id=target.club_id)

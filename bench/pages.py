@@ -1,0 +1,174 @@
+"""Every page a scorer, secretary or visitor uses, at 50 and at 500 teams: time, queries, size.
+
+Two public clubs in one database of their own: a small one (``--small`` teams) and a big one
+(``--big`` teams, 500 by default, in divisions of ``--per-division``, 20 of 25 teams), each
+with a whole season played (a double round robin, one confirmed game a fixture, every deal
+simulated and scored by the rules engine, bulk-inserted by ``_league.played_division``,
+the aggregates, leaderboards and ratings built by ``standings_rebuild``), and a game at the
+table in each.
+
+Then, interleaved in one run (each repeat times every page of both clubs, in rotating
+order, so the machine's other load falls on all alike), a logged-in scorer's GET through
+Django's test client (the whole stack: middleware, sessions, templates) of: start a game
+(step 1 and a division's step 2), deal entry, a score sheet, the division's schedule, its
+standings, the leaderboards, the positions chart, a player's page and a team's page (its
+schedule and its standings page).
+
+It prints, per page and club, the median time, the queries of one request and the HTML
+size, and whether the big club meets issue 18's targets: under 150 ms and 200 KB, and the
+same number of queries as the small club (constant queries). The CPU other processes took
+during the run is printed too (``_machine.OtherLoad``): on a shared machine compare the
+two clubs' lines, not the absolute times.
+
+    .venv/bin/python bench/pages.py [--big 500] [--small 50] [--per-division 25] [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import _django
+
+DB_NAME = "clabber_league_bench_pages"
+_django.setup(DB_NAME)
+
+from _league import club_with_season, played_division  # noqa: E402
+from _machine import OtherLoad  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from clabber_league.clubs.models import Membership, Role  # noqa: E402
+from clabber_league.games import services as games  # noqa: E402
+from clabber_league.games.models import Game  # noqa: E402
+from clabber_league.leagues.models import Team  # noqa: E402
+from clabber_league.standings.services.rebuild import standings_rebuild  # noqa: E402
+
+TARGET_MS = 150.0
+TARGET_KB = 200.0
+
+
+def build(slug: str, teams: int, per_division: int, rng: random.Random, scorer) -> dict:
+    """A club of ``teams`` teams, its season played; the pages' URLs."""
+    club, season = club_with_season(slug)
+    Membership.objects.create(club=club, user=scorer, role=Role.SCORER)
+    divisions = []
+    left = teams
+    while left > 0:
+        size = min(per_division, left)
+        divisions.append(
+            played_division(
+                club,
+                season,
+                name=f"Division {len(divisions) + 1}",
+                teams_count=size,
+                games_per_fixture=1,
+                rng=rng,
+            )
+        )
+        left -= size
+    for division in divisions:
+        standings_rebuild(division=division)
+    division = divisions[-1]
+    home, away = Team.objects.filter(division=division).order_by("pk")[:2]
+    seats = [
+        home.members.order_by("position")[0].player,
+        away.members.order_by("position")[0].player,
+        home.members.order_by("position")[1].player,
+        away.members.order_by("position")[1].player,
+    ]
+    live = games.game_start(
+        club=club,
+        division=division,
+        sides={"A": home, "B": away},
+        seats=seats,
+        user=scorer,
+    )
+    played = Game.objects.filter(division=division, status="confirmed").order_by("pk").first()
+    player = seats[0]
+    base = f"/clubs/{slug}"
+    return {
+        "start a game": f"{base}/games/new/",
+        "start a game, a division": f"{base}/games/new/?division={division.pk}",
+        "deal entry": f"{base}/games/{live.pk}/deal/",
+        "score sheet": f"{base}/games/{played.pk}/",
+        "division schedule": f"{base}/schedule/divisions/{division.pk}/",
+        "standings": f"{base}/standings/divisions/{division.pk}/",
+        "leaderboards": f"{base}/standings/leaderboards/",
+        "positions chart": f"{base}/standings/divisions/{division.pk}/positions/",
+        "player page": f"{base}/standings/players/{player.pk}/",
+        "team schedule": f"{base}/schedule/teams/{home.pk}/",
+        "team page": f"{base}/standings/teams/{home.pk}/",
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--big", type=int, default=500)
+    parser.add_argument("--small", type=int, default=50)
+    parser.add_argument("--per-division", type=int, default=25)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+
+    started = time.perf_counter()
+    rng = random.Random(args.seed)
+    scorer = get_user_model().objects.create_user("bench-scorer", password="x")
+    with transaction.atomic():
+        clubs = {
+            f"{args.small} teams": build("small", args.small, args.per_division, rng, scorer),
+            f"{args.big} teams": build("big", args.big, args.per_division, rng, scorer),
+        }
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    print(
+        f"built two clubs of {args.small} and {args.big} teams (divisions of "
+        f"{args.per_division}, a season each played) in {time.perf_counter() - started:.0f} s"
+    )
+
+    client = Client()
+    client.force_login(scorer)
+    pages = [(club, page, url) for club, urls in clubs.items() for page, url in urls.items()]
+    facts = {}
+    for club, page, url in pages:  # warm every page once; count its queries and size
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        facts[(club, page)] = (len(queries.captured_queries), len(response.content) / 1024)
+    times: dict[tuple[str, str], list[float]] = {(club, page): [] for club, page, _ in pages}
+    with OtherLoad(databases=[DB_NAME]) as load:
+        for r in range(args.repeat):
+            for club, page, url in pages[r % len(pages) :] + pages[: r % len(pages)]:
+                start = time.perf_counter()
+                client.get(url)
+                times[(club, page)].append(time.perf_counter() - start)
+
+    small, big = clubs
+    header = f"{'page':<26}" + "".join(f"{c + ': ms / queries / KB':>32}" for c in clubs)
+    print(f"\n{header}{'target':>10}")
+    missed = []
+    for page in clubs[big]:
+        cells = []
+        for club in clubs:
+            count, kb = facts[(club, page)]
+            median = statistics.median(times[(club, page)]) * 1000
+            cells.append(f"{median:>14.1f}{count:>9}{kb:>9.1f}")
+        count, kb = facts[(big, page)]
+        median = statistics.median(times[(big, page)]) * 1000
+        ok = median < TARGET_MS and kb < TARGET_KB and count == facts[(small, page)][0]
+        if not ok:
+            missed.append(page)
+        print(f"{page:<26}{''.join(cells)}{'met' if ok else 'MISSED':>10}")
+    print(
+        f"\ntargets at {big}: under {TARGET_MS:.0f} ms and {TARGET_KB:.0f} KB, and the same "
+        f"queries as at {small}; missed: {', '.join(missed) or 'none'}"
+    )
+    print(load.summary())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""A member's own settings through the API (``/api/me/settings/``), as on ``/me/settings/``:
+the confirmation PIN the handover asks for, and their name on public pages."""
+
+import pytest
+from django.contrib.auth.hashers import check_password
+from rest_framework.test import APIClient
+
+from clabber_league.members import services
+from clabber_league.members.models import MemberProfile
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/me/settings/"
+
+
+def _api(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def test_a_member_sets_a_pin_and_reads_their_settings(club, viewer):
+    assert _api(viewer).get(URL).json() == {
+        "has_pin": False,
+        "pin_locked": False,
+        "name_public": True,
+    }
+    response = _api(viewer).patch(URL, {"pin": "4821"}, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["has_pin"] is True and "pin" not in response.json()
+    profile = MemberProfile.objects.get(user=viewer)
+    assert check_password("4821", profile.pin_hash)  # stored hashed, as the page does
+    assert "4821" not in profile.pin_hash
+
+
+def test_a_new_pin_unlocks_a_locked_one_and_null_removes_it(viewer):
+    from django.utils import timezone
+
+    services.profile_set_pin(user=viewer, pin="1111")
+    MemberProfile.objects.filter(user=viewer).update(pin_failures=5, pin_locked_at=timezone.now())
+    assert _api(viewer).get(URL).json()["pin_locked"] is True
+    unlocked = _api(viewer).patch(URL, {"pin": "2222"}, format="json").json()
+    assert unlocked["pin_locked"] is False and unlocked["has_pin"] is True
+    removed = _api(viewer).patch(URL, {"pin": None}, format="json").json()
+    assert removed["has_pin"] is False
+
+
+def test_the_name_on_public_pages_is_chosen_for_every_club(club, viewer):
+    mine = [PlayerFactory(club=club, user=viewer), PlayerFactory(user=viewer)]
+    response = _api(viewer).patch(URL, {"name_public": False}, format="json")
+    assert response.status_code == 200 and response.json()["name_public"] is False
+    for player in mine:
+        player.refresh_from_db()
+        assert player.name_public is False
+
+
+def test_a_bad_pin_is_400_naming_it_and_nothing_changes(club, viewer):
+    player = PlayerFactory(club=club, user=viewer)
+    body = {"pin": "12ab", "name_public": False}
+    response = _api(viewer).patch(URL, body, format="json")
+    assert response.status_code == 400
+    assert response.json() == {"errors": [{"field": "pin", "message": services.PIN_FORMAT}]}
+    player.refresh_from_db()
+    assert player.name_public is True  # all of it or nothing
+    assert not MemberProfile.objects.filter(user=viewer).exclude(pin_hash="").exists()
+
+
+def test_settings_need_a_login(club):
+    response = _api().get(URL)
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
+    assert _api().patch(URL, {"pin": "4821"}, format="json").status_code == 401
