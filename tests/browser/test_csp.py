@@ -74,12 +74,12 @@ def test_the_moved_scripts_still_work(live_server, page, demo):
     page.get_by_role("button", name="Log in").click()
     open_game = demo.filter(status="in_progress").first()
     page.goto(f"{base}/clubs/evansville/games/{open_game.pk}/deal/")
-    hidden = page.locator(".meld-row.is-hidden")
-    before = hidden.count()
-    page.locator("[data-add-meld]").click()  # deal_form.js reveals one more meld row
-    expect(hidden).to_have_count(before - 1)
-    page.locator("#id_passed").check()  # and marks a passed-out deal
-    expect(page.locator("body")).to_have_class("deal-passed")
+    card = page.locator("[data-meld-row='0']")
+    expect(card).to_be_hidden()
+    page.locator("[data-meld-chips] button").first.click()  # deal_form.js opens a meld card
+    expect(card).to_be_visible()
+    page.locator(".passed-toggle label").click()  # and a passed-out deal hides the rest
+    expect(page.locator(".played-only").first).to_be_hidden()
 
     page.goto(f"{base}/clubs/evansville/standings/leaderboards/")
     options = page.locator("#season option")

@@ -71,8 +71,6 @@ def finish_the_game(page, base: str, table) -> None:
     """The scorer enters the last deal at the table: side A passes 500."""
     club, game = table["club"], table["game"]
     page.goto(f"{base}/clubs/{club.slug}/games/{game.pk}/deal/")
-    page.locator("label[for=id_round_0]").click()
-    page.locator("label[for=id_turned_2]").click()
     page.locator("label[for=id_maker_seat_0]").click()
     page.locator("label[for=id_trump_2]").click()
     page.fill("#id_points_A", "142")
