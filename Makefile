@@ -67,6 +67,7 @@ bench: $(VENV)/.installed-test
 	$(PY) bench/standings.py
 	$(PY) bench/pages.py
 	$(PY) bench/schedule.py
+	$(PY) bench/backup.py
 
 # The load test needs locust (the `bench` extra); LOAD_ARGS passes options, e.g. --wait-idle 300.
 .PHONY: bench-load

@@ -26,7 +26,10 @@ database, or after the club was deleted); otherwise it gets a new one, and every
 to it is rewritten. So a club restored where it came from keeps its URLs, including the
 teams' calendar feeds (``teams/<id>/calendar.ics?key=...``, whose keys are in the backup),
 and a copy beside the original (``--slug``) gets new ids and new calendar keys.
-:class:`ImportResult` says how many calendar links changed, so members can be told.
+:class:`ImportResult` says how many calendar links changed, so members can be told. The
+standings rows (written last) are loaded as they are when the games, fixtures and players
+kept their ids; otherwise they are recomputed from the games, one division at a time
+(``standings_rebuild``, which holds one division in memory).
 
 **Accounts** are matched by username. One that does not exist yet is created with the
 backup's password hash (their login still works) and keeps its ``is_active`` and
@@ -69,13 +72,21 @@ BAD_LINE = "Line {line} of the backup is not what the format says: {problem}."
 USER_FLAGS = ("is_active", "is_staff")
 #: Tables whose model moved to another app since a backup was written: old label -> new.
 MOVED = {"scheduling.venue": "leagues.venue"}
-# Derived rows that the import recomputes from the games (``_rebuild_derived``): read past,
-# not inserted only to be replaced.
+# Derived rows whose keys hold ids no foreign key remaps (a match key "g12", a partnership
+# "3-7"). When the games, fixtures and players kept their ids they are loaded as they are;
+# otherwise they are read past and recomputed from the games (``_rebuild_derived``).
 REBUILT = {
     "standings.teamstanding",
     "standings.standingcontribution",
     "standings.playergamestat",
     "standings.partnershipgamestat",
+}
+IDS_IN_KEYS = {
+    "clubs.player",
+    "leagues.division",
+    "leagues.team",
+    "scheduling.fixture",
+    "games.game",
 }
 
 Progress = Callable[[int, int], None]  # (rows just written or read, rows in all)
@@ -192,12 +203,22 @@ def club_export(*, club: Club, out: IO[str], progress: Progress | None = None) -
         return _export(club, out, progress)
 
 
+def _export_order(paths: dict[type[models.Model], str]) -> list[type[models.Model]]:
+    """Rows only point back; the derived standings rows come last, so the import knows,
+    when it reaches them, whether the games kept their ids (then they are loaded as they
+    are) or not (then they are recomputed)."""
+    order = _ordered(paths)
+    return [m for m in order if _label(m) not in REBUILT] + [
+        m for m in order if _label(m) in REBUILT
+    ]
+
+
 def _export(club: Club, out: IO[str], progress: Progress | None) -> int:
     paths = _club_paths()
     user_model = get_user_model()
     tables = []
     user_ids: set[int] = set()
-    for model in _ordered(paths):
+    for model in _export_order(paths):
         queryset = model._default_manager.filter(**{paths[model]: club.pk})
         tables.append((model, queryset, queryset.count()))
         for f in model._meta.concrete_fields:
@@ -393,7 +414,14 @@ class _Import:
     )
     deferred: list[tuple[type[models.Model], Any, str, Any]] = field(default_factory=list)
     kept: set[type[models.Model]] = field(default_factory=set)
+    renumbered: set[str] = field(default_factory=set)  # tables where some row got a new id
+    seen: set[str] = field(default_factory=set)
+    rebuild: bool = False
     teams_renumbered: set[Any] = field(default_factory=set)
+
+    def ids_stable(self) -> bool:
+        """Whether every id a standings row's keys may hold is still the backup's."""
+        return self.seen >= IDS_IN_KEYS and not (IDS_IN_KEYS & self.renumbered)
 
 
 @transaction.atomic
@@ -417,11 +445,14 @@ def club_import(
         if kind == "user":
             _user(value, state)
             continue
-        model = by_label.get(MOVED.get(value["table"], value["table"]))
+        label = MOVED.get(value["table"], value["table"])
+        model = by_label.get(label)
         if model is None:
             raise BackupError(UNKNOWN_MODEL.format(model=value["table"]))
-        if value["table"] in REBUILT:
-            for _ in value["rows"]:  # recomputed from the games below, for the new ids
+        state.seen.add(label)
+        if value["table"] in REBUILT and not state.ids_stable():
+            state.rebuild = True
+            for _ in value["rows"]:  # recomputed from the games at the end, for the new ids
                 pass
             if progress is not None:
                 progress(value["count"], total)
@@ -450,7 +481,8 @@ def club_import(
     if not state.new_ids[Club]:
         raise BackupError(NOT_A_BACKUP)
     club = Club.objects.get(pk=next(iter(state.new_ids[Club].values())))
-    _rebuild_derived(club)
+    if state.rebuild:
+        _rebuild_derived(club)
     state.result.club = club
     return state.result
 
@@ -499,8 +531,10 @@ class _TableLoader:
         if self.keeping:
             state.kept.add(model)
             state.result.ids_kept += len(objs)
-        elif _label(model) == "leagues.team":
-            state.teams_renumbered.update(obj.pk for obj in objs)
+        else:
+            state.renumbered.add(_label(model))
+            if _label(model) == "leagues.team":
+                state.teams_renumbered.update(obj.pk for obj in objs)
         state.result.rows += len(objs)
         if self.timestamps:  # auto_now(_add) were set to now on insert; put the backup's back
             for row, obj in zip(batch, objs, strict=True):

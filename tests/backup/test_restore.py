@@ -23,6 +23,7 @@ from clabber_league.clubs.models import Club
 from clabber_league.games.models import Game
 from clabber_league.leagues.models import Team
 from clabber_league.scheduling import feeds
+from clabber_league.standings.services.rebuild import standings_differences
 
 from .test_round_trip import export_text, normalise, played  # noqa: F401 (the fixture)
 
@@ -78,6 +79,8 @@ def test_a_club_restored_where_it_came_from_keeps_ids_flags_and_calendar_links(
     users.filter(username="viewer").update(is_active=True)
     assert Client().get(subscribed).status_code == 200
     assert normalise(backup_read(io.StringIO(export_text(restored)))) == normalise(before)
+    for division in restored.divisions.all():  # the standings rows came back as they were
+        assert standings_differences(division=division) == []
 
 
 def test_a_copy_beside_the_original_gets_new_calendar_keys_and_says_so(club, subscribed, tmp_path):
@@ -131,3 +134,18 @@ def test_the_progress_bar_shows_on_a_terminal_only(played, club, tmp_path, capsy
     _import(path, "--slug", "on-a-terminal")
     bar = capsys.readouterr().err
     assert "Importing" in bar and "rows" in bar
+
+
+def test_the_export_can_go_to_standard_output_and_back_in(played, club, monkeypatch):  # noqa: F811
+    out = io.StringIO()
+    call_command("export_club", club.slug, stdout=out)
+    lines = out.getvalue().splitlines()
+    assert json.loads(lines[0])["format"] == FORMAT and json.loads(lines[-1])["end"] is True
+    copy = io.StringIO()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(out.getvalue()))
+    call_command("import_club", "-", "--slug", "from-stdin", stdout=copy)
+    assert "Imported" in copy.getvalue()
+    assert (
+        Game.objects.get(club__slug="from-stdin").deal_count
+        == Game.objects.get(club=club).deal_count
+    )
