@@ -1,9 +1,15 @@
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import ValidationError
+from django.db.models import Count, F, Q
 from django.forms.models import BaseInlineFormSet
 
 from .models import Club, Membership, Player, Role
 from .services import LAST_ADMIN
+
+#: Why the admin will not delete an account (a line of its "protected" list).
+LAST_ADMIN_ACCOUNT = "{user} is the only club admin of {club}: make someone else club admin first."
 
 
 class MembershipFormSet(BaseInlineFormSet):
@@ -52,3 +58,37 @@ class PlayerAdmin(admin.ModelAdmin):
     readonly_fields = ["user"]
     list_filter = ["club", "active"]
     search_fields = ["name"]
+
+
+def _clubs_only_kept_by(users) -> list[tuple[object, Club]]:
+    """(user, club) for every club whose only club admins are among ``users``."""
+    ids = [u.pk for u in users]
+    clubs = Club.objects.annotate(
+        admins=Count("memberships", filter=Q(memberships__role=Role.ADMIN)),
+        leaving=Count(
+            "memberships", filter=Q(memberships__role=Role.ADMIN, memberships__user__in=ids)
+        ),
+    ).filter(admins__gt=0, admins=F("leaving"))
+    by_user = {u.pk: u for u in users}
+    kept = Membership.objects.filter(club__in=clubs, role=Role.ADMIN, user__in=ids)
+    return [(by_user[m.user_id], m.club) for m in kept.select_related("club")]
+
+
+User = get_user_model()
+if admin.site.is_registered(User):
+    admin.site.unregister(User)
+
+
+@admin.register(User)
+class AccountAdmin(UserAdmin):
+    """Django's account admin, but deleting an account (one or a selection) that is the
+    last club admin of a club is refused, as removing that membership is on the pages and
+    the API (``services.membership_remove``): the club would be left without an admin."""
+
+    def get_deleted_objects(self, objs, request):
+        to_delete, model_count, perms_needed, protected = super().get_deleted_objects(objs, request)
+        protected = list(protected) + [
+            LAST_ADMIN_ACCOUNT.format(user=user, club=club)
+            for user, club in _clubs_only_kept_by(list(objs))
+        ]
+        return to_delete, model_count, perms_needed, protected

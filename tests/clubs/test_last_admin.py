@@ -100,3 +100,28 @@ def test_the_django_admin_does_not_link_a_login_to_a_player(client, club, superu
     client.post(url, form)
     player.refresh_from_db()
     assert player.user_id is None
+
+
+def test_the_django_admin_will_not_delete_the_account_of_a_club_s_last_admin(client, club, admin):
+    from django.contrib.auth import get_user_model
+
+    root = UserFactory(username="root", is_staff=True, is_superuser=True)
+    client.force_login(root)
+    url = f"/admin/auth/user/{admin.pk}/delete/"
+    page = client.get(url).content.decode()
+    assert "make someone else club admin first" in page
+    client.post(url, {"post": "yes"})
+    bulk = {"action": "delete_selected", "_selected_action": [admin.pk], "post": "yes"}
+    client.post("/admin/auth/user/", bulk)
+    assert get_user_model().objects.filter(pk=admin.pk).exists()
+    assert Membership.objects.filter(club=club, user=admin, role=Role.ADMIN).exists()
+
+
+def test_with_another_admin_the_django_admin_deletes_the_account(client, club, admin):
+    from django.contrib.auth import get_user_model
+
+    MembershipFactory(club=club, user=UserFactory(username="deputy"), role=Role.ADMIN)
+    root = UserFactory(username="root", is_staff=True, is_superuser=True)
+    client.force_login(root)
+    client.post(f"/admin/auth/user/{admin.pk}/delete/", {"post": "yes"})
+    assert not get_user_model().objects.filter(pk=admin.pk).exists()
