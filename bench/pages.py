@@ -29,11 +29,12 @@ import argparse
 import random
 import statistics
 import time
+from urllib.parse import urlsplit
 
 import _django
 
-DB_NAME = "clabber_league_bench_pages"
-_django.setup(DB_NAME)
+# BENCH_DATABASE_URL may name another database (two runs at once): watch the one in use.
+DB_NAME = urlsplit(_django.setup("clabber_league_bench_pages")).path.lstrip("/")
 
 from _league import club_with_season, played_division  # noqa: E402
 from _machine import OtherLoad  # noqa: E402

@@ -8,6 +8,7 @@ match points; one more counts the results not yet confirmed, when there are any.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -333,81 +334,180 @@ STAT_SUMS = {
 }
 
 
+def _pct(part: int, whole: int) -> float | None:
+    return round(100 * part / whole, 1) if whole else None
+
+
+def _per(total: int, count: int) -> float | None:
+    return round(total / count, 1) if count else None
+
+
 def _derive(row: dict[str, Any]) -> dict[str, Any]:
-    row["win_pct"] = round(100 * row["wins"] / row["games"], 1) if row["games"] else None
-    row["points_per_deal"] = round(row["points"] / row["deals"], 1) if row["deals"] else None
-    row["made_pct"] = round(100 * row["calls_made"] / row["calls"], 1) if row["calls"] else None
-    row["set_pct"] = round(100 * row["calls_set"] / row["calls"], 1) if row["calls"] else None
-    row["meld_pct"] = round(100 * row["meld_deals"] / row["deals"], 1) if row["deals"] else None
+    row["win_pct"] = _pct(row["wins"], row["games"])
+    row["points_per_deal"] = _per(row["points"], row["deals"])
+    row["made_pct"] = _pct(row["calls_made"], row["calls"])
+    row["set_pct"] = _pct(row["calls_set"], row["calls"])
+    row["meld_pct"] = _pct(row["meld_deals"], row["deals"])
     return row
 
 
-def _ordered(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    rows = [_derive(r) for r in rows]
-    rows.sort(
-        key=lambda r: (-(r["win_pct"] or 0), -r["games"], -(r["points_per_deal"] or 0), r["name"])
-    )
-    for place, row in enumerate(rows, start=1):
-        row["place"] = place
-    return rows
+def _place_key(games: int, wins: int, points: int, deals: int, name: str) -> tuple:
+    """A leaderboard's order: win % (as shown, rounded), games, points per deal, name."""
+    return (-(_pct(wins, games) or 0), -games, -(_per(points, deals) or 0), name)
+
+
+#: The sums a leaderboard's order needs (``_place_key``); the other numbers are summed only
+#: for the rows shown.
+ORDER_SUMS = {k: STAT_SUMS[k] for k in ("games", "wins", "points", "deals")}
+
+
+class Leaderboard(Sequence):
+    """A leaderboard, best first: every row's place is known, its numbers are fetched only
+    for the rows read (a page of 50 and the chart's top 12 of a club's thousand players).
+
+    The order comes from one narrow aggregate (per player or partnership: games, wins,
+    points, deals) and the names; ``fetch`` sums every number for the given rows (``None``:
+    every row at once, for the API and the CSV). Rows fetched once are kept, so the chart's
+    top 12 on the first page cost nothing more. Django's ``Paginator`` pages it as it is.
+    """
+
+    def __init__(self, entries: list[Entry], fetch: Fetch) -> None:
+        self._entries = sorted(entries, key=lambda e: e.order)
+        self._fetch = fetch
+        self._sums: dict[Any, dict[str, Any]] = {}
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getitem__(self, index: int | slice) -> Any:  # type: ignore[override]
+        positions = range(len(self._entries))
+        if isinstance(index, slice):
+            return self._rows(positions[index])
+        at = positions[index]
+        return self._rows(range(at, at + 1))[0]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self._rows(range(len(self._entries))))
+
+    def _rows(self, positions: range) -> list[dict[str, Any]]:
+        missing = [
+            self._entries[i].ident for i in positions if self._entries[i].ident not in self._sums
+        ]
+        if missing:
+            self._sums.update(self._fetch(None if len(missing) == len(self) else missing))
+        rows = []
+        for i in positions:
+            entry = self._entries[i]
+            row = {**entry.first, **self._sums[entry.ident], **entry.last}
+            rows.append({**_derive(row), "place": i + 1})
+        return rows
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of a leaderboard before its numbers: who (``ident``, the ``first`` and
+    ``last`` keys of its row around the numbers) and its ``order`` (``_place_key``)."""
+
+    ident: Any
+    first: dict[str, Any]
+    last: dict[str, Any]
+    order: tuple
+
+
+Fetch = Callable[[list[Any] | None], dict[Any, dict[str, Any]]]
 
 
 def _stats_filter(club: Club, season: Season | None) -> Q:
     return Q(club=club, season=season) if season is not None else Q(club=club)
 
 
+def _club_players(club: Club, ids: set[int]) -> dict[int, tuple[str, bool, Any, Any]]:
+    """id -> (name, name_public, rating mu, rating sigma) of the club's players: one query
+    (and one more for any player of the stats not in the club, which cannot happen)."""
+    fields = ("id", "name", "name_public", "rating__mu", "rating__sigma")
+    players = {p[0]: p[1:] for p in Player.objects.filter(club=club).values_list(*fields)}
+    strays = ids - players.keys()
+    if strays:
+        players.update(
+            {p[0]: p[1:] for p in Player.objects.filter(pk__in=strays).values_list(*fields)}
+        )
+    return players
+
+
 def player_leaderboard(
     *, club: Club, season: Season | None = None, to_member: bool = True
-) -> list[dict[str, Any]]:
-    """Per player over counted games of a season (or all time): one query. Names as shown
-    to a member of the club (``to_member``) or to anyone (``clubs.privacy``)."""
-    rows = (
-        PlayerGameStat.objects.filter(_stats_filter(club, season))
-        .values(
-            "player_id",
-            "player__name",
-            "player__name_public",
-            "player__rating__mu",
-            "player__rating__sigma",
+) -> Leaderboard:
+    """Per player over counted games of a season (or all time), best first. Two queries for
+    the order (the sums it needs, the names), one for the numbers of the rows read. Names as
+    shown to a member of the club (``to_member``) or to anyone (``clubs.privacy``)."""
+    stats = PlayerGameStat.objects.filter(_stats_filter(club, season))
+    sums = list(stats.values_list("player_id").annotate(**ORDER_SUMS).order_by())
+    players = _club_players(club, {r[0] for r in sums})
+    entries = []
+    for player_id, games, wins, points, deals in sums:
+        name, public, mu, sigma = players[player_id]
+        shown_name = shown(name, public, to_member=to_member)
+        rating = round(mu - 3 * sigma, 2) if mu is not None else None
+        entries.append(
+            Entry(
+                ident=player_id,
+                first={"player_id": player_id},
+                last={"name": shown_name, "rating": rating},
+                order=_place_key(games, wins, points, deals, shown_name),
+            )
         )
-        .annotate(**STAT_SUMS)
-        .order_by()
-    )
-    out = []
-    for r in rows:
-        mu, sigma = r.pop("player__rating__mu"), r.pop("player__rating__sigma")
-        r["name"] = shown(r.pop("player__name"), r.pop("player__name_public"), to_member=to_member)
-        r["rating"] = round(mu - 3 * sigma, 2) if mu is not None else None
-        out.append(r)
-    return _ordered(out)
+
+    def fetch(ids: list[int] | None) -> dict[int, dict[str, Any]]:
+        rows = stats if ids is None else stats.filter(player_id__in=ids)
+        return {
+            r.pop("player_id"): r for r in rows.values("player_id").annotate(**STAT_SUMS).order_by()
+        }
+
+    return Leaderboard(entries, fetch)
+
+
+PARTNERS = ("key", "player_1_id", "player_2_id", "player_3_id")
 
 
 def partnership_leaderboard(
     *, club: Club, season: Season | None = None, to_member: bool = True
-) -> list[dict[str, Any]]:
-    """Per partnership (the same two or three players on one side): one query."""
-    rows = (
-        PartnershipGameStat.objects.filter(_stats_filter(club, season))
-        .values(
-            "key",
-            *(f"player_{n}__{f}" for n in (1, 2, 3) for f in ("name", "name_public")),
-        )
-        .annotate(**STAT_SUMS)
-        .order_by()
-    )
-    out = []
-    for r in rows:
-        players = [
-            shown(
-                r.pop(f"player_{n}__name") or "",
-                r.pop(f"player_{n}__name_public") is not False,
-                to_member=to_member,
-            )
-            for n in (1, 2, 3)
+) -> Leaderboard:
+    """Per partnership (the same two or three players on one side), best first: as
+    ``player_leaderboard``."""
+    stats = PartnershipGameStat.objects.filter(_stats_filter(club, season))
+    sums = list(stats.values_list(*PARTNERS).annotate(**ORDER_SUMS).order_by())
+    players = _club_players(club, {i for r in sums for i in r[1:4] if i is not None})
+    entries = []
+    for *partners, games, wins, points, deals in sums:
+        names = [
+            shown(players[i][0], players[i][1] is not False, to_member=to_member)
+            if i is not None
+            else ""
+            for i in partners[1:]
         ]
-        r["name"] = " & ".join(p for p in players if p)
-        out.append(r)
-    return _ordered(out)
+        shown_name = " & ".join(n for n in names if n)
+        entries.append(
+            Entry(
+                ident=tuple(partners),
+                first={"key": partners[0]},
+                last={"name": shown_name},
+                order=_place_key(games, wins, points, deals, shown_name),
+            )
+        )
+
+    def fetch(idents: list[tuple] | None) -> dict[tuple, dict[str, Any]]:
+        rows = stats
+        if idents is not None:
+            rows = stats.filter(
+                key__in={i[0] for i in idents}, player_1_id__in={i[1] for i in idents}
+            )
+        out = {}
+        for r in rows.values(*PARTNERS).annotate(**STAT_SUMS).order_by():
+            ident = tuple(r.pop(k) for k in PARTNERS)
+            out[ident] = r
+        return out
+
+    return Leaderboard(entries, fetch)
 
 
 def leaderboard_chart(rows: list[dict[str, Any]], *, top: int = 12) -> dict[str, Any]:

@@ -155,7 +155,8 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
     partnerships = selectors.partnership_leaderboard(
         club=request.club, season=season, to_member=to_member
     )
-    # A big club's boards are long: a page of each at a time (the CSV has every row).
+    # A big club's boards are long: a page of each at a time (the CSV has every row); the
+    # boards are ordered whole, but only the rows of the page and the chart are summed.
     players_page = Paginator(players, LEADERBOARD_PAGE).get_page(request.GET.get("players_page"))
     partnerships_page = Paginator(partnerships, LEADERBOARD_PAGE).get_page(
         request.GET.get("partnerships_page")

@@ -3,6 +3,8 @@
 import datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clabber_league.leagues.models import Team, TeamMember
@@ -141,3 +143,55 @@ def test_a_long_leaderboard_is_paged_and_keeps_the_season(
     assert [r["place"] for r in second.context["players"]] == [4]
     assert len(second.context["partnerships"]) == 2  # the other board stays on its first page
     assert "Higher places" in second.content.decode()
+
+
+BOARDS = (selectors.player_leaderboard, selectors.partnership_leaderboard)
+
+
+def _order(row):
+    """The documented order: win % as shown, games, points per deal, name."""
+    return (-(row["win_pct"] or 0), -row["games"], -(row["points_per_deal"] or 0), row["name"])
+
+
+@pytest.mark.parametrize("to_member", [True, False])
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_slice_of_a_board_is_those_rows_of_the_whole_board(
+    board, to_member, division, teams, scorer, admin, season_games
+):
+    dads, mules = teams[2:]
+    play(division, dads, mules, A_WINS, user=scorer, confirm_by=admin)
+    club, season = division.club, division.season
+    whole = list(board(club=club, season=season, to_member=to_member))
+    assert len(whole) == len(board(club=club, season=season, to_member=to_member))
+    assert [r["place"] for r in whole] == list(range(1, len(whole) + 1))
+    assert [_order(r) for r in whole] == sorted(_order(r) for r in whole)
+    assert whole[0]["win_pct"] == 100.0 and whole[-1]["win_pct"] == 0.0  # Dads first, Mules last
+    for part in (slice(0, 1), slice(1, 3), slice(2, None), slice(-2, None), slice(9, 12)):
+        assert board(club=club, season=season, to_member=to_member)[part] == whole[part]
+    assert board(club=club, season=season, to_member=to_member)[-1] == whole[-1]
+    with pytest.raises(IndexError):
+        board(club=club, season=season, to_member=to_member)[len(whole)]
+
+
+def test_the_leaderboards_page_reads_as_many_queries_whatever_the_club_has_played(
+    client, viewer, division, teams, scorer, admin, season_games, monkeypatch
+):
+    from clabber_league.standings import views
+
+    monkeypatch.setattr(views, "LEADERBOARD_PAGE", 3)
+    client.force_login(viewer)
+    url = reverse("standings:leaderboards", args=[division.club.slug])
+
+    def queries(**params):
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url, params).status_code == 200
+        return len(captured)
+
+    before = [queries(), queries(players_page=2)]
+    dads, mules = teams[2:]
+    play(division, dads, mules, A_WINS, user=scorer, confirm_by=admin)
+    play(division, mules, dads, CRAFTED, user=scorer, confirm_by=admin)
+    after = [queries(), queries(players_page=2)]
+    assert after == before
+    response = client.get(url, {"players_page": 3})
+    assert [r["place"] for r in response.context["players"]] == [7, 8]
