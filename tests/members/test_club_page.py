@@ -9,9 +9,13 @@ from django.utils import timezone
 
 from clabber_league.clubs.access import access_for
 from clabber_league.games import services as game_services
+from clabber_league.games.models import Game
 from clabber_league.members import selectors, services
 from clabber_league.scheduling.models import Fixture
 from tests.factories import TeamFactory
+from tests.games.conftest import made
+
+from .conftest import finish
 
 pytestmark = pytest.mark.django_db
 
@@ -80,3 +84,66 @@ def test_a_player_sees_the_next_fixture_of_their_team(client, club, division, te
     assert page.context["next_fixture"] == coming
     html = page.content.decode()
     assert "Your next fixture" in html and "Moved: the hall is booked." in html
+
+
+def _more_games(game, count, *, by):
+    """``count`` more finished games at ``game``'s table (the same seats), deals by ``by``."""
+    seats = [s.player for s in game.seats.order_by("seat")]
+    sides = {s.side: s.team for s in game.sides.all()}
+    out = []
+    for _ in range(count):
+        more = game_services.game_start(
+            club=game.club, division=game.division, sides=sides, seats=seats, user=by
+        )
+        finish(more, by)
+        out.append(more)
+    return out
+
+
+@pytest.mark.parametrize("games", [1, 10])
+def test_the_list_reads_a_fixed_number_of_queries_however_many_games_wait(
+    games, club, table, scorer, admin, django_assert_num_queries
+):
+    _more_games(table["game"], games - 1, by=scorer)
+    opponent = table["opponent"].user
+    access = access_for(club=club, user=opponent)
+    with django_assert_num_queries(7):  # the games, their sides and teams; disputes,
+        listed = selectors.games_to_confirm(access=access, user=opponent)  # seats, touchers
+    assert len(listed) == games
+    access = access_for(club=club, user=admin)
+    with django_assert_num_queries(8):  # the admin sits at none: the others, and the same
+        assert len(selectors.games_to_confirm(access=access, user=admin)) == games
+
+
+def test_the_list_follows_the_rule_of_who_confirms_game_by_game(club, table, scorer, admin):
+    """Each listed game is one ``game_confirm_refusal`` lets the member confirm, and every
+    such finished game is listed: games touched by the scorer, by a player of the other side,
+    by the club admin, and a disputed one."""
+    game, opponent, partner = table["game"], table["opponent"], table["partner"]
+    by_scorer = _more_games(game, 1, by=scorer)
+    by_opponent = _more_games(game, 1, by=opponent.user)
+    mixed = _more_games(game, 1, by=scorer)[0]
+    game_services.deal_correct(
+        deal=mixed.deals.order_by("number").first(), data=made("A", 150), user=admin
+    )
+    disputed = _more_games(game, 1, by=scorer)[0]
+    services.dispute_raise(game=disputed, reason="Deal 2 was ours.", device_user=opponent.user)
+    finished = list(
+        Game.objects.filter(club=club, status=Game.Status.FINISHED).order_by("finished_at", "id")
+    )
+    assert {game, *by_scorer, *by_opponent, mixed, disputed} <= set(finished)
+    users = (scorer, partner.user, opponent.user, table["opponent_without_pin"].user, admin)
+    for user in users:
+        access = access_for(club=club, user=user)
+        expected = [
+            g
+            for g in finished
+            if game_services.game_confirm_refusal(game=g, user=user, access=access) is None
+        ]
+        assert selectors.games_to_confirm(access=access, user=user) == expected, user
+    # the disputed game is nobody's to confirm from here, the corrected one not the admin's
+    everyone = [
+        selectors.games_to_confirm(access=access_for(club=club, user=u), user=u) for u in users
+    ]
+    assert not any(disputed in listed for listed in everyone) and mixed not in everyone[4]
+    assert game in everyone[2] and by_scorer[0] in everyone[4] and by_opponent[0] in everyone[0]
