@@ -655,10 +655,11 @@ def _game_store(game: Game, status_before: str) -> None:
             "next_dealer",
         ]
     )
+    fixture = None
     if game.fixture_id and game_counts(status_before) != game_counts(game.status):
         # The fixture's status follows its result in this same transaction.
-        fixture_result_update(fixture_id=game.fixture_id)
-    game_changed.send(game=game, status_before=status_before)
+        fixture = fixture_result_update(fixture_id=game.fixture_id)
+    game_changed.send(game=game, status_before=status_before, fixture=fixture)
 
 
 def _state_set(
@@ -837,12 +838,13 @@ def game_abandon(*, game: Game, user: Any = None) -> Game:
     game.status = Game.Status.ABANDONED
     game.winner = ""
     game.save(update_fields=["status", "winner"])
+    fixture = None
     if game.fixture_id and game_counts(status_before):
-        fixture_result_update(fixture_id=game.fixture_id)
+        fixture = fixture_result_update(fixture_id=game.fixture_id)
     DealRevision.objects.create(
         game=game, action=DealRevision.Action.ABANDON, user=user, before=before
     )
-    game_changed.send(game=game, status_before=status_before)
+    game_changed.send(game=game, status_before=status_before, fixture=fixture)
     return game
 
 
@@ -975,7 +977,7 @@ def game_confirm(
         user=account,
         after=how_recorded,
     )
-    game_changed.send(game=game, status_before=Game.Status.FINISHED)
+    game_changed.send(game=game, status_before=Game.Status.FINISHED, fixture=None)
     return game
 
 

@@ -173,11 +173,24 @@ def _match_games(game: Game) -> dict[int, GameInfo]:
     return _load(Game.objects.filter(fixture_id=game.fixture_id))
 
 
-def standings_game_changed(*, game: Game, status_before: str | None = None) -> None:
+def _fixture_row(game: Game, fixture: Fixture | None) -> dict[str, Any] | None:
+    """The game's fixture as ``FIXTURE_FIELDS``: the row the games layer locked in this
+    transaction when it has one, else read here under a lock."""
+    if not game.fixture_id:
+        return None
+    if fixture is not None:
+        return {name: getattr(fixture, name) for name in FIXTURE_FIELDS}
+    return _locked_fixture(game.fixture_id)
+
+
+def standings_game_changed(
+    *, game: Game, status_before: str | None = None, fixture: Fixture | None = None
+) -> None:
     """Bring the standings, leaderboards and ratings up to date with one game's deals and
     status. The handler of ``games.hooks.game_changed``: called inside the transaction that
     changed the game, with the game row it locked and saved and the status the game had when
-    that transaction read it (``None``: unknown, so look at what is stored).
+    that transaction read it (``None``: unknown, so look at what is stored), and the game's
+    fixture when that transaction has already locked it.
 
     It joins that transaction without a savepoint: an exception here rolls the whole write
     back, so the standings never disagree with the deals."""
@@ -186,10 +199,10 @@ def standings_game_changed(*, game: Game, status_before: str | None = None) -> N
     # A game that did not count has no contribution nor leaderboard line stored.
     counted_before = status_before is None or game_counts(status_before)
     with transaction.atomic(savepoint=False):
-        fixture = _locked_fixture(game.fixture_id) if game.fixture_id else None
+        fixture_row = _fixture_row(game, fixture)
         infos = _match_games(game)
         key = match_key(game)
-        forfeit = _forfeit_rows(fixture) if fixture else None
+        forfeit = _forfeit_rows(fixture_row) if fixture_row else None
         new = forfeit if forfeit is not None else _match_rows(key, list(infos.values()))
         _store_match(key, new, stored_before=counted_before or bool(game.fixture_id))
         _store_stats(game, infos[game.pk], stored_before=counted_before)
