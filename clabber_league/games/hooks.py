@@ -4,10 +4,13 @@
 changes a game's deals or status (a deal recorded, corrected or deleted, paper-sheet rows
 copied, a result confirmed), with the game row locked and already saved::
 
-    game_changed.send(game=game, status_before="in_progress")
+    game_changed.send(game=game, status_before="in_progress", fixture=None)
 
 ``status_before`` is the status the game had when the transaction read it, so a handler
-can tell "still in progress" (nothing counts yet) from "just finished". Handlers are
+can tell "still in progress" (nothing counts yet) from "just finished". ``fixture`` is the
+game's fixture row when this transaction has already locked and saved it (its status
+follows the game's result: ``scheduling.services.fixture_changes.fixture_result_update``),
+else ``None``; a handler need not read it again. Handlers are
 registered by the layers above games in their ``AppConfig.ready()``; today the standings
 (``standings.services.write_through.standings_game_changed``). See ``core/hooks.py`` and
 ``docs/ARCHITECTURE.md``.

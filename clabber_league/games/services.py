@@ -19,6 +19,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from clabber_league.clubs.access import ClubAccess
@@ -525,7 +526,7 @@ def _deal_record(
     user: Any,
     idempotency_key: str | None,
 ) -> Recorded:
-    games = Game.objects.select_for_update()
+    games = _games_locked()
     if club is not None:
         games = games.filter(club=club)
     game = games.get(pk=game_id)
@@ -654,10 +655,11 @@ def _game_store(game: Game, status_before: str) -> None:
             "next_dealer",
         ]
     )
+    fixture = None
     if game.fixture_id and game_counts(status_before) != game_counts(game.status):
         # The fixture's status follows its result in this same transaction.
-        fixture_result_update(fixture_id=game.fixture_id)
-    game_changed.send(game=game, status_before=status_before)
+        fixture = fixture_result_update(fixture_id=game.fixture_id)
+    game_changed.send(game=game, status_before=status_before, fixture=fixture)
 
 
 def _state_set(
@@ -738,8 +740,15 @@ def _closed_message(game: Game) -> str:
     return GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED
 
 
+def _games_locked() -> QuerySet[Game]:
+    """Games read to be written: the game row locked, with its division (not locked), whose
+    season the standings need when the write makes the game count (``hooks.game_changed``
+    is sent this very row, not a second read of it)."""
+    return Game.objects.select_for_update(of=("self",)).select_related("division")
+
+
 def _locked_open_game(game_id: int) -> Game:
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = _games_locked().get(pk=game_id)
     if game.status in (Game.Status.CONFIRMED, Game.Status.ABANDONED):
         raise GameError.one("game", _closed_message(game), kind=CONFLICT)
     return game
@@ -829,12 +838,13 @@ def game_abandon(*, game: Game, user: Any = None) -> Game:
     game.status = Game.Status.ABANDONED
     game.winner = ""
     game.save(update_fields=["status", "winner"])
+    fixture = None
     if game.fixture_id and game_counts(status_before):
-        fixture_result_update(fixture_id=game.fixture_id)
+        fixture = fixture_result_update(fixture_id=game.fixture_id)
     DealRevision.objects.create(
         game=game, action=DealRevision.Action.ABANDON, user=user, before=before
     )
-    game_changed.send(game=game, status_before=status_before)
+    game_changed.send(game=game, status_before=status_before, fixture=fixture)
     return game
 
 
@@ -940,7 +950,7 @@ def game_confirm(
     how = how or ("pin" if player is not None else "own_phone")
     if how not in CONFIRM_HOW:
         raise ValueError(f"unknown way of confirming: {how!r}")
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    game = _games_locked().get(pk=game.pk)
     if game.status == Game.Status.CONFIRMED:
         raise GameError.one("game", GAME_ALREADY_CONFIRMED, kind=CONFLICT)
     if game.status != Game.Status.FINISHED:
@@ -967,7 +977,7 @@ def game_confirm(
         user=account,
         after=how_recorded,
     )
-    game_changed.send(game=game, status_before=Game.Status.FINISHED)
+    game_changed.send(game=game, status_before=Game.Status.FINISHED, fixture=None)
     return game
 
 

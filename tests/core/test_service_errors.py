@@ -116,7 +116,7 @@ def test_a_failing_handler_rolls_the_deal_back(game, scorer):
 def test_a_handler_hears_the_status_before_and_after(game, scorer):
     heard = []
 
-    def listen(*, game, status_before):
+    def listen(*, game, status_before, fixture):
         heard.append((status_before, game.status))
 
     game_changed.connect(listen)

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import F, QuerySet
+from django.db.models import F, IntegerField, QuerySet, Value
 
 from clabber_league.games.models import Deal, Game, GameSeat, GameSide
 from clabber_league.leagues.models import Division
@@ -28,26 +28,46 @@ from ..models import Counters
 
 
 def _load(games: QuerySet[Game]) -> dict[int, GameInfo]:
-    """Games with their sides, seats and (for counted games) deals: four queries."""
+    """Games with their sides, seats and (for counted games) deals: three queries."""
     # Only the two fixture columns we need, not the whole row: scheduling owns that table.
     games = games.annotate(
         fixture_planned=F("fixture__games_planned"), fixture_round=F("fixture__round_number")
     ).order_by("pk")
     infos = {g.pk: GameInfo(game=g) for g in games}
-    if not infos:
-        return infos
-    for game_id, side, team_id in GameSide.objects.filter(game__in=games).values_list(
-        "game_id", "side", "team_id"
-    ):
-        infos[game_id].sides[side] = team_id
-    for game_id, seat, side, player_id in GameSeat.objects.filter(game__in=games).values_list(
-        "game_id", "seat", "side", "player_id"
-    ):
-        infos[game_id].seats.append((seat, side, player_id))
-    deals = Deal.objects.filter(game__in=games.filter(status__in=COUNTED_STATUSES))
-    for deal in deals.order_by("game_id", "number").values(*DEAL_FIELDS):
-        infos[deal["game_id"]].deals.append(deal)
+    if infos:
+        _attach(infos, games, games.filter(status__in=COUNTED_STATUSES))
     return infos
+
+
+def _load_rows(games: list[Game]) -> dict[int, GameInfo]:
+    """:func:`_load` for game rows already read (the write-through is handed the locked
+    game): their sides, seats and deals in two queries."""
+    infos = {g.pk: GameInfo(game=g) for g in sorted(games, key=lambda g: g.pk)}
+    counted = [pk for pk, info in infos.items() if info.counts]
+    _attach(infos, list(infos), counted)
+    return infos
+
+
+def _attach(infos: dict[int, GameInfo], games: Any, counted: Any) -> None:
+    """Fill in the sides and seats of ``games`` (one query: a side row carries its team, a
+    seat row its player and seat) and the deals of the ``counted`` ones (game ids or a
+    queryset of games)."""
+    sides = GameSide.objects.filter(game__in=games).values_list(
+        "game_id", "side", "team_id", Value(None, output_field=IntegerField())
+    )
+    seats = GameSeat.objects.filter(game__in=games).values_list(
+        "game_id", "side", "player_id", "seat"
+    )
+    for game_id, side, ref, seat in sides.order_by().union(seats.order_by(), all=True):
+        if seat is None:
+            infos[game_id].sides[side] = ref
+        else:
+            infos[game_id].seats.append((seat, side, ref))
+    if isinstance(counted, list) and not counted:
+        return
+    deals = Deal.objects.filter(game__in=counted).order_by("game_id", "number")
+    for deal in deals.values(*DEAL_FIELDS):
+        infos[deal["game_id"]].deals.append(deal)
 
 
 @dataclass
@@ -177,6 +197,9 @@ def _season_of(division_ids: Iterable[int]) -> dict[int, int]:
     return dict(Division.objects.filter(pk__in=list(division_ids)).values_list("pk", "season_id"))
 
 
+#: The columns of a contribution besides its club, division, team and match.
+CONTRIBUTION_FIELDS = (*Counters.COUNTERS, "opponent_id", "played_on", "fixture_id", "round_number")
+
+
 def _contribution_fields(row: dict[str, Any]) -> dict[str, Any]:
-    names = (*Counters.COUNTERS, "opponent_id", "played_on", "fixture_id", "round_number")
-    return {name: row[name] for name in names}
+    return {name: row[name] for name in CONTRIBUTION_FIELDS}

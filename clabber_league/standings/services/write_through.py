@@ -3,9 +3,12 @@
 ``standings_game_changed`` runs inside the transaction of every deal recorded, corrected
 or deleted and of every confirmation (``games.services`` calls it with the game row
 locked). It recomputes what the game's match gives each team, applies the difference to
-the teams' ``TeamStanding`` rows with ``UPDATE ... SET x = x + delta`` (so two tables
-finishing at once both land), refreshes the game's leaderboard lines and, once the game
-is confirmed, rates it. A fixture's row is locked first: its games may be scored at two
+the teams' ``TeamStanding`` rows with one ``INSERT ... ON CONFLICT DO UPDATE SET x = x +
+delta`` (so two tables finishing at once both land), refreshes the game's leaderboard
+lines and, once the game is confirmed, rates it. It works from the game row the games
+layer locked (with its division) and knows from ``status_before`` when nothing of the game
+is stored yet, so a deal that finishes a game outside the schedule costs the standings six
+statements. A fixture's row is locked first: its games may be scored at two
 tables at the same time, and each must see the other's committed result.
 
 ``standings_fixture_changed`` is the same for a fixture whose result is not its games:
@@ -18,11 +21,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
+from django.utils import timezone
 
 from clabber_league.games.models import Game
-from clabber_league.leagues.models import Team
+from clabber_league.leagues.results import game_counts
 from clabber_league.scheduling.models import Fixture
 
 from ..contributions import GameInfo, match_key, zero_counters
@@ -35,35 +38,57 @@ from ..models import (
 )
 from ..ratings import ratings_game_confirmed
 from .matches import (
+    CONTRIBUTION_FIELDS,
     FIXTURE_FIELDS,
     _contribution_fields,
     _forfeit_rows,
     _load,
+    _load_rows,
     _match_rows,
     _stat_rows,
 )
 
 
-def _apply_deltas(deltas: dict[int, dict[str, int]]) -> None:
-    """Add each team's difference to its standing row (created at zero when missing)."""
+def _apply_deltas(deltas: dict[int, dict[str, int]], rows: dict[int, dict[str, Any]]) -> None:
+    """Add each team's difference to its standing row, created when missing: one
+    ``INSERT ... ON CONFLICT (team) DO UPDATE SET x = x + excluded.x`` (PostgreSQL and
+    SQLite), its rows in team order so two writers lock them in one order (no deadlock).
+    A new row takes the club and division of the match (``rows``, else the stored
+    contribution the team loses), as ``standings_rebuild`` files it."""
     if not deltas:
         return
-    teams = Team.objects.filter(pk__in=list(deltas)).values_list("pk", "club_id", "division_id")
-    TeamStanding.objects.bulk_create(
-        [TeamStanding(team_id=t, club_id=c, division_id=d) for t, c, d in teams],
-        ignore_conflicts=True,
+    table = TeamStanding._meta.db_table
+    q = connection.ops.quote_name
+    names = Counters.COUNTERS
+    columns = ["team_id", "club_id", "division_id", "updated_at", *names]
+    now = timezone.now()
+    params: list[Any] = []
+    for team_id in sorted(deltas):
+        row = rows[team_id]
+        params += [team_id, row["club_id"], row["division_id"], now]
+        params += [deltas[team_id].get(name, 0) for name in names]
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    changes = ", ".join(f"{q(n)} = {q(table)}.{q(n)} + excluded.{q(n)}" for n in names)
+    sql = (
+        f"INSERT INTO {q(table)} ({', '.join(q(c) for c in columns)}) "
+        f"VALUES {', '.join([one] * len(deltas))} "
+        f"ON CONFLICT ({q('team_id')}) DO UPDATE SET {changes}, "
+        f"{q('updated_at')} = excluded.{q('updated_at')}"
     )
-    for team_id in sorted(deltas):  # one order for every writer: no deadlock
-        delta = deltas[team_id]
-        TeamStanding.objects.filter(team_id=team_id).update(
-            **{name: F(name) + value for name, value in delta.items()}
-        )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
 
 
-def _replace_stats(game: Game, info: GameInfo) -> None:
+def _store_stats(game: Game, info: GameInfo, *, stored_before: bool) -> None:
+    """Make the game's leaderboard lines the ones ``info`` gives (none when it does not
+    count). ``stored_before=False``: the game did not count before this write, so it has
+    no lines yet and nothing is deleted."""
     players, sides = _stat_rows(info)
-    PlayerGameStat.objects.filter(game_id=game.pk).delete()
-    PartnershipGameStat.objects.filter(game_id=game.pk).delete()
+    if stored_before:
+        PlayerGameStat.objects.filter(game_id=game.pk).delete()
+        PartnershipGameStat.objects.filter(game_id=game.pk).delete()
+    if not players and not sides:
+        return
     season_id = game.division.season_id
     if players:
         PlayerGameStat.objects.bulk_create(
@@ -82,39 +107,55 @@ def _counted_neither_before_nor_after(game: Game, status_before: str | None) -> 
     return game.status == Game.Status.IN_PROGRESS and status_before == Game.Status.IN_PROGRESS
 
 
-def _store_match(key: str, new: dict[int, dict[str, Any]]) -> None:
-    """Make the stored contributions of match ``key`` equal ``new`` and add the difference
-    to the teams' standing rows."""
-    old = {
-        c.team_id: c
-        for c in StandingContribution.objects.select_for_update()
+def _old_contributions(key: str) -> dict[int, dict[str, Any]]:
+    """The stored contributions of match ``key``, locked, by team."""
+    rows = (
+        StandingContribution.objects.select_for_update()
         .filter(match_key=key)
         .order_by("team_id")
-    }
+        .values("pk", "team_id", "club_id", "division_id", *CONTRIBUTION_FIELDS)
+    )
+    return {row["team_id"]: row for row in rows}
+
+
+def _store_match(key: str, new: dict[int, dict[str, Any]], *, stored_before: bool = True) -> None:
+    """Make the stored contributions of match ``key`` equal ``new`` and add the difference
+    to the teams' standing rows. ``stored_before=False``: the caller knows the match has no
+    contribution stored yet (a game outside the schedule that starts counting), so none is
+    read; the INSERT would fail on the unique index if one were."""
+    old = _old_contributions(key) if stored_before else {}
     deltas: dict[int, dict[str, int]] = {}
     for team_id in set(old) | set(new):
-        before = old[team_id].counters() if team_id in old else zero_counters()
+        before = old.get(team_id) or zero_counters()
         after = new.get(team_id) or zero_counters()
         delta = {n: after[n] - before[n] for n in Counters.COUNTERS if after[n] != before[n]}
         if delta:
             deltas[team_id] = delta
-    for team_id, row in new.items():
-        fields = _contribution_fields(row)
-        current = old.get(team_id)
-        if current is None:
-            StandingContribution.objects.create(
-                club_id=row["club_id"],
-                division_id=row["division_id"],
-                team_id=team_id,
-                match_key=key,
-                **fields,
-            )
-        elif any(getattr(current, k) != v for k, v in fields.items()):
-            StandingContribution.objects.filter(pk=current.pk).update(**fields)
-    gone = [c.pk for t, c in old.items() if t not in new]
+    changed = [
+        StandingContribution(
+            club_id=row["club_id"],
+            division_id=row["division_id"],
+            team_id=team_id,
+            match_key=key,
+            **_contribution_fields(row),
+        )
+        for team_id, row in new.items()
+        if team_id not in old
+        or any(old[team_id][k] != v for k, v in _contribution_fields(row).items())
+    ]
+    if changed and not old:
+        StandingContribution.objects.bulk_create(changed)
+    elif changed:
+        StandingContribution.objects.bulk_create(
+            changed,
+            update_conflicts=True,
+            unique_fields=["team", "match_key"],
+            update_fields=list(CONTRIBUTION_FIELDS),
+        )
+    gone = [row["pk"] for team_id, row in old.items() if team_id not in new]
     if gone:
         StandingContribution.objects.filter(pk__in=gone).delete()
-    _apply_deltas(deltas)
+    _apply_deltas(deltas, {**old, **new})
 
 
 def _locked_fixture(pk: int) -> dict[str, Any] | None:
@@ -123,26 +164,48 @@ def _locked_fixture(pk: int) -> dict[str, Any] | None:
     return Fixture.objects.select_for_update().filter(pk=pk).values(*FIXTURE_FIELDS).first()
 
 
-def standings_game_changed(*, game: Game, status_before: str | None = None) -> None:
+def _match_games(game: Game) -> dict[int, GameInfo]:
+    """The games of ``game``'s match with their sides, seats and deals. A game outside the
+    schedule is its match: the row the games layer locked and saved is used as it is (no
+    second read); a fixture's games are read together."""
+    if not game.fixture_id:
+        return _load_rows([game])
+    return _load(Game.objects.filter(fixture_id=game.fixture_id))
+
+
+def _fixture_row(game: Game, fixture: Fixture | None) -> dict[str, Any] | None:
+    """The game's fixture as ``FIXTURE_FIELDS``: the row the games layer locked in this
+    transaction when it has one, else read here under a lock."""
+    if not game.fixture_id:
+        return None
+    if fixture is not None:
+        return {name: getattr(fixture, name) for name in FIXTURE_FIELDS}
+    return _locked_fixture(game.fixture_id)
+
+
+def standings_game_changed(
+    *, game: Game, status_before: str | None = None, fixture: Fixture | None = None
+) -> None:
     """Bring the standings, leaderboards and ratings up to date with one game's deals and
     status. The handler of ``games.hooks.game_changed``: called inside the transaction that
-    changed the game, with the game row it read and saved and the status the game had when
-    that transaction read it (``None``: unknown, so look)."""
+    changed the game, with the game row it locked and saved and the status the game had when
+    that transaction read it (``None``: unknown, so look at what is stored), and the game's
+    fixture when that transaction has already locked it.
+
+    It joins that transaction without a savepoint: an exception here rolls the whole write
+    back, so the standings never disagree with the deals."""
     if _counted_neither_before_nor_after(game, status_before):
         return
-    with transaction.atomic():
-        game = Game.objects.select_related("division").get(pk=game.pk)
-        fixture = _locked_fixture(game.fixture_id) if game.fixture_id else None
-        if game.fixture_id:
-            games = Game.objects.filter(fixture_id=game.fixture_id)
-        else:
-            games = Game.objects.filter(pk=game.pk)
-        infos = _load(games)
+    # A game that did not count has no contribution nor leaderboard line stored.
+    counted_before = status_before is None or game_counts(status_before)
+    with transaction.atomic(savepoint=False):
+        fixture_row = _fixture_row(game, fixture)
+        infos = _match_games(game)
         key = match_key(game)
-        forfeit = _forfeit_rows(fixture) if fixture else None
+        forfeit = _forfeit_rows(fixture_row) if fixture_row else None
         new = forfeit if forfeit is not None else _match_rows(key, list(infos.values()))
-        _store_match(key, new)
-        _replace_stats(game, infos[game.pk])
+        _store_match(key, new, stored_before=counted_before or bool(game.fixture_id))
+        _store_stats(game, infos[game.pk], stored_before=counted_before)
         if game.status == Game.Status.CONFIRMED:
             ratings_game_confirmed(game=game)
 
