@@ -510,7 +510,7 @@ def partnership_leaderboard(
     return Leaderboard(entries, fetch)
 
 
-def leaderboard_chart(rows: list[dict[str, Any]], *, top: int = 12) -> dict[str, Any]:
+def leaderboard_chart(rows: Sequence[dict[str, Any]], *, top: int = 12) -> dict[str, Any]:
     shown = rows[:top]
     return {
         "type": "bar",
