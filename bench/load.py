@@ -398,8 +398,11 @@ def orchestrate(args: argparse.Namespace) -> int:
         raise SystemExit(f"The load test runs on PostgreSQL; BENCH_DATABASE_URL is {url}")
     from django.db import connection
 
-    if args.saturation:  # tables for the largest step
-        args.users = max(args.users, saturation_steps(args.saturation)[-1])
+    if args.saturation:  # tables for the largest step, divisions of 50 tables as at 50 users
+        steps = saturation_steps(args.saturation)
+        args.users = max(args.users, steps[-1])
+        args.divisions = max(args.divisions, -(-args.users // 50))
+        args.games = max(args.games, 6 * len(steps))  # fixtures of their own for every step
     print(
         f"setting up {args.users} scorers, {args.users * 2} teams in {args.divisions} "
         "division(s) ..."
@@ -448,10 +451,18 @@ def orchestrate(args: argparse.Namespace) -> int:
         )
         server = subprocess.Popen(gunicorn, cwd=ROOT, env=env)
 
+        steps_run = [0]
+
         def run_step(users_count: int) -> dict:
             """One load of ``users_count`` users on the running server, with the CPU that
-            this run's processes and every other process took all through it."""
+            this run's processes and every other process took all through it. Each step
+            plays fixtures of its own (a fixture played in an earlier step is decided)."""
+            share = args.games // len(saturation_steps(args.saturation)) if args.saturation else 0
             plan["users_count"] = users_count
+            plan["fixture_slice"] = (
+                [steps_run[0] * share, (steps_run[0] + 1) * share] if share else [0, args.games]
+            )
+            steps_run[0] += 1
             plan_path.write_text(json.dumps(plan))
             offset = access.stat().st_size if access.exists() else 0
             print(
@@ -686,7 +697,8 @@ def run_locust(plan_path: str, results_path: str) -> None:
             self.me = me
             self.division = me["division"]
             self.games = itertools.cycle(me["games"])
-            self.fixtures = list(me["fixtures"])  # each played once; then friendlies
+            first, last = plan["fixture_slice"]
+            self.fixtures = list(me["fixtures"][first:last])  # each played once; then friendlies
             self.game_id: int | None = None
             self.deals: list[dict] = []
             self.next_deal = 0
