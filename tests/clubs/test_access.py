@@ -117,3 +117,18 @@ def test_the_game_services_never_look_a_role_up(game, admin, scorer):
         services.game_confirm(game=game, user=admin, how="club")
     game.refresh_from_db()
     assert game.status == game.Status.FINISHED
+
+
+def test_the_club_and_membership_of_a_request_are_the_rows_the_orm_reads(club, scorer):
+    from clabber_league.clubs.models import Club, Membership
+
+    def values(instance):
+        return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.fields}
+
+    access = club_access(slug=club.slug, user=scorer)
+    assert values(access.club) == values(Club.objects.get(pk=club.pk))
+    assert values(access.membership) == values(Membership.objects.get(club=club, user=scorer))
+    assert access.membership.club is access.club
+    outsider = UserFactory(username="outsider-of-the-club")
+    Club.objects.filter(pk=club.pk).update(is_public=True)
+    assert club_access(slug=club.slug, user=outsider).membership is None
