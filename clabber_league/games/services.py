@@ -406,8 +406,8 @@ def _preview_from(game: Game, answer: Mapping[str, Any], index: int) -> Preview:
 
 
 def deal_preview(*, game: Game, data: Mapping[str, Any], maker_seat: int | None = None) -> Preview:
-    """Score a deal as the next one of the game without saving anything."""
-    game = Game.objects.get(pk=game.pk)  # the running state as stored now
+    """Score a deal as the next one of the game without saving anything (from the game as
+    the caller read it: the page and the API read it for this request)."""
     if game.status != Game.Status.IN_PROGRESS:
         raise GameError.one("game", _closed_message(game), kind=CONFLICT)
     new = _deal_input(game, data)
@@ -419,8 +419,7 @@ def deal_preview(*, game: Game, data: Mapping[str, Any], maker_seat: int | None 
 class _Step:
     """The next deal scored, and the game's running state after it."""
 
-    preview: Preview
-    scores: dict[str, int]
+    preview: Preview  # its ``totals`` are the game's totals after the deal
     pot: int
     next_dealer: int  # who would deal next, even after the game's last deal
 
@@ -433,8 +432,7 @@ def _next_step(game: Game, new: dict[str, Any]) -> _Step:
         datas = list(game.deals.order_by("number").values_list("data", flat=True))
         answer = _score(game, [*datas, new], at=len(datas))
         preview = _preview_from(game, answer, len(datas))
-        after = _dealers(game, answer)[-1]
-        return _Step(preview, answer["scores"], answer["pot"], after)
+        return _Step(preview, answer["pot"], _dealers(game, answer)[-1])
     totals = {"A": game.score_a, "B": game.score_b}
     if game.score_c is not None:
         totals["C"] = game.score_c
@@ -458,8 +456,9 @@ def _next_step(game: Game, new: dict[str, Any]) -> _Step:
         finished=bool(step["finished"]),
         winner=step["winner"],
         next_dealer=None if step["finished"] else after,
+        totals=dict(step["scores"]),
     )
-    return _Step(preview, dict(step["scores"]), step["pot"], after)
+    return _Step(preview, step["pot"], after)
 
 
 def deal_correct_preview(
@@ -554,7 +553,7 @@ def _deal_record(
     status_before = game.status
     _state_set(
         game,
-        scores=step.scores,
+        scores=preview.totals,
         deal_count=preview.number,
         finished=preview.finished,
         winner=preview.winner,
@@ -992,8 +991,8 @@ def game_rescore(*, game_id: int) -> Game:
 
 
 def next_dealer_seat(*, game: Game) -> int | None:
-    """Who deals the game's next deal (None once it is finished)."""
-    game = Game.objects.get(pk=game.pk)  # the state as stored now, not as the caller read it
+    """Who deals the game's next deal (None once it is finished), from the game as the
+    caller read it."""
     if game.status != Game.Status.IN_PROGRESS:
         return None
     if game.next_dealer is not None:  # kept on the game row by every write

@@ -392,11 +392,8 @@ def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _next_dealer_name(game: Game) -> str:
     seat_names, _ = _names(game)
-    deals = list(game.deals.all())
-    if not deals:
-        return seat_names.get(game.first_dealer, "")
-    preview_seat = services.next_dealer_seat(game=game)
-    return seat_names.get(preview_seat, "") if preview_seat is not None else ""
+    seat = services.next_dealer_seat(game=game)  # kept on the game row: no deal is read
+    return seat_names.get(seat, "") if seat is not None else ""
 
 
 def _after_saving(request: HttpRequest, game: Game, deal: Deal) -> HttpResponse:

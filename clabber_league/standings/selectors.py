@@ -7,6 +7,7 @@ match points; one more counts the results not yet confirmed, when there are any.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -72,6 +73,7 @@ class Table:
     points: dict[str, int] = field(default_factory=dict)
 
 
+@functools.cache
 def _table_sql(*, head_to_head: bool) -> str:
     """One query for a division's table: its teams with their aggregate rows (kind 0) and,
     when the league breaks ties head-to-head, the match results between every two teams

@@ -31,6 +31,7 @@ def test_the_deal_passes_to_the_left_each_deal(game, scorer):
     for _ in range(3):
         services.deal_record(game=game, data=made(), user=scorer)
     assert list(game.deals.values_list("dealer", flat=True)) == [0, 1, 2]
+    game.refresh_from_db()  # the game as a page would read it now
     assert services.next_dealer_seat(game=game) == 3
 
 
