@@ -5,6 +5,8 @@ import pytest
 from playwright.sync_api import expect
 
 from clabber_league.clubs.models import Role
+from clabber_league.standings import views
+from tests.browser.conftest import assert_accessible
 from tests.factories import DivisionFactory, MembershipFactory, TeamFactory, UserFactory
 from tests.standings.conftest import A_WINS, made, play
 
@@ -82,3 +84,22 @@ def test_the_standings_follow_the_tiebreakers_the_admin_chooses(live_server, pag
     page.get_by_role("button", name="Save").click()
     expect(page.locator("ol.explain")).to_contain_text("separated by points difference")
     assert _order(page) == ["Mules", "Bells", "Aces", "Dads"]
+
+
+def test_a_long_leaderboard_pages_on_a_phone(live_server, page, league, monkeypatch):
+    monkeypatch.setattr(views, "LEADERBOARD_PAGE", 3)  # the live server runs in this process
+    club, _ = league
+    page.goto(f"{live_server.url}/clubs/{club.slug}/standings/leaderboards/")
+    players = page.get_by_role("table", name="Player leaderboard")
+    expect(players.locator("tbody tr")).to_have_count(3)
+    pager = page.get_by_role("navigation", name="Player leaderboard pages")
+    expect(pager).to_contain_text("Places 1\u20133 of 8")
+    assert_accessible(page)
+    pager.get_by_role("link", name="Lower places →").click()
+    expect(players.locator("tbody tr")).to_have_count(3)
+    expect(players.locator("tbody tr").first.locator("td").first).to_have_text("4")
+    expect(page.get_by_role("navigation", name="Player leaderboard pages")).to_contain_text(
+        "Higher places"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
+    assert_accessible(page)
