@@ -26,12 +26,12 @@ DISTURBED = 0.10  # other processes' mean share of all CPUs above which a run is
 PROC = Path("/proc")
 
 
-def _busy_jiffies() -> tuple[int, int] | None:
-    """(busy, total) jiffies of all CPUs since boot, or None without /proc."""
+def cpu_times() -> tuple[int, int]:
+    """(busy, total) jiffies of all CPUs since boot, from /proc/stat; (0, 0) without it."""
     try:
         fields = [int(v) for v in (PROC / "stat").read_text().split()[1:9]]
     except (OSError, ValueError):
-        return None
+        return 0, 0
     idle = fields[3] + fields[4]  # idle + iowait
     return sum(fields) - idle, sum(fields)
 
@@ -109,14 +109,12 @@ class OtherLoad:
         return {pid: ticks[pid] for pid in own if pid in ticks}
 
     def _run(self) -> None:
-        before = _busy_jiffies()
+        before = cpu_times()
         own_before = self._own_ticks()
         while True:
             stopped = self._stop.wait(self.interval)
-            after = _busy_jiffies()
+            after = cpu_times()
             own_after = self._own_ticks()
-            if before is None or after is None:
-                return
             total = after[1] - before[1]
             if total > 0:
                 own = sum(max(0, t - own_before.get(pid, t)) for pid, t in own_after.items())
@@ -129,7 +127,7 @@ class OtherLoad:
     # -- the context manager ----------------------------------------------------------------
     def __enter__(self) -> OtherLoad:
         self.started = time.monotonic()
-        if _busy_jiffies() is not None:
+        if cpu_times()[1]:
             self._thread = threading.Thread(target=self._run, name="other-load", daemon=True)
             self._thread.start()
         return self

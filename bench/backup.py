@@ -43,19 +43,10 @@ import tracemalloc
 from pathlib import Path
 
 import _django
+from _machine import cpu_times
 
 DB_NAME = "clabber_league_bench_backup"
 HERE = Path(__file__).resolve()
-
-
-def cpu_times() -> tuple[int, int]:
-    """(busy, total) jiffies of all CPUs from /proc/stat; (0, 0) where there is none."""
-    try:
-        fields = [int(v) for v in Path("/proc/stat").read_text().split()[1:9]]
-    except OSError:
-        return 0, 0
-    idle = fields[3] + fields[4]
-    return sum(fields) - idle, sum(fields)
 
 
 def _status_mb(field: str) -> float:
@@ -80,31 +71,18 @@ def rss_peak_mb() -> float:
 # --- the club ------------------------------------------------------------------------
 
 
-def double_round_robin(n: int) -> list[list[tuple[int, int]]]:
-    order = list(range(n))
-    rounds = []
-    for _ in range(n - 1):
-        rounds.append([(order[i], order[n - 1 - i]) for i in range(n // 2)])
-        order = [order[0], order[-1], *order[1:-1]]
-    return rounds + [[(b, a) for a, b in pairs] for pairs in rounds]
-
-
 def build(teams_count: int, games_per_fixture: int, seed: int) -> int:
-    """A club of ``teams_count`` teams with a whole season played; returns its club id."""
+    """A club of ``teams_count`` teams with a whole season played; returns its club id.
+    Every player has a login and a membership, so the accounts are in the backup too."""
+    from _league import partnerships, play, schedule
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
     from clabber_league.clubs.models import Club, Membership, Player
-    from clabber_league.games.adapters import deal_columns, seat_side
-    from clabber_league.games.models import Deal, Game, GameSeat, GameSide
-    from clabber_league.leagues.models import Division, Season, Team, TeamMember
-    from clabber_league.rules import get_ruleset, score_game
-    from clabber_league.rules.simulate import simulate_game
-    from clabber_league.scheduling.models import Fixture
+    from clabber_league.leagues.models import Division, Season
     from clabber_league.standings.services.rebuild import standings_rebuild
 
     rng = random.Random(seed)
-    ruleset = get_ruleset("clabber")
     with transaction.atomic():
         club = Club.objects.create(name="Bench Club", slug="bench")
         season = Season.objects.create(
@@ -119,84 +97,17 @@ def build(teams_count: int, games_per_fixture: int, seed: int) -> int:
         players = Player.objects.bulk_create(
             Player(club=club, name=f"Player {i:04d}", user=users[i]) for i in range(teams_count * 2)
         )
-        teams = Team.objects.bulk_create(
-            Team(club=club, division=division, name=f"Team {i:03d}") for i in range(teams_count)
+        teams = partnerships(club, division, players, "Team")
+        fixtures = schedule(
+            club,
+            division,
+            teams,
+            start=season.start_date,
+            games_planned=games_per_fixture,
+            status="played",
         )
-        TeamMember.objects.bulk_create(
-            TeamMember(team=t, player=players[2 * i + p], position=p)
-            for i, t in enumerate(teams)
-            for p in range(2)
-        )
-        index = {t.pk: i for i, t in enumerate(teams)}
-        fixtures = Fixture.objects.bulk_create(
-            Fixture(
-                club=club,
-                division=division,
-                round_number=r + 1,
-                home=teams[h],
-                away=teams[a],
-                date=season.start_date + datetime.timedelta(weeks=r),
-                games_planned=games_per_fixture,
-                status="played",
-            )
-            for r, pairs in enumerate(double_round_robin(teams_count))
-            for h, a in pairs
-        )
-        for start in range(0, len(fixtures), 200):  # a few hundred games at a time
-            games, plays = [], []
-            for fixture in fixtures[start : start + 200]:
-                for number in range(1, games_per_fixture + 1):
-                    dealer = rng.randrange(4)
-                    deals = simulate_game(ruleset, rng, first_dealer=dealer)
-                    answer = score_game({"ruleset": "clabber", "deals": deals})
-                    games.append(
-                        Game(
-                            club=club,
-                            division=division,
-                            fixture=fixture,
-                            number=number,
-                            rules="clabber",
-                            first_dealer=dealer,
-                            status=Game.Status.CONFIRMED,
-                            winner=answer["winner"] or "",
-                            score_a=answer["scores"]["A"],
-                            score_b=answer["scores"]["B"],
-                            deal_count=len(deals),
-                            played_on=fixture.date,
-                        )
-                    )
-                    plays.append((fixture, dealer, deals, answer))
-            Game.objects.bulk_create(games)
-            sides, seats, rows = [], [], []
-            for game, (fixture, dealer, deals, answer) in zip(games, plays, strict=True):
-                home, away = 2 * index[fixture.home_id], 2 * index[fixture.away_id]
-                sides += [
-                    GameSide(game=game, side="A", team_id=fixture.home_id),
-                    GameSide(game=game, side="B", team_id=fixture.away_id),
-                ]
-                order = [home, away, home + 1, away + 1]
-                seats += [
-                    GameSeat(game=game, seat=s, side=seat_side(s, 2), player=players[order[s]])
-                    for s in range(4)
-                ]
-                for i, (data, scored) in enumerate(zip(deals, answer["deals"], strict=True)):
-                    maker = data.get("maker")
-                    rows.append(
-                        Deal(
-                            game=game,
-                            number=i + 1,
-                            dealer=(dealer + i) % 4,
-                            maker_seat=("AB".index(maker) + 2 * rng.randrange(2))
-                            if maker
-                            else None,
-                            data=data,
-                            maker=maker or "",
-                            **deal_columns(scored, answer["running"][i]),
-                        )
-                    )
-            GameSide.objects.bulk_create(sides)
-            GameSeat.objects.bulk_create(seats)
-            Deal.objects.bulk_create(rows, batch_size=5000)
+        # a few hundred games at a time: the bench's own memory stays small
+        play(fixtures, teams, players, games_per_fixture=games_per_fixture, rng=rng)
         standings_rebuild(division=division)
     return club.pk
 

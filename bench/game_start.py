@@ -36,26 +36,15 @@ _started = time.perf_counter()
 _django.setup("clabber_league_bench_game_start")
 _setup_seconds = time.perf_counter() - _started
 
+from _league import partnerships, schedule  # noqa: E402
 from _machine import OtherLoad  # noqa: E402
 from django import forms  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from clabber_league.clubs.models import Club, Membership, Player, Role  # noqa: E402
-from clabber_league.leagues.models import Division, Season, Team, TeamMember  # noqa: E402
+from clabber_league.leagues.models import Division, Season  # noqa: E402
 from clabber_league.scheduling.models import Fixture  # noqa: E402
-
-
-def round_robin(n: int, cycles: int) -> list[list[tuple[int, int]]]:
-    """The circle method: n-1 rounds where everyone meets everyone (and the return legs)."""
-    order = list(range(n))
-    rounds = []
-    for _ in range(n - 1):
-        rounds.append([(order[i], order[n - 1 - i]) for i in range(n // 2)])
-        order = [order[0], order[-1], *order[1:-1]]
-    if cycles == 2:
-        rounds += [[(b, a) for a, b in pairs] for pairs in rounds]
-    return rounds
 
 
 def generate(teams_count: int, cycles: int) -> tuple[Club, Division, Fixture]:
@@ -70,29 +59,8 @@ def generate(teams_count: int, cycles: int) -> tuple[Club, Division, Fixture]:
     players = Player.objects.bulk_create(
         Player(club=club, name=f"Player {i:04d}") for i in range(teams_count * 2)
     )
-    teams = Team.objects.bulk_create(
-        Team(club=club, division=division, name=f"Team {i:03d}") for i in range(teams_count)
-    )
-    TeamMember.objects.bulk_create(
-        TeamMember(team=team, player=players[2 * i + p], position=p)
-        for i, team in enumerate(teams)
-        for p in range(2)
-    )
-    Fixture.objects.bulk_create(
-        (
-            Fixture(
-                club=club,
-                division=division,
-                round_number=r + 1,
-                home=teams[h],
-                away=teams[a],
-                date=today + datetime.timedelta(weeks=r),
-            )
-            for r, pairs in enumerate(round_robin(teams_count, cycles))
-            for h, a in pairs
-        ),
-        batch_size=5000,
-    )
+    teams = partnerships(club, division, players, "Team")
+    schedule(club, division, teams, start=today, cycles=cycles)
     first = Fixture.objects.filter(division=division, round_number=1).order_by("id").first()
     return club, division, first
 

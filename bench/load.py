@@ -313,16 +313,6 @@ def warm_up(base: str, plan: dict, workers: int) -> None:
         call(f"/api/clubs/{club}/games/{game}/deals/", deal, auth)
 
 
-def cpu_times() -> tuple[int, int]:
-    """(busy, total) jiffies of all CPUs from /proc/stat; (0, 0) where there is none."""
-    try:
-        fields = [int(v) for v in Path("/proc/stat").read_text().split()[1:9]]
-    except (OSError, ValueError):
-        return 0, 0
-    idle = fields[3] + fields[4]  # idle + iowait
-    return sum(fields) - idle, sum(fields)
-
-
 def cpu_share(before: tuple[int, int], after: tuple[int, int]) -> float:
     total = after[1] - before[1]
     return (after[0] - before[0]) / total if total > 0 else 0.0
@@ -389,7 +379,7 @@ def orchestrate(args: argparse.Namespace) -> int:
     import tempfile
 
     import _django
-    from _machine import OtherLoad
+    from _machine import OtherLoad, cpu_times
 
     sys.stdout.reconfigure(line_buffering=True)
 

@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _machine import cpu_times
+
 # --root: the checkout whose engine is measured (the comparison runs one per checkout).
 sys.path.insert(
     0,
@@ -125,18 +127,11 @@ def _deal_rates(deals_file: str) -> tuple[float, float]:
     return _rates(len(deals), score_all)
 
 
-def _busy_jiffies() -> tuple[int, int]:
-    """(busy, total) CPU jiffies of the whole machine since boot (/proc/stat)."""
-    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
-    idle = fields[3] + fields[4]
-    return sum(fields) - idle, sum(fields)
-
-
 def _measured_run(root: str, deals_file: str) -> tuple[float, float, float]:
     """deals/s (wall, CPU) of one subprocess on ``root``'s engine, and the cores the other
     processes used meanwhile."""
     tick = os.sysconf("SC_CLK_TCK")
-    busy0, _ = _busy_jiffies()
+    busy0, _ = cpu_times()
     own0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     out = subprocess.run(
@@ -147,7 +142,7 @@ def _measured_run(root: str, deals_file: str) -> tuple[float, float, float]:
     ).stdout
     wall = time.monotonic() - start
     own1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    busy1, _ = _busy_jiffies()
+    busy1, _ = cpu_times()
     own = (own1.ru_utime + own1.ru_stime) - (own0.ru_utime + own0.ru_stime)
     others = max(0.0, (busy1 - busy0) / tick - own) / wall
     rates = json.loads(out)
