@@ -46,16 +46,7 @@ class HouseRulesSerializer(ClubScopedSerializer):
 class SeasonSerializer(ClubScopedSerializer):
     class Meta:
         model = Season
-        fields = [
-            "id",
-            "name",
-            "slug",
-            "start_date",
-            "end_date",
-            "points_win",
-            "points_tie",
-            "points_loss",
-        ]
+        fields = ["id", *services.SEASON_FIELDS]  # what season_create/season_update take
         extra_kwargs = {"slug": {"required": False, "help_text": "Made from the name if left out."}}
         validators: list = []
 
@@ -69,16 +60,7 @@ class SeasonSerializer(ClubScopedSerializer):
 class DivisionSerializer(ClubScopedSerializer):
     class Meta:
         model = Division
-        fields = [
-            "id",
-            "season",
-            "name",
-            "slug",
-            "ruleset",
-            "house_rules",
-            "games_per_fixture",
-            "withdrawal_policy",
-        ]
+        fields = ["id", *services.DIVISION_FIELDS]  # what division_create/division_update take
         extra_kwargs = {"slug": {"required": False, "help_text": "Made from the name if left out."}}
         validators: list = []
 
