@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from clabber_league.clubs.models import Role
 from clabber_league.scheduling.models import Fixture, ScheduleRun
+from tests.browser.conftest import assert_accessible
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -117,3 +118,7 @@ def test_the_secretary_generates_a_season_and_sees_its_fixtures(
     expect(page.get_by_role("link", name="Calendar (.ics)")).to_have_attribute(
         "href", re.compile(r"/calendar\.ics\?key=")
     )
+    # The secretary (a club admin) may also revoke everyone's links to the team.
+    expect(page.get_by_role("button", name=re.compile(r"^Revoke everyone"))).to_be_visible()
+    expect(page.get_by_role("button", name="New calendar link")).to_be_visible()
+    assert_accessible(page)
