@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -207,10 +207,14 @@ def round_status(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-def _player(request: HttpRequest) -> Player:
+NO_SUCH_PLAYER = "No such player in this club."
+
+
+def _player(request: HttpRequest) -> Player | None:
+    """The club's player the form names, or None (the page then says so)."""
     player = Player.objects.filter(club=request.club, pk=_int(request.POST.get("player"))).first()
     if player is None:
-        raise Http404("No such player in this club.")
+        messages.error(request, NO_SUCH_PLAYER)
     return player
 
 
@@ -226,6 +230,8 @@ def _int(value: Any) -> int | None:
 def entry_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
     player = _player(request)
+    if player is None:
+        return _back_to_check_in(request, event)
     try:
         entry = checkin.entry_check_in(event=event, player=player)
     except ServiceError as exc:
@@ -269,6 +275,8 @@ def entry_walk_in(request: HttpRequest, pk: int) -> HttpResponse:
 def entry_leave(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
     player = _player(request)
+    if player is None:
+        return _back_to_check_in(request, event)
     try:
         entry = checkin.entry_leave(event=event, player=player)
     except ServiceError as exc:
@@ -287,6 +295,8 @@ def entry_leave(request: HttpRequest, pk: int) -> HttpResponse:
 def entry_paid(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
     player = _player(request)
+    if player is None:
+        return _back_to_check_in(request, event)
     paid = request.POST.get("paid") == "1"
     try:
         checkin.entry_paid_set(event=event, player=player, paid=paid)

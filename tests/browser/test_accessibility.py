@@ -25,6 +25,7 @@ import pytest
 from django.core.management import call_command
 
 from clabber_league.clubs.models import Club
+from clabber_league.events.models import Event
 from clabber_league.games.models import Game
 from clabber_league.leagues import services as league_services
 from clabber_league.leagues.models import Division, Team
@@ -106,6 +107,10 @@ PAGES = [
     Visit("my settings", "/me/settings/", ADMIN),
     Visit("join from an invitation", "/join/{invitation_key}/"),
     Visit("password reset", "/accounts/password/reset/"),
+    Visit("club nights", "/clubs/{club}/nights/"),
+    Visit("a club night", "/clubs/{club}/nights/{event}/"),
+    Visit("new club night", "/clubs/{club}/nights/new/", ADMIN),
+    Visit("club night settings", "/clubs/{club}/nights/{event}/edit/", ADMIN),
 ]
 
 
@@ -148,6 +153,7 @@ def demo_places() -> dict[str, object]:
         "invitation_key": members_services.invitation_key(invitation),
         "dispute": dispute.pk,
         "house_rules": house_rules.pk,
+        "event": Event.objects.get(club=club, name="Tuesday club night").pk,
     }
 
 

@@ -10,6 +10,7 @@ from django.urls import reverse
 from clabber_league.clubs.models import Role
 from clabber_league.events.models import Entry, Event, Round, Series
 from clabber_league.events.services import checkin
+from clabber_league.events.views import NO_SUCH_PLAYER
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory
 
 from .conftest import play_out
@@ -120,8 +121,10 @@ def test_a_walk_in_is_added_by_name(client, night, secretary):
 def test_a_player_of_another_club_cannot_be_ticked_in(client, night, secretary):
     stranger = PlayerFactory(club=ClubFactory())
     client.force_login(secretary)
-    response = client.post(_url("check-in", night.club, pk=night.pk), {"player": stranger.pk})
-    assert response.status_code == 404
+    response = client.post(
+        _url("check-in", night.club, pk=night.pk), {"player": stranger.pk}, follow=True
+    )
+    assert NO_SUCH_PLAYER in response.content.decode()
     assert not Entry.objects.exists()
 
 

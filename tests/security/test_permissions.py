@@ -158,6 +158,19 @@ PAGES = {
     "members:dispute": (MANAGE, MANAGE),
     "members:handover": (SCORE, SCORE),
     "members:handover-dispute": (SCORE, SCORE),
+    "events:index": (READ, READ),
+    "events:new": (MANAGE, MANAGE),
+    "events:series-new": (MANAGE, MANAGE),
+    "events:detail": (READ, READ),
+    "events:edit": (MANAGE, MANAGE),
+    "events:check-in": (MANAGE, MANAGE),
+    "events:walk-in": (MANAGE, MANAGE),
+    "events:leave": (MANAGE, MANAGE),
+    "events:paid": (MANAGE, MANAGE),
+    "events:draw": (MANAGE, MANAGE),
+    "events:round-finish": (MANAGE, MANAGE),
+    "events:round-time": (MANAGE, MANAGE),
+    "events:round-status": (READ, READ),
 }
 ROLES = [None, Role.VIEWER, Role.PLAYER, Role.SCORER, Role.ADMIN]
 # Who belongs to a club (usernames, roles) is shown to its members only, even when public.
@@ -238,6 +251,7 @@ def world(game, teams, division, club):
         club=club, expires_at=timezone.now() + datetime.timedelta(days=3)
     )
     dispute = Dispute.objects.create(club=club, game=game, reason="Deal 1 was ours")
+    event = _club_night(club)
     objects = {
         "game": game.pk,
         "deal": game.deals.first().pk,
@@ -254,6 +268,7 @@ def world(game, teams, division, club):
         "revision": game.revisions.first().pk,
         "invitation": invitation.pk,
         "dispute": dispute.pk,
+        "event": event.pk,
     }
     return {
         "club": club,
@@ -262,6 +277,21 @@ def world(game, teams, division, club):
         "objects": objects,
         "season_slug": division.season.slug,
     }
+
+
+def _club_night(club):
+    """A club night of ``club`` with its round 1 drawn (four players at one table)."""
+    from clabber_league.events.services import checkin, rounds
+    from clabber_league.events.services.events import event_create
+    from tests.factories import PlayerFactory
+
+    event = event_create(
+        club=club, name="Club night", date=datetime.date(2026, 9, 8), rules="clabber", rounds=2
+    )
+    for i in range(4):
+        checkin.entry_check_in(event=event, player=PlayerFactory(club=club, name=f"Night {i}"))
+    rounds.round_draw(event=event)
+    return event
 
 
 # Which object a route's ``pk``/``id`` names.
@@ -303,6 +333,7 @@ PK_OBJECT = {
     "members:handover": "game",
     "members:player-merge": "player",
     "scheduling:withdrawal-policy": "division",
+    "events": "event",
 }
 
 
