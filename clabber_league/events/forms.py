@@ -35,6 +35,11 @@ class EventForm(forms.Form):
     kind = forms.ChoiceField(choices=Event.Kind.choices, initial=Event.Kind.NIGHT)
     rules = forms.ChoiceField(choices=[], label="Game", help_text="A rule set, or house rules.")
     format = forms.ChoiceField(choices=Event.Format.choices, initial=Event.Format.INDIVIDUAL)
+    movement = forms.ChoiceField(
+        choices=Event.Movement.choices,
+        initial=Event.Movement.MITCHELL,
+        label="Movement of fixed pairs",
+    )
     rounds = forms.IntegerField(min_value=1, max_value=30, initial=4)
     round_kind = forms.ChoiceField(
         choices=Event.RoundKind.choices, initial=Event.RoundKind.GAME, label="A round is"
@@ -95,6 +100,7 @@ class EventForm(forms.Form):
             "kind": event.kind,
             "rules": rules,
             "format": event.format,
+            "movement": event.movement,
             "rounds": event.rounds,
             "round_kind": event.round_kind,
             "round_deals": event.round_deals,
@@ -132,6 +138,11 @@ class WalkInForm(forms.Form):
 
     def add_service_errors(self, errors: list[dict[str, str]]) -> None:
         _apply_errors(self, errors, {})
+
+
+class PairForm(forms.Form):
+    name_1 = forms.CharField(max_length=120, label="First player")
+    name_2 = forms.CharField(max_length=120, label="Partner")
 
 
 class SeriesForm(forms.Form):

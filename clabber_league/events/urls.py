@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:pk>/edit/", views.event_edit, name="edit"),
     path("<int:pk>/check-in/", views.entry_check_in, name="check-in"),
     path("<int:pk>/walk-in/", views.entry_walk_in, name="walk-in"),
+    path("<int:pk>/pair/", views.pair_walk_in, name="pair"),
     path("<int:pk>/leave/", views.entry_leave, name="leave"),
     path("<int:pk>/paid/", views.entry_paid, name="paid"),
     path("<int:pk>/draw/", views.round_draw, name="draw"),

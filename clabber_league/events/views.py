@@ -24,7 +24,7 @@ from clabber_league.clubs.privacy import sees_names
 from clabber_league.core.errors import ServiceError
 
 from . import selectors
-from .forms import EventForm, SeriesForm, WalkInForm
+from .forms import EventForm, PairForm, SeriesForm, WalkInForm
 from .models import Entry, Event, Round
 from .services import checkin, rounds
 from .services import events as event_services
@@ -194,6 +194,10 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if request.club_access.can_manage and event.status != Event.Status.FINISHED:
         context.update(_check_in_list(request, event), walk_in_form=WalkInForm())
+        if event.format == Event.Format.PAIRS:
+            context["pairs"] = list(
+                event.pairs.select_related("player_1", "player_2").order_by("number")
+            )
     return render(request, "events/night.html", context)
 
 
@@ -265,6 +269,27 @@ def entry_walk_in(request: HttpRequest, pk: int) -> HttpResponse:
             _refused(request, exc)
         else:
             messages.success(request, _arrived(entry))
+    else:
+        messages.error(request, checkin.WALK_IN_NAME)
+    return _back_to_check_in(request, event)
+
+
+@require_POST
+@club_view("manage")
+def pair_walk_in(request: HttpRequest, pk: int) -> HttpResponse:
+    event = _event(request, pk)
+    form = PairForm(request.POST)
+    if form.is_valid():
+        try:
+            pair = checkin.pair_walk_in(
+                event=event, name_1=form.cleaned_data["name_1"], name_2=form.cleaned_data["name_2"]
+            )
+        except ServiceError as exc:
+            _refused(request, exc)
+        else:
+            messages.success(
+                request, f"Pair {pair.number}: {pair.player_1.name} & {pair.player_2.name}."
+            )
     else:
         messages.error(request, checkin.WALK_IN_NAME)
     return _back_to_check_in(request, event)

@@ -29,6 +29,7 @@ def _new_night_form(**fields):
         "kind": "night",
         "rules": "clabber",
         "format": "individual",
+        "movement": "mitchell",
         "rounds": "3",
         "round_kind": "game",
         "sit_out_rule": "average",
@@ -192,3 +193,14 @@ def test_another_clubs_night_is_not_found(client, night, secretary):
     MembershipFactory(club=other, user=secretary, role=Role.ADMIN)
     client.force_login(secretary)
     assert client.get(_url("detail", other, pk=night.pk)).status_code == 404
+
+
+def test_a_pair_is_entered_by_names_at_a_pairs_night(client, club, secretary):
+    client.force_login(secretary)
+    client.post(_url("new", club), _new_night_form(format="pairs", movement="swiss"))
+    event = Event.objects.get()
+    assert event.movement == "swiss"
+    client.post(_url("pair", club, pk=event.pk), {"name_1": "Ann", "name_2": "Bob"})
+    page = client.get(_url("detail", club, pk=event.pk)).content.decode()
+    assert "Ann &amp; Bob" in page
+    assert event.pairs.count() == 1

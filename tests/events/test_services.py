@@ -334,3 +334,58 @@ def test_merging_two_players_moves_their_night(night, members, club):
     assert Entry.objects.filter(event=night, player=twin).exists()
     assert any(twin.pk in t.seats for t in drawn.tables.all())
     assert not Player.objects.filter(pk=members[0].pk).exists()
+
+
+# --- fixed pairs -------------------------------------------------------------------------------
+
+
+def _pairs_night(club, movement="mitchell"):
+    return event_services.event_create(
+        club=club,
+        name="Pairs night",
+        date=dt.date(2026, 12, 8),
+        rules="clabber",
+        format="pairs",
+        movement=movement,
+        rounds=3,
+        seed="777",
+    )
+
+
+def test_pairs_are_entered_and_checked_in_together(club, members):
+    event = _pairs_night(club)
+    pair = checkin.pair_enter(event=event, player_1=members[0], player_2=members[1])
+    assert pair.number == 1
+    assert Entry.objects.filter(event=event, checked_in=True).count() == 2
+    with pytest.raises(checkin.CheckInError) as caught:
+        checkin.pair_enter(event=event, player_1=members[1], player_2=members[2])
+    assert caught.value.status == 409 and caught.value.errors[0]["field"] == "player_1"
+    by_name = checkin.pair_walk_in(event=event, name_1="member 03", name_2="New Partner")
+    assert by_name.player_1 == members[2] and by_name.player_2.name == "New Partner"
+
+
+def test_pairs_are_only_entered_at_a_pairs_event(night, members):
+    with pytest.raises(checkin.CheckInError) as caught:
+        checkin.pair_enter(event=night, player_1=members[0], player_2=members[1])
+    assert caught.value.errors[0]["message"] == checkin.PAIRS_ONLY
+
+
+@pytest.mark.parametrize("movement", ["mitchell", "swiss"])
+def test_fixed_pairs_sit_together_and_move_between_tables(club, members, access, movement):
+    event = _pairs_night(club, movement)
+    pairs = [
+        checkin.pair_enter(event=event, player_1=members[2 * i], player_2=members[2 * i + 1])
+        for i in range(5)
+    ]
+    partners = {frozenset((p.player_1_id, p.player_2_id)) for p in pairs}
+    met = []
+    for _ in range(2):
+        drawn = rounds.round_draw(event=event, access=access)
+        tables = list(drawn.tables.all())
+        assert len(tables) == 2  # five pairs: two tables, one pair has a bye
+        assert drawn.sit_outs.count() == 2  # the bye: both players of one pair
+        for t in tables:
+            assert frozenset(t.seats[0::2]) in partners and frozenset(t.seats[1::2]) in partners
+            met.append(frozenset((frozenset(t.seats[0::2]), frozenset(t.seats[1::2]))))
+        play_out(drawn)
+    assert len(set(met)) == len(met)  # no two pairs met twice in two rounds

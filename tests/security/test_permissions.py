@@ -165,6 +165,7 @@ PAGES = {
     "events:edit": (MANAGE, MANAGE),
     "events:check-in": (MANAGE, MANAGE),
     "events:walk-in": (MANAGE, MANAGE),
+    "events:pair": (MANAGE, MANAGE),
     "events:leave": (MANAGE, MANAGE),
     "events:paid": (MANAGE, MANAGE),
     "events:draw": (MANAGE, MANAGE),

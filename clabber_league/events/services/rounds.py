@@ -72,7 +72,7 @@ class RoundError(ServiceError):
 
 def draw_in_request_limit() -> int:
     """Players drawn in the request at most; a larger draw runs as a Celery task."""
-    return int(getattr(settings, "CLABBER_EVENT_DRAW_IN_REQUEST", 40))
+    return settings.CLABBER_EVENT_DRAW_IN_REQUEST
 
 
 # --- the history a draw reads ----------------------------------------------------------------
@@ -163,7 +163,7 @@ def round_draw(*, event: Event, user: Any = None, access: ClubAccess | None = No
         round_.save(update_fields=["message"])
         transaction.on_commit(lambda: _enqueue(round_.pk))
         return round_
-    _draw_and_seat(round_, players, user)
+    _seat(round_, _plan(round_, players), user)
     return round_
 
 
@@ -208,9 +208,12 @@ def round_draw_execute(*, round_id: int) -> Round:
     if round_.status != Round.Status.DRAWING:
         return round_
     try:
+        # The plan is read and drawn outside a transaction, so that the page sees the
+        # progress; the tables, games and sit-outs are then written all or nothing.
+        _progress(round_, 5, "Reading who is here and the night's history.")
+        planned = _plan(round_, _players(round_.event, round_.number))
         with transaction.atomic():
-            players = _players(round_.event, round_.number)
-            _draw_and_seat(round_, players, round_.created_by)
+            _seat(round_, planned, round_.created_by)
     except Exception as exc:  # any failure is recorded on the round
         logger.exception("draw of round %s failed", round_id)
         detail = " ".join(e["message"] for e in getattr(exc, "errors", [])) or type(exc).__name__
@@ -231,8 +234,14 @@ def _progress(round_: Round, percent: int, message: str) -> None:
     Round.objects.filter(pk=round_.pk).update(progress=percent, message=message[:300])
 
 
-def _draw_and_seat(round_: Round, ids: list[int], user: Any) -> None:
-    """Plan the round with ``events.draw`` and store it: a game per table, the sit-outs."""
+@dataclass
+class _Plan:
+    drawn: draw.RoundDraw
+    pairs: dict[int, Pair]
+
+
+def _plan(round_: Round, ids: list[int]) -> _Plan:
+    """The round's draw by ``events.draw`` (players, or fixed pairs), from the history."""
     event = round_.event
     pair_rows: dict[int, Pair] = {}
     if event.format == Event.Format.PAIRS:
@@ -245,7 +254,8 @@ def _draw_and_seat(round_: Round, ids: list[int], user: Any) -> None:
             ids,
             round_number=round_.number,
             seed=round_.seed,
-            method="mitchell",
+            method=event.movement,
+            scores=_pair_scores(round_, pair_of) if event.movement == "swiss" else None,
             history=history,
         )
     else:
@@ -260,6 +270,12 @@ def _draw_and_seat(round_: Round, ids: list[int], user: Any) -> None:
             keep_apart=[tuple(p) for p in event.keep_apart or []],
         )
     _progress(round_, 40, "Drawn: laying the tables.")
+    return _Plan(planned, pair_rows)
+
+
+def _seat(round_: Round, plan: _Plan, user: Any) -> None:
+    """Store the draw: a table and its game per table, the sit-outs with their score."""
+    event, planned, pair_rows = round_.event, plan.drawn, plan.pairs
     seats_of = {t.number: _player_seats(t, pair_rows) for t in planned.tables}
     players = Player.objects.in_bulk({p for seats in seats_of.values() for p in seats})
     total = max(len(planned.tables), 1)
@@ -303,6 +319,23 @@ def _draw_and_seat(round_: Round, ids: list[int], user: Any) -> None:
     round_.status = Round.Status.PLAYING
     round_.progress = 100
     round_.notes = notes
+
+
+def _pair_scores(round_: Round, pair_of: dict[int, int]) -> dict[int, float]:
+    """Each pair's points over the night's earlier rounds (a Swiss movement's order): the
+    side's score of every game its players sat at."""
+    scores: dict[int, float] = {}
+    tables = Table.objects.filter(
+        round__event_id=round_.event_id, round__number__lt=round_.number
+    ).select_related("game")
+    for table in tables:
+        if table.game is None or len(table.seats) != 4:
+            continue
+        for seat, side in ((0, "A"), (1, "B")):
+            pair = pair_of.get(table.seats[seat])
+            if pair is not None:
+                scores[pair] = scores.get(pair, 0) + table.game.scores.get(side, 0)
+    return scores
 
 
 def _player_seats(table: draw.Table, pairs: dict[int, Pair]) -> tuple[int, ...]:
