@@ -80,7 +80,7 @@ def describe_times(times: list[tuple[float, float]]) -> str:
 
     def figures(values: list[float]) -> tuple[float, float, float]:
         ordered = sorted(values)
-        p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+        p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
         return statistics.median(values) * 1000, p95 * 1000, ordered[-1] * 1000
 
     wall = figures([w for w, _ in times])
