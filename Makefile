@@ -69,6 +69,7 @@ bench: $(VENV)/.installed-test
 	$(PY) bench/schedule.py
 	$(PY) bench/backup.py
 	$(PY) bench/bracket.py
+	$(PY) bench/draw.py
 
 # The load test needs locust (the `bench` extra); LOAD_ARGS passes options, e.g. --wait-idle 300.
 .PHONY: bench-load

@@ -75,6 +75,8 @@ W_SEASON_OPPONENT = 1  # opponents again in the season
 
 #: Swap evaluations the search may spend on one round, per player (bounded, not timed).
 SEARCH_EVALUATIONS_PER_PLAYER = 2_500
+#: Shakes in a row without a better layout after which the search stops.
+SEARCH_PATIENCE = 12
 
 
 class DrawError(ServiceError):
@@ -262,7 +264,11 @@ def draw_round(
     rng.shuffle(layout)  # round 1 at random; later rounds start from a random layout too
     apart = {frozenset(p) for p in keep_apart if len(frozenset(p)) == 2}
     search = _Search(layout, sizes, history, apart, mixed=len(set(sizes)) > 1)
-    best = search.run(rng, evaluations=int(SEARCH_EVALUATIONS_PER_PLAYER * len(layout) * effort))
+    best = search.run(
+        rng,
+        evaluations=int(SEARCH_EVALUATIONS_PER_PLAYER * len(layout) * effort),
+        patience=max(1, round(SEARCH_PATIENCE * effort)),
+    )
 
     tables = []
     start = 0
@@ -310,10 +316,15 @@ class _Search:
 
     A move swaps two seats (at one table, which changes who partners whom, or at two
     tables). Costs are pairwise, so a swap's gain needs only the two players' neighbours:
-    a dozen look-ups in precomputed matrices. A descent tries every swap in a random order
-    and keeps each that lowers the cost, until a full pass finds none; then a few random
-    swaps shake the best layout found and the descent starts again, until the move budget
-    is spent or the cost is zero (nothing repeats: nothing better exists).
+    a dozen look-ups in precomputed matrices. Every seat has three neighbours: the seat
+    across (the partner) and two opponents. A seat at a table of three has a blank "across"
+    instead, a dummy player whose partner cost is the player's turns at tables of three, so
+    one formula serves every seat.
+
+    A descent tries every swap in a random order and keeps each that lowers the cost, until
+    a full pass finds none; then a few random swaps shake the best layout found and the
+    descent starts again. It stops when the cost is zero (nothing repeats), when
+    ``patience`` shakes in a row found nothing better, or when the move budget is spent.
     """
 
     def __init__(
@@ -328,10 +339,10 @@ class _Search:
         self.ids = sorted(layout)
         index = {p: i for i, p in enumerate(self.ids)}
         n = len(self.ids)
-        self.start = [index[p] for p in layout]
+        self.start = [index[p] for p in layout] + [n]  # the dummy sits in the last seat
         # partner[i][j], opponent[i][j]: the cost of i and j as partners / opponents.
-        partner = [[0] * n for _ in range(n)]
-        opponent = [[0] * n for _ in range(n)]
+        partner = [[0] * (n + 1) for _ in range(n + 1)]
+        opponent = [[0] * (n + 1) for _ in range(n + 1)]
         for i, j in combinations(range(n), 2):
             pair = frozenset((self.ids[i], self.ids[j]))
             np_, sp = history.night_partners[pair], history.season_partners[pair]
@@ -343,96 +354,113 @@ class _Search:
             opponent[i][j] = opponent[j][i] = (
                 together + W_NIGHT_OPPONENT * no + W_SEASON_OPPONENT * (no + so)
             )
+        if mixed:
+            for i, p in enumerate(self.ids):
+                partner[i][n] = W_THREE_HAND * history.three_hand[p]
         self.partner, self.opponent = partner, opponent
-        self.three = [W_THREE_HAND * history.three_hand[p] if mixed else 0 for p in self.ids]
-        # For every seat: its table, the seat opposite (-1 if none), the other seats.
+        # For every seat: its table, the seat across (the dummy's at a table of three) and
+        # the two seats of its opponents.
         self.table_of: list[int] = []
         self.across: list[int] = []
-        self.others: list[tuple[int, ...]] = []
-        self.size_of: list[int] = []
+        self.beside: list[tuple[int, int]] = []
+        self.table_seats: list[list[int]] = []
         pos = 0
         for t, size in enumerate(sizes):
             seats = list(range(pos, pos + size))
+            self.table_seats.append(seats)
             for k, s in enumerate(seats):
                 self.table_of.append(t)
-                self.size_of.append(size)
-                across = seats[(k + 2) % 4] if size == 4 else -1
+                across = seats[(k + 2) % 4] if size == 4 else n
                 self.across.append(across)
-                self.others.append(tuple(x for x in seats if x != s and x != across))
+                first, second = (x for x in seats if x != s and x != across)
+                self.beside.append((first, second))
             pos += size
-
-    def _seat_cost(self, seating: list[int], s: int, who: int, skip: int = -1) -> int:
-        """What ``who`` at seat ``s`` costs with its table's other seats (seat ``skip``
-        excluded, being the other half of a swap at the same table)."""
-        cost = self.three[who] if self.size_of[s] == 3 else 0
-        a = self.across[s]
-        if a >= 0 and a != skip:
-            cost += self.partner[who][seating[a]]
-        row = self.opponent[who]
-        for o in self.others[s]:
-            if o != skip:
-                cost += row[seating[o]]
-        return cost
 
     def total(self, layout_ids: Sequence[int]) -> int:
         index = {p: i for i, p in enumerate(self.ids)}
-        seating = [index[p] for p in layout_ids]
-        return self._total(seating)
+        return self._total([index[p] for p in layout_ids] + [len(self.ids)])
 
     def _total(self, seating: list[int]) -> int:
-        # every pair is seen from both ends: halve the pair costs, not the three-hand cost
-        doubled = sum(self._seat_cost(seating, s, seating[s]) for s in range(len(seating)))
-        three = sum(self.three[seating[s]] for s in range(len(seating)) if self.size_of[s] == 3)
-        return (doubled - three) // 2 + three
+        """The layout's cost: each pair is seen from both ends, the dummy from one."""
+        partner, opponent = self.partner, self.opponent
+        doubled = three = 0
+        for s in range(len(seating) - 1):
+            who = seating[s]
+            b1, b2 = self.beside[s]
+            doubled += opponent[who][seating[b1]] + opponent[who][seating[b2]]
+            mate = seating[self.across[s]]
+            if self.across[s] == len(seating) - 1:
+                three += partner[who][mate]
+            else:
+                doubled += partner[who][mate]
+        return doubled // 2 + three
 
-    def _gain(self, seating: list[int], s: int, t: int) -> int:
-        x, y = seating[s], seating[t]
-        if self.table_of[s] == self.table_of[t]:
-            # Same table: only x's and y's relations to the other two seats change
-            # (x-y stay together; partners when opposite, else opponents).
-            if self.across[s] == t:
-                return 0  # swapping partners changes nothing
-            before = self._seat_cost(seating, s, x, t) + self._seat_cost(seating, t, y, s)
-            after = self._seat_cost(seating, s, y, t) + self._seat_cost(seating, t, x, s)
-            return before - after
-        before = self._seat_cost(seating, s, x) + self._seat_cost(seating, t, y)
-        after = self._seat_cost(seating, s, y) + self._seat_cost(seating, t, x)
+    def _swap_gain_same_table(self, seating: list[int], s: int, t: int) -> int:
+        if self.across[s] == t:
+            return 0  # swapping partners changes nothing
+        before = self._total_of_table(seating, s)
+        seating[s], seating[t] = seating[t], seating[s]
+        after = self._total_of_table(seating, s)
+        seating[s], seating[t] = seating[t], seating[s]
         return before - after
 
-    def run(self, rng: random.Random, *, evaluations: int) -> list[int]:
+    def _total_of_table(self, seating: list[int], s: int) -> int:
+        cost = 0
+        last = len(seating) - 1
+        for seat in self.table_seats[self.table_of[s]]:
+            who = seating[seat]
+            b1, b2 = self.beside[seat]
+            cost += self.opponent[who][seating[b1]] + self.opponent[who][seating[b2]]
+            mate = self.partner[who][seating[self.across[seat]]]
+            cost += 2 * mate if self.across[seat] == last else mate
+        return cost // 2
+
+    def run(self, rng: random.Random, *, evaluations: int, patience: int) -> list[int]:
+        partner, opponent = self.partner, self.opponent
+        across, beside, table_of = self.across, self.beside, self.table_of
         seating = self.start[:]
-        n = len(seating)
+        n = len(seating) - 1
         cost = self._total(seating)
         best, best_cost = seating[:], cost
         moves = [(s, t) for s in range(n) for t in range(s + 1, n)]
-        if not moves:
-            return [self.ids[i] for i in best]
         spent = 0
-        while spent < evaluations and best_cost > 0:
+        stale = 0
+        while moves and spent < evaluations and best_cost > 0 and stale < patience:
             improved = True
             while improved and spent < evaluations and cost > 0:
                 improved = False
                 rng.shuffle(moves)
                 for s, t in moves:
-                    spent += 1
-                    gain = self._gain(seating, s, t)
+                    if table_of[s] == table_of[t]:
+                        gain = self._swap_gain_same_table(seating, s, t)
+                    else:
+                        x, y = seating[s], seating[t]
+                        px, ox, py, oy = partner[x], opponent[x], partner[y], opponent[y]
+                        a, (b, c) = seating[across[s]], beside[s]
+                        b, c = seating[b], seating[c]
+                        gain = px[a] + ox[b] + ox[c] - py[a] - oy[b] - oy[c]
+                        a, (b, c) = seating[across[t]], beside[t]
+                        b, c = seating[b], seating[c]
+                        gain += py[a] + oy[b] + oy[c] - px[a] - ox[b] - ox[c]
                     if gain > 0:
                         seating[s], seating[t] = seating[t], seating[s]
                         cost -= gain
                         improved = True
                         if cost == 0:
                             break
-                    if spent >= evaluations:
-                        break
+                spent += len(moves)
             if cost < best_cost:
                 best, best_cost = seating[:], cost
+                stale = 0
+            else:
+                stale += 1
             # Shake the best layout found with a few random swaps and descend again.
             seating = best[:]
             for _ in range(max(2, n // 16)):
                 s, t = moves[rng.randrange(len(moves))]
                 seating[s], seating[t] = seating[t], seating[s]
             cost = self._total(seating)
-        return [self.ids[i] for i in best]
+        return [self.ids[i] for i in best[:n]]
 
 
 # -- fixed pairs ----------------------------------------------------------------------------

@@ -190,6 +190,12 @@ CLABBER_MAX_DEALS_PER_GAME = int(os.environ.get("CLABBER_MAX_DEALS_PER_GAME") or
 # A club night's round drawn for more players than this runs as a Celery task.
 CLABBER_EVENT_DRAW_IN_REQUEST = int(os.environ.get("CLABBER_EVENT_DRAW_IN_REQUEST") or "40")
 
+# A game's table link (games.table_links) works this many days after it is issued (0: until
+# the game is confirmed or the link revoked). CLABBER_SITE_URL makes the link absolute where
+# no request gives the host (a command, a task); pages use the address they were opened with.
+CLABBER_TABLE_LINK_DAYS = int(os.environ.get("CLABBER_TABLE_LINK_DAYS") or "7")
+CLABBER_SITE_URL = os.environ.get("CLABBER_SITE_URL", "")
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
