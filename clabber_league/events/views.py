@@ -22,6 +22,7 @@ from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
 from clabber_league.core.errors import ServiceError
+from clabber_league.games import table_links
 
 from . import selectors
 from .forms import EventForm, PairForm, SeriesForm, WalkInForm
@@ -191,6 +192,10 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         ranking=selectors.event_ranking(event, to_member=to_member),
         open_tables=[t for t in (view.tables if view else []) if t.status != "finished"],
         all_drawn=current is not None and current.number >= event.rounds,
+        # Each table's link in one query (the cards' QR codes and the links below).
+        table_links=table_links.table_links_live(
+            games=[t.game for t in (view.tables if view else []) if t.game]
+        ),
     )
     if request.club_access.can_manage and event.status != Event.Status.FINISHED:
         context.update(_check_in_list(request, event), walk_in_form=WalkInForm())

@@ -53,17 +53,30 @@ def _score_table(page, sides: int) -> None:
     expect(page.locator(".messages")).to_contain_text("saved")
 
 
-def _play_round(page, base: str, event: Event, number: int) -> None:
+def _play_round(page, browser, base: str, event: Event, number: int) -> None:
+    """Each table's phone (no login) opens its table link from the night's page and
+    scores the round's two deals."""
     round_ = Round.objects.get(event=event, number=number)
+    page.goto(f"{base}/clubs/{event.club.slug}/nights/{event.pk}/")
+    links = {
+        t.number: page.get_by_role(
+            "link", name=f"Table link of table {t.number} (for the phone at the table)"
+        ).get_attribute("href")
+        for t in round_.tables.all()
+    }
     for table in round_.tables.order_by("number"):
-        page.goto(f"{base}/clubs/{event.club.slug}/nights/{event.pk}/")
-        page.get_by_role("link", name=f"Deal entry of table {table.number}").click()
+        phone = browser.new_context(viewport={"width": 390, "height": 844})
+        at_table = phone.new_page()
+        at_table.set_default_timeout(15_000)
+        at_table.goto(links[table.number])
         for _ in range(2):  # a round is two deals
-            _score_table(page, len(table.seats))
+            _score_table(at_table, len(table.seats))
+        phone.close()
         assert Game.objects.get(pk=table.game_id).status == Game.Status.FINISHED
+    return links
 
 
-def test_the_secretary_runs_a_night_of_thirteen(live_server, page, club):
+def test_the_secretary_runs_a_night_of_thirteen(live_server, browser, page, club):
     base = live_server.url
     _log_in(page, base)
     page.goto(f"{base}/clubs/{club.slug}/nights/")
@@ -91,11 +104,21 @@ def test_the_secretary_runs_a_night_of_thirteen(live_server, page, club):
     expect(page.locator(".table-card")).to_have_count(4)
     assert_accessible(page)
 
-    _play_round(page, base, event, 1)
+    first_links = _play_round(page, browser, base, event, 1)
     page.goto(f"{base}/clubs/{club.slug}/nights/{event.pk}/")
     page.get_by_role("button", name="Draw round 2").click()
     expect(page.locator(".messages")).to_contain_text("Round 2 is drawn")
-    _play_round(page, base, event, 2)
+    _play_round(page, browser, base, event, 2)
+    # Round 1 is over (its games confirmed by the draw): its table cards score no more.
+    stale = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    stale.goto(first_links[1])
+    expect(stale.locator("body")).to_contain_text("confirmed")
+    assert (
+        Game.objects.get(
+            pk=Round.objects.get(event=event, number=1).tables.get(number=1).game_id
+        ).deal_count
+        == 2
+    )
 
     page.goto(f"{base}/clubs/{club.slug}/nights/{event.pk}/")
     page.get_by_role("button", name="Finish the night").click()

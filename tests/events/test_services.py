@@ -389,3 +389,19 @@ def test_fixed_pairs_sit_together_and_move_between_tables(club, members, access,
             met.append(frozenset((frozenset(t.seats[0::2]), frozenset(t.seats[1::2]))))
         play_out(drawn)
     assert len(set(met)) == len(met)  # no two pairs met twice in two rounds
+
+
+def test_each_table_gets_a_table_link_that_stops_once_its_round_is_over(night, members, access):
+    from clabber_league.games import table_links
+
+    _check_in(night, members[:8])
+    first = rounds.round_draw(event=night, access=access)
+    links = {t.number: table_links.table_link_live(game=t.game) for t in first.tables.all()}
+    assert {link.table_label for link in links.values()} == {"1", "2"}
+    token = table_links.table_link_token(links[1])
+    assert table_links.table_link_check(token).game_id == first.tables.get(number=1).game_id
+    play_out(first)
+    rounds.round_draw(event=night, access=access)  # round 1 over: its games confirmed
+    with pytest.raises(table_links.TableLinkError) as caught:
+        table_links.table_link_check(token)
+    assert caught.value.errors[0]["message"] == table_links.LINK_GAME_CONFIRMED

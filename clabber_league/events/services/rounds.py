@@ -4,9 +4,10 @@
 planner ``events.draw`` from the event's shown seed, with the night's earlier rounds and
 the season's other nights (the event's series) as history, so that nobody partners the
 same player twice in a night and repeats over the season are few. Each table then gets
-its game through ``games.services.game_start``: a game outside any league, played by the
-event's rules (a table of three at a four-hand event by the game's three-hand form), its
-first dealer the draw's. A round of N deals gives each game that deal limit (the target
+its game through ``games.services.game_start`` (and its table link, for the phone at the
+table: ``games.table_links``): a game outside any league, played by the event's rules (a
+table of three at a four-hand event by the game's three-hand form), its first dealer the
+draw's. A round of N deals gives each game that deal limit (the target
 does not end it); a timed round is ended by calling time. Sit-outs are recorded with the
 score the event's rule gives (a fixed score, or ``None``: the player's average on the
 night, which the ranking works out as the night goes on).
@@ -38,6 +39,7 @@ from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Player
 from clabber_league.core.errors import CONFLICT, ServiceError
 from clabber_league.games import services as games
+from clabber_league.games import table_links
 from clabber_league.games.adapters import rules_input
 from clabber_league.games.models import Game
 from clabber_league.leagues.results import game_counts
@@ -297,6 +299,9 @@ def _seat(round_: Round, plan: _Plan, user: Any) -> None:
             first_dealer=game.first_dealer,
             game=game,
         )
+        # The table's phone scores its game through the link on the table card; the link
+        # stops working once the game is confirmed (the round finished).
+        table_links.table_link_issue(game=game, table_label=str(table.number), user=user)
         if done % 10 == 0:
             _progress(round_, 40 + 60 * done // total, f"Table {done} of {total} laid.")
     sit_out_players: list[int] = []
