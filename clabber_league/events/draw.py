@@ -19,6 +19,11 @@ has everyone playing alone. The planner decides:
   partners already paired this season, a second seat at a table of three this night,
   opponents already met this night, opponents already met this season. Each weight is a
   cost per earlier meeting, so a pair that met twice is avoided more than one that met once.
+  Partners never repeat on a night while every player has had fewer partners than half the
+  players present (then a draw without a repeat always exists, and the search finds it).
+  Beyond that a round-by-round planner can reach a dead end: a full rotation (11 rounds
+  for 12 players, each partnering everyone once) needs its earlier rounds chosen for it,
+  and this planner, which sees only what happened, then repeats a partner in some nights.
 * **Who deals first** at each table: the player who has dealt first least often this night,
   ties by the seeded draw.
 
@@ -48,7 +53,7 @@ body); the messages are module constants.
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -74,7 +79,7 @@ W_NIGHT_OPPONENT = 20  # opponents again on the same night
 W_SEASON_OPPONENT = 1  # opponents again in the season
 
 #: Swap evaluations the search may spend on one round, per player (bounded, not timed).
-SEARCH_EVALUATIONS_PER_PLAYER = 2_500
+SEARCH_EVALUATIONS_PER_PLAYER = 1_250
 #: Shakes in a row without a better layout after which the search stops.
 SEARCH_PATIENCE = 12
 
@@ -243,8 +248,8 @@ def draw_round(
     """Draw one round of an individual night for the ``players`` present (ids).
 
     ``keep_apart``: pairs of players never to seat at one table if it can be helped.
-    ``effort`` scales the search's move budget (1.0 is the default, tuned so that 64
-    players take well under half a second)."""
+    ``effort`` scales the search's move budget (1.0 is the default: a 64-player round of
+    a season takes about 0.1 s of CPU, and a longer search finds no fewer repeats)."""
     history = history or History()
     everyone = _check_ids(players, "players", DUPLICATE_PLAYER)
     rng = _rng(seed, round_number)
@@ -321,10 +326,11 @@ class _Search:
     instead, a dummy player whose partner cost is the player's turns at tables of three, so
     one formula serves every seat.
 
-    A descent tries every swap in a random order and keeps each that lowers the cost, until
-    a full pass finds none; then a few random swaps shake the best layout found and the
-    descent starts again. It stops when the cost is zero (nothing repeats), when
-    ``patience`` shakes in a row found nothing better, or when the move budget is spent.
+    A descent makes every swap that lowers the cost until none does (driven by a queue of
+    the tables that changed); then two random swaps shake the best layout found and the
+    descent starts again from the tables they touched. It stops when the cost is zero
+    (nothing repeats), when ``patience`` shakes in a row found nothing better, or when the
+    move budget is spent.
     """
 
     def __init__(
@@ -416,22 +422,64 @@ class _Search:
         return cost // 2
 
     def run(self, rng: random.Random, *, evaluations: int, patience: int) -> list[int]:
-        partner, opponent = self.partner, self.opponent
-        across, beside, table_of = self.across, self.beside, self.table_of
+        n = len(self.start) - 1
         seating = self.start[:]
-        n = len(seating) - 1
         cost = self._total(seating)
         best, best_cost = seating[:], cost
-        moves = [(s, t) for s in range(n) for t in range(s + 1, n)]
+        if n < 2:
+            return [self.ids[i] for i in best[:n]]
+        order = list(range(n))
+        rng.shuffle(order)  # the order in which a seat's swaps are tried
+        tables = list(range(len(self.table_seats)))
+        rng.shuffle(tables)
         spent = 0
         stale = 0
-        while moves and spent < evaluations and best_cost > 0 and stale < patience:
-            improved = True
-            while improved and spent < evaluations and cost > 0:
-                improved = False
-                rng.shuffle(moves)
-                for s, t in moves:
+        while True:
+            cost, spent = self._descend(seating, cost, tables, order, spent, evaluations)
+            if cost < best_cost:
+                best, best_cost = seating[:], cost
+                stale = 0
+            else:
+                stale += 1
+            if best_cost == 0 or spent >= evaluations or stale >= patience:
+                break
+            # Shake the best layout found with two random swaps and descend again from the
+            # tables they touched.
+            seating = best[:]
+            touched: list[int] = []
+            for _ in range(2):
+                s, t = rng.randrange(n), rng.randrange(n)
+                seating[s], seating[t] = seating[t], seating[s]
+                touched += [self.table_of[s], self.table_of[t]]
+            cost = self._total(seating)
+            tables = list(dict.fromkeys(touched))
+        return [self.ids[i] for i in best[:n]]
+
+    def _descend(
+        self,
+        seating: list[int],
+        cost: int,
+        tables: list[int],
+        order: list[int],
+        spent: int,
+        evaluations: int,
+    ) -> tuple[int, int]:
+        """Swap seats while a swap lowers the cost. Only swaps that involve a table that
+        changed can have become worth making, so a queue of changed tables drives it: each
+        of a table's seats tries a swap with every seat; an improving swap queues both of
+        its tables again. Returns the cost and the evaluations spent so far."""
+        partner, opponent = self.partner, self.opponent
+        across, beside, table_of = self.across, self.beside, self.table_of
+        queue = deque(tables)
+        queued = set(tables)
+        while queue and cost > 0 and spent < evaluations:
+            table = queue.popleft()
+            queued.discard(table)
+            for s in self.table_seats[table]:
+                for t in order:
                     if table_of[s] == table_of[t]:
+                        if s == t:
+                            continue
                         gain = self._swap_gain_same_table(seating, s, t)
                     else:
                         x, y = seating[s], seating[t]
@@ -445,22 +493,12 @@ class _Search:
                     if gain > 0:
                         seating[s], seating[t] = seating[t], seating[s]
                         cost -= gain
-                        improved = True
-                        if cost == 0:
-                            break
-                spent += len(moves)
-            if cost < best_cost:
-                best, best_cost = seating[:], cost
-                stale = 0
-            else:
-                stale += 1
-            # Shake the best layout found with a few random swaps and descend again.
-            seating = best[:]
-            for _ in range(max(2, n // 16)):
-                s, t = moves[rng.randrange(len(moves))]
-                seating[s], seating[t] = seating[t], seating[s]
-            cost = self._total(seating)
-        return [self.ids[i] for i in best[:n]]
+                        for changed in (table, table_of[t]):
+                            if changed not in queued:
+                                queue.append(changed)
+                                queued.add(changed)
+                spent += len(order)
+        return cost, spent
 
 
 # -- fixed pairs ----------------------------------------------------------------------------
