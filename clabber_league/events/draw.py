@@ -20,7 +20,9 @@ has everyone playing alone. The planner decides:
   opponents already met this night, opponents already met this season. Each weight is a
   cost per earlier meeting, so a pair that met twice is avoided more than one that met once.
   Partners never repeat on a night while every player has had fewer partners than half the
-  players present (then a draw without a repeat always exists, and the search finds it).
+  players present (then a draw without a repeat always exists, and the search finds it);
+  later too whenever a draw without one exists (for up to 24 players at tables of four an
+  exact search backs the local one up).
   Beyond that a round-by-round planner can reach a dead end: a full rotation (11 rounds
   for 12 players, each partnering everyone once) needs its earlier rounds chosen for it,
   and this planner, which sees only what happened, then repeats a partner in some nights.
@@ -36,9 +38,12 @@ Fixed pairs (``pairs_round``) are the same objects with each "seat" a pair: a ta
 ``(pair, pair)``, the first pair sitting North-South (seats 0 and 2 of the four), the second
 East-West. ``method="mitchell"``: North-South pairs stay at their table and East-West pairs
 move up one table a round (stations come from the round-1 draw of the seed, so they hold
-all night while the same pairs play); an odd pair out has a bye. ``method="swiss"``: pairs
-ranked on the night's ``scores`` (round 1 by the seeded draw) meet the nearest-ranked pair
-they have not met yet; the bye goes to the lowest-ranked pair that has had fewest byes.
+all night while the same pairs play); an odd pair out has a bye. Once the movement comes
+round (after as many rounds as tables) or the pairs change so that it would bring a
+rematch, the round is re-paired in movement order, each pair meeting the first it has not
+met (the movement's own tables where they fit). ``method="swiss"``: pairs ranked on the
+night's ``scores`` (round 1 by the seeded draw) meet the nearest-ranked pair they have not
+met yet; the bye goes to the lowest-ranked pair that has had fewest byes.
 Rematches happen only where no pairing without one was found (``opponent_repeats_night``).
 
 The caller (``events`` services) stores the rounds and rebuilds a :class:`History` from
@@ -274,6 +279,20 @@ def draw_round(
         evaluations=int(SEARCH_EVALUATIONS_PER_PLAYER * len(layout) * effort),
         patience=max(1, round(SEARCH_PATIENCE * effort)),
     )
+    if set(sizes) == {4} and _night_repeats(best, history):
+        # The search missed (a sparse choice of new partners, rare): an exact search for
+        # a pairing without a repeat, and the search again from the tables it makes.
+        pairing = _partnering_without_repeats(seated, history)
+        if pairing is not None:
+            tables_of_two = zip(pairing[::2], pairing[1::2], strict=True)
+            search.start = search.index_layout(
+                [seat for (a, c), (b, d) in tables_of_two for seat in (a, b, c, d)]
+            )
+            best = search.run(
+                rng,
+                evaluations=int(SEARCH_EVALUATIONS_PER_PLAYER * len(layout) * effort),
+                patience=max(1, round(SEARCH_PATIENCE * effort)),
+            )
 
     tables = []
     start = 0
@@ -284,6 +303,55 @@ def draw_round(
         candidates = [i for i, p in enumerate(seats) if history.first_deals[p] == fewest]
         tables.append(Table(number, seats, candidates[rng.randrange(len(candidates))]))
     return _summarise(round_number, seed, tables, sit_outs, history, search.total(best))
+
+
+def _night_repeats(layout: Sequence[int], history: History) -> int:
+    """Partnerships in a layout of tables of four that already happened this night."""
+    return sum(
+        1
+        for k in range(0, len(layout), 4)
+        for pair in (frozenset(layout[k : k + 3 : 2]), frozenset(layout[k + 1 : k + 4 : 2]))
+        if history.night_partners[pair]
+    )
+
+
+#: The exact search for a pairing without a repeated partner: up to this many players
+#: (beyond, a draw without a repeat is easy for the local search), and this many nodes.
+PAIRING_MAX_PLAYERS = 24
+PAIRING_NODE_LIMIT = 5_000
+
+
+def _partnering_without_repeats(
+    players: Sequence[int], history: History
+) -> list[tuple[int, int]] | None:
+    """Partners for everyone, none partnered before this night, or None if none was found.
+
+    Depth first, the player with fewest possible partners first (the usual way to find a
+    matching in a sparse graph by backtracking), within :data:`PAIRING_NODE_LIMIT` nodes."""
+    if len(players) > PAIRING_MAX_PLAYERS:
+        return None
+    allowed = {
+        p: frozenset(q for q in players if q != p and not history.night_partners[frozenset((p, q))])
+        for p in players
+    }
+    nodes = 0
+
+    def extend(left: frozenset[int]) -> list[tuple[int, int]] | None:
+        nonlocal nodes
+        if not left:
+            return []
+        nodes += 1
+        if nodes > PAIRING_NODE_LIMIT:
+            return None
+        first = min(sorted(left), key=lambda p: len(allowed[p] & left))
+        options = sorted(allowed[first] & left, key=lambda q: (len(allowed[q] & left), q))
+        for other in options:
+            rest = extend(left - {first, other})
+            if rest is not None:
+                return [(first, other), *rest]
+        return None
+
+    return extend(frozenset(players))
 
 
 def _summarise(
@@ -381,6 +449,11 @@ class _Search:
                 first, second = (x for x in seats if x != s and x != across)
                 self.beside.append((first, second))
             pos += size
+
+    def index_layout(self, layout_ids: Sequence[int]) -> list[int]:
+        """A layout of ids as the search holds it (indices, and the dummy's seat)."""
+        index = {p: i for i, p in enumerate(self.ids)}
+        return [index[p] for p in layout_ids] + [len(self.ids)]
 
     def total(self, layout_ids: Sequence[int]) -> int:
         index = {p: i for i, p in enumerate(self.ids)}
@@ -523,6 +596,10 @@ def pairs_round(
     rng = _rng(seed, round_number)
     if method == "mitchell":
         matches, byes = _mitchell(field_, round_number, seed)
+        if any(history.night_opponents[frozenset(m)] for m in matches):
+            # The movement has come round (or the pairs changed): re-pair in its order
+            # with the fewest rematches, keeping its tables where they fit.
+            matches = _fewest_rematches([p for m in matches for p in m], history)
     else:
         matches, byes = _swiss(field_, rng, scores or {}, history)
     tables = [Table(n, m, rng.randrange(2)) for n, m in enumerate(matches, start=1)]
@@ -535,7 +612,8 @@ def _mitchell(field_: list[int], round_number: int, seed: str) -> tuple[list, tu
     The stations come from the round-1 draw of the seed, so they hold all night for the
     same pairs. With an odd number of pairs the last table's North-South seat is empty: the
     East-West pair that comes to it sits out, and the other tables keep their numbers.
-    After as many rounds as tables, the movement starts over (rematches)."""
+    After as many rounds as tables the movement starts over (``pairs_round`` then re-pairs
+    it to avoid the rematches)."""
     order: list[int | None] = list(field_)
     random.Random(f"{seed}:1").shuffle(order)
     n_tables = (len(order) + 1) // 2
@@ -576,6 +654,15 @@ def _swiss(
             found = _swiss_search(rest, history, allowed)
             if found is not None:
                 return found, (() if bye is None else (bye,))
+    raise AssertionError("a pairing with every rematch allowed always exists")  # pragma: no cover
+
+
+def _fewest_rematches(order: list[int], history: History) -> list:
+    """Pairs in ``order`` (each meets the first it may), with as few rematches as found."""
+    for allowed in range(len(order) // 2 + 1):
+        found = _swiss_search(order, history, allowed)
+        if found is not None:
+            return found
     raise AssertionError("a pairing with every rematch allowed always exists")  # pragma: no cover
 
 

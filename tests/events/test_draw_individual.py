@@ -186,3 +186,30 @@ def test_nobody_plays_at_a_table_of_three_twice_before_everyone_has_once(n, seed
         at_three.update(p for t in draw.tables if len(t.seats) == 3 for p in t.seats)
         turns = [at_three[p] for p in range(1, n + 1)]
         assert max(turns) - min(turns) <= 1
+
+
+def _has_partnering(players, used):
+    """Whether the players can all be paired with someone they have not partnered."""
+    if not players:
+        return True
+    first, rest = players[0], players[1:]
+    return any(
+        _has_partnering(rest[:k] + rest[k + 1 :], used)
+        for k, other in enumerate(rest)
+        if frozenset((first, other)) not in used
+    )
+
+
+@given(n=st.sampled_from([4, 8, 12]), seed=seeds, data=st.data())
+@settings(max_examples=60, deadline=None)
+def test_no_partner_twice_in_a_night_whenever_a_draw_without_one_exists(n, seed, data):
+    # Any earlier partnerships at all (not only those a planner would have made): if the
+    # players can be paired without a repeat, the draw finds such a pairing.
+    players = list(range(1, n + 1))
+    every_pair = [frozenset((a, b)) for a in players for b in players if a < b]
+    used = set(data.draw(st.lists(st.sampled_from(every_pair), max_size=3 * n)))
+    history = History(night_partners=Counter(used))
+    draw = draw_round(players, round_number=5, seed=seed, history=history)
+    if _has_partnering(players, used):
+        assert draw.partner_repeats_night == 0
+        assert not used & set(partnerships(draw))
