@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from clabber_league.clubs.models import Player
-from clabber_league.events.models import Entry, Event, Round, SitOut, Table
+from clabber_league.events.models import Entry, Event, Round, SitOut
 from clabber_league.events.services import checkin, rounds
 from clabber_league.events.services import events as event_services
 from clabber_league.games import services as games
@@ -306,22 +306,6 @@ def test_time_is_called_only_on_a_timed_round(night, members):
     with pytest.raises(rounds.RoundError) as caught:
         rounds.round_call_time(round_=drawn)
     assert caught.value.errors[0]["message"] == rounds.NO_TIME_LIMIT
-
-
-def test_a_large_draw_runs_as_a_task_and_reports_its_end(
-    club, members, settings, django_capture_on_commit_callbacks
-):
-    settings.CLABBER_EVENT_DRAW_IN_REQUEST = 4
-    event = event_services.event_create(
-        club=club, name="Big", date=dt.date(2026, 12, 8), rules="clabber"
-    )
-    _check_in(event, members[:12])
-    with django_capture_on_commit_callbacks(execute=True):
-        drawn = rounds.round_draw(event=event)  # queued; tasks run eagerly in the tests
-        assert drawn.status == Round.Status.DRAWING
-    drawn.refresh_from_db()
-    assert drawn.status == Round.Status.PLAYING and drawn.progress == 100
-    assert Table.objects.filter(round=drawn).count() == 3
 
 
 def test_merging_two_players_moves_their_night(night, members, club):
