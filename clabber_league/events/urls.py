@@ -1,4 +1,4 @@
-"""Club nights' pages, under ``/clubs/<club>/nights/``."""
+"""Club nights' pages, under ``/clubs/<club>/events/``."""
 
 from django.urls import path
 

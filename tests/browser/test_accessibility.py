@@ -107,10 +107,10 @@ PAGES = [
     Visit("my settings", "/me/settings/", ADMIN),
     Visit("join from an invitation", "/join/{invitation_key}/"),
     Visit("password reset", "/accounts/password/reset/"),
-    Visit("club nights", "/clubs/{club}/nights/"),
-    Visit("a club night", "/clubs/{club}/nights/{event}/"),
-    Visit("new club night", "/clubs/{club}/nights/new/", ADMIN),
-    Visit("club night settings", "/clubs/{club}/nights/{event}/edit/", ADMIN),
+    Visit("club nights", "/clubs/{club}/events/"),
+    Visit("a club night", "/clubs/{club}/events/{event}/"),
+    Visit("new club night", "/clubs/{club}/events/new/", ADMIN),
+    Visit("club night settings", "/clubs/{club}/events/{event}/edit/", ADMIN),
 ]
 
 

@@ -57,7 +57,7 @@ def _play_round(page, browser, base: str, event: Event, number: int) -> None:
     """Each table's phone (no login) opens its table link from the night's page and
     scores the round's two deals."""
     round_ = Round.objects.get(event=event, number=number)
-    page.goto(f"{base}/clubs/{event.club.slug}/nights/{event.pk}/")
+    page.goto(f"{base}/clubs/{event.club.slug}/events/{event.pk}/")
     links = {
         t.number: page.get_by_role(
             "link", name=f"Table link of table {t.number} (for the phone at the table)"
@@ -79,7 +79,7 @@ def _play_round(page, browser, base: str, event: Event, number: int) -> None:
 def test_the_secretary_runs_a_night_of_thirteen(live_server, browser, page, club):
     base = live_server.url
     _log_in(page, base)
-    page.goto(f"{base}/clubs/{club.slug}/nights/")
+    page.goto(f"{base}/clubs/{club.slug}/events/")
     assert_accessible(page)
     page.get_by_role("link", name="New night").click()
     page.fill("#id_name", "Tuesday night")
@@ -105,7 +105,7 @@ def test_the_secretary_runs_a_night_of_thirteen(live_server, browser, page, club
     assert_accessible(page)
 
     first_links = _play_round(page, browser, base, event, 1)
-    page.goto(f"{base}/clubs/{club.slug}/nights/{event.pk}/")
+    page.goto(f"{base}/clubs/{club.slug}/events/{event.pk}/")
     page.get_by_role("button", name="Draw round 2").click()
     expect(page.locator(".messages")).to_contain_text("Round 2 is drawn")
     _play_round(page, browser, base, event, 2)
@@ -120,7 +120,7 @@ def test_the_secretary_runs_a_night_of_thirteen(live_server, browser, page, club
         == 2
     )
 
-    page.goto(f"{base}/clubs/{club.slug}/nights/{event.pk}/")
+    page.goto(f"{base}/clubs/{club.slug}/events/{event.pk}/")
     page.get_by_role("button", name="Finish the night").click()
     expect(page.locator(".messages")).to_contain_text("Round 2 is finished")
     expect(page.locator("#ranking tbody tr")).to_have_count(13)
