@@ -389,3 +389,19 @@ def test_each_table_gets_a_table_link_that_stops_once_its_round_is_over(night, m
     with pytest.raises(table_links.TableLinkError) as caught:
         table_links.table_link_check(token)
     assert caught.value.errors[0]["message"] == table_links.LINK_GAME_CONFIRMED
+
+
+def test_a_draw_whose_worker_was_lost_is_drawn_again(night, members):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    _check_in(night, members[:4])
+    lost = Round.objects.create(event=night, number=1, seed=night.seed, status="drawing")
+    with pytest.raises(rounds.RoundError) as caught:
+        rounds.round_draw(event=night)
+    assert caught.value.status == 409  # a draw under way is waited for
+    Round.objects.filter(pk=lost.pk).update(created_at=timezone.now() - dt.timedelta(hours=1))
+    drawn = rounds.round_draw(event=night)
+    assert (drawn.number, drawn.status) == (1, Round.Status.PLAYING)
+    assert Round.objects.filter(event=night).count() == 1

@@ -26,6 +26,7 @@ round.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -63,6 +64,9 @@ ROUND_NOT_PLAYING = "Round {round} is not being played."
 NO_TIME_LIMIT = "This event's rounds are not timed: a game ends at its target or deal count."
 DRAW_FAILED = "The draw failed ({detail}); nothing of it was kept. Draw again."
 PAIRS_TOO_FEW = "A round of fixed pairs needs at least two pairs checked in."
+
+#: A draw queued this long ago and still not done lost its worker: it may be drawn again.
+STALE_DRAW = dt.timedelta(minutes=5)
 
 #: What the history of a draw reads: the event's earlier rounds and its series' other nights.
 DRAWN_STATUSES = (Round.Status.PLAYING, Round.Status.FINISHED)
@@ -143,6 +147,12 @@ def round_draw(*, event: Event, user: Any = None, access: ClubAccess | None = No
     if event.status == Event.Status.FINISHED:
         raise RoundError.one("event", EVENT_FINISHED, kind=CONFLICT)
     last = event.round_set.order_by("-number").first()
+    if (
+        last is not None
+        and last.status == Round.Status.DRAWING
+        and last.created_at < timezone.now() - STALE_DRAW
+    ):
+        last.status = Round.Status.FAILED  # its worker is gone: nothing of it was written
     if last is not None and last.status == Round.Status.FAILED:
         last.delete()  # a failed draw left nothing but its row: draw that round again
         last = event.round_set.order_by("-number").first()
