@@ -266,6 +266,11 @@ SPECTACULAR_SETTINGS = {
         {"name": "standings", "description": "Tables, deals, leaderboards, ratings; CSV."},
         {"name": "rules", "description": "The rules calculator, open to anyone."},
         {"name": "members", "description": "Invitations, disputes, confirming at the table."},
+        {
+            "name": "events",
+            "description": "Club nights: events, check-in, rounds and draws, tables, the "
+            "night's ranking and prizes, seasons of nights.",
+        },
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
