@@ -272,6 +272,11 @@ SPECTACULAR_SETTINGS = {
             "night's ranking and prizes, seasons of nights.",
         },
     ],
+    # Two "format" fields: the schedule config's keeps the name clients already use.
+    "ENUM_NAME_OVERRIDES": {
+        "FormatEnum": "clabber_league.scheduling.models.ScheduleConfig.Format",
+        "EventFormatEnum": "clabber_league.events.models.Event.Format",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "clabber_league.core.schema.postprocess_enum_varnames",
