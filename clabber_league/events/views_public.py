@@ -100,7 +100,7 @@ def _table_links(request: HttpRequest, view: selectors.RoundView) -> dict[str, A
     links = table_links.table_links_ensure(games=games, user=request.user)
     qr = {}
     for t in view.tables:
-        link = links.get(t.game_id) if t.game_id else None
+        link = links.get(t.table.game_id) if t.table.game_id else None
         if link is not None and t.status != "finished":
             url = table_links.table_link_url(link, request=request)
             label = f"Table {t.table.number}: scan to enter this table's deals"
