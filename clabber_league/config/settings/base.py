@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "clabber_league.backup",
     "clabber_league.standings",
     "clabber_league.members",
+    "clabber_league.cups",
 ]
 
 MIDDLEWARE = [
@@ -265,6 +266,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "standings", "description": "Tables, deals, leaderboards, ratings; CSV."},
         {"name": "rules", "description": "The rules calculator, open to anyone."},
         {"name": "members", "description": "Invitations, disputes, confirming at the table."},
+        {"name": "cups", "description": "Cups and play-offs: seeding, the bracket, ties."},
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
