@@ -45,7 +45,12 @@ class Game(models.Model):
     COUNTED = tuple(sorted(COUNTED_STATUSES))
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
-    division = models.ForeignKey(Division, on_delete=models.PROTECT, related_name="games")
+    #: The league division the game is played in; ``None`` for a game outside any league
+    #: (a club night's table, a cup tie): it counts in no league standings, but its players'
+    #: ratings move as from any game.
+    division = models.ForeignKey(
+        Division, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
     fixture = models.ForeignKey(
         Fixture, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
     )
@@ -55,6 +60,10 @@ class Game(models.Model):
         "(a slug, or house-rules data)."
     )
     first_dealer = models.PositiveSmallIntegerField(default=0)
+    #: The game ends after this many deals even short of the target (a club night's round of
+    #: N deals; a round whose time was called: the deal in progress is the last). The side
+    #: ahead then wins (``rules.game.winner_at_close``). ``None``: played to the target.
+    deal_limit = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(
         max_length=12, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True
     )
@@ -203,6 +212,7 @@ class DealRevision(models.Model):
         DELETE = "delete", "Deleted"
         CONFIRM = "confirm", "Confirmed"
         ABANDON = "abandon", "Abandoned the game"
+        CLOSE = "close", "Called time"
 
     #: The actions that change a game's deals: whoever took one may not confirm the game.
     TOUCHING = (Action.CREATE, Action.UPDATE, Action.DELETE)

@@ -27,7 +27,13 @@ from clabber_league.clubs.models import Club, Player
 from clabber_league.core.errors import CONFLICT, FORBIDDEN, ServiceError, conflict
 from clabber_league.leagues.models import Division, Team
 from clabber_league.leagues.results import game_counts
-from clabber_league.rules import RulesError, get_ruleset, score_game_with_pot, score_next
+from clabber_league.rules import (
+    RulesError,
+    get_ruleset,
+    score_game_with_pot,
+    score_next,
+    winner_at_close,
+)
 from clabber_league.rules.dealing import complete_points, dealer_sequence
 from clabber_league.scheduling.models import Fixture
 from clabber_league.scheduling.services.fixture_changes import fixture_result_update
@@ -67,6 +73,12 @@ FIRST_DEALER_DISAGREE = (
     "different seats: give one of them."
 )
 PLAYER_OTHER_CLUB = "This player is not a member of the club."
+TEAM_OTHER_CLUB = "This team is not one of the club's."
+RULES_MISSING = "A game outside a league division needs its rules: a rule set or house rules."
+RULES_WITH_DIVISION = "A game of a division plays the division's rules: give one or the other."
+RULES_UNKNOWN = "Unknown rules: give a rule set's slug or house rules (base and options)."
+DEAL_LIMIT_RANGE = "A game's deal limit is 1 to {cap} deals."
+GAME_CLOSE_NOT_OPEN = "Only a game in progress can be closed."
 TEAM_OTHER_DIVISION = "This team does not play in the division."
 SIDES_MISSING = "Give a team for every side ({sides})."
 FIRST_DEALER_RANGE = "The first dealer must be one of the seats 0 to {last}."
@@ -117,9 +129,11 @@ class Recorded:
 def game_start(
     *,
     club: Club,
-    division: Division,
-    sides: Mapping[str, Team | None],
+    division: Division | None = None,
+    sides: Mapping[str, Team | None] | None = None,
     seats: Sequence[Player],
+    rules: str | Mapping[str, Any] | None = None,
+    deal_limit: int | None = None,
     first_dealer: int | None = None,
     first_dealer_player: Player | None = None,
     fixture: Fixture | None = None,
@@ -135,17 +149,26 @@ def game_start(
     as a substitute (``GameSeat.substitute``); a player of another side's team may not.
     The first dealer is a seat (``first_dealer``, 0 by default) or the player in it
     (``first_dealer_player``).
+
+    A game outside any league (``division=None``: a club night's table, a cup tie) is
+    played by its own ``rules`` (a rule set's slug or house-rules data, required then), its
+    sides' teams optional (any teams of the club), and counts in no league standings; its
+    players' ratings move as from any game. ``deal_limit`` ends it after that many deals
+    even short of the target (``Game.deal_limit``).
     """
-    if division.club_id != club.pk:
-        raise GameError.one("division", TEAM_OTHER_DIVISION)
-    rules = division.rules_spec()
-    ruleset = get_ruleset(rules)
+    sides = sides or {}
+    rules, ruleset = _game_rules(club, division, rules)
+    if deal_limit is not None and not 1 <= deal_limit <= max_deals():
+        raise GameError.one("deal_limit", DEAL_LIMIT_RANGE.format(cap=max_deals()))
     side_names = list(ruleset.sides)
     first_dealer, errors = _first_dealer(seats, first_dealer, first_dealer_player)
     errors += _start_errors(club, division, ruleset, sides, seats, first_dealer)
     errors += _withdrawn_errors(sides, played_on or timezone.localdate())
     if fixture is not None:
-        errors.extend(_fixture_errors(fixture, division, sides, side_names))
+        if division is None:
+            errors.append({"field": "fixture", "message": FIXTURE_OTHER_DIVISION})
+        else:
+            errors.extend(_fixture_errors(fixture, division, sides, side_names))
     if errors:
         raise GameError(errors)
     errors, substitutes = _seat_team_errors(sides, seats, side_names)
@@ -158,6 +181,7 @@ def game_start(
         fixture=fixture,
         number=number,
         rules=rules,
+        deal_limit=deal_limit,
         first_dealer=first_dealer,
         next_dealer=first_dealer,
         played_on=played_on or timezone.localdate(),
@@ -180,6 +204,28 @@ def game_start(
     return game
 
 
+def _game_rules(
+    club: Club, division: Division | None, rules: str | Mapping[str, Any] | None
+) -> tuple[str | dict[str, Any], Any]:
+    """The rules spec a game is played by and its rule set: its division's, or (a game
+    outside any league) the ``rules`` given."""
+    if division is not None:
+        if division.club_id != club.pk:
+            raise GameError.one("division", TEAM_OTHER_DIVISION)
+        if rules is not None:
+            raise GameError.one("rules", RULES_WITH_DIVISION)
+        spec = division.rules_spec()
+        return spec, get_ruleset(spec)
+    if not rules:
+        raise GameError.one("rules", RULES_MISSING)
+    spec = rules if isinstance(rules, str) else dict(rules)
+    try:
+        given = adapters.rules_input(spec)
+        return spec, get_ruleset(given["ruleset"], given["options"])
+    except (RulesError, KeyError, TypeError, AttributeError) as exc:
+        raise GameError.one("rules", RULES_UNKNOWN) from exc
+
+
 def _first_dealer(
     seats: Sequence[Player], seat: int | None, player: Player | None
 ) -> tuple[int, list[dict[str, str]]]:
@@ -198,7 +244,7 @@ def _first_dealer(
 
 def _start_errors(
     club: Club,
-    division: Division,
+    division: Division | None,
     ruleset: Any,
     sides: Mapping[str, Team | None],
     seats: Sequence[Player],
@@ -226,8 +272,12 @@ def _start_errors(
         )
     for side in ruleset.sides:
         team = sides.get(side)
-        if team is not None and team.division_id != division.pk:
+        if team is None:
+            continue
+        if division is not None and team.division_id != division.pk:
             errors.append({"field": f"sides.{side}", "message": TEAM_OTHER_DIVISION})
+        elif team.club_id != club.pk:
+            errors.append({"field": f"sides.{side}", "message": TEAM_OTHER_CLUB})
     for index, player in enumerate(seats):
         if player.club_id != club.pk:
             errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
@@ -393,14 +443,17 @@ def _check_maker_seat(game: Game, data: Mapping[str, Any], maker_seat: int | Non
 def _preview_from(game: Game, answer: Mapping[str, Any], index: int) -> Preview:
     dealers = _dealers(game, answer)
     last = index == len(answer["deals"]) - 1
+    finished, winner = bool(answer["finished"]), answer["winner"]
+    if not finished and _limit_reached(game, len(answer["deals"])):
+        finished, winner = True, winner_at_close(answer["scores"])
     return Preview(
         number=index + 1,
         dealer=dealers[index],
         answer=dict(answer["deals"][index]),
         running=dict(answer["running"][index]),
-        finished=bool(answer["finished"]) and last,
-        winner=answer["winner"] if last else None,
-        next_dealer=None if answer["finished"] else dealers[-1],
+        finished=finished and last,
+        winner=winner if last else None,
+        next_dealer=None if finished else dealers[-1],
         totals=dict(answer["scores"]),
     )
 
@@ -448,14 +501,17 @@ def _next_step(game: Game, new: dict[str, Any]) -> _Step:
         raise GameError(exc.errors) from exc
     dealer = game.next_dealer
     after = dealer_sequence(adapters.game_ruleset(game), dealer, [step["deal"]])[-1]
+    finished, winner = bool(step["finished"]), step["winner"]
+    if not finished and _limit_reached(game, game.deal_count + 1):
+        finished, winner = True, winner_at_close(step["scores"])
     preview = Preview(
         number=game.deal_count + 1,
         dealer=dealer,
         answer=dict(step["deal"]),
         running=dict(step["running"]),
-        finished=bool(step["finished"]),
-        winner=step["winner"],
-        next_dealer=None if step["finished"] else after,
+        finished=finished,
+        winner=winner,
+        next_dealer=None if finished else after,
         totals=dict(step["scores"]),
     )
     return _Step(preview, step["pot"], after)
@@ -677,6 +733,8 @@ def _state_set(
     game.deal_count = deal_count
     game.pot = pot
     game.next_dealer = next_dealer
+    if not finished and _limit_reached(game, deal_count):
+        finished, winner = True, winner_at_close(scores)
     if finished:
         game.status = Game.Status.FINISHED
         game.winner = winner or ""
@@ -685,6 +743,11 @@ def _state_set(
         game.status = Game.Status.IN_PROGRESS
         game.winner = ""
         game.finished_at = None
+
+
+def _limit_reached(game: Game, deal_count: int) -> bool:
+    """Whether the game's deal limit (a round of N deals, or time called) ends it now."""
+    return game.deal_limit is not None and deal_count >= game.deal_limit
 
 
 def _revision_view(deal: Deal) -> dict[str, Any]:
@@ -844,6 +907,39 @@ def game_abandon(*, game: Game, user: Any = None) -> Game:
         game=game, action=DealRevision.Action.ABANDON, user=user, before=before
     )
     game_changed.send(game=game, status_before=status_before, fixture=fixture)
+    return game
+
+
+@transaction.atomic
+def game_close(*, game: Game, after_deal_in_progress: bool = True, user: Any = None) -> Game:
+    """Time is called on a game in progress: it ends after the deal in progress (its deal
+    limit becomes the next deal), or at once (``after_deal_in_progress=False``: no deal is
+    in progress). A game closed short of the target is won by the side ahead
+    (``rules.winner_at_close``), and a deal correction or deletion keeps to the limit. The
+    history records who called time."""
+    game = _games_locked().get(pk=game.pk)
+    if game.status != Game.Status.IN_PROGRESS:
+        raise GameError.one("game", GAME_CLOSE_NOT_OPEN, kind=CONFLICT)
+    limit = game.deal_count + (1 if after_deal_in_progress else 0)
+    if game.deal_limit is not None:
+        limit = min(limit, game.deal_limit)
+    game.deal_limit = limit
+    game.save(update_fields=["deal_limit"])
+    DealRevision.objects.create(
+        game=game, action=DealRevision.Action.CLOSE, user=user, after={"deal_limit": limit}
+    )
+    if _limit_reached(game, game.deal_count):
+        status_before = game.status
+        _state_set(
+            game,
+            scores=game.scores,
+            deal_count=game.deal_count,
+            finished=False,
+            winner=None,
+            pot=game.pot,
+            next_dealer=game.next_dealer if game.next_dealer is not None else game.first_dealer,
+        )
+        _game_store(game, status_before)
     return game
 
 

@@ -17,7 +17,7 @@ winner of a deal deals the next; after a redeal (every side reneged) or, with
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final, TypeVar
 
 from .deal import SCORED_OUTCOMES, DealResult, Outcome
@@ -85,6 +85,15 @@ class GameState:
         self.finished = True
         self.winner = winner
         self.ended_at = self.deals
+
+
+def winner_at_close(totals: Mapping[str, int]) -> str:
+    """Who wins a game closed before any side reached the target (a round of a fixed number
+    of deals, or a round whose time was called): the side with the highest total; equal
+    highest totals make a tied game."""
+    best = max(totals.values())
+    leaders = [side for side, value in totals.items() if value == best]
+    return leaders[0] if len(leaders) == 1 else TIE
 
 
 def next_dealer(ruleset: RuleSet, dealer: Seat, seats: Sequence[Seat], *,

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "clabber_league.backup",
     "clabber_league.standings",
     "clabber_league.members",
+    "clabber_league.events",
     "clabber_league.cups",
 ]
 
