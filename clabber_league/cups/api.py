@@ -23,7 +23,6 @@ from clabber_league.calculator.api import ERROR_BODY
 from clabber_league.clubs.api_base import ClubScopedMixin
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
-from clabber_league.core.idempotency import idempotent
 from clabber_league.games.api import GameSerializer
 from clabber_league.leagues.models import Division, Team, Venue
 
@@ -301,7 +300,6 @@ class CupViewSet(
         return Response(CupSerializer(fresh, context=self.get_serializer_context()).data, code)
 
     @extend_schema(request=CupCreateSerializer, responses={201: CupSerializer, 400: ERROR_BODY})
-    @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         body = CupCreateSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)

@@ -66,6 +66,9 @@ def play_the_tie(sec, scorer, base: str, cup: Cup, key: str) -> None:
     scorer.locator("label[for=id_maker_seat_0]").click()
     scorer.get_by_label(f"Card points, {tie.home.name}").fill("142")
     scorer.locator("label[for=id_last_trick_0]").click()
+    # The live preview has answered (so Save is not sent beside it).
+    expect(scorer.locator("#preview")).to_contain_text("Deal 1: made")
+    scorer.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling')")
     scorer.get_by_role("button", name="Save deal 1").click()
     expect(scorer.locator(".messages")).to_contain_text("Deal 1 saved")
     tie.refresh_from_db()
@@ -97,7 +100,7 @@ def test_the_top_four_play_off_through_deal_entry_to_a_champion(live_server, bro
         assert sec.evaluate(FITS)
         sec.fill("#id_name", "Monday play-offs")
         sec.get_by_label(re.compile("Play-offs: the top teams")).check()
-        sec.get_by_label(re.compile("Monday Night")).check()
+        sec.get_by_role("checkbox", name=re.compile(r"· Monday Night$")).check()
         sec.fill("#id_top", "4")
         sec.get_by_role("button", name="Create").click()
         expect(sec.locator(".messages")).to_contain_text("Monday play-offs created")

@@ -252,6 +252,11 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # A cup's format (single/double elimination) is not a schedule's (round robin/Swiss).
+    "ENUM_NAME_OVERRIDES": {
+        "CupFormatEnum": "clabber_league.cups.models.Cup.Format",
+        "FormatEnum": "clabber_league.scheduling.models.ScheduleConfig.Format",
+    },
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI served from our own static files: the docs work offline too.
     "SWAGGER_UI_DIST": "SIDECAR",

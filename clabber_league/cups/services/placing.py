@@ -76,6 +76,9 @@ class _Nights(Mapping):
     def __len__(self) -> int:
         return len(self.cache)
 
+    def __bool__(self) -> bool:  # never "empty": every night is read when asked for
+        return True
+
     def _read(self, night: dt.date) -> tuple[set[int], set[planning.Table]]:
         club_id = self.cup.club_id
         busy_teams: set[int] = set()
