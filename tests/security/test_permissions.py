@@ -66,6 +66,8 @@ API = {
     "game-confirm": PLAY,
     "game-abandon": SCORE,
     "game-paper-sheet": SCORE,
+    "game-table-link": MANAGE,
+    "game-table-link-revoke": MANAGE,
     "deal-list": SCORE,
     "deal-detail": SCORE,
     "deal-preview": SCORE,
@@ -111,6 +113,7 @@ API = {
 }
 # API routes whose reads need more than "read" (everything else: GET needs "read").
 API_READS = {
+    "game-table-link": SCORE,  # the link gives scorer rights: only scorers see it
     "invitation-list": MANAGE,
     "invitation-detail": MANAGE,
     "dispute-list": MANAGE,
@@ -129,6 +132,9 @@ PAGES = {
     "games:confirm": (PLAY, PLAY),
     "games:abandon": (SCORE, SCORE),
     "games:sheet-rows": (SCORE, SCORE),
+    "games:table-card": (SCORE, SCORE),
+    "games:table-link-new": (MANAGE, MANAGE),
+    "games:table-link-revoke": (MANAGE, MANAGE),
     "scheduling:index": (READ, READ),
     "scheduling:season-new": (MANAGE, MANAGE),
     "scheduling:season": (READ, MANAGE),

@@ -189,6 +189,12 @@ if _POSTGRESQL and DATABASE_STATEMENT_TIMEOUT_MS > 0:
 # one paper-sheet request and the most deals of one POST /api/rules/game.
 CLABBER_MAX_DEALS_PER_GAME = int(os.environ.get("CLABBER_MAX_DEALS_PER_GAME") or "200")
 
+# A game's table link (games.table_links) works this many days after it is issued (0: until
+# the game is confirmed or the link revoked). CLABBER_SITE_URL makes the link absolute where
+# no request gives the host (a command, a task); pages use the address they were opened with.
+CLABBER_TABLE_LINK_DAYS = int(os.environ.get("CLABBER_TABLE_LINK_DAYS") or "7")
+CLABBER_SITE_URL = os.environ.get("CLABBER_SITE_URL", "")
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

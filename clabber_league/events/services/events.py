@@ -70,8 +70,9 @@ EVENT_FIELDS = (
     "series",
     "keep_apart",
 )
-#: The three-hand form of each game family's four-hand game (RULES.md section 2).
-THREE_HAND = {"clabber": "clabber-3", "klaberjass": "klaberjass-3"}
+#: The built-in three-hand form of a four-hand game (RULES.md section 2); the other
+#: four-hand games (bela, the clabber variants with their own melds) have none.
+THREE_HAND = {"clabber": "clabber-3", "klaberjass-4": "klaberjass-3"}
 
 
 class EventError(ServiceError):
@@ -101,7 +102,7 @@ def three_hand_rules(rules: str | Mapping[str, Any]) -> str | dict[str, Any] | N
     ruleset = event_ruleset(rules)
     if ruleset.players != 4:
         return None
-    three = THREE_HAND.get(str(ruleset.family.value))
+    three = THREE_HAND.get(ruleset.base or ruleset.slug)
     if three is None:
         return None
     spec = adapters.rules_input(rules)
