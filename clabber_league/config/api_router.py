@@ -4,6 +4,7 @@ from rest_framework.routers import DefaultRouter
 
 from clabber_league.clubs import api as clubs_api
 from clabber_league.events import api as events_api
+from clabber_league.cups import api as cups_api
 from clabber_league.games import api as games_api
 from clabber_league.leagues import api as leagues_api
 from clabber_league.members import api as members_api
@@ -51,5 +52,7 @@ router.register(EVENT + "/entries", events_api.EntryViewSet, basename="event-ent
 router.register(EVENT + "/rounds", events_api.RoundViewSet, basename="event-round")
 router.register(EVENT + "/tables", events_api.TableViewSet, basename="event-table")
 router.register(CLUB + "/event-series", events_api.SeriesViewSet, basename="event-series")
+router.register(CLUB + "/cups", cups_api.CupViewSet, basename="cup")
+router.register(CLUB + r"/cups/(?P<cup_id>[0-9]+)/ties", cups_api.TieViewSet, basename="cup-tie")
 
 urlpatterns = router.urls

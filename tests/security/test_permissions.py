@@ -114,6 +114,18 @@ API = {
     "event-series-list": MANAGE,
     "event-series-detail": MANAGE,
     "event-series-ranking": READ,
+    "cup-list": MANAGE,
+    "cup-detail": MANAGE,
+    "cup-seed": MANAGE,
+    "cup-draw": MANAGE,
+    "cup-build": MANAGE,
+    "cup-bracket": READ,
+    "cup-place-round": MANAGE,
+    "cup-tie-list": MANAGE,
+    "cup-tie-detail": MANAGE,
+    "cup-tie-start": MANAGE,
+    "cup-tie-walkover": MANAGE,
+    "cup-tie-place": MANAGE,
 }
 # API routes whose reads need more than "read" (everything else: GET needs "read").
 API_READS = {
@@ -188,6 +200,18 @@ PAGES = {
     "events:series-index": (READ, READ),
     "events:series": (READ, READ),
     "events:player-nights": (READ, READ),
+    "cups:list": (READ, READ),
+    "cups:new": (MANAGE, MANAGE),
+    "cups:detail": (READ, READ),
+    "cups:bracket": (READ, READ),
+    "cups:seed": (MANAGE, MANAGE),
+    "cups:draw": (MANAGE, MANAGE),
+    "cups:build": (MANAGE, MANAGE),
+    "cups:place": (MANAGE, MANAGE),
+    "cups:tie": (READ, READ),
+    "cups:tie-start": (MANAGE, MANAGE),
+    "cups:tie-walkover": (MANAGE, MANAGE),
+    "cups:tie-place": (MANAGE, MANAGE),
 }
 ROLES = [None, Role.VIEWER, Role.PLAYER, Role.SCORER, Role.ADMIN]
 # Who belongs to a club (usernames, roles) is shown to its members only, even when public.
@@ -269,6 +293,9 @@ def world(game, teams, division, club):
     )
     dispute = Dispute.objects.create(club=club, game=game, reason="Deal 1 was ours")
     event, event_round, event_entry, event_series = _club_night(club)
+    from clabber_league.cups.services.setup import cup_create, cup_draw
+
+    cup = cup_draw(cup=cup_create(club=club, name="Cup", teams=[a, b]))
     objects = {
         "game": game.pk,
         "deal": game.deals.first().pk,
@@ -289,6 +316,8 @@ def world(game, teams, division, club):
         "event_round": event_round.pk,
         "event_entry": event_entry.pk,
         "event_series": event_series.pk,
+        "cup": cup.pk,
+        "tie": cup.ties.get().pk,
     }
     return {
         "club": club,
@@ -365,6 +394,10 @@ PK_OBJECT = {
     "events": "event",
     "events:series": "event_series",
     "events:player-nights": "player",
+    "cup": "cup",
+    "cup-tie": "tie",
+    "cups": "cup",
+    "cups:tie": "tie",
 }
 
 
@@ -386,6 +419,8 @@ def _kwargs(name: str, pattern, world) -> dict:
         "player": objects["player"],
         "player_id": objects["player"],
         "event_id": objects.get("event"),
+        "cup_id": objects["cup"],
+        "cup_pk": objects["cup"],
     }
     kwargs = {}
     keys = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", pattern.full_route)

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "clabber_league.standings",
     "clabber_league.members",
     "clabber_league.events",
+    "clabber_league.cups",
 ]
 
 MIDDLEWARE = [
@@ -257,6 +258,11 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # A cup's format (single/double elimination) is not a schedule's (round robin/Swiss).
+    "ENUM_NAME_OVERRIDES": {
+        "CupFormatEnum": "clabber_league.cups.models.Cup.Format",
+        "FormatEnum": "clabber_league.scheduling.models.ScheduleConfig.Format",
+    },
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI served from our own static files: the docs work offline too.
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -277,6 +283,7 @@ SPECTACULAR_SETTINGS = {
             "description": "Club nights: events, check-in, rounds and draws, tables, the "
             "night's ranking and prizes, seasons of nights.",
         },
+        {"name": "cups", "description": "Cups and play-offs: seeding, the bracket, ties."},
     ],
     # Two "format" fields: the schedule config's keeps the name clients already use.
     "ENUM_NAME_OVERRIDES": {
