@@ -3,8 +3,8 @@
 from rest_framework.routers import DefaultRouter
 
 from clabber_league.clubs import api as clubs_api
-from clabber_league.events import api as events_api
 from clabber_league.cups import api as cups_api
+from clabber_league.events import api as events_api
 from clabber_league.games import api as games_api
 from clabber_league.leagues import api as leagues_api
 from clabber_league.members import api as members_api

@@ -258,9 +258,11 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
-    # A cup's format (single/double elimination) is not a schedule's (round robin/Swiss).
+    # A cup's format (single/double elimination) and a club night's (individual/pairs) are
+    # not a schedule's (round robin/Swiss), which keeps the name clients already use.
     "ENUM_NAME_OVERRIDES": {
         "CupFormatEnum": "clabber_league.cups.models.Cup.Format",
+        "EventFormatEnum": "clabber_league.events.models.Event.Format",
         "FormatEnum": "clabber_league.scheduling.models.ScheduleConfig.Format",
     },
     "COMPONENT_SPLIT_REQUEST": True,
@@ -285,11 +287,6 @@ SPECTACULAR_SETTINGS = {
         },
         {"name": "cups", "description": "Cups and play-offs: seeding, the bracket, ties."},
     ],
-    # Two "format" fields: the schedule config's keeps the name clients already use.
-    "ENUM_NAME_OVERRIDES": {
-        "FormatEnum": "clabber_league.scheduling.models.ScheduleConfig.Format",
-        "EventFormatEnum": "clabber_league.events.models.Event.Format",
-    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "clabber_league.core.schema.postprocess_enum_varnames",
