@@ -252,7 +252,8 @@ def draw_round(
 ) -> RoundDraw:
     """Draw one round of an individual night for the ``players`` present (ids).
 
-    ``keep_apart``: pairs of players never to seat at one table if it can be helped.
+    ``keep_apart``: groups (usually pairs) of players never to seat at one table if it can
+    be helped.
     ``effort`` scales the search's move budget (1.0 is the default: a 64-player round of
     a season takes about 0.1 s of CPU, and a longer search finds no fewer repeats)."""
     history = history or History()
@@ -272,7 +273,7 @@ def draw_round(
 
     layout = seated[:]
     rng.shuffle(layout)  # round 1 at random; later rounds start from a random layout too
-    apart = {frozenset(p) for p in keep_apart if len(frozenset(p)) == 2}
+    apart = {frozenset(two) for group in keep_apart for two in combinations(set(group), 2)}
     search = _Search(layout, sizes, history, apart, mixed=len(set(sizes)) > 1)
     best = search.run(
         rng,

@@ -44,12 +44,21 @@ def partnerships(draw):
     return [frozenset(side) for t in draw.tables for side in t.sides if len(side) == 2]
 
 
-@given(players=player_ids.filter(lambda p: len(p) >= 4), seed=seeds, three_hand=st.booleans())
+@given(
+    players=player_ids.filter(lambda p: len(p) >= 4),
+    seed=seeds,
+    three_hand=st.booleans(),
+    table_size=st.sampled_from([3, 4]),
+)
 @settings(max_examples=60, deadline=None)
-def test_everyone_present_plays_or_sits_out_once(players, seed, three_hand):
-    draw = draw_round(players, round_number=1, seed=seed, three_hand=three_hand)
+def test_everyone_present_plays_or_sits_out_once(players, seed, three_hand, table_size):
+    draw = draw_round(
+        players, round_number=1, seed=seed, three_hand=three_hand, table_size=table_size
+    )
     seated = [p for t in draw.tables for p in t.seats]
     assert sorted(seated + list(draw.sit_outs)) == sorted(players)
+    sizes = table_sizes(len(players), table_size=table_size, three_hand=three_hand)
+    assert tuple(len(t.seats) for t in draw.tables) == sizes
     assert [t.number for t in draw.tables] == list(range(1, len(draw.tables) + 1))
     assert all(0 <= t.first_dealer < len(t.seats) for t in draw.tables)
 
