@@ -19,6 +19,13 @@ has everyone playing alone. The planner decides:
   partners already paired this season, a second seat at a table of three this night,
   opponents already met this night, opponents already met this season. Each weight is a
   cost per earlier meeting, so a pair that met twice is avoided more than one that met once.
+  Partners never repeat on a night while every player has had fewer partners than half the
+  players present (then a draw without a repeat always exists, and the search finds it);
+  later too whenever a draw without one exists (for up to 24 players at tables of four an
+  exact search backs the local one up).
+  Beyond that a round-by-round planner can reach a dead end: a full rotation (11 rounds
+  for 12 players, each partnering everyone once) needs its earlier rounds chosen for it,
+  and this planner, which sees only what happened, then repeats a partner in some nights.
 * **Who deals first** at each table: the player who has dealt first least often this night,
   ties by the seeded draw.
 
@@ -31,9 +38,12 @@ Fixed pairs (``pairs_round``) are the same objects with each "seat" a pair: a ta
 ``(pair, pair)``, the first pair sitting North-South (seats 0 and 2 of the four), the second
 East-West. ``method="mitchell"``: North-South pairs stay at their table and East-West pairs
 move up one table a round (stations come from the round-1 draw of the seed, so they hold
-all night while the same pairs play); an odd pair out has a bye. ``method="swiss"``: pairs
-ranked on the night's ``scores`` (round 1 by the seeded draw) meet the nearest-ranked pair
-they have not met yet; the bye goes to the lowest-ranked pair that has had fewest byes.
+all night while the same pairs play); an odd pair out has a bye. Once the movement comes
+round (after as many rounds as tables) or the pairs change so that it would bring a
+rematch, the round is re-paired in movement order, each pair meeting the first it has not
+met (the movement's own tables where they fit). ``method="swiss"``: pairs ranked on the
+night's ``scores`` (round 1 by the seeded draw) meet the nearest-ranked pair they have not
+met yet; the bye goes to the lowest-ranked pair that has had fewest byes.
 Rematches happen only where no pairing without one was found (``opponent_repeats_night``).
 
 The caller (``events`` services) stores the rounds and rebuilds a :class:`History` from
@@ -48,7 +58,7 @@ body); the messages are module constants.
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -74,7 +84,7 @@ W_NIGHT_OPPONENT = 20  # opponents again on the same night
 W_SEASON_OPPONENT = 1  # opponents again in the season
 
 #: Swap evaluations the search may spend on one round, per player (bounded, not timed).
-SEARCH_EVALUATIONS_PER_PLAYER = 2_500
+SEARCH_EVALUATIONS_PER_PLAYER = 1_250
 #: Shakes in a row without a better layout after which the search stops.
 SEARCH_PATIENCE = 12
 
@@ -242,9 +252,10 @@ def draw_round(
 ) -> RoundDraw:
     """Draw one round of an individual night for the ``players`` present (ids).
 
-    ``keep_apart``: pairs of players never to seat at one table if it can be helped.
-    ``effort`` scales the search's move budget (1.0 is the default, tuned so that 64
-    players take well under half a second)."""
+    ``keep_apart``: groups (usually pairs) of players never to seat at one table if it can
+    be helped.
+    ``effort`` scales the search's move budget (1.0 is the default: a 64-player round of
+    a season takes about 0.1 s of CPU, and a longer search finds no fewer repeats)."""
     history = history or History()
     everyone = _check_ids(players, "players", DUPLICATE_PLAYER)
     rng = _rng(seed, round_number)
@@ -262,13 +273,27 @@ def draw_round(
 
     layout = seated[:]
     rng.shuffle(layout)  # round 1 at random; later rounds start from a random layout too
-    apart = {frozenset(p) for p in keep_apart if len(frozenset(p)) == 2}
+    apart = {frozenset(two) for group in keep_apart for two in combinations(set(group), 2)}
     search = _Search(layout, sizes, history, apart, mixed=len(set(sizes)) > 1)
     best = search.run(
         rng,
         evaluations=int(SEARCH_EVALUATIONS_PER_PLAYER * len(layout) * effort),
         patience=max(1, round(SEARCH_PATIENCE * effort)),
     )
+    if set(sizes) == {4} and _night_repeats(best, history):
+        # The search missed (a sparse choice of new partners, rare): an exact search for
+        # a pairing without a repeat, and the search again from the tables it makes.
+        pairing = _partnering_without_repeats(seated, history)
+        if pairing is not None:
+            tables_of_two = zip(pairing[::2], pairing[1::2], strict=True)
+            search.start = search.index_layout(
+                [seat for (a, c), (b, d) in tables_of_two for seat in (a, b, c, d)]
+            )
+            best = search.run(
+                rng,
+                evaluations=int(SEARCH_EVALUATIONS_PER_PLAYER * len(layout) * effort),
+                patience=max(1, round(SEARCH_PATIENCE * effort)),
+            )
 
     tables = []
     start = 0
@@ -279,6 +304,55 @@ def draw_round(
         candidates = [i for i, p in enumerate(seats) if history.first_deals[p] == fewest]
         tables.append(Table(number, seats, candidates[rng.randrange(len(candidates))]))
     return _summarise(round_number, seed, tables, sit_outs, history, search.total(best))
+
+
+def _night_repeats(layout: Sequence[int], history: History) -> int:
+    """Partnerships in a layout of tables of four that already happened this night."""
+    return sum(
+        1
+        for k in range(0, len(layout), 4)
+        for pair in (frozenset(layout[k : k + 3 : 2]), frozenset(layout[k + 1 : k + 4 : 2]))
+        if history.night_partners[pair]
+    )
+
+
+#: The exact search for a pairing without a repeated partner: up to this many players
+#: (beyond, a draw without a repeat is easy for the local search), and this many nodes.
+PAIRING_MAX_PLAYERS = 24
+PAIRING_NODE_LIMIT = 5_000
+
+
+def _partnering_without_repeats(
+    players: Sequence[int], history: History
+) -> list[tuple[int, int]] | None:
+    """Partners for everyone, none partnered before this night, or None if none was found.
+
+    Depth first, the player with fewest possible partners first (the usual way to find a
+    matching in a sparse graph by backtracking), within :data:`PAIRING_NODE_LIMIT` nodes."""
+    if len(players) > PAIRING_MAX_PLAYERS:
+        return None
+    allowed = {
+        p: frozenset(q for q in players if q != p and not history.night_partners[frozenset((p, q))])
+        for p in players
+    }
+    nodes = 0
+
+    def extend(left: frozenset[int]) -> list[tuple[int, int]] | None:
+        nonlocal nodes
+        if not left:
+            return []
+        nodes += 1
+        if nodes > PAIRING_NODE_LIMIT:
+            return None
+        first = min(sorted(left), key=lambda p: len(allowed[p] & left))
+        options = sorted(allowed[first] & left, key=lambda q: (len(allowed[q] & left), q))
+        for other in options:
+            rest = extend(left - {first, other})
+            if rest is not None:
+                return [(first, other), *rest]
+        return None
+
+    return extend(frozenset(players))
 
 
 def _summarise(
@@ -321,10 +395,11 @@ class _Search:
     instead, a dummy player whose partner cost is the player's turns at tables of three, so
     one formula serves every seat.
 
-    A descent tries every swap in a random order and keeps each that lowers the cost, until
-    a full pass finds none; then a few random swaps shake the best layout found and the
-    descent starts again. It stops when the cost is zero (nothing repeats), when
-    ``patience`` shakes in a row found nothing better, or when the move budget is spent.
+    A descent makes every swap that lowers the cost until none does (driven by a queue of
+    the tables that changed); then two random swaps shake the best layout found and the
+    descent starts again from the tables they touched. It stops when the cost is zero
+    (nothing repeats), when ``patience`` shakes in a row found nothing better, or when the
+    move budget is spent.
     """
 
     def __init__(
@@ -376,6 +451,11 @@ class _Search:
                 self.beside.append((first, second))
             pos += size
 
+    def index_layout(self, layout_ids: Sequence[int]) -> list[int]:
+        """A layout of ids as the search holds it (indices, and the dummy's seat)."""
+        index = {p: i for i, p in enumerate(self.ids)}
+        return [index[p] for p in layout_ids] + [len(self.ids)]
+
     def total(self, layout_ids: Sequence[int]) -> int:
         index = {p: i for i, p in enumerate(self.ids)}
         return self._total([index[p] for p in layout_ids] + [len(self.ids)])
@@ -416,22 +496,64 @@ class _Search:
         return cost // 2
 
     def run(self, rng: random.Random, *, evaluations: int, patience: int) -> list[int]:
-        partner, opponent = self.partner, self.opponent
-        across, beside, table_of = self.across, self.beside, self.table_of
+        n = len(self.start) - 1
         seating = self.start[:]
-        n = len(seating) - 1
         cost = self._total(seating)
         best, best_cost = seating[:], cost
-        moves = [(s, t) for s in range(n) for t in range(s + 1, n)]
+        if n < 2:
+            return [self.ids[i] for i in best[:n]]
+        order = list(range(n))
+        rng.shuffle(order)  # the order in which a seat's swaps are tried
+        tables = list(range(len(self.table_seats)))
+        rng.shuffle(tables)
         spent = 0
         stale = 0
-        while moves and spent < evaluations and best_cost > 0 and stale < patience:
-            improved = True
-            while improved and spent < evaluations and cost > 0:
-                improved = False
-                rng.shuffle(moves)
-                for s, t in moves:
+        while True:
+            cost, spent = self._descend(seating, cost, tables, order, spent, evaluations)
+            if cost < best_cost:
+                best, best_cost = seating[:], cost
+                stale = 0
+            else:
+                stale += 1
+            if best_cost == 0 or spent >= evaluations or stale >= patience:
+                break
+            # Shake the best layout found with two random swaps and descend again from the
+            # tables they touched.
+            seating = best[:]
+            touched: list[int] = []
+            for _ in range(2):
+                s, t = rng.randrange(n), rng.randrange(n)
+                seating[s], seating[t] = seating[t], seating[s]
+                touched += [self.table_of[s], self.table_of[t]]
+            cost = self._total(seating)
+            tables = list(dict.fromkeys(touched))
+        return [self.ids[i] for i in best[:n]]
+
+    def _descend(
+        self,
+        seating: list[int],
+        cost: int,
+        tables: list[int],
+        order: list[int],
+        spent: int,
+        evaluations: int,
+    ) -> tuple[int, int]:
+        """Swap seats while a swap lowers the cost. Only swaps that involve a table that
+        changed can have become worth making, so a queue of changed tables drives it: each
+        of a table's seats tries a swap with every seat; an improving swap queues both of
+        its tables again. Returns the cost and the evaluations spent so far."""
+        partner, opponent = self.partner, self.opponent
+        across, beside, table_of = self.across, self.beside, self.table_of
+        queue = deque(tables)
+        queued = set(tables)
+        while queue and cost > 0 and spent < evaluations:
+            table = queue.popleft()
+            queued.discard(table)
+            for s in self.table_seats[table]:
+                for t in order:
                     if table_of[s] == table_of[t]:
+                        if s == t:
+                            continue
                         gain = self._swap_gain_same_table(seating, s, t)
                     else:
                         x, y = seating[s], seating[t]
@@ -445,22 +567,12 @@ class _Search:
                     if gain > 0:
                         seating[s], seating[t] = seating[t], seating[s]
                         cost -= gain
-                        improved = True
-                        if cost == 0:
-                            break
-                spent += len(moves)
-            if cost < best_cost:
-                best, best_cost = seating[:], cost
-                stale = 0
-            else:
-                stale += 1
-            # Shake the best layout found with a few random swaps and descend again.
-            seating = best[:]
-            for _ in range(max(2, n // 16)):
-                s, t = moves[rng.randrange(len(moves))]
-                seating[s], seating[t] = seating[t], seating[s]
-            cost = self._total(seating)
-        return [self.ids[i] for i in best[:n]]
+                        for changed in (table, table_of[t]):
+                            if changed not in queued:
+                                queue.append(changed)
+                                queued.add(changed)
+                spent += len(order)
+        return cost, spent
 
 
 # -- fixed pairs ----------------------------------------------------------------------------
@@ -485,6 +597,10 @@ def pairs_round(
     rng = _rng(seed, round_number)
     if method == "mitchell":
         matches, byes = _mitchell(field_, round_number, seed)
+        if any(history.night_opponents[frozenset(m)] for m in matches):
+            # The movement has come round (or the pairs changed): re-pair in its order
+            # with the fewest rematches, keeping its tables where they fit.
+            matches = _fewest_rematches([p for m in matches for p in m], history)
     else:
         matches, byes = _swiss(field_, rng, scores or {}, history)
     tables = [Table(n, m, rng.randrange(2)) for n, m in enumerate(matches, start=1)]
@@ -497,7 +613,8 @@ def _mitchell(field_: list[int], round_number: int, seed: str) -> tuple[list, tu
     The stations come from the round-1 draw of the seed, so they hold all night for the
     same pairs. With an odd number of pairs the last table's North-South seat is empty: the
     East-West pair that comes to it sits out, and the other tables keep their numbers.
-    After as many rounds as tables, the movement starts over (rematches)."""
+    After as many rounds as tables the movement starts over (``pairs_round`` then re-pairs
+    it to avoid the rematches)."""
     order: list[int | None] = list(field_)
     random.Random(f"{seed}:1").shuffle(order)
     n_tables = (len(order) + 1) // 2
@@ -538,6 +655,15 @@ def _swiss(
             found = _swiss_search(rest, history, allowed)
             if found is not None:
                 return found, (() if bye is None else (bye,))
+    raise AssertionError("a pairing with every rematch allowed always exists")  # pragma: no cover
+
+
+def _fewest_rematches(order: list[int], history: History) -> list:
+    """Pairs in ``order`` (each meets the first it may), with as few rematches as found."""
+    for allowed in range(len(order) // 2 + 1):
+        found = _swiss_search(order, history, allowed)
+        if found is not None:
+            return found
     raise AssertionError("a pairing with every rematch allowed always exists")  # pragma: no cover
 
 
