@@ -165,6 +165,10 @@ def _row_possible(ruleset: RuleSet, maker: str, score: dict[str, int], mark: str
         table = pack_table(ruleset, no_trumps)
         own = bonus(maker)
         their = {s: bonus(s) for s in others}
+        if not two_sided_klaberjass and not all(
+            table.side_can_take(score[s] - their[s]) for s in others
+        ):
+            continue  # the others' card points do not depend on the maker's: one is impossible
         best_other = max(score[s] for s in others)
         for p_maker in table.side_points:  # what one side can hold, lowest first
             mine = p_maker + own

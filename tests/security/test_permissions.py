@@ -98,6 +98,18 @@ API = {
     "dispute-resolve": MANAGE,
     "handover-confirm": SCORE,
     "handover-dispute": SCORE,
+    "cup-list": MANAGE,
+    "cup-detail": MANAGE,
+    "cup-seed": MANAGE,
+    "cup-draw": MANAGE,
+    "cup-build": MANAGE,
+    "cup-bracket": READ,
+    "cup-place-round": MANAGE,
+    "cup-tie-list": MANAGE,
+    "cup-tie-detail": MANAGE,
+    "cup-tie-start": MANAGE,
+    "cup-tie-walkover": MANAGE,
+    "cup-tie-place": MANAGE,
 }
 # API routes whose reads need more than "read" (everything else: GET needs "read").
 API_READS = {
@@ -164,6 +176,18 @@ PAGES = {
     "members:dispute": (MANAGE, MANAGE),
     "members:handover": (SCORE, SCORE),
     "members:handover-dispute": (SCORE, SCORE),
+    "cups:list": (READ, READ),
+    "cups:new": (MANAGE, MANAGE),
+    "cups:detail": (READ, READ),
+    "cups:bracket": (READ, READ),
+    "cups:seed": (MANAGE, MANAGE),
+    "cups:draw": (MANAGE, MANAGE),
+    "cups:build": (MANAGE, MANAGE),
+    "cups:place": (MANAGE, MANAGE),
+    "cups:tie": (READ, READ),
+    "cups:tie-start": (MANAGE, MANAGE),
+    "cups:tie-walkover": (MANAGE, MANAGE),
+    "cups:tie-place": (MANAGE, MANAGE),
 }
 ROLES = [None, Role.VIEWER, Role.PLAYER, Role.SCORER, Role.ADMIN]
 # Who belongs to a club (usernames, roles) is shown to its members only, even when public.
@@ -244,6 +268,9 @@ def world(game, teams, division, club):
         club=club, expires_at=timezone.now() + datetime.timedelta(days=3)
     )
     dispute = Dispute.objects.create(club=club, game=game, reason="Deal 1 was ours")
+    from clabber_league.cups.services.setup import cup_create, cup_draw
+
+    cup = cup_draw(cup=cup_create(club=club, name="Cup", teams=[a, b]))
     objects = {
         "game": game.pk,
         "deal": game.deals.first().pk,
@@ -260,6 +287,8 @@ def world(game, teams, division, club):
         "revision": game.revisions.first().pk,
         "invitation": invitation.pk,
         "dispute": dispute.pk,
+        "cup": cup.pk,
+        "tie": cup.ties.get().pk,
     }
     return {
         "club": club,
@@ -309,6 +338,10 @@ PK_OBJECT = {
     "members:handover": "game",
     "members:player-merge": "player",
     "scheduling:withdrawal-policy": "division",
+    "cup": "cup",
+    "cup-tie": "tie",
+    "cups": "cup",
+    "cups:tie": "tie",
 }
 
 
@@ -329,6 +362,8 @@ def _kwargs(name: str, pattern, world) -> dict:
         "day": "2026-09-07",
         "player": objects["player"],
         "player_id": objects["player"],
+        "cup_id": objects["cup"],
+        "cup_pk": objects["cup"],
     }
     kwargs = {}
     keys = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", pattern.full_route)

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "clabber_league.standings",
     "clabber_league.members",
     "clabber_league.events",
+    "clabber_league.cups",
 ]
 
 MIDDLEWARE = [
@@ -257,6 +258,11 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # A cup's format (single/double elimination) is not a schedule's (round robin/Swiss).
+    "ENUM_NAME_OVERRIDES": {
+        "CupFormatEnum": "clabber_league.cups.models.Cup.Format",
+        "FormatEnum": "clabber_league.scheduling.models.ScheduleConfig.Format",
+    },
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI served from our own static files: the docs work offline too.
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -272,6 +278,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "standings", "description": "Tables, deals, leaderboards, ratings; CSV."},
         {"name": "rules", "description": "The rules calculator, open to anyone."},
         {"name": "members", "description": "Invitations, disputes, confirming at the table."},
+        {"name": "cups", "description": "Cups and play-offs: seeding, the bracket, ties."},
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
