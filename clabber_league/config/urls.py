@@ -10,6 +10,7 @@ from clabber_league.calculator import views as calculator_views
 from clabber_league.clubs import views as club_views
 from clabber_league.core import api as core_api
 from clabber_league.core import views as core_views
+from clabber_league.games import table_views
 from clabber_league.members import api as members_api
 
 api_patterns = [
@@ -37,6 +38,8 @@ urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("rules/", calculator_views.rules_page, name="rules"),
     path("rules/<slug:slug>/sheet/", calculator_views.blank_sheet, name="rules-sheet"),
+    # A game's table link (its QR code): short, so that the code stays easy to scan.
+    path("t/<str:token>/", table_views.table_link_open, name="table-link"),
     path("clubs/<slug:club_slug>/", club_views.club_home, name="club-home"),
     path(
         "clubs/<slug:club_slug>/house-rules/<int:pk>/sheet/",
@@ -46,6 +49,8 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/games/", include("clabber_league.games.urls")),
     path("clubs/<slug:club_slug>/schedule/", include("clabber_league.scheduling.urls")),
     path("clubs/<slug:club_slug>/standings/", include("clabber_league.standings.urls")),
+    path("clubs/<slug:club_slug>/events/", include("clabber_league.events.urls")),
+    path("clubs/<slug:club_slug>/cups/", include("clabber_league.cups.urls")),
     path("", include("clabber_league.members.urls")),
     # Accounts are django-allauth's; "login" and "logout" keep their old names and paths.
     path("accounts/login/", account_views.login, name="login"),

@@ -19,6 +19,13 @@ has everyone playing alone. The planner decides:
   partners already paired this season, a second seat at a table of three this night,
   opponents already met this night, opponents already met this season. Each weight is a
   cost per earlier meeting, so a pair that met twice is avoided more than one that met once.
+  Partners never repeat on a night while every player has had fewer partners than half the
+  players present (then a draw without a repeat always exists, and the search finds it);
+  later too whenever a draw without one exists (for up to 24 players at tables of four an
+  exact search backs the local one up).
+  Beyond that a round-by-round planner can reach a dead end: a full rotation (11 rounds
+  for 12 players, each partnering everyone once) needs its earlier rounds chosen for it,
+  and this planner, which sees only what happened, then repeats a partner in some nights.
 * **Who deals first** at each table: the player who has dealt first least often this night,
   ties by the seeded draw.
 
@@ -31,9 +38,12 @@ Fixed pairs (``pairs_round``) are the same objects with each "seat" a pair: a ta
 ``(pair, pair)``, the first pair sitting North-South (seats 0 and 2 of the four), the second
 East-West. ``method="mitchell"``: North-South pairs stay at their table and East-West pairs
 move up one table a round (stations come from the round-1 draw of the seed, so they hold
-all night while the same pairs play); an odd pair out has a bye. ``method="swiss"``: pairs
-ranked on the night's ``scores`` (round 1 by the seeded draw) meet the nearest-ranked pair
-they have not met yet; the bye goes to the lowest-ranked pair that has had fewest byes.
+all night while the same pairs play); an odd pair out has a bye. Once the movement comes
+round (after as many rounds as tables) or the pairs change so that it would bring a
+rematch, the round is re-paired in movement order, each pair meeting the first it has not
+met (the movement's own tables where they fit). ``method="swiss"``: pairs ranked on the
+night's ``scores`` (round 1 by the seeded draw) meet the nearest-ranked pair they have not
+met yet; the bye goes to the lowest-ranked pair that has had fewest byes.
 Rematches happen only where no pairing without one was found (``opponent_repeats_night``).
 
 The caller (``events`` services) stores the rounds and rebuilds a :class:`History` from
@@ -48,7 +58,7 @@ body); the messages are module constants.
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -74,7 +84,9 @@ W_NIGHT_OPPONENT = 20  # opponents again on the same night
 W_SEASON_OPPONENT = 1  # opponents again in the season
 
 #: Swap evaluations the search may spend on one round, per player (bounded, not timed).
-SEARCH_EVALUATIONS_PER_PLAYER = 2_500
+SEARCH_EVALUATIONS_PER_PLAYER = 1_250
+#: Shakes in a row without a better layout after which the search stops.
+SEARCH_PATIENCE = 12
 
 
 class DrawError(ServiceError):
@@ -240,9 +252,10 @@ def draw_round(
 ) -> RoundDraw:
     """Draw one round of an individual night for the ``players`` present (ids).
 
-    ``keep_apart``: pairs of players never to seat at one table if it can be helped.
-    ``effort`` scales the search's move budget (1.0 is the default, tuned so that 64
-    players take well under half a second)."""
+    ``keep_apart``: groups (usually pairs) of players never to seat at one table if it can
+    be helped.
+    ``effort`` scales the search's move budget (1.0 is the default: a 64-player round of
+    a season takes about 0.1 s of CPU, and a longer search finds no fewer repeats)."""
     history = history or History()
     everyone = _check_ids(players, "players", DUPLICATE_PLAYER)
     rng = _rng(seed, round_number)
@@ -260,9 +273,27 @@ def draw_round(
 
     layout = seated[:]
     rng.shuffle(layout)  # round 1 at random; later rounds start from a random layout too
-    apart = {frozenset(p) for p in keep_apart if len(frozenset(p)) == 2}
+    apart = {frozenset(two) for group in keep_apart for two in combinations(set(group), 2)}
     search = _Search(layout, sizes, history, apart, mixed=len(set(sizes)) > 1)
-    best = search.run(rng, evaluations=int(SEARCH_EVALUATIONS_PER_PLAYER * len(layout) * effort))
+    best = search.run(
+        rng,
+        evaluations=int(SEARCH_EVALUATIONS_PER_PLAYER * len(layout) * effort),
+        patience=max(1, round(SEARCH_PATIENCE * effort)),
+    )
+    if set(sizes) == {4} and _night_repeats(best, history):
+        # The search missed (a sparse choice of new partners, rare): an exact search for
+        # a pairing without a repeat, and the search again from the tables it makes.
+        pairing = _partnering_without_repeats(seated, history)
+        if pairing is not None:
+            tables_of_two = zip(pairing[::2], pairing[1::2], strict=True)
+            search.start = search.index_layout(
+                [seat for (a, c), (b, d) in tables_of_two for seat in (a, b, c, d)]
+            )
+            best = search.run(
+                rng,
+                evaluations=int(SEARCH_EVALUATIONS_PER_PLAYER * len(layout) * effort),
+                patience=max(1, round(SEARCH_PATIENCE * effort)),
+            )
 
     tables = []
     start = 0
@@ -273,6 +304,55 @@ def draw_round(
         candidates = [i for i, p in enumerate(seats) if history.first_deals[p] == fewest]
         tables.append(Table(number, seats, candidates[rng.randrange(len(candidates))]))
     return _summarise(round_number, seed, tables, sit_outs, history, search.total(best))
+
+
+def _night_repeats(layout: Sequence[int], history: History) -> int:
+    """Partnerships in a layout of tables of four that already happened this night."""
+    return sum(
+        1
+        for k in range(0, len(layout), 4)
+        for pair in (frozenset(layout[k : k + 3 : 2]), frozenset(layout[k + 1 : k + 4 : 2]))
+        if history.night_partners[pair]
+    )
+
+
+#: The exact search for a pairing without a repeated partner: up to this many players
+#: (beyond, a draw without a repeat is easy for the local search), and this many nodes.
+PAIRING_MAX_PLAYERS = 24
+PAIRING_NODE_LIMIT = 5_000
+
+
+def _partnering_without_repeats(
+    players: Sequence[int], history: History
+) -> list[tuple[int, int]] | None:
+    """Partners for everyone, none partnered before this night, or None if none was found.
+
+    Depth first, the player with fewest possible partners first (the usual way to find a
+    matching in a sparse graph by backtracking), within :data:`PAIRING_NODE_LIMIT` nodes."""
+    if len(players) > PAIRING_MAX_PLAYERS:
+        return None
+    allowed = {
+        p: frozenset(q for q in players if q != p and not history.night_partners[frozenset((p, q))])
+        for p in players
+    }
+    nodes = 0
+
+    def extend(left: frozenset[int]) -> list[tuple[int, int]] | None:
+        nonlocal nodes
+        if not left:
+            return []
+        nodes += 1
+        if nodes > PAIRING_NODE_LIMIT:
+            return None
+        first = min(sorted(left), key=lambda p: len(allowed[p] & left))
+        options = sorted(allowed[first] & left, key=lambda q: (len(allowed[q] & left), q))
+        for other in options:
+            rest = extend(left - {first, other})
+            if rest is not None:
+                return [(first, other), *rest]
+        return None
+
+    return extend(frozenset(players))
 
 
 def _summarise(
@@ -310,10 +390,16 @@ class _Search:
 
     A move swaps two seats (at one table, which changes who partners whom, or at two
     tables). Costs are pairwise, so a swap's gain needs only the two players' neighbours:
-    a dozen look-ups in precomputed matrices. A descent tries every swap in a random order
-    and keeps each that lowers the cost, until a full pass finds none; then a few random
-    swaps shake the best layout found and the descent starts again, until the move budget
-    is spent or the cost is zero (nothing repeats: nothing better exists).
+    a dozen look-ups in precomputed matrices. Every seat has three neighbours: the seat
+    across (the partner) and two opponents. A seat at a table of three has a blank "across"
+    instead, a dummy player whose partner cost is the player's turns at tables of three, so
+    one formula serves every seat.
+
+    A descent makes every swap that lowers the cost until none does (driven by a queue of
+    the tables that changed); then two random swaps shake the best layout found and the
+    descent starts again from the tables they touched. It stops when the cost is zero
+    (nothing repeats), when ``patience`` shakes in a row found nothing better, or when the
+    move budget is spent.
     """
 
     def __init__(
@@ -328,10 +414,10 @@ class _Search:
         self.ids = sorted(layout)
         index = {p: i for i, p in enumerate(self.ids)}
         n = len(self.ids)
-        self.start = [index[p] for p in layout]
+        self.start = [index[p] for p in layout] + [n]  # the dummy sits in the last seat
         # partner[i][j], opponent[i][j]: the cost of i and j as partners / opponents.
-        partner = [[0] * n for _ in range(n)]
-        opponent = [[0] * n for _ in range(n)]
+        partner = [[0] * (n + 1) for _ in range(n + 1)]
+        opponent = [[0] * (n + 1) for _ in range(n + 1)]
         for i, j in combinations(range(n), 2):
             pair = frozenset((self.ids[i], self.ids[j]))
             np_, sp = history.night_partners[pair], history.season_partners[pair]
@@ -343,96 +429,150 @@ class _Search:
             opponent[i][j] = opponent[j][i] = (
                 together + W_NIGHT_OPPONENT * no + W_SEASON_OPPONENT * (no + so)
             )
+        if mixed:
+            for i, p in enumerate(self.ids):
+                partner[i][n] = W_THREE_HAND * history.three_hand[p]
         self.partner, self.opponent = partner, opponent
-        self.three = [W_THREE_HAND * history.three_hand[p] if mixed else 0 for p in self.ids]
-        # For every seat: its table, the seat opposite (-1 if none), the other seats.
+        # For every seat: its table, the seat across (the dummy's at a table of three) and
+        # the two seats of its opponents.
         self.table_of: list[int] = []
         self.across: list[int] = []
-        self.others: list[tuple[int, ...]] = []
-        self.size_of: list[int] = []
+        self.beside: list[tuple[int, int]] = []
+        self.table_seats: list[list[int]] = []
         pos = 0
         for t, size in enumerate(sizes):
             seats = list(range(pos, pos + size))
+            self.table_seats.append(seats)
             for k, s in enumerate(seats):
                 self.table_of.append(t)
-                self.size_of.append(size)
-                across = seats[(k + 2) % 4] if size == 4 else -1
+                across = seats[(k + 2) % 4] if size == 4 else n
                 self.across.append(across)
-                self.others.append(tuple(x for x in seats if x != s and x != across))
+                first, second = (x for x in seats if x != s and x != across)
+                self.beside.append((first, second))
             pos += size
 
-    def _seat_cost(self, seating: list[int], s: int, who: int, skip: int = -1) -> int:
-        """What ``who`` at seat ``s`` costs with its table's other seats (seat ``skip``
-        excluded, being the other half of a swap at the same table)."""
-        cost = self.three[who] if self.size_of[s] == 3 else 0
-        a = self.across[s]
-        if a >= 0 and a != skip:
-            cost += self.partner[who][seating[a]]
-        row = self.opponent[who]
-        for o in self.others[s]:
-            if o != skip:
-                cost += row[seating[o]]
-        return cost
+    def index_layout(self, layout_ids: Sequence[int]) -> list[int]:
+        """A layout of ids as the search holds it (indices, and the dummy's seat)."""
+        index = {p: i for i, p in enumerate(self.ids)}
+        return [index[p] for p in layout_ids] + [len(self.ids)]
 
     def total(self, layout_ids: Sequence[int]) -> int:
         index = {p: i for i, p in enumerate(self.ids)}
-        seating = [index[p] for p in layout_ids]
-        return self._total(seating)
+        return self._total([index[p] for p in layout_ids] + [len(self.ids)])
 
     def _total(self, seating: list[int]) -> int:
-        # every pair is seen from both ends: halve the pair costs, not the three-hand cost
-        doubled = sum(self._seat_cost(seating, s, seating[s]) for s in range(len(seating)))
-        three = sum(self.three[seating[s]] for s in range(len(seating)) if self.size_of[s] == 3)
-        return (doubled - three) // 2 + three
+        """The layout's cost: each pair is seen from both ends, the dummy from one."""
+        partner, opponent = self.partner, self.opponent
+        doubled = three = 0
+        for s in range(len(seating) - 1):
+            who = seating[s]
+            b1, b2 = self.beside[s]
+            doubled += opponent[who][seating[b1]] + opponent[who][seating[b2]]
+            mate = seating[self.across[s]]
+            if self.across[s] == len(seating) - 1:
+                three += partner[who][mate]
+            else:
+                doubled += partner[who][mate]
+        return doubled // 2 + three
 
-    def _gain(self, seating: list[int], s: int, t: int) -> int:
-        x, y = seating[s], seating[t]
-        if self.table_of[s] == self.table_of[t]:
-            # Same table: only x's and y's relations to the other two seats change
-            # (x-y stay together; partners when opposite, else opponents).
-            if self.across[s] == t:
-                return 0  # swapping partners changes nothing
-            before = self._seat_cost(seating, s, x, t) + self._seat_cost(seating, t, y, s)
-            after = self._seat_cost(seating, s, y, t) + self._seat_cost(seating, t, x, s)
-            return before - after
-        before = self._seat_cost(seating, s, x) + self._seat_cost(seating, t, y)
-        after = self._seat_cost(seating, s, y) + self._seat_cost(seating, t, x)
+    def _swap_gain_same_table(self, seating: list[int], s: int, t: int) -> int:
+        if self.across[s] == t:
+            return 0  # swapping partners changes nothing
+        before = self._total_of_table(seating, s)
+        seating[s], seating[t] = seating[t], seating[s]
+        after = self._total_of_table(seating, s)
+        seating[s], seating[t] = seating[t], seating[s]
         return before - after
 
-    def run(self, rng: random.Random, *, evaluations: int) -> list[int]:
+    def _total_of_table(self, seating: list[int], s: int) -> int:
+        cost = 0
+        last = len(seating) - 1
+        for seat in self.table_seats[self.table_of[s]]:
+            who = seating[seat]
+            b1, b2 = self.beside[seat]
+            cost += self.opponent[who][seating[b1]] + self.opponent[who][seating[b2]]
+            mate = self.partner[who][seating[self.across[seat]]]
+            cost += 2 * mate if self.across[seat] == last else mate
+        return cost // 2
+
+    def run(self, rng: random.Random, *, evaluations: int, patience: int) -> list[int]:
+        n = len(self.start) - 1
         seating = self.start[:]
-        n = len(seating)
         cost = self._total(seating)
         best, best_cost = seating[:], cost
-        moves = [(s, t) for s in range(n) for t in range(s + 1, n)]
-        if not moves:
-            return [self.ids[i] for i in best]
+        if n < 2:
+            return [self.ids[i] for i in best[:n]]
+        order = list(range(n))
+        rng.shuffle(order)  # the order in which a seat's swaps are tried
+        tables = list(range(len(self.table_seats)))
+        rng.shuffle(tables)
         spent = 0
-        while spent < evaluations and best_cost > 0:
-            improved = True
-            while improved and spent < evaluations and cost > 0:
-                improved = False
-                rng.shuffle(moves)
-                for s, t in moves:
-                    spent += 1
-                    gain = self._gain(seating, s, t)
+        stale = 0
+        while True:
+            cost, spent = self._descend(seating, cost, tables, order, spent, evaluations)
+            if cost < best_cost:
+                best, best_cost = seating[:], cost
+                stale = 0
+            else:
+                stale += 1
+            if best_cost == 0 or spent >= evaluations or stale >= patience:
+                break
+            # Shake the best layout found with two random swaps and descend again from the
+            # tables they touched.
+            seating = best[:]
+            touched: list[int] = []
+            for _ in range(2):
+                s, t = rng.randrange(n), rng.randrange(n)
+                seating[s], seating[t] = seating[t], seating[s]
+                touched += [self.table_of[s], self.table_of[t]]
+            cost = self._total(seating)
+            tables = list(dict.fromkeys(touched))
+        return [self.ids[i] for i in best[:n]]
+
+    def _descend(
+        self,
+        seating: list[int],
+        cost: int,
+        tables: list[int],
+        order: list[int],
+        spent: int,
+        evaluations: int,
+    ) -> tuple[int, int]:
+        """Swap seats while a swap lowers the cost. Only swaps that involve a table that
+        changed can have become worth making, so a queue of changed tables drives it: each
+        of a table's seats tries a swap with every seat; an improving swap queues both of
+        its tables again. Returns the cost and the evaluations spent so far."""
+        partner, opponent = self.partner, self.opponent
+        across, beside, table_of = self.across, self.beside, self.table_of
+        queue = deque(tables)
+        queued = set(tables)
+        while queue and cost > 0 and spent < evaluations:
+            table = queue.popleft()
+            queued.discard(table)
+            for s in self.table_seats[table]:
+                for t in order:
+                    if table_of[s] == table_of[t]:
+                        if s == t:
+                            continue
+                        gain = self._swap_gain_same_table(seating, s, t)
+                    else:
+                        x, y = seating[s], seating[t]
+                        px, ox, py, oy = partner[x], opponent[x], partner[y], opponent[y]
+                        a, (b, c) = seating[across[s]], beside[s]
+                        b, c = seating[b], seating[c]
+                        gain = px[a] + ox[b] + ox[c] - py[a] - oy[b] - oy[c]
+                        a, (b, c) = seating[across[t]], beside[t]
+                        b, c = seating[b], seating[c]
+                        gain += py[a] + oy[b] + oy[c] - px[a] - ox[b] - ox[c]
                     if gain > 0:
                         seating[s], seating[t] = seating[t], seating[s]
                         cost -= gain
-                        improved = True
-                        if cost == 0:
-                            break
-                    if spent >= evaluations:
-                        break
-            if cost < best_cost:
-                best, best_cost = seating[:], cost
-            # Shake the best layout found with a few random swaps and descend again.
-            seating = best[:]
-            for _ in range(max(2, n // 16)):
-                s, t = moves[rng.randrange(len(moves))]
-                seating[s], seating[t] = seating[t], seating[s]
-            cost = self._total(seating)
-        return [self.ids[i] for i in best]
+                        for changed in (table, table_of[t]):
+                            if changed not in queued:
+                                queue.append(changed)
+                                queued.add(changed)
+                spent += len(order)
+        return cost, spent
 
 
 # -- fixed pairs ----------------------------------------------------------------------------
@@ -457,6 +597,10 @@ def pairs_round(
     rng = _rng(seed, round_number)
     if method == "mitchell":
         matches, byes = _mitchell(field_, round_number, seed)
+        if any(history.night_opponents[frozenset(m)] for m in matches):
+            # The movement has come round (or the pairs changed): re-pair in its order
+            # with the fewest rematches, keeping its tables where they fit.
+            matches = _fewest_rematches([p for m in matches for p in m], history)
     else:
         matches, byes = _swiss(field_, rng, scores or {}, history)
     tables = [Table(n, m, rng.randrange(2)) for n, m in enumerate(matches, start=1)]
@@ -469,7 +613,8 @@ def _mitchell(field_: list[int], round_number: int, seed: str) -> tuple[list, tu
     The stations come from the round-1 draw of the seed, so they hold all night for the
     same pairs. With an odd number of pairs the last table's North-South seat is empty: the
     East-West pair that comes to it sits out, and the other tables keep their numbers.
-    After as many rounds as tables, the movement starts over (rematches)."""
+    After as many rounds as tables the movement starts over (``pairs_round`` then re-pairs
+    it to avoid the rematches)."""
     order: list[int | None] = list(field_)
     random.Random(f"{seed}:1").shuffle(order)
     n_tables = (len(order) + 1) // 2
@@ -510,6 +655,15 @@ def _swiss(
             found = _swiss_search(rest, history, allowed)
             if found is not None:
                 return found, (() if bye is None else (bye,))
+    raise AssertionError("a pairing with every rematch allowed always exists")  # pragma: no cover
+
+
+def _fewest_rematches(order: list[int], history: History) -> list:
+    """Pairs in ``order`` (each meets the first it may), with as few rematches as found."""
+    for allowed in range(len(order) // 2 + 1):
+        found = _swiss_search(order, history, allowed)
+        if found is not None:
+            return found
     raise AssertionError("a pairing with every rematch allowed always exists")  # pragma: no cover
 
 

@@ -544,6 +544,7 @@ def deal_record(
     idempotency_key: str | None = None,
     club: Club | None = None,
     game_id: int | None = None,
+    at_table: str = "",
 ) -> Recorded:
     """Record the next deal of a game, whole or not at all.
 
@@ -553,16 +554,19 @@ def deal_record(
     The API passes the ``club`` of the URL and the ``game_id`` instead of a game it read:
     the game is then read once, locked, and only if it is that club's
     (``Game.DoesNotExist`` otherwise).
+
+    ``at_table``: the table whose link records the deal (``games.table_links``), kept on
+    the deal and in the history ("entered at table 3 (table link)").
     """
     pk = game.pk if game is not None else game_id
     if connection.in_atomic_block and not idempotency_key:
         # Inside the caller's transaction (the API's Idempotency-Key keeps its response in
         # the same one): every check comes before the first write, so a refused deal
         # leaves that transaction as it was, and no savepoint is needed.
-        return _deal_record(pk, club, data, maker_seat, user, idempotency_key)
+        return _deal_record(pk, club, data, maker_seat, user, idempotency_key, at_table)
     try:
         with transaction.atomic():
-            return _deal_record(pk, club, data, maker_seat, user, idempotency_key)
+            return _deal_record(pk, club, data, maker_seat, user, idempotency_key, at_table)
     except IntegrityError:
         # Only a concurrent retry with the same key can get here: the lock serialises
         # everything else. Hand back the deal that request recorded.
@@ -580,6 +584,7 @@ def _deal_record(
     maker_seat: int | None,
     user: Any,
     idempotency_key: str | None,
+    at_table: str = "",
 ) -> Recorded:
     games = _games_locked()
     if club is not None:
@@ -605,6 +610,7 @@ def _deal_record(
         columns=adapters.deal_columns(preview.answer, preview.running),
         maker_seat=maker_seat,
         idempotency_key=idempotency_key,
+        at_table=at_table,
     )
     status_before = game.status
     _state_set(
@@ -630,6 +636,7 @@ def _deal_create(
     *,
     maker_seat: int | None = None,
     idempotency_key: str | None = None,
+    at_table: str = "",
 ) -> Deal:
     """Insert deal ``index`` of the engine's answer, with its audit row."""
     return _deal_insert(
@@ -641,6 +648,7 @@ def _deal_create(
         columns=adapters.deal_columns(answer["deals"][index], answer["running"][index]),
         maker_seat=maker_seat,
         idempotency_key=idempotency_key,
+        at_table=at_table,
     )
 
 
@@ -654,6 +662,7 @@ def _deal_insert(
     columns: Mapping[str, Any],
     maker_seat: int | None = None,
     idempotency_key: str | None = None,
+    at_table: str = "",
 ) -> Deal:
     """Insert deal ``number`` with its scored ``columns``, and its audit row."""
     deal = Deal.objects.create(
@@ -665,6 +674,7 @@ def _deal_insert(
         maker=data.get("maker") or "",
         idempotency_key=idempotency_key or None,
         created_by=user,
+        entered_at_table=at_table,
         **columns,
     )
     DealRevision.objects.create(
@@ -673,6 +683,7 @@ def _deal_insert(
         action=DealRevision.Action.CREATE,
         user=user,
         after=_revision_view(deal),
+        entered_at_table=at_table,
     )
     return deal
 
@@ -827,7 +838,12 @@ def _rows_and_index(game: Game, deal: Deal) -> tuple[list[Deal], int]:
 
 @transaction.atomic
 def deal_correct(
-    *, deal: Deal, data: Mapping[str, Any], maker_seat: int | None = None, user: Any = None
+    *,
+    deal: Deal,
+    data: Mapping[str, Any],
+    maker_seat: int | None = None,
+    user: Any = None,
+    at_table: str = "",
 ) -> Deal:
     """Change a recorded deal; every deal after it is re-scored. Kept in the audit history."""
     game = _locked_open_game(deal.game_id)
@@ -851,12 +867,13 @@ def deal_correct(
         user=user,
         before=before,
         after=_revision_view(row),
+        entered_at_table=at_table,
     )
     return row
 
 
 @transaction.atomic
-def deal_delete(*, deal: Deal, user: Any = None) -> None:
+def deal_delete(*, deal: Deal, user: Any = None, at_table: str = "") -> None:
     """Remove a deal; the deals after it move up one and everything is re-scored."""
     game = _locked_open_game(deal.game_id)
     rows, index = _rows_and_index(game, deal)
@@ -875,6 +892,7 @@ def deal_delete(*, deal: Deal, user: Any = None) -> None:
         action=DealRevision.Action.DELETE,
         user=user,
         before=before,
+        entered_at_table=at_table,
     )
 
 
@@ -1100,7 +1118,7 @@ def next_dealer_seat(*, game: Game) -> int | None:
 
 @transaction.atomic
 def sheet_rows_record(
-    *, game: Game, rows: Sequence[Mapping[str, Any]], user: Any = None
+    *, game: Game, rows: Sequence[Mapping[str, Any]], user: Any = None, at_table: str = ""
 ) -> list[Deal]:
     """Copy rows of an old paper sheet into a game, all of them or none.
 
@@ -1118,7 +1136,7 @@ def sheet_rows_record(
     answer = _score(game, [*existing, *news], rows_from=len(existing))
     dealers = _dealers(game, answer)
     deals = [
-        _deal_create(game, answer, index, data, dealers[index], user)
+        _deal_create(game, answer, index, data, dealers[index], user, at_table=at_table)
         for index, data in enumerate(news, start=len(existing))
     ]
     _game_save(game, answer)

@@ -5,6 +5,9 @@ or sits out, tables have the right size, sit-outs are spread, no partner twice i
 where it can be helped, and the draw is reproducible from its seed.
 """
 
+import os
+import subprocess
+import sys
 from collections import Counter
 from itertools import combinations
 
@@ -41,12 +44,21 @@ def partnerships(draw):
     return [frozenset(side) for t in draw.tables for side in t.sides if len(side) == 2]
 
 
-@given(players=player_ids.filter(lambda p: len(p) >= 4), seed=seeds, three_hand=st.booleans())
+@given(
+    players=player_ids.filter(lambda p: len(p) >= 4),
+    seed=seeds,
+    three_hand=st.booleans(),
+    table_size=st.sampled_from([3, 4]),
+)
 @settings(max_examples=60, deadline=None)
-def test_everyone_present_plays_or_sits_out_once(players, seed, three_hand):
-    draw = draw_round(players, round_number=1, seed=seed, three_hand=three_hand)
+def test_everyone_present_plays_or_sits_out_once(players, seed, three_hand, table_size):
+    draw = draw_round(
+        players, round_number=1, seed=seed, three_hand=three_hand, table_size=table_size
+    )
     seated = [p for t in draw.tables for p in t.seats]
     assert sorted(seated + list(draw.sit_outs)) == sorted(players)
+    sizes = table_sizes(len(players), table_size=table_size, three_hand=three_hand)
+    assert tuple(len(t.seats) for t in draw.tables) == sizes
     assert [t.number for t in draw.tables] == list(range(1, len(draw.tables) + 1))
     assert all(0 <= t.first_dealer < len(t.seats) for t in draw.tables)
 
@@ -125,3 +137,88 @@ def test_too_few_players_for_a_table_is_refused():
         draw_round([1, 2, 3], round_number=1, seed="x")
     assert error.value.messages_for("players") == [TOO_FEW_PLAYERS.format(n=4, have=3)]
     assert draw_round([1, 2, 3], round_number=1, seed="x", three_hand=True).tables[0].seats
+
+
+def test_the_draw_does_not_depend_on_the_process_hash_seed():
+    # "Any machine": another process with other string and set hashing draws the same.
+    script = (
+        "from clabber_league.events.draw import History, draw_round\n"
+        "h = History()\n"
+        "for r in range(1, 4):\n"
+        "    d = draw_round(list(range(1, 15)), round_number=r, seed='club night', history=h,"
+        " three_hand=True, keep_apart=[(1, 2)])\n"
+        "    h.add(d)\n"
+        "    print([t.seats for t in d.tables], d.sit_outs, [t.first_dealer for t in d.tables])\n"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for hash_seed in ("1", "2", "3")
+    }
+    assert len(outputs) == 1
+
+
+@given(n=st.integers(8, 40), seed=seeds, rounds=st.integers(1, 6))
+@settings(max_examples=25, deadline=None)
+def test_players_kept_apart_never_share_a_table(n, seed, rounds):
+    players = list(range(1, n + 1))
+    apart = [(1, 2), (3, 4), (1, 5)]
+    for draw in night(players, rounds, seed, keep_apart=apart):
+        for table in draw.tables:
+            assert not any(set(pair) <= set(table.seats) for pair in apart)
+
+
+def test_a_night_avoids_the_partners_of_earlier_nights_of_the_season():
+    players = list(range(1, 17))
+    last_night = night(players, 3, "first night")
+    history = History.from_rounds(night=(), season=last_night)
+    before = {pair for draw in last_night for pair in partnerships(draw)}
+    draws = []
+    for number in range(1, 4):
+        draw = draw_round(players, round_number=number, seed="second night", history=history)
+        history.add(draw)
+        draws.append(draw)
+    assert not before & {pair for draw in draws for pair in partnerships(draw)}
+    assert all(draw.partner_repeats_season == 0 for draw in draws)
+
+
+@given(n=st.integers(9, 30).filter(lambda n: n % 4), seed=seeds, rounds=st.integers(2, 6))
+@settings(max_examples=20, deadline=None)
+def test_nobody_plays_at_a_table_of_three_twice_before_everyone_has_once(n, seed, rounds):
+    at_three = Counter()
+    for draw in night(list(range(1, n + 1)), rounds, seed, three_hand=True):
+        at_three.update(p for t in draw.tables if len(t.seats) == 3 for p in t.seats)
+        turns = [at_three[p] for p in range(1, n + 1)]
+        assert max(turns) - min(turns) <= 1
+
+
+def _has_partnering(players, used):
+    """Whether the players can all be paired with someone they have not partnered."""
+    if not players:
+        return True
+    first, rest = players[0], players[1:]
+    return any(
+        _has_partnering(rest[:k] + rest[k + 1 :], used)
+        for k, other in enumerate(rest)
+        if frozenset((first, other)) not in used
+    )
+
+
+@given(n=st.sampled_from([4, 8, 12]), seed=seeds, data=st.data())
+@settings(max_examples=60, deadline=None)
+def test_no_partner_twice_in_a_night_whenever_a_draw_without_one_exists(n, seed, data):
+    # Any earlier partnerships at all (not only those a planner would have made): if the
+    # players can be paired without a repeat, the draw finds such a pairing.
+    players = list(range(1, n + 1))
+    every_pair = [frozenset((a, b)) for a in players for b in players if a < b]
+    used = set(data.draw(st.lists(st.sampled_from(every_pair), max_size=3 * n)))
+    history = History(night_partners=Counter(used))
+    draw = draw_round(players, round_number=5, seed=seed, history=history)
+    if _has_partnering(players, used):
+        assert draw.partner_repeats_night == 0
+        assert not used & set(partnerships(draw))

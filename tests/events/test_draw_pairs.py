@@ -93,3 +93,45 @@ def test_an_unknown_movement_or_a_pair_twice_is_refused():
     with pytest.raises(DrawError) as error:
         pairs_round([1, 2, 1], round_number=1, seed="x", method="swiss")
     assert error.value.messages_for("pairs") == [DUPLICATE_PAIR.format(ids="1")]
+
+
+@given(n_pairs=st.sampled_from([8, 12, 16]), seed=seeds)
+@settings(max_examples=20, deadline=None)
+def test_mitchell_avoids_a_rematch_once_the_movement_has_come_round(n_pairs, seed):
+    # After a full Mitchell (as many rounds as tables) North-South pairs have met only
+    # East-West ones; with an even number of tables the next round pairs NS with NS and EW
+    # with EW, so it needs no rematch, and the movement's own next round would be one.
+    pairs = list(range(1, n_pairs + 1))
+    draws = night(pairs, n_pairs // 2 + 1, seed, "mitchell")
+    met = meetings(draws)
+    assert len(met) == len(set(met))
+    assert draws[-1].opponent_repeats_night == 0
+
+
+def _has_pairing(pairs, met):
+    if not pairs:
+        return True
+    first, rest = pairs[0], pairs[1:]
+    return any(
+        _has_pairing(rest[:k] + rest[k + 1 :], met)
+        for k, other in enumerate(rest)
+        if frozenset((first, other)) not in met
+    )
+
+
+@given(
+    n_pairs=st.sampled_from([4, 6, 8, 10]),
+    seed=seeds,
+    method=st.sampled_from(["mitchell", "swiss"]),
+    data=st.data(),
+)
+@settings(max_examples=60, deadline=None)
+def test_no_rematch_when_a_pairing_without_one_exists(n_pairs, seed, method, data):
+    pairs = list(range(1, n_pairs + 1))
+    every_meeting = [frozenset((a, b)) for a in pairs for b in pairs if a < b]
+    met = set(data.draw(st.lists(st.sampled_from(every_meeting), max_size=2 * n_pairs)))
+    history = History(night_opponents=Counter(met))
+    draw = pairs_round(pairs, round_number=2, seed=seed, method=method, history=history)
+    if _has_pairing(pairs, met):
+        assert draw.opponent_repeats_night == 0
+        assert not met & set(meetings([draw]))

@@ -66,6 +66,8 @@ API = {
     "game-confirm": PLAY,
     "game-abandon": SCORE,
     "game-paper-sheet": SCORE,
+    "game-table-link": MANAGE,
+    "game-table-link-revoke": MANAGE,
     "deal-list": SCORE,
     "deal-detail": SCORE,
     "deal-preview": SCORE,
@@ -96,9 +98,38 @@ API = {
     "dispute-resolve": MANAGE,
     "handover-confirm": SCORE,
     "handover-dispute": SCORE,
+    "event-list": MANAGE,
+    "event-detail": MANAGE,
+    "event-ranking": READ,
+    "event-prizes": READ,
+    "event-entry-list": MANAGE,
+    "event-entry-detail": MANAGE,
+    "event-entry-leave": MANAGE,
+    "event-entry-paid": MANAGE,
+    "event-round-list": MANAGE,
+    "event-round-detail": MANAGE,
+    "event-round-call-time": MANAGE,
+    "event-round-finish": MANAGE,
+    "event-table-list": READ,
+    "event-series-list": MANAGE,
+    "event-series-detail": MANAGE,
+    "event-series-ranking": READ,
+    "cup-list": MANAGE,
+    "cup-detail": MANAGE,
+    "cup-seed": MANAGE,
+    "cup-draw": MANAGE,
+    "cup-build": MANAGE,
+    "cup-bracket": READ,
+    "cup-place-round": MANAGE,
+    "cup-tie-list": MANAGE,
+    "cup-tie-detail": MANAGE,
+    "cup-tie-start": MANAGE,
+    "cup-tie-walkover": MANAGE,
+    "cup-tie-place": MANAGE,
 }
 # API routes whose reads need more than "read" (everything else: GET needs "read").
 API_READS = {
+    "game-table-link": SCORE,  # the link gives scorer rights: only scorers see it
     "invitation-list": MANAGE,
     "invitation-detail": MANAGE,
     "dispute-list": MANAGE,
@@ -117,6 +148,9 @@ PAGES = {
     "games:confirm": (PLAY, PLAY),
     "games:abandon": (SCORE, SCORE),
     "games:sheet-rows": (SCORE, SCORE),
+    "games:table-card": (SCORE, SCORE),
+    "games:table-link-new": (MANAGE, MANAGE),
+    "games:table-link-revoke": (MANAGE, MANAGE),
     "scheduling:index": (READ, READ),
     "scheduling:season-new": (MANAGE, MANAGE),
     "scheduling:season": (READ, MANAGE),
@@ -158,6 +192,26 @@ PAGES = {
     "members:dispute": (MANAGE, MANAGE),
     "members:handover": (SCORE, SCORE),
     "members:handover-dispute": (SCORE, SCORE),
+    "events:display": (READ, READ),
+    "events:display-live": (READ, READ),
+    "events:prizes": (READ, READ),
+    "events:round-draw": (READ, READ),
+    "events:round-cards": (MANAGE, MANAGE),
+    "events:series-index": (READ, READ),
+    "events:series": (READ, READ),
+    "events:player-nights": (READ, READ),
+    "cups:list": (READ, READ),
+    "cups:new": (MANAGE, MANAGE),
+    "cups:detail": (READ, READ),
+    "cups:bracket": (READ, READ),
+    "cups:seed": (MANAGE, MANAGE),
+    "cups:draw": (MANAGE, MANAGE),
+    "cups:build": (MANAGE, MANAGE),
+    "cups:place": (MANAGE, MANAGE),
+    "cups:tie": (READ, READ),
+    "cups:tie-start": (MANAGE, MANAGE),
+    "cups:tie-walkover": (MANAGE, MANAGE),
+    "cups:tie-place": (MANAGE, MANAGE),
 }
 ROLES = [None, Role.VIEWER, Role.PLAYER, Role.SCORER, Role.ADMIN]
 # Who belongs to a club (usernames, roles) is shown to its members only, even when public.
@@ -238,6 +292,10 @@ def world(game, teams, division, club):
         club=club, expires_at=timezone.now() + datetime.timedelta(days=3)
     )
     dispute = Dispute.objects.create(club=club, game=game, reason="Deal 1 was ours")
+    event, event_round, event_entry, event_series = _club_night(club)
+    from clabber_league.cups.services.setup import cup_create, cup_draw
+
+    cup = cup_draw(cup=cup_create(club=club, name="Cup", teams=[a, b]))
     objects = {
         "game": game.pk,
         "deal": game.deals.first().pk,
@@ -254,6 +312,12 @@ def world(game, teams, division, club):
         "revision": game.revisions.first().pk,
         "invitation": invitation.pk,
         "dispute": dispute.pk,
+        "event": event.pk,
+        "event_round": event_round.pk,
+        "event_entry": event_entry.pk,
+        "event_series": event_series.pk,
+        "cup": cup.pk,
+        "tie": cup.ties.get().pk,
     }
     return {
         "club": club,
@@ -262,6 +326,26 @@ def world(game, teams, division, club):
         "objects": objects,
         "season_slug": division.season.slug,
     }
+
+
+def _club_night(club):
+    """A club night of a series with four players checked in and round 1 drawn."""
+    from clabber_league.events.services import checkin, rounds
+    from clabber_league.events.services import events as event_services
+    from tests.factories import PlayerFactory
+
+    series = event_services.series_create(club=club, name="Winter nights")
+    event = event_services.event_create(
+        club=club,
+        name="Club night",
+        date=datetime.date(2026, 12, 1),
+        rules="clabber",
+        series=series,
+    )
+    entries = [
+        checkin.entry_check_in(event=event, player=PlayerFactory(club=club)) for _ in range(4)
+    ]
+    return event, rounds.round_draw(event=event), entries[0], series
 
 
 # Which object a route's ``pk``/``id`` names.
@@ -303,6 +387,17 @@ PK_OBJECT = {
     "members:handover": "game",
     "members:player-merge": "player",
     "scheduling:withdrawal-policy": "division",
+    "event": "event",
+    "event-entry": "event_entry",
+    "event-round": "event_round",
+    "event-series": "event_series",
+    "events": "event",
+    "events:series": "event_series",
+    "events:player-nights": "player",
+    "cup": "cup",
+    "cup-tie": "tie",
+    "cups": "cup",
+    "cups:tie": "tie",
 }
 
 
@@ -323,6 +418,9 @@ def _kwargs(name: str, pattern, world) -> dict:
         "day": "2026-09-07",
         "player": objects["player"],
         "player_id": objects["player"],
+        "event_id": objects.get("event"),
+        "cup_id": objects["cup"],
+        "cup_pk": objects["cup"],
     }
     kwargs = {}
     keys = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", pattern.full_route)

@@ -5,26 +5,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_game_running_state'),
-        ('leagues', '0003_venue'),
+        ("games", "0004_game_running_state"),
+        ("leagues", "0003_venue"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='deal_limit',
+            model_name="game",
+            name="deal_limit",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name='dealrevision',
-            name='action',
-            field=models.CharField(choices=[('create', 'Recorded'), ('update', 'Corrected'), ('delete', 'Deleted'), ('confirm', 'Confirmed'), ('abandon', 'Abandoned the game'), ('close', 'Called time')], max_length=8),
+            model_name="dealrevision",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("create", "Recorded"),
+                    ("update", "Corrected"),
+                    ("delete", "Deleted"),
+                    ("confirm", "Confirmed"),
+                    ("abandon", "Abandoned the game"),
+                    ("close", "Called time"),
+                ],
+                max_length=8,
+            ),
         ),
         migrations.AlterField(
-            model_name='game',
-            name='division',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='games', to='leagues.division'),
+            model_name="game",
+            name="division",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="games",
+                to="leagues.division",
+            ),
         ),
     ]
