@@ -263,6 +263,24 @@ def table_links_ensure(*, games: Iterable[Game], user: Any = None) -> dict[int, 
     return links
 
 
+def fixtures_table_links(
+    *, fixtures: Iterable[Any], user: Any = None
+) -> tuple[dict[int, list[Game]], dict[int, TableLink]]:
+    """The games being played for ``fixtures`` (a night's: in progress or finished, not yet
+    confirmed), by fixture id, and the live link of each (issuing a game's first): two
+    queries and an insert per game that never had a link."""
+    ids = [f.pk for f in fixtures]
+    games = list(
+        Game.objects.filter(
+            fixture_id__in=ids, status__in=[Game.Status.IN_PROGRESS, Game.Status.FINISHED]
+        ).order_by("fixture_id", "number", "id")[: 4 * len(ids) + 4]
+    )
+    by_fixture: dict[int, list[Game]] = {}
+    for game in games:
+        by_fixture.setdefault(game.fixture_id, []).append(game)
+    return by_fixture, table_links_ensure(games=games, user=user)
+
+
 def _account(user: Any) -> Any:
     return user if user is not None and getattr(user, "is_authenticated", False) else None
 

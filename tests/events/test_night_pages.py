@@ -125,7 +125,7 @@ def test_table_cards_say_who_sits_where_and_who_deals_first(
     page = client.get(_url("round-cards", night, 1))
     assert page.status_code == 200
     text = page.content.decode()
-    assert text.count('class="table-card"') == round_.tables.count() == 2
+    assert text.count('class="night-card"') == round_.tables.count() == 2
     assert text.count("deals first") >= 2
     for where in ("North", "East", "South", "West"):
         assert where in text
