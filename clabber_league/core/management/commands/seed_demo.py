@@ -206,6 +206,9 @@ class Command(BaseCommand):
             date=datetime.date(2026, 9, 8),
             rules="clabber",
             rounds=3,
+            # Rounds of six deals (as klaverjas clubs play a fixed number): a quick seed.
+            round_kind=Event.RoundKind.DEALS,
+            round_deals=6,
             entry_fee_cents=300,
             prize_rule=Event.PrizeRule.PER_FOUR,
             seed="260908",
