@@ -24,7 +24,6 @@ help:
 	@echo "make bench-load - 50 scorers for 60 s against gunicorn and PostgreSQL (bench/load.py)"
 	@echo "make docs   - regenerate docs/rulesets.md from the rule-set data"
 	@echo "make vendor - refresh static/vendor from the npm registry (needs node)"
-	@echo "make rules-pack - pack clabber_league/rules/ for offline entry (static/rules/)"
 	@echo "make lint-api - lint the OpenAPI schema with Redocly's recommended rules (needs node)"
 
 $(VENV)/.installed-run: pyproject.toml
@@ -93,13 +92,6 @@ vendor:
 	rm -rf static/vendor/pyodide && mkdir -p static/vendor/pyodide
 	cd node_modules/pyodide && cp pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip \
 		pyodide-lock.json package.json README.md ../../static/vendor/pyodide/
-	$(MAKE) rules-pack
-
-# The rules engine packed for the phone (clabber_league/core/rules_pack.py); a test fails when
-# static/rules/ is not what packing clabber_league/rules/ gives now.
-.PHONY: rules-pack
-rules-pack: $(VENV)/.installed-run
-	$(PY) manage.py pack_rules
 
 # Redocly CLI from the npm registry, kept out of package.json (it is not vendored).
 REDOCLY_VERSION ?= 2.77.0

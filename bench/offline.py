@@ -117,9 +117,12 @@ def league() -> tuple[list[Game], str]:
 
 
 READY = """async (url) => {
-    const ready = await navigator.serviceWorker.ready;
-    if (!ready.active) return false;
-    return Boolean(await (await caches.open('clabber-pages-v1')).match(url));
+    while (true) {
+        const ready = await navigator.serviceWorker.ready;
+        const kept = await (await caches.open('clabber-pages-v1')).match(url);
+        if (ready.active && kept) return true;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    }
 }"""
 
 
@@ -133,7 +136,7 @@ def log_in(page, base: str) -> None:
 
 def open_ready(page, url: str) -> None:
     page.goto(url)
-    page.wait_for_function(READY, arg=url, polling=100, timeout=300_000)
+    page.evaluate(READY, url)
     page.wait_for_timeout(500)  # the sheet's copy, asked for beside the page
 
 

@@ -62,11 +62,7 @@ def precache_urls() -> list[str]:
 
 
 def _rules_hash() -> str:
-    manifest = Path(rules_pack.STATIC_RULES) / rules_pack.MANIFEST_NAME
-    try:
-        return str(json.loads(manifest.read_text())["sha256"])
-    except (OSError, ValueError, KeyError):
-        return ""
+    return str(rules_pack.pack()[1]["sha256"])
 
 
 @lru_cache(maxsize=1)

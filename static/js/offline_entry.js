@@ -35,9 +35,10 @@
   function engine() {
     if (engineReady) { return engineReady; }
     engineReady = new Promise(function (resolve, reject) {
-      var url = game.engine.worker + "?pyodide=" + encodeURIComponent(game.engine.pyodide) +
-        "&rules=" + encodeURIComponent(game.engine.rules);
-      worker = new Worker(url, { type: "module" });
+      worker = new Worker(game.engine.worker, { type: "module" });
+      worker.onerror = function (event) {
+        reject(new Error("The rules engine did not start" + (event && event.message ? ": " + event.message : ".")));
+      };
       worker.onmessage = function (event) {
         var m = event.data;
         if (m.id === 0) {
@@ -49,6 +50,7 @@
         if (!call) { return; }
         if (m.failed) { call.reject(new Error(m.failed)); } else { call.resolve(JSON.parse(m.answer)); }
       };
+      worker.postMessage({ boot: { pyodide: game.engine.pyodide, rules: game.engine.rules } });
     });
     engineReady.catch(function () { engineReady = null; });
     return engineReady;
@@ -73,7 +75,15 @@
 
   function refresh() {
     return Outbox.list(game.key).then(function (list) {
+      var before = entries.length;
       entries = list;
+      if (before && !list.length && navigator.onLine) {
+        // Every deal is on the server (sent from here or by the service worker): show
+        // the server's page, its sheet once the game is over.
+        try { sessionStorage.setItem("outbox-sent:" + game.key, "1"); } catch (e) { /* private mode */ }
+        window.location.replace(state.finished ? game.sheet_page : game.deal_page);
+        return list;
+      }
       var input = keyInput();
       if (input && list.some(function (e) { return e.key === input.value; })) { input.value = newKey(); }
       var last = list.length ? list[list.length - 1] : null;
@@ -321,22 +331,20 @@
   });
 
   // --- sending ----------------------------------------------------------------------
-  var sending = false;
+  var sending = false, retryTimer = null;
   function send() {
     if (sending || !navigator.onLine || !pending()) { return Promise.resolve(); }
     sending = true;
     return Outbox.flush(game.key).then(function (report) {
       sending = false;
+      if (report.offline && navigator.onLine) {
+        retryTimer = retryTimer || setTimeout(function () { retryTimer = null; send(); }, 2000);
+      }
       if (report.sent) {
         lastSent += report.sent;
         try { sessionStorage.setItem("outbox-sent:" + game.key, "1"); } catch (e) { /* private mode */ }
       }
-      return refresh().then(function () {
-        if (report.sent && !pending()) {
-          // Every deal is on the server: show the server's page (its sheet once finished).
-          window.location.replace(state.finished ? game.sheet_page : game.deal_page);
-        }
-      });
+      return refresh();
     }, function () { sending = false; });
   }
 
@@ -422,8 +430,9 @@
       work.then(function () {
         return refresh();
       }).then(function () {
-        if (action === "keep-mine" || action === "keep-theirs" || (action === "discard" && !pending())) {
-          if (navigator.onLine) { window.location.replace(game.deal_page); return; }
+        if ((action === "keep-mine" || action === "keep-theirs") && navigator.onLine) {
+          window.location.replace(game.deal_page);
+          return;
         }
         send();
       }).catch(function (error) {

@@ -39,7 +39,8 @@ async function networkFirst(request) {
 }
 
 async function cacheFirst(request) {
-  const kept = await caches.match(request, { ignoreSearch: false });
+  // Static files are versioned by their names; a worker's URL carries its settings.
+  const kept = await caches.match(request, { ignoreSearch: true });
   if (kept) { return kept; }
   const response = await fetch(request);
   if (response.ok && response.type === "basic") {

@@ -24,9 +24,8 @@ RULESETS: list[tuple[str, dict[str, Any]]] = [(slug, {}) for slug in BUILTIN_RUL
 
 START_WORKER = """async ([urls, name, payload]) => {
     if (!window.engineWorker) {
-        const url = urls.worker + "?pyodide=" + encodeURIComponent(urls.pyodide) +
-            "&rules=" + encodeURIComponent(urls.rules);
-        window.engineWorker = new Worker(url, { type: "module" });
+        window.engineWorker = new Worker(urls.worker, { type: "module" });
+        window.engineWorker.postMessage({ boot: urls });
         window.engineCalls = {};
         window.engineWorker.onmessage = (event) => {
             const m = event.data;
