@@ -6,6 +6,13 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# make run-https: HTTPS on the club's Wi-Fi (a service worker needs HTTPS off localhost).
+HTTPS_PORT ?= 8443
+CERT_DIR   ?= .cache/cert
+# The laptop's address on the local network (for HOST=0.0.0.0 and the certificate).
+# (As clabber_league/config/settings/lan.py finds it: a UDP socket that sends nothing.)
+LAN_IP ?= $(shell $(PYTHON) -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.connect(("10.254.254.254", 1)); print(s.getsockname()[0])' 2>/dev/null || echo 127.0.0.1)
+SHOWN_HOST = $(if $(filter 0.0.0.0,$(HOST)),$(LAN_IP),$(HOST))
 PYTEST_ARGS ?=
 # make test FAST=1 skips the slow schemathesis fuzz test (marker `fuzz`) locally; CI never does.
 ifneq ($(CI),true)
@@ -14,10 +21,13 @@ PYTEST_ARGS += -m "not fuzz"
 endif
 endif
 
-.PHONY: run test lint bench vendor docs migrate demo clean help
+.PHONY: run test lint bench vendor docs migrate demo clean help cert run-https
 
 help:
 	@echo "make run    - install into $(VENV), migrate, load the demo league, serve http://$(HOST):$(PORT)"
+	@echo "              make run HOST=0.0.0.0 serves the club's Wi-Fi too (phones: http://$(LAN_IP):$(PORT)/)"
+	@echo "make cert   - a certificate for this laptop's LAN address in $(CERT_DIR)/ (openssl)"
+	@echo "make run-https - the same over HTTPS on port $(HTTPS_PORT), with that certificate"
 	@echo "make test   - install the test tools and run the whole suite (ruff, import-linter, pytest)"
 	@echo "              make test FAST=1 skips the slow API fuzz test (CI never does)"
 	@echo "make bench  - run the benchmarks in bench/"
@@ -40,11 +50,39 @@ migrate: $(VENV)/.installed-run
 	$(PY) manage.py migrate --noinput
 
 demo: migrate
-	$(PY) manage.py seed_demo --base-url http://$(HOST):$(PORT)
+	$(PY) manage.py seed_demo --base-url http://$(SHOWN_HOST):$(PORT)
 
 run: demo
-	@echo "Serving Clabber League on http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	@echo "Serving Clabber League on http://$(SHOWN_HOST):$(PORT)/  (Ctrl-C stops it)"
+	CLABBER_LAN_HOST=$(HOST) PORT=$(PORT) $(PY) manage.py runserver $(HOST):$(PORT)
+
+# A small certificate authority of this laptop's own and a server certificate it signs for
+# localhost and $(LAN_IP): install $(CERT_DIR)/clabber-ca.crt on the phones (README, "At the
+# club"). Run it again when the laptop's address changes.
+cert:
+	mkdir -p $(CERT_DIR)
+	test -f $(CERT_DIR)/ca.pem || openssl req -x509 -newkey rsa:2048 -sha256 -nodes -days 825 \
+		-keyout $(CERT_DIR)/ca-key.pem -out $(CERT_DIR)/ca.pem \
+		-subj "/CN=Clabber League club laptop ($(shell hostname))" \
+		-addext "basicConstraints=critical,CA:TRUE,pathlen:0" \
+		-addext "keyUsage=critical,keyCertSign,cRLSign"
+	openssl req -newkey rsa:2048 -sha256 -nodes -keyout $(CERT_DIR)/key.pem \
+		-out $(CERT_DIR)/server.csr -subj "/CN=$(LAN_IP)"
+	printf 'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:%s\nbasicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n' "$(LAN_IP)" > $(CERT_DIR)/server.ext
+	openssl x509 -req -in $(CERT_DIR)/server.csr -CA $(CERT_DIR)/ca.pem -CAkey $(CERT_DIR)/ca-key.pem \
+		-CAcreateserial -days 397 -sha256 -extfile $(CERT_DIR)/server.ext -out $(CERT_DIR)/cert.pem
+	openssl x509 -in $(CERT_DIR)/ca.pem -outform der -out $(CERT_DIR)/clabber-ca.crt
+	@echo "Certificate for localhost and $(LAN_IP) in $(CERT_DIR)/; phones install $(CERT_DIR)/clabber-ca.crt"
+
+# gunicorn (already a dependency) speaks TLS itself; the development settings serve the
+# static files through WhiteNoise, so this is `make run` over HTTPS.
+run-https: demo
+	test -f $(CERT_DIR)/cert.pem || $(MAKE) cert
+	@echo "Serving Clabber League on https://$(SHOWN_HOST):$(HTTPS_PORT)/  (Ctrl-C stops it)"
+	DJANGO_SETTINGS_MODULE=clabber_league.config.settings.local CLABBER_LAN_HOST=$(HOST) \
+		HTTPS_PORT=$(HTTPS_PORT) $(VENV)/bin/gunicorn clabber_league.config.wsgi \
+		--bind $(HOST):$(HTTPS_PORT) --certfile $(CERT_DIR)/cert.pem --keyfile $(CERT_DIR)/key.pem \
+		--workers 2 --threads 4 --access-logfile -
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
@@ -68,6 +106,8 @@ bench: $(VENV)/.installed-test
 	$(PY) bench/pages.py
 	$(PY) bench/schedule.py
 	$(PY) bench/backup.py
+	$(PY) bench/bracket.py
+	$(PY) bench/draw.py
 
 # The load test needs locust (the `bench` extra); LOAD_ARGS passes options, e.g. --wait-idle 300.
 .PHONY: bench-load

@@ -19,6 +19,13 @@ Calendar apps cannot log in: a team's feed URL carries a member's key
 opens: read access, as the member it was issued to, while that membership exists (a member
 removed from the club takes their keys with them) and their account is active; nothing
 else (``ClubAccess.by_key``: reading only, whatever the member's role).
+
+A phone at a table cannot log in either: a game's table link (``games.table_links``) carries
+a signed token for that one game. The games app checks the token and hands the result here
+as a :class:`TableGrant` (this module may not import games: the grant is plain data);
+``club_access(..., table=grant)`` checks that the grant is for this club and lets the
+caller read the club's pages of that game and score it (``ClubAccess.table``): the views
+that take a grant are only those of the granted game, so "score" means "score this game".
 """
 
 import functools
@@ -45,12 +52,28 @@ NOT_FOUND = "No such club."
 
 
 @dataclass(frozen=True)
+class TableGrant:
+    """What a valid table link opens: scoring one game of one club, without an account."""
+
+    club_id: int
+    game_id: int
+    table_label: str = ""
+    link_id: int | None = None
+    #: Set for a link that no longer works (revoked, expired, its game confirmed): the
+    #: grant then opens nothing, and a request it cannot serve is refused with this.
+    refusal: str = ""
+
+
+@dataclass(frozen=True)
 class ClubAccess:
     """A club and what the person asking may do in it."""
 
     club: Club
     membership: Membership | None
     by_key: bool = False  # a calendar app with a member's feed key: reading only
+    #: A table link's grant: reading and scoring its one game (only views of that game
+    #: accept a grant), on top of whatever the caller's membership allows.
+    table: TableGrant | None = None
 
     @property
     def role(self) -> str | None:
@@ -71,6 +94,8 @@ class ClubAccess:
     def can(self, need: Need) -> bool:
         if self.by_key:
             return need == "read"
+        if self.table is not None and need in ("read", "score"):
+            return True
         if need == "read":
             return self.membership is not None or self.club.is_public
         if self.membership is None:
@@ -92,6 +117,7 @@ def club_access(
     slug: str,
     user: AbstractBaseUser | AnonymousUser,
     key_holder: Membership | None = None,
+    table: TableGrant | None = None,
 ) -> ClubAccess:
     """The club of the URL with the person's membership; 404 when they may not read it.
 
@@ -100,7 +126,10 @@ def club_access(
 
     ``key_holder`` is the member whose feed key the URL carries (looked up by the feed's
     app, for that one feed): it lets a caller who may not read the club read it as that
-    member, if the member still belongs to this club and their account is active."""
+    member, if the member still belongs to this club and their account is active.
+
+    ``table`` is a table link's grant (checked by the games app): it counts only for the
+    club it was issued in; for another club's URL it opens nothing (404 as ever)."""
     user_id = user.pk if user is not None and user.is_authenticated else None
     club, membership = _club_with_membership(slug, user_id)
     if club is None:
@@ -111,6 +140,8 @@ def club_access(
     )
     if not access.can("read") and holder_valid:
         access = ClubAccess(club=club, membership=key_holder, by_key=True)
+    if table is not None and not table.refusal and table.club_id == club.pk:
+        access = ClubAccess(club=club, membership=membership, table=table)
     if not access.can("read"):
         raise Http404(NOT_FOUND)
     return access

@@ -5,6 +5,7 @@ checked once in ``initial()``, and every queryset starts from it. Safe methods
 need ``read``; writes need the view's ``write_need`` (``score`` or ``manage``).
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import QuerySet
@@ -15,7 +16,7 @@ from rest_framework import permissions, viewsets
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 
-from .access import NOT_FOUND, ClubAccess, Need, club_access
+from .access import NOT_FOUND, ClubAccess, Need, TableGrant, club_access
 
 CLUB_PARAMETER = OpenApiParameter(
     "club_slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's slug."
@@ -43,6 +44,10 @@ class ClubScopedMixin:
     write_need: Need = "manage"
     permission_classes = [ClubPermission]
     club_access: ClubAccess
+    #: A table-link check for the views of one game (``games.table_links.api_grant``):
+    #: called with the view, the request and the URL's arguments, it answers the grant the
+    #: request's ``Authorization: Table <token>`` carries, or None.
+    table_grant: Callable[..., TableGrant | None] | None = None
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         for name, value in kwargs.items():
@@ -50,8 +55,11 @@ class ClubScopedMixin:
             is_id = name == "pk" or name.endswith("_id")
             if is_id and str(value).isdigit() and int(value) > MAX_ID:
                 raise NotFound(NOT_FOUND)
+        grant = self.table_grant(request, kwargs) if self.table_grant else None
         try:
-            self.club_access = club_access(slug=kwargs.get("club_slug", ""), user=request.user)
+            self.club_access = club_access(
+                slug=kwargs.get("club_slug", ""), user=request.user, table=grant
+            )
         except Http404 as exc:
             raise NotFound(NOT_FOUND) from exc
         super().initial(request, *args, **kwargs)  # type: ignore[misc]

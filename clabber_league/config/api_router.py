@@ -3,6 +3,7 @@
 from rest_framework.routers import DefaultRouter
 
 from clabber_league.clubs import api as clubs_api
+from clabber_league.cups import api as cups_api
 from clabber_league.games import api as games_api
 from clabber_league.leagues import api as leagues_api
 from clabber_league.members import api as members_api
@@ -44,5 +45,7 @@ router.register(CLUB + "/ratings.csv", standings_api.RatingsCSVViewSet, basename
 router.register(CLUB + "/invitations", members_api.InvitationViewSet, basename="invitation")
 router.register(CLUB + "/disputes", members_api.DisputeViewSet, basename="dispute")
 router.register(GAME + "/handover", members_api.HandoverViewSet, basename="handover")
+router.register(CLUB + "/cups", cups_api.CupViewSet, basename="cup")
+router.register(CLUB + r"/cups/(?P<cup_id>[0-9]+)/ties", cups_api.TieViewSet, basename="cup-tie")
 
 urlpatterns = router.urls

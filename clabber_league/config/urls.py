@@ -11,6 +11,7 @@ from clabber_league.clubs import views as club_views
 from clabber_league.core import api as core_api
 from clabber_league.core import offline as core_offline
 from clabber_league.core import views as core_views
+from clabber_league.games import table_views
 from clabber_league.members import api as members_api
 
 api_patterns = [
@@ -39,6 +40,8 @@ urlpatterns = [
     path("sw.js", core_offline.service_worker, name="service-worker"),
     path("rules/", calculator_views.rules_page, name="rules"),
     path("rules/<slug:slug>/sheet/", calculator_views.blank_sheet, name="rules-sheet"),
+    # A game's table link (its QR code): short, so that the code stays easy to scan.
+    path("t/<str:token>/", table_views.table_link_open, name="table-link"),
     path("clubs/<slug:club_slug>/", club_views.club_home, name="club-home"),
     path(
         "clubs/<slug:club_slug>/house-rules/<int:pk>/sheet/",
@@ -48,6 +51,7 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/games/", include("clabber_league.games.urls")),
     path("clubs/<slug:club_slug>/schedule/", include("clabber_league.scheduling.urls")),
     path("clubs/<slug:club_slug>/standings/", include("clabber_league.standings.urls")),
+    path("clubs/<slug:club_slug>/cups/", include("clabber_league.cups.urls")),
     path("", include("clabber_league.members.urls")),
     # Accounts are django-allauth's; "login" and "logout" keep their old names and paths.
     path("accounts/login/", account_views.login, name="login"),

@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -20,9 +21,10 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from clabber_league.calculator.api import ERROR_BODY
 from clabber_league.calculator.payloads import (
@@ -30,17 +32,43 @@ from clabber_league.calculator.payloads import (
     DealResultSerializer,
     PerSideSerializer,
 )
-from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSet
+from clabber_league.clubs.api_base import NEEDS_ROLE, ClubScopedMixin, ClubScopedModelViewSet
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
 from clabber_league.core.api import error_list
-from clabber_league.core.idempotency import KEY_MAX_LENGTH, idempotent
+from clabber_league.core.errors import CONFLICT
+from clabber_league.core.idempotency import idempotent
 from clabber_league.leagues.models import Division, Team
 from clabber_league.scheduling.models import Fixture
 
-from . import selectors, services
-from .models import Deal, DealRevision, Game
+from . import selectors, services, table_links
+from .models import Deal, DealRevision, Game, TableLink
+from .table_links import TableLinkAuthentication, api_grant
+
+#: The game's views take the phone at a table too: ``Authorization: Table <token>`` (its
+#: table link's token) scores that one game without an account (``games.table_links``); last,
+#: so that a 401 still asks for a Token.
+TABLE_AUTHENTICATION = [*api_settings.DEFAULT_AUTHENTICATION_CLASSES, TableLinkAuthentication]
+
+
+class TableLinkScheme(OpenApiAuthenticationExtension):
+    target_class = "clabber_league.games.table_links.TableLinkAuthentication"
+    name = "tableLink"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "The phone at a table, without an account: `Table <token>`, the "
+            "token of the game's table link (the last part of its `/t/<token>/` URL). It "
+            "records, corrects, deletes and previews the deals of that one game, copies "
+            "paper-sheet rows and reads the game, its deals and history, until the game is "
+            "confirmed or the link is revoked or expires; anything else answers 403 with "
+            "the reason.",
+        }
+
 
 BODY_NOT_OBJECT = "The deal must be a JSON object."
 ROWS_NOT_LIST = "rows must be a list of sheet rows (objects)."
@@ -230,10 +258,55 @@ class DealSerializer(serializers.ModelSerializer):
             "score",
             "running_totals",
             "result",
+            "entered_at_table",
             "created_at",
             "updated_at",
         ]
         read_only_fields = fields
+
+
+class TableLinkSerializer(serializers.Serializer):
+    """A game's table link: what the phone at the table scans."""
+
+    id = serializers.IntegerField()
+    game = serializers.IntegerField()
+    table_label = serializers.CharField(help_text='The table ("3"), as the history names it.')
+    url = serializers.CharField(help_text="The link to open (and print as a QR code).")
+    token = serializers.CharField(help_text="For the header `Authorization: Table <token>`.")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(allow_null=True)
+    revoked_at = serializers.DateTimeField(allow_null=True)
+
+
+class TableLinkIssueSerializer(serializers.Serializer):
+    table_label = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=40,
+        help_text="The table's name; the old link's (or the fixture's table) when left out.",
+    )
+
+
+def _table_link_body(link: TableLink, request: Request) -> dict[str, Any]:
+    return {
+        "id": link.pk,
+        "game": link.game_id,
+        "table_label": link.table_label,
+        "url": table_links.table_link_url(link, request=request),
+        "token": table_links.table_link_token(link),
+        "created_at": link.created_at,
+        "expires_at": link.expires_at,
+        "revoked_at": link.revoked_at,
+    }
+
+
+def _actor(request: Request) -> Any:
+    """Who writes: the account, or nobody (the phone of a table link)."""
+    return request.user if request.user.is_authenticated else None
+
+
+def _at_table(view: Any, request: Request) -> str:
+    return table_links.at_table(view.club_access, request.user)
 
 
 class GameViewSet(
@@ -249,6 +322,8 @@ class GameViewSet(
     queryset = Game.objects.none()
     write_need = "score"
     filterset_fields = ["division", "status", "fixture"]
+    authentication_classes = TABLE_AUTHENTICATION
+    table_grant = api_grant
 
     def get_queryset(self) -> QuerySet[Game]:
         if getattr(self, "swagger_fake_view", False):
@@ -258,9 +333,21 @@ class GameViewSet(
     def get_serializer_class(self):
         return GameCreateSerializer if self.action == "create" else GameSerializer
 
+    def get_authenticators(self):
+        """The schema names the table link only on the operations that take it (reading the
+        game, copying paper-sheet rows); at run time the others refuse it with a 403 that
+        says so (``games.table_links.api_grant``)."""
+        authenticators = super().get_authenticators()
+        action = getattr(self, "action", None)
+        if action is not None and action not in table_links.API_ACTIONS["GameViewSet"]:
+            return [a for a in authenticators if not isinstance(a, TableLinkAuthentication)]
+        return authenticators
+
     def get_permissions(self):
         if self.action == "confirm":
             self.write_need = "play"
+        if self.action in ("table_link", "table_link_revoke"):
+            self.write_need = "manage"
         return super().get_permissions()
 
     @extend_schema(
@@ -328,7 +415,9 @@ class GameViewSet(
             )
         services.check_rows_count(len(rows))  # before any work: GameError, 400
         game = self.get_object()
-        deals = services.sheet_rows_record(game=game, rows=rows, user=request.user)
+        deals = services.sheet_rows_record(
+            game=game, rows=rows, user=_actor(request), at_table=_at_table(self, request)
+        )
         location = reverse("deal-list", kwargs={"club_slug": self.club.slug, "game_id": game.pk})
         return Response(
             DealSerializer(deals, many=True).data,
@@ -356,6 +445,61 @@ class GameViewSet(
         game = self.get_object()
         services.game_abandon(game=game, user=request.user)
         return Response(GameSerializer(selectors.game_list(club=self.club).get(pk=game.pk)).data)
+
+    @extend_schema(
+        methods=["GET"],
+        request=None,
+        responses={200: TableLinkSerializer, 409: ERROR_BODY},
+        summary="The game's table link (its first one is issued when the game has none)",
+    )
+    @extend_schema(
+        methods=["POST"],
+        request=TableLinkIssueSerializer,
+        responses={201: TableLinkSerializer, 400: ERROR_BODY},
+        summary="Issue a new table link (club admins); the old one stops working",
+        examples=[
+            OpenApiExample(
+                "Table 3",
+                summary="A new card for table 3",
+                value={"table_label": "3"},
+                request_only=True,
+            )
+        ],
+    )
+    @action(detail=True, methods=["get", "post"], url_path="table-link")
+    def table_link(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """GET (scorers and club admins): the link the phone at the table scans, as a URL
+        and a token for ``Authorization: Table <token>``. A game that never had a link gets
+        its first one; a revoked link is not replaced here (409: a club admin issues a new
+        one with POST)."""
+        game = self.get_object()
+        if request.method in ("GET", "HEAD"):
+            if not self.club_access.can("score"):
+                if not request.user.is_authenticated:
+                    raise NotAuthenticated()
+                raise PermissionDenied(NEEDS_ROLE)
+            link = table_links.table_link_ensure(game=game, user=request.user)
+            if link is None:
+                raise services.GameError.one("table_link", table_links.LINK_NONE, kind=CONFLICT)
+            return Response(_table_link_body(link, request))
+        body = TableLinkIssueSerializer(data=request.data)
+        if not body.is_valid():
+            return Response({"errors": error_list(body.errors)}, status=status.HTTP_400_BAD_REQUEST)
+        link = table_links.table_link_issue(
+            game=game, table_label=body.validated_data.get("table_label"), user=request.user
+        )
+        return Response(_table_link_body(link, request), status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=None,
+        responses={200: TableLinkSerializer, 409: ERROR_BODY},
+        summary="Revoke the game's table link (club admins): it no longer records deals",
+    )
+    @action(detail=True, methods=["post"], url_path="table-link/revoke")
+    def table_link_revoke(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        game = self.get_object()
+        link = table_links.table_link_revoke(game=game, user=request.user)
+        return Response(_table_link_body(link, request))
 
 
 class DealSnapshotSerializer(serializers.Serializer):
@@ -395,7 +539,16 @@ class DealRevisionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = DealRevision
-        fields = ["id", "deal_number", "action", "user", "at", "before", "after"]
+        fields = [
+            "id",
+            "deal_number",
+            "action",
+            "user",
+            "entered_at_table",
+            "at",
+            "before",
+            "after",
+        ]
         read_only_fields = fields
 
 
@@ -439,12 +592,6 @@ def _deal_number(request: Request) -> int | None:
     return int(text)
 
 
-def _key_fits(key: str) -> bool:
-    """An Idempotency-Key the deal row can keep (``core.idempotency`` refuses others from
-    a logged-in caller; a table link's caller is not one)."""
-    return 0 < len(key) <= KEY_MAX_LENGTH and key.isascii() and key.isprintable()
-
-
 class DealViewSet(ClubScopedModelViewSet):
     """The deals of one game, in order. Recording needs scorer or club admin."""
 
@@ -452,6 +599,8 @@ class DealViewSet(ClubScopedModelViewSet):
     queryset = Deal.objects.none()
     write_need = "score"
     http_method_names = ["get", "post", "put", "delete", "head", "options"]
+    authentication_classes = TABLE_AUTHENTICATION
+    table_grant = api_grant
 
     def queryset_for_club(self, club) -> QuerySet[Deal]:
         return selectors.deal_list(club=club, game_id=self.kwargs["game_id"])
@@ -467,25 +616,24 @@ class DealViewSet(ClubScopedModelViewSet):
     @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Record the next deal. Send an ``Idempotency-Key`` so that a retry after a lost
-        answer never records it twice (the key is kept on the deal too), and ``?number=``
-        (the deal's number as you counted it) to be told with 409, instead of recording
-        it, when another phone recorded that deal first."""
+        answer never records it twice (with ``Authorization: Table <token>`` the key is
+        kept with the deal, per game: a retry answers the deal it recorded), and
+        ``?number=`` (the deal's number as you counted it) to be told with 409, instead of
+        recording it, when another phone recorded that deal first."""
         data, maker_seat = _deal_body(request)
         number = _deal_number(request)
-        key = request.headers.get("Idempotency-Key")
+        at_table = _at_table(self, request)
+        key = request.headers.get("Idempotency-Key") if at_table else None
         try:  # the game is read once, locked, by the service
             recorded = services.deal_record(
                 club=self.club,
                 game_id=self.kwargs["game_id"],
                 data=data,
                 maker_seat=maker_seat,
-                user=request.user,
+                user=_actor(request),
+                idempotency_key=key[:80] if key else None,
+                at_table=at_table,
                 number=number,
-                # A logged-in caller's key is kept by ``idempotent``; another's (a table
-                # link's) on the deal row, unique per game.
-                idempotency_key=key
-                if key and _key_fits(key) and not request.user.is_authenticated
-                else None,
             )
         except Game.DoesNotExist as exc:
             raise Http404("No Game matches the given query.") from exc  # as get_object_or_404
@@ -495,13 +643,19 @@ class DealViewSet(ClubScopedModelViewSet):
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         deal = self.get_object()
         data, maker_seat = _deal_body(request)
-        deal = services.deal_correct(deal=deal, data=data, maker_seat=maker_seat, user=request.user)
+        deal = services.deal_correct(
+            deal=deal,
+            data=data,
+            maker_seat=maker_seat,
+            user=_actor(request),
+            at_table=_at_table(self, request),
+        )
         return Response(DealSerializer(deal).data)
 
     @extend_schema(responses={204: None, 400: ERROR_BODY})
     def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         deal = self.get_object()
-        services.deal_delete(deal=deal, user=request.user)
+        services.deal_delete(deal=deal, user=_actor(request), at_table=_at_table(self, request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
@@ -532,7 +686,7 @@ class DealViewSet(ClubScopedModelViewSet):
             number=serializer.validated_data["number"],
             data=data,
             maker_seat=maker_seat,
-            user=request.user,
+            user=_actor(request),
         )
         return Response(DealRevisionSerializer(revision).data, status=status.HTTP_201_CREATED)
 
@@ -564,6 +718,8 @@ class RevisionViewSet(ClubScopedMixin, viewsets.ReadOnlyModelViewSet):
 
     serializer_class = DealRevisionSerializer
     queryset = DealRevision.objects.none()
+    authentication_classes = TABLE_AUTHENTICATION
+    table_grant = api_grant
 
     def get_queryset(self) -> QuerySet[DealRevision]:
         if getattr(self, "swagger_fake_view", False):
@@ -586,6 +742,7 @@ REQUEST_EXAMPLES = {
         "number": 5,
         "deal": {"maker": "A", "maker_seat": 0, "trump": "hearts", "points": {"A": 100}},
     },
+    "TableLinkIssueRequest": {"table_label": "3"},
     "SheetRowsRequest": {
         "rows": [
             {"maker": "A", "mark": "made", "sheet": {"A": 110, "B": 52}},

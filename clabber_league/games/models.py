@@ -21,6 +21,17 @@ from clabber_league.leagues.results import COUNTED_STATUSES
 from clabber_league.scheduling.models import Fixture
 
 SIDES = ("A", "B", "C")
+#: ``entered_at_table`` of a write made through a table link that names no table.
+UNNAMED_TABLE = "-"
+
+
+def table_words(label: str) -> str:
+    """How the history names a write made through a table link ("" for none)."""
+    if not label:
+        return ""
+    if label == UNNAMED_TABLE:
+        return "entered through the table link"
+    return f"entered at table {label} (table link)"
 
 
 def per_side(a: int, b: int, c: int | None) -> dict[str, int]:
@@ -45,7 +56,12 @@ class Game(models.Model):
     COUNTED = tuple(sorted(COUNTED_STATUSES))
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="games")
-    division = models.ForeignKey(Division, on_delete=models.PROTECT, related_name="games")
+    #: The league division the game is played in; ``None`` for a game outside any league
+    #: (a club night's table, a cup tie): it counts in no league standings, but its players'
+    #: ratings move as from any game.
+    division = models.ForeignKey(
+        Division, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
     fixture = models.ForeignKey(
         Fixture, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
     )
@@ -55,6 +71,10 @@ class Game(models.Model):
         "(a slug, or house-rules data)."
     )
     first_dealer = models.PositiveSmallIntegerField(default=0)
+    #: The game ends after this many deals even short of the target (a club night's round of
+    #: N deals; a round whose time was called: the deal in progress is the last). The side
+    #: ahead then wins (``rules.game.winner_at_close``). ``None``: played to the target.
+    deal_limit = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(
         max_length=12, choices=Status.choices, default=Status.IN_PROGRESS, db_index=True
     )
@@ -168,6 +188,9 @@ class Deal(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    #: The table whose link recorded the deal ("3": "entered at table 3 (table link)");
+    #: blank when it was entered by a person logged in.
+    entered_at_table = models.CharField(max_length=40, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -193,6 +216,10 @@ class Deal(models.Model):
     def running(self) -> dict[str, int]:
         return per_side(self.running_a, self.running_b, self.running_c)
 
+    @property
+    def table_words(self) -> str:
+        return table_words(self.entered_at_table)
+
 
 class DealRevision(models.Model):
     """The audit history: every change to a game's deals, kept even after a delete."""
@@ -203,6 +230,7 @@ class DealRevision(models.Model):
         DELETE = "delete", "Deleted"
         CONFIRM = "confirm", "Confirmed"
         ABANDON = "abandon", "Abandoned the game"
+        CLOSE = "close", "Called time"
 
     #: The actions that change a game's deals: whoever took one may not confirm the game.
     TOUCHING = (Action.CREATE, Action.UPDATE, Action.DELETE)
@@ -220,9 +248,61 @@ class DealRevision(models.Model):
     at = models.DateTimeField(auto_now_add=True)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+    #: The table whose link made the change (blank: a person logged in made it).
+    entered_at_table = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         ordering = ["game", "at", "id"]
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} deal {self.deal_number} of game {self.game_id}"
+
+    @property
+    def table_words(self) -> str:
+        return table_words(self.entered_at_table)
+
+
+class TableLink(models.Model):
+    """A game's table link: the signed URL (and its QR code) that lets the phone at the
+    table score that one game without an account (``games.table_links``).
+
+    The token in the URL is ``<id>.<nonce>`` signed with the site's key, so a link can be
+    printed again at any time and a tampered one is refused without a query. It stops
+    working when revoked, when it expires, or when its game is confirmed or abandoned. A
+    game has at most one link that is not revoked."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="table_links")
+    nonce = models.CharField(max_length=24)
+    table_label = models.CharField(
+        max_length=40, blank=True, help_text='The table, as the history names it ("3").'
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["game", "-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=Q(revoked_at__isnull=True),
+                name="table_link_one_live_per_game",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Table link {self.pk} of game {self.game_id}"

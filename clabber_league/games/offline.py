@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from clabber_league.core.offline import engine_urls
 
-from . import adapters, services
+from . import adapters, services, table_links
 from .forms import MELD_ROWS
 from .models import Game
 
@@ -47,4 +47,8 @@ def offline_game(
         "side_names": side_names,
         "seat_names": {str(seat): name for seat, name in seat_names.items()},
         "meld_rows": MELD_ROWS,
+        # The phone of a table link (no account) sends its deals with the link's token.
+        "table_token": table_links.session_token(request, game.pk)
+        if not request.user.is_authenticated
+        else None,
     }

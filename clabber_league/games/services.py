@@ -33,6 +33,7 @@ from clabber_league.rules import (
     score_deal,
     score_game_with_pot,
     score_next,
+    winner_at_close,
 )
 from clabber_league.rules.dealing import complete_points, dealer_sequence
 from clabber_league.scheduling.models import Fixture
@@ -73,6 +74,12 @@ FIRST_DEALER_DISAGREE = (
     "different seats: give one of them."
 )
 PLAYER_OTHER_CLUB = "This player is not a member of the club."
+TEAM_OTHER_CLUB = "This team is not one of the club's."
+RULES_MISSING = "A game outside a league division needs its rules: a rule set or house rules."
+RULES_WITH_DIVISION = "A game of a division plays the division's rules: give one or the other."
+RULES_UNKNOWN = "Unknown rules: give a rule set's slug or house rules (base and options)."
+DEAL_LIMIT_RANGE = "A game's deal limit is 1 to {cap} deals."
+GAME_CLOSE_NOT_OPEN = "Only a game in progress can be closed."
 TEAM_OTHER_DIVISION = "This team does not play in the division."
 SIDES_MISSING = "Give a team for every side ({sides})."
 FIRST_DEALER_RANGE = "The first dealer must be one of the seats 0 to {last}."
@@ -128,9 +135,11 @@ class Recorded:
 def game_start(
     *,
     club: Club,
-    division: Division,
-    sides: Mapping[str, Team | None],
+    division: Division | None = None,
+    sides: Mapping[str, Team | None] | None = None,
     seats: Sequence[Player],
+    rules: str | Mapping[str, Any] | None = None,
+    deal_limit: int | None = None,
     first_dealer: int | None = None,
     first_dealer_player: Player | None = None,
     fixture: Fixture | None = None,
@@ -146,17 +155,26 @@ def game_start(
     as a substitute (``GameSeat.substitute``); a player of another side's team may not.
     The first dealer is a seat (``first_dealer``, 0 by default) or the player in it
     (``first_dealer_player``).
+
+    A game outside any league (``division=None``: a club night's table, a cup tie) is
+    played by its own ``rules`` (a rule set's slug or house-rules data, required then), its
+    sides' teams optional (any teams of the club), and counts in no league standings; its
+    players' ratings move as from any game. ``deal_limit`` ends it after that many deals
+    even short of the target (``Game.deal_limit``).
     """
-    if division.club_id != club.pk:
-        raise GameError.one("division", TEAM_OTHER_DIVISION)
-    rules = division.rules_spec()
-    ruleset = get_ruleset(rules)
+    sides = sides or {}
+    rules, ruleset = _game_rules(club, division, rules)
+    if deal_limit is not None and not 1 <= deal_limit <= max_deals():
+        raise GameError.one("deal_limit", DEAL_LIMIT_RANGE.format(cap=max_deals()))
     side_names = list(ruleset.sides)
     first_dealer, errors = _first_dealer(seats, first_dealer, first_dealer_player)
     errors += _start_errors(club, division, ruleset, sides, seats, first_dealer)
     errors += _withdrawn_errors(sides, played_on or timezone.localdate())
     if fixture is not None:
-        errors.extend(_fixture_errors(fixture, division, sides, side_names))
+        if division is None:
+            errors.append({"field": "fixture", "message": FIXTURE_OTHER_DIVISION})
+        else:
+            errors.extend(_fixture_errors(fixture, division, sides, side_names))
     if errors:
         raise GameError(errors)
     errors, substitutes = _seat_team_errors(sides, seats, side_names)
@@ -169,6 +187,7 @@ def game_start(
         fixture=fixture,
         number=number,
         rules=rules,
+        deal_limit=deal_limit,
         first_dealer=first_dealer,
         next_dealer=first_dealer,
         played_on=played_on or timezone.localdate(),
@@ -191,6 +210,28 @@ def game_start(
     return game
 
 
+def _game_rules(
+    club: Club, division: Division | None, rules: str | Mapping[str, Any] | None
+) -> tuple[str | dict[str, Any], Any]:
+    """The rules spec a game is played by and its rule set: its division's, or (a game
+    outside any league) the ``rules`` given."""
+    if division is not None:
+        if division.club_id != club.pk:
+            raise GameError.one("division", TEAM_OTHER_DIVISION)
+        if rules is not None:
+            raise GameError.one("rules", RULES_WITH_DIVISION)
+        spec = division.rules_spec()
+        return spec, get_ruleset(spec)
+    if not rules:
+        raise GameError.one("rules", RULES_MISSING)
+    spec = rules if isinstance(rules, str) else dict(rules)
+    try:
+        given = adapters.rules_input(spec)
+        return spec, get_ruleset(given["ruleset"], given["options"])
+    except (RulesError, KeyError, TypeError, AttributeError) as exc:
+        raise GameError.one("rules", RULES_UNKNOWN) from exc
+
+
 def _first_dealer(
     seats: Sequence[Player], seat: int | None, player: Player | None
 ) -> tuple[int, list[dict[str, str]]]:
@@ -209,7 +250,7 @@ def _first_dealer(
 
 def _start_errors(
     club: Club,
-    division: Division,
+    division: Division | None,
     ruleset: Any,
     sides: Mapping[str, Team | None],
     seats: Sequence[Player],
@@ -237,8 +278,12 @@ def _start_errors(
         )
     for side in ruleset.sides:
         team = sides.get(side)
-        if team is not None and team.division_id != division.pk:
+        if team is None:
+            continue
+        if division is not None and team.division_id != division.pk:
             errors.append({"field": f"sides.{side}", "message": TEAM_OTHER_DIVISION})
+        elif team.club_id != club.pk:
+            errors.append({"field": f"sides.{side}", "message": TEAM_OTHER_CLUB})
     for index, player in enumerate(seats):
         if player.club_id != club.pk:
             errors.append({"field": f"seats[{index}]", "message": PLAYER_OTHER_CLUB})
@@ -404,14 +449,17 @@ def _check_maker_seat(game: Game, data: Mapping[str, Any], maker_seat: int | Non
 def _preview_from(game: Game, answer: Mapping[str, Any], index: int) -> Preview:
     dealers = _dealers(game, answer)
     last = index == len(answer["deals"]) - 1
+    finished, winner = bool(answer["finished"]), answer["winner"]
+    if not finished and _limit_reached(game, len(answer["deals"])):
+        finished, winner = True, winner_at_close(answer["scores"])
     return Preview(
         number=index + 1,
         dealer=dealers[index],
         answer=dict(answer["deals"][index]),
         running=dict(answer["running"][index]),
-        finished=bool(answer["finished"]) and last,
-        winner=answer["winner"] if last else None,
-        next_dealer=None if answer["finished"] else dealers[-1],
+        finished=finished and last,
+        winner=winner if last else None,
+        next_dealer=None if finished else dealers[-1],
         totals=dict(answer["scores"]),
     )
 
@@ -459,14 +507,17 @@ def _next_step(game: Game, new: dict[str, Any]) -> _Step:
         raise GameError(exc.errors) from exc
     dealer = game.next_dealer
     after = dealer_sequence(adapters.game_ruleset(game), dealer, [step["deal"]])[-1]
+    finished, winner = bool(step["finished"]), step["winner"]
+    if not finished and _limit_reached(game, game.deal_count + 1):
+        finished, winner = True, winner_at_close(step["scores"])
     preview = Preview(
         number=game.deal_count + 1,
         dealer=dealer,
         answer=dict(step["deal"]),
         running=dict(step["running"]),
-        finished=bool(step["finished"]),
-        winner=step["winner"],
-        next_dealer=None if step["finished"] else after,
+        finished=finished,
+        winner=winner,
+        next_dealer=None if finished else after,
         totals=dict(step["scores"]),
     )
     return _Step(preview, step["pot"], after)
@@ -499,6 +550,7 @@ def deal_record(
     idempotency_key: str | None = None,
     club: Club | None = None,
     game_id: int | None = None,
+    at_table: str = "",
     number: int | None = None,
 ) -> Recorded:
     """Record the next deal of a game, whole or not at all.
@@ -513,16 +565,19 @@ def deal_record(
     The API passes the ``club`` of the URL and the ``game_id`` instead of a game it read:
     the game is then read once, locked, and only if it is that club's
     (``Game.DoesNotExist`` otherwise).
+
+    ``at_table``: the table whose link records the deal (``games.table_links``), kept on
+    the deal and in the history ("entered at table 3 (table link)").
     """
     pk = game.pk if game is not None else game_id
     if connection.in_atomic_block and not idempotency_key:
         # Inside the caller's transaction (the API's Idempotency-Key keeps its response in
         # the same one): every check comes before the first write, so a refused deal
         # leaves that transaction as it was, and no savepoint is needed.
-        return _deal_record(pk, club, data, maker_seat, user, idempotency_key, number)
+        return _deal_record(pk, club, data, maker_seat, user, idempotency_key, at_table, number)
     try:
         with transaction.atomic():
-            return _deal_record(pk, club, data, maker_seat, user, idempotency_key, number)
+            return _deal_record(pk, club, data, maker_seat, user, idempotency_key, at_table, number)
     except IntegrityError:
         # Only a concurrent retry with the same key can get here: the lock serialises
         # everything else. Hand back the deal that request recorded.
@@ -540,6 +595,7 @@ def _deal_record(
     maker_seat: int | None,
     user: Any,
     idempotency_key: str | None,
+    at_table: str = "",
     number: int | None = None,
 ) -> Recorded:
     games = _games_locked()
@@ -574,6 +630,7 @@ def _deal_record(
         columns=adapters.deal_columns(preview.answer, preview.running),
         maker_seat=maker_seat,
         idempotency_key=idempotency_key,
+        at_table=at_table,
     )
     status_before = game.status
     _state_set(
@@ -599,6 +656,7 @@ def _deal_create(
     *,
     maker_seat: int | None = None,
     idempotency_key: str | None = None,
+    at_table: str = "",
 ) -> Deal:
     """Insert deal ``index`` of the engine's answer, with its audit row."""
     return _deal_insert(
@@ -610,6 +668,7 @@ def _deal_create(
         columns=adapters.deal_columns(answer["deals"][index], answer["running"][index]),
         maker_seat=maker_seat,
         idempotency_key=idempotency_key,
+        at_table=at_table,
     )
 
 
@@ -623,6 +682,7 @@ def _deal_insert(
     columns: Mapping[str, Any],
     maker_seat: int | None = None,
     idempotency_key: str | None = None,
+    at_table: str = "",
 ) -> Deal:
     """Insert deal ``number`` with its scored ``columns``, and its audit row."""
     deal = Deal.objects.create(
@@ -634,6 +694,7 @@ def _deal_insert(
         maker=data.get("maker") or "",
         idempotency_key=idempotency_key or None,
         created_by=user,
+        entered_at_table=at_table,
         **columns,
     )
     DealRevision.objects.create(
@@ -642,6 +703,7 @@ def _deal_insert(
         action=DealRevision.Action.CREATE,
         user=user,
         after=_revision_view(deal),
+        entered_at_table=at_table,
     )
     return deal
 
@@ -702,6 +764,8 @@ def _state_set(
     game.deal_count = deal_count
     game.pot = pot
     game.next_dealer = next_dealer
+    if not finished and _limit_reached(game, deal_count):
+        finished, winner = True, winner_at_close(scores)
     if finished:
         game.status = Game.Status.FINISHED
         game.winner = winner or ""
@@ -710,6 +774,11 @@ def _state_set(
         game.status = Game.Status.IN_PROGRESS
         game.winner = ""
         game.finished_at = None
+
+
+def _limit_reached(game: Game, deal_count: int) -> bool:
+    """Whether the game's deal limit (a round of N deals, or time called) ends it now."""
+    return game.deal_limit is not None and deal_count >= game.deal_limit
 
 
 def _revision_view(deal: Deal) -> dict[str, Any]:
@@ -789,7 +858,12 @@ def _rows_and_index(game: Game, deal: Deal) -> tuple[list[Deal], int]:
 
 @transaction.atomic
 def deal_correct(
-    *, deal: Deal, data: Mapping[str, Any], maker_seat: int | None = None, user: Any = None
+    *,
+    deal: Deal,
+    data: Mapping[str, Any],
+    maker_seat: int | None = None,
+    user: Any = None,
+    at_table: str = "",
 ) -> Deal:
     """Change a recorded deal; every deal after it is re-scored. Kept in the audit history."""
     game = _locked_open_game(deal.game_id)
@@ -813,12 +887,13 @@ def deal_correct(
         user=user,
         before=before,
         after=_revision_view(row),
+        entered_at_table=at_table,
     )
     return row
 
 
 @transaction.atomic
-def deal_delete(*, deal: Deal, user: Any = None) -> None:
+def deal_delete(*, deal: Deal, user: Any = None, at_table: str = "") -> None:
     """Remove a deal; the deals after it move up one and everything is re-scored."""
     game = _locked_open_game(deal.game_id)
     rows, index = _rows_and_index(game, deal)
@@ -837,6 +912,7 @@ def deal_delete(*, deal: Deal, user: Any = None) -> None:
         action=DealRevision.Action.DELETE,
         user=user,
         before=before,
+        entered_at_table=at_table,
     )
 
 
@@ -906,6 +982,39 @@ def game_abandon(*, game: Game, user: Any = None) -> Game:
         game=game, action=DealRevision.Action.ABANDON, user=user, before=before
     )
     game_changed.send(game=game, status_before=status_before, fixture=fixture)
+    return game
+
+
+@transaction.atomic
+def game_close(*, game: Game, after_deal_in_progress: bool = True, user: Any = None) -> Game:
+    """Time is called on a game in progress: it ends after the deal in progress (its deal
+    limit becomes the next deal), or at once (``after_deal_in_progress=False``: no deal is
+    in progress). A game closed short of the target is won by the side ahead
+    (``rules.winner_at_close``), and a deal correction or deletion keeps to the limit. The
+    history records who called time."""
+    game = _games_locked().get(pk=game.pk)
+    if game.status != Game.Status.IN_PROGRESS:
+        raise GameError.one("game", GAME_CLOSE_NOT_OPEN, kind=CONFLICT)
+    limit = game.deal_count + (1 if after_deal_in_progress else 0)
+    if game.deal_limit is not None:
+        limit = min(limit, game.deal_limit)
+    game.deal_limit = limit
+    game.save(update_fields=["deal_limit"])
+    DealRevision.objects.create(
+        game=game, action=DealRevision.Action.CLOSE, user=user, after={"deal_limit": limit}
+    )
+    if _limit_reached(game, game.deal_count):
+        status_before = game.status
+        _state_set(
+            game,
+            scores=game.scores,
+            deal_count=game.deal_count,
+            finished=False,
+            winner=None,
+            pot=game.pot,
+            next_dealer=game.next_dealer if game.next_dealer is not None else game.first_dealer,
+        )
+        _game_store(game, status_before)
     return game
 
 
@@ -1066,7 +1175,7 @@ def next_dealer_seat(*, game: Game) -> int | None:
 
 @transaction.atomic
 def sheet_rows_record(
-    *, game: Game, rows: Sequence[Mapping[str, Any]], user: Any = None
+    *, game: Game, rows: Sequence[Mapping[str, Any]], user: Any = None, at_table: str = ""
 ) -> list[Deal]:
     """Copy rows of an old paper sheet into a game, all of them or none.
 
@@ -1084,7 +1193,7 @@ def sheet_rows_record(
     answer = _score(game, [*existing, *news], rows_from=len(existing))
     dealers = _dealers(game, answer)
     deals = [
-        _deal_create(game, answer, index, data, dealers[index], user)
+        _deal_create(game, answer, index, data, dealers[index], user, at_table=at_table)
         for index, data in enumerate(news, start=len(existing))
     ]
     _game_save(game, answer)

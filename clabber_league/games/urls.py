@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import table_views, views
 
 app_name = "games"
 
@@ -14,4 +14,7 @@ urlpatterns = [
     path("<int:pk>/abandon/", views.game_abandon, name="abandon"),
     path("<int:pk>/confirm/", views.game_confirm, name="confirm"),
     path("<int:pk>/paper-sheet/", views.sheet_rows, name="sheet-rows"),
+    path("<int:pk>/table-card/", table_views.table_card, name="table-card"),
+    path("<int:pk>/table-link/new/", table_views.table_link_new, name="table-link-new"),
+    path("<int:pk>/table-link/revoke/", table_views.table_link_revoke, name="table-link-revoke"),
 ]

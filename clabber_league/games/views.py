@@ -23,10 +23,11 @@ from clabber_league.leagues.models import Division, Team
 from clabber_league.rules import get_ruleset
 from clabber_league.scheduling.models import Fixture
 
-from . import adapters, offline, selectors, services
+from . import adapters, offline, selectors, services, table_links
 from .forms import DealForm, SheetRowsForm
 from .models import Deal, Game
 from .sheet import game_sheet, sheet_cell
+from .table_links import page_grant
 
 OUTCOME_WORDS = {
     "made": "made it",
@@ -36,6 +37,17 @@ OUTCOME_WORDS = {
     "redeal": "redeal",
     "hung": "tie hangs",
 }
+
+
+def _actor(request: HttpRequest) -> Any:
+    """Who writes: the account logged in, or nobody (a table link's phone)."""
+    return request.user if request.user.is_authenticated else None
+
+
+def _at_table(request: HttpRequest) -> str:
+    """The table whose link this request came through ("" for a person logged in who
+    scores by their role: their account is what the history names)."""
+    return table_links.at_table(request.club_access, request.user)
 
 
 def _game_or_404(request: HttpRequest, pk: int) -> Game:
@@ -93,7 +105,7 @@ def _context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
 # --- the game's page: the score sheet --------------------------------------------------------
 
 
-@club_view("read")
+@club_view("read", table=page_grant)
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(request, pk)
     revisions = selectors.revision_list(club=request.club, game_id=game.pk)[:100]
@@ -350,7 +362,7 @@ def _preview_context(game: Game, form: DealForm, deal: Deal | None = None) -> di
     return {"form": form, "preview": preview, "preview_cells": cells}
 
 
-@club_view("score")
+@club_view("score", table=page_grant)
 def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(request, pk)
     if game.status != Game.Status.IN_PROGRESS:
@@ -367,8 +379,9 @@ def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
                 game=game,
                 data=data,
                 maker_seat=maker_seat,
-                user=request.user,
+                user=_actor(request),
                 idempotency_key=request.POST.get("idempotency_key") or None,
+                at_table=_at_table(request),
             )
         except services.GameError as exc:
             form.add_engine_errors(exc.errors)
@@ -413,7 +426,7 @@ def _after_saving(request: HttpRequest, game: Game, deal: Deal) -> HttpResponse:
 
 
 @require_POST
-@club_view("score")
+@club_view("score", table=page_grant)
 def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
     """htmx: the deal's score, running totals and next dealer, or each error by its field."""
     game = _game_or_404(request, pk)
@@ -428,7 +441,7 @@ def deal_preview(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/_preview.html", context)
 
 
-@club_view("score")
+@club_view("score", table=page_grant)
 def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     game = _game_or_404(request, pk)
     deal = next((d for d in game.deals.all() if d.number == number), None)
@@ -444,7 +457,13 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data, maker_seat = form.to_engine()
         try:
-            services.deal_correct(deal=deal, data=data, maker_seat=maker_seat, user=request.user)
+            services.deal_correct(
+                deal=deal,
+                data=data,
+                maker_seat=maker_seat,
+                user=_actor(request),
+                at_table=_at_table(request),
+            )
         except services.GameError as exc:
             form.add_engine_errors(exc.errors)
         else:
@@ -464,7 +483,7 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-@club_view("score")
+@club_view("score", table=page_grant)
 def deal_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """GET: what deleting the deal would do, with a button to go on; POST: delete it (kept in
     the game's history)."""
@@ -474,7 +493,7 @@ def deal_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         raise Http404("No such deal.")
     if request.method == "POST":
         try:
-            services.deal_delete(deal=deal, user=request.user)
+            services.deal_delete(deal=deal, user=_actor(request), at_table=_at_table(request))
         except services.GameError as exc:
             messages.error(request, exc.errors[0]["message"])
         else:
@@ -556,7 +575,7 @@ def deal_initial(deal: Deal, form: DealForm) -> dict[str, Any]:
     return initial
 
 
-@club_view("score")
+@club_view("score", table=page_grant)
 def sheet_rows(request: HttpRequest, pk: int) -> HttpResponse:
     """Quick entry of an old paper sheet: two numbers, the maker and the mark per row."""
     game = _game_or_404(request, pk)
@@ -570,7 +589,9 @@ def sheet_rows(request: HttpRequest, pk: int) -> HttpResponse:
         rows = form.rows()
         if rows:
             try:
-                deals = services.sheet_rows_record(game=game, rows=rows, user=request.user)
+                deals = services.sheet_rows_record(
+                    game=game, rows=rows, user=_actor(request), at_table=_at_table(request)
+                )
             except services.GameError as exc:
                 form.add_row_errors(exc.errors)
             else:

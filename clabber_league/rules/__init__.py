@@ -24,7 +24,7 @@ from .calculator import score_deal, score_game, score_game_with_pot, score_next
 from .catalog import catalog, catalog_markdown
 from .deal import Deal, DealResult, Outcome
 from .errors import MAX_ERRORS, RulesBug, RulesError
-from .game import MAX_DEALS, GameState, next_dealer
+from .game import MAX_DEALS, GameState, next_dealer, winner_at_close
 from .rulesets import (
     BUILTIN_RULESETS,
     HOUSE_RULE_EXAMPLES,
@@ -60,4 +60,5 @@ __all__ = [
     "score_game",
     "score_game_with_pot",
     "score_next",
+    "winner_at_close",
 ]

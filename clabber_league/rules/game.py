@@ -17,7 +17,7 @@ winner of a deal deals the next; after a redeal (every side reneged) or, with
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final, TypeVar
 
 from .deal import SCORED_OUTCOMES, DealResult, Outcome
@@ -54,8 +54,9 @@ class GameState:
     def check_open(self) -> None:
         """Raise RulesError if the game is finished (field set by the caller)."""
         if self.finished:
-            raise RulesError(GAME_FINISHED.format(deal=(self.ended_at or 0) + 1,
-                                                  winner=self.winner))
+            raise RulesError(
+                GAME_FINISHED.format(deal=(self.ended_at or 0) + 1, winner=self.winner)
+            )
 
     def add(self, result: DealResult) -> dict[str, int]:
         """Add a scored deal; returns the running totals after it."""
@@ -87,8 +88,23 @@ class GameState:
         self.ended_at = self.deals
 
 
-def next_dealer(ruleset: RuleSet, dealer: Seat, seats: Sequence[Seat], *,
-                outcome: Outcome | str | None = None, winner: Seat | None = None) -> Seat:
+def winner_at_close(totals: Mapping[str, int]) -> str:
+    """Who wins a game closed before any side reached the target (a round of a fixed number
+    of deals, or a round whose time was called): the side with the highest total; equal
+    highest totals make a tied game."""
+    best = max(totals.values())
+    leaders = [side for side, value in totals.items() if value == best]
+    return leaders[0] if len(leaders) == 1 else TIE
+
+
+def next_dealer(
+    ruleset: RuleSet,
+    dealer: Seat,
+    seats: Sequence[Seat],
+    *,
+    outcome: Outcome | str | None = None,
+    winner: Seat | None = None,
+) -> Seat:
     """Who deals the next deal.
 
     ``seats`` in clockwise order; ``outcome`` of the deal just played; ``winner``
@@ -99,7 +115,11 @@ def next_dealer(ruleset: RuleSet, dealer: Seat, seats: Sequence[Seat], *,
         raise RulesError(DEALER_UNKNOWN.format(dealer=dealer, seats=list(seats)), "dealer")
     if outcome == Outcome.REDEAL or (outcome == Outcome.PASSED and ruleset.passout_redeal):
         return dealer
-    if (ruleset.dealer_rotation is DealerRotation.WINNER and winner is not None
-            and winner in seats and outcome in SCORED_OUTCOMES):
+    if (
+        ruleset.dealer_rotation is DealerRotation.WINNER
+        and winner is not None
+        and winner in seats
+        and outcome in SCORED_OUTCOMES
+    ):
         return winner
     return seats[(list(seats).index(dealer) + 1) % len(seats)]

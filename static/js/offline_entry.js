@@ -291,7 +291,7 @@
       var key = (keyInput() && keyInput().value) || newKey();
       return Outbox.add({
         key: key, game: game.key, url: game.deals_url, number: state.number + 1, body: body,
-        csrf: csrfToken(),
+        csrf: csrfToken(), table: game.table_token || null,
         after: { number: state.number + 1, totals: ok.scores, pot: ok.pot, dealer: ok.next_dealer,
                  finished: ok.finished, winner: ok.winner, score: ok.deal.score, outcome: ok.deal.outcome }
       }).then(function () {
@@ -351,7 +351,9 @@
   function serverDeals() {
     var found = [];
     function page(url) {
-      return fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" }).then(function (r) {
+      var headers = { Accept: "application/json" };
+      if (game.table_token) { headers.Authorization = "Table " + game.table_token; }
+      return fetch(url, { headers: headers, credentials: "same-origin" }).then(function (r) {
         if (!r.ok) { throw new Error("The server answered " + r.status + "."); }
         return r.json();
       }).then(function (body) {
@@ -366,6 +368,7 @@
   function request(method, url, body, key) {
     var headers = { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), Accept: "application/json" };
     if (key) { headers["Idempotency-Key"] = key; }
+    if (game.table_token) { headers.Authorization = "Table " + game.table_token; }
     return fetch(url, { method: method, headers: headers, credentials: "same-origin", body: body ? JSON.stringify(body) : undefined })
       .then(function (r) {
         if (r.ok) { return r; }

@@ -74,6 +74,7 @@
     var url = entry.url + (entry.url.indexOf("?") < 0 ? "?" : "&") + "number=" + entry.number;
     var headers = { "Content-Type": "application/json", "Idempotency-Key": entry.key, "Accept": "application/json" };
     if (entry.csrf) { headers["X-CSRFToken"] = entry.csrf; }
+    if (entry.table) { headers.Authorization = "Table " + entry.table; }
     return root.fetch(url, {
       method: "POST", headers: headers, body: JSON.stringify(entry.body),
       credentials: "same-origin", redirect: "error"

@@ -25,6 +25,7 @@ import pytest
 from django.core.management import call_command
 
 from clabber_league.clubs.models import Club
+from clabber_league.cups.services import setup as cup_setup
 from clabber_league.games.models import Game
 from clabber_league.leagues import services as league_services
 from clabber_league.leagues.models import Division, Team
@@ -77,6 +78,7 @@ PAGES = [
     Visit("delete a deal", "/clubs/{club}/games/{game_open}/deals/2/delete/", ADMIN),
     Visit("abandon a game", "/clubs/{club}/games/{game_open}/abandon/", ADMIN),
     Visit("paper sheet copy", "/clubs/{club}/games/{game_open}/paper-sheet/", ADMIN),
+    Visit("table card", "/clubs/{club}/games/{game_open}/table-card/", ADMIN),
     Visit("standings", "/clubs/{club}/standings/"),
     Visit("division standings", "/clubs/{club}/standings/divisions/{division}/"),
     Visit("tiebreakers", "/clubs/{club}/standings/divisions/{division}/tiebreakers/", ADMIN),
@@ -106,6 +108,11 @@ PAGES = [
     Visit("my settings", "/me/settings/", ADMIN),
     Visit("join from an invitation", "/join/{invitation_key}/"),
     Visit("password reset", "/accounts/password/reset/"),
+    Visit("cups", "/clubs/{club}/cups/"),
+    Visit("new cup", "/clubs/{club}/cups/new/", ADMIN),
+    Visit("a cup and its seeding", "/clubs/{club}/cups/{cup}/"),
+    Visit("a cup's bracket", "/clubs/{club}/cups/{cup}/bracket/"),
+    Visit("a cup tie", "/clubs/{club}/cups/{cup}/ties/{tie}/"),
 ]
 
 
@@ -131,7 +138,14 @@ def demo_places() -> dict[str, object]:
     house_rules = league_services.house_rules_save(
         club=club, name="Thursday rules", base="clabber", options={"target": 300}
     )
+    cup = cup_setup.cup_draw(
+        cup=cup_setup.cup_create(
+            club=club, name="Demo Cup", teams=list(Team.objects.filter(division=division)[:6])
+        )
+    )
     return {
+        "cup": cup.pk,
+        "tie": cup.ties.filter(status="ready").first().pk,
         "club": club.slug,
         "division": division.pk,
         "season": division.season.slug,

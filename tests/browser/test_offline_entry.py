@@ -1,4 +1,5 @@
-"""Deal entry with no network (issue 14): a phone opens a game online, loses the network,
+"""Deal entry with no network (issue 14): a phone opens a game online (through the table's
+QR link, no account), loses the network,
 records the rest of the game with the rules engine running on the phone (Pyodide), reloads
 the page with no network, and sends everything once the network is back; two phones that
 recorded the same deals offline are shown the clash and a person keeps one sequence."""
@@ -9,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from clabber_league.clubs.models import Role
-from clabber_league.games import services
+from clabber_league.games import services, table_links
 from clabber_league.games.models import DealRevision, Game
 from clabber_league.leagues.models import TeamMember
 from clabber_league.standings.models import TeamStanding
@@ -25,6 +26,7 @@ from tests.factories import (
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "table-talk-42"
+TABLE = "the table link"  # a phone that scanned the table's QR code, no account
 PHONE = {"width": 390, "height": 844}
 MARY_LOU = 2
 
@@ -71,7 +73,7 @@ def phones(browser, live_server, game):
     none goes on sending to a server that has stopped."""
     opened = []
 
-    def open_phone(username="marge"):
+    def open_phone(username=TABLE):
         context, page = phone(browser, live_server, game, username)
         opened.append(context)
         return context, page
@@ -81,17 +83,25 @@ def phones(browser, live_server, game):
         context.close()
 
 
-def phone(browser, live_server, game, username="marge"):
-    """A phone that opened the game's deal page online and is ready to lose the network."""
+def phone(browser, live_server, game, username=TABLE):
+    """A phone that opened the game's deal page online and is ready to lose the network:
+    through the game's table link (no account), or as a scorer who logged in."""
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.set_default_timeout(30_000)
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
     url = f"{live_server.url}/clubs/{game.club.slug}/games/{game.pk}/deal/"
-    page.goto(url)
+    if username == TABLE:
+        link = table_links.table_link_live(game=game) or table_links.table_link_issue(
+            game=game, table_label="3"
+        )
+        page.goto(live_server.url + table_links.table_link_path(link))
+        page.wait_for_url(url)
+    else:
+        page.goto(live_server.url + "/accounts/login/")
+        page.fill("#id_username", username)
+        page.fill("#id_password", PASSWORD)
+        page.get_by_role("button", name="Log in").click()
+        page.goto(url)
     # The service worker has precached the assets and the engine, and kept this page.
     kept = page.evaluate(KEPT, url)
     assert kept, "the service worker did not keep the deal page"
@@ -174,6 +184,7 @@ def test_a_game_recorded_offline_reaches_the_server_once(phones, game):
     assert game.status == Game.Status.FINISHED
     assert list(game.deals.values_list("number", flat=True)) == [1, 2, 3, 4, 5, 6]
     assert DealRevision.objects.filter(game=game, action="create").count() == 6
+    assert set(game.deals.values_list("entered_at_table", flat=True)) == {"3"}
     assert game.scores == {"A": 540, "B": 432}
     total = page.locator(".sheet").inner_text()
     assert "540" in total and "432" in total

@@ -66,6 +66,8 @@ API = {
     "game-confirm": PLAY,
     "game-abandon": SCORE,
     "game-paper-sheet": SCORE,
+    "game-table-link": MANAGE,
+    "game-table-link-revoke": MANAGE,
     "deal-list": SCORE,
     "deal-detail": SCORE,
     "deal-preview": SCORE,
@@ -97,9 +99,22 @@ API = {
     "dispute-resolve": MANAGE,
     "handover-confirm": SCORE,
     "handover-dispute": SCORE,
+    "cup-list": MANAGE,
+    "cup-detail": MANAGE,
+    "cup-seed": MANAGE,
+    "cup-draw": MANAGE,
+    "cup-build": MANAGE,
+    "cup-bracket": READ,
+    "cup-place-round": MANAGE,
+    "cup-tie-list": MANAGE,
+    "cup-tie-detail": MANAGE,
+    "cup-tie-start": MANAGE,
+    "cup-tie-walkover": MANAGE,
+    "cup-tie-place": MANAGE,
 }
 # API routes whose reads need more than "read" (everything else: GET needs "read").
 API_READS = {
+    "game-table-link": SCORE,  # the link gives scorer rights: only scorers see it
     "invitation-list": MANAGE,
     "invitation-detail": MANAGE,
     "dispute-list": MANAGE,
@@ -118,6 +133,9 @@ PAGES = {
     "games:confirm": (PLAY, PLAY),
     "games:abandon": (SCORE, SCORE),
     "games:sheet-rows": (SCORE, SCORE),
+    "games:table-card": (SCORE, SCORE),
+    "games:table-link-new": (MANAGE, MANAGE),
+    "games:table-link-revoke": (MANAGE, MANAGE),
     "scheduling:index": (READ, READ),
     "scheduling:season-new": (MANAGE, MANAGE),
     "scheduling:season": (READ, MANAGE),
@@ -159,6 +177,18 @@ PAGES = {
     "members:dispute": (MANAGE, MANAGE),
     "members:handover": (SCORE, SCORE),
     "members:handover-dispute": (SCORE, SCORE),
+    "cups:list": (READ, READ),
+    "cups:new": (MANAGE, MANAGE),
+    "cups:detail": (READ, READ),
+    "cups:bracket": (READ, READ),
+    "cups:seed": (MANAGE, MANAGE),
+    "cups:draw": (MANAGE, MANAGE),
+    "cups:build": (MANAGE, MANAGE),
+    "cups:place": (MANAGE, MANAGE),
+    "cups:tie": (READ, READ),
+    "cups:tie-start": (MANAGE, MANAGE),
+    "cups:tie-walkover": (MANAGE, MANAGE),
+    "cups:tie-place": (MANAGE, MANAGE),
 }
 ROLES = [None, Role.VIEWER, Role.PLAYER, Role.SCORER, Role.ADMIN]
 # Who belongs to a club (usernames, roles) is shown to its members only, even when public.
@@ -239,6 +269,9 @@ def world(game, teams, division, club):
         club=club, expires_at=timezone.now() + datetime.timedelta(days=3)
     )
     dispute = Dispute.objects.create(club=club, game=game, reason="Deal 1 was ours")
+    from clabber_league.cups.services.setup import cup_create, cup_draw
+
+    cup = cup_draw(cup=cup_create(club=club, name="Cup", teams=[a, b]))
     objects = {
         "game": game.pk,
         "deal": game.deals.first().pk,
@@ -255,6 +288,8 @@ def world(game, teams, division, club):
         "revision": game.revisions.first().pk,
         "invitation": invitation.pk,
         "dispute": dispute.pk,
+        "cup": cup.pk,
+        "tie": cup.ties.get().pk,
     }
     return {
         "club": club,
@@ -304,6 +339,10 @@ PK_OBJECT = {
     "members:handover": "game",
     "members:player-merge": "player",
     "scheduling:withdrawal-policy": "division",
+    "cup": "cup",
+    "cup-tie": "tie",
+    "cups": "cup",
+    "cups:tie": "tie",
 }
 
 
@@ -324,6 +363,8 @@ def _kwargs(name: str, pattern, world) -> dict:
         "day": "2026-09-07",
         "player": objects["player"],
         "player_id": objects["player"],
+        "cup_id": objects["cup"],
+        "cup_pk": objects["cup"],
     }
     kwargs = {}
     keys = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", pattern.full_route)

@@ -65,6 +65,8 @@ INSTALLED_APPS = [
     "clabber_league.backup",
     "clabber_league.standings",
     "clabber_league.members",
+    "clabber_league.events",
+    "clabber_league.cups",
 ]
 
 MIDDLEWARE = [
@@ -187,6 +189,12 @@ if _POSTGRESQL and DATABASE_STATEMENT_TIMEOUT_MS > 0:
 # one paper-sheet request and the most deals of one POST /api/rules/game.
 CLABBER_MAX_DEALS_PER_GAME = int(os.environ.get("CLABBER_MAX_DEALS_PER_GAME") or "200")
 
+# A game's table link (games.table_links) works this many days after it is issued (0: until
+# the game is confirmed or the link revoked). CLABBER_SITE_URL makes the link absolute where
+# no request gives the host (a command, a task); pages use the address they were opened with.
+CLABBER_TABLE_LINK_DAYS = int(os.environ.get("CLABBER_TABLE_LINK_DAYS") or "7")
+CLABBER_SITE_URL = os.environ.get("CLABBER_SITE_URL", "")
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -256,6 +264,11 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # A cup's format (single/double elimination) is not a schedule's (round robin/Swiss).
+    "ENUM_NAME_OVERRIDES": {
+        "CupFormatEnum": "clabber_league.cups.models.Cup.Format",
+        "FormatEnum": "clabber_league.scheduling.models.ScheduleConfig.Format",
+    },
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI served from our own static files: the docs work offline too.
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -271,6 +284,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "standings", "description": "Tables, deals, leaderboards, ratings; CSV."},
         {"name": "rules", "description": "The rules calculator, open to anyone."},
         {"name": "members", "description": "Invitations, disputes, confirming at the table."},
+        {"name": "cups", "description": "Cups and play-offs: seeding, the bracket, ties."},
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -107,6 +107,22 @@ def _check_night(
             )
 
 
+def night_check(
+    *,
+    club_id: int,
+    date: dt.date | None,
+    teams: Sequence[Team],
+    venue: Venue | None,
+    table: int | None,
+) -> None:
+    """The league's checks for a meeting placed on a night at a table, for a caller outside
+    the schedule (a cup's tie): the table is one of the club's venue's, none of ``teams``
+    plays a fixture that night and no fixture has the table. Locks as a move does; raises
+    ``ScheduleError`` (409 for a clash)."""
+    _check_place(club_id, venue, table)
+    _check_night(club_id=club_id, date=date, teams=teams, venue=venue, table=table)
+
+
 def _check_play_night(fixture: Fixture, date: dt.date) -> None:
     skip = selectors.no_play_night(division=fixture.division, date=date)
     if skip is not None:

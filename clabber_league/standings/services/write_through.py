@@ -8,7 +8,9 @@ delta`` (so two tables finishing at once both land), refreshes the game's leader
 lines and, once the game is confirmed, rates it. It works from the game row the games
 layer locked (with its division) and knows from ``status_before`` when nothing of the game
 is stored yet, so a deal that finishes a game outside the schedule costs the standings six
-statements. A fixture's row is locked first: its games may be scored at two
+statements. A game outside any league (no division: a club night's table, a cup tie)
+counts in no team standing nor season leaderboard; only its players' ratings move, once it
+is confirmed. A fixture's row is locked first: its games may be scored at two
 tables at the same time, and each must see the other's committed result.
 
 ``standings_fixture_changed`` is the same for a fixture whose result is not its games:
@@ -195,6 +197,12 @@ def standings_game_changed(
     It joins that transaction without a savepoint: an exception here rolls the whole write
     back, so the standings never disagree with the deals."""
     if _counted_neither_before_nor_after(game, status_before):
+        return
+    if game.division_id is None:
+        # A game outside any league (a club night's table, a cup tie): no team standing
+        # nor season leaderboard is its, but its players' ratings move once it is confirmed.
+        if game.status == Game.Status.CONFIRMED:
+            ratings_game_confirmed(game=game)
         return
     # A game that did not count has no contribution nor leaderboard line stored.
     counted_before = status_before is None or game_counts(status_before)

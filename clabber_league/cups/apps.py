@@ -1,0 +1,19 @@
+from django.apps import AppConfig
+
+
+class CupsConfig(AppConfig):
+    name = "clabber_league.cups"
+    label = "cups"
+    verbose_name = "Cups and play-offs"
+
+    def ready(self) -> None:
+        # A tie's winner goes through when its games are confirmed, and a play-off's
+        # knockout is built when its league stage is complete: both follow the games
+        # through their explicit hook (docs/ARCHITECTURE.md).
+        from clabber_league.games.hooks import game_changed
+        from clabber_league.scheduling.hooks import fixture_changed
+
+        from .services.progress import cups_fixture_changed, cups_game_changed
+
+        game_changed.connect(cups_game_changed)
+        fixture_changed.connect(cups_fixture_changed)

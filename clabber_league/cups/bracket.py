@@ -1,0 +1,451 @@
+"""The knockout bracket planner: who plays whom, round by round. Pure Python, no Django.
+
+A cup's Django app (``cups.services``) seeds its entrants 1..n, asks :func:`plan` for the
+bracket and stores one tie per :class:`Match`; as ties are decided it hands the winners to
+:func:`advance`, which says who is in every match so far and who is champion. Entrants are
+known here only by their **seed** (1 is the best); the caller maps seeds to teams or players.
+
+The rules (README "Cups and play-offs"):
+
+* **Size and rounds.** The main bracket has ``rounds = ceil(log2 n)`` rounds over
+  ``size = 2 ** rounds`` places; round ``r`` has ``size / 2 ** r`` matches.
+* **Seeding order** (:func:`seed_positions`): the standard order, in which seed ``s`` meets
+  seed ``size + 1 - s`` in round 1 and, if the better seeds keep winning, seed ``s`` meets
+  ``size_r + 1 - s`` in every round (``size_r`` = the places left). Seeds 1 and 2 are in
+  different halves, so they can only meet in the final.
+* **Byes** exist only in round 1 of the main bracket, and only the top ``size - n`` seeds get
+  one: a bye is a match against :data:`BYE` (seed ``0``, nobody) which the seed wins without
+  a game. Bye matches are part of the plan so every round has its full number of matches
+  (the drawing and the keys stay regular); :attr:`Match.is_bye` marks them and a caller
+  need not store a tie for them.
+* **Double elimination** (``double=True``): the losers of the main ("winners'") bracket drop
+  into a losers' bracket of ``2 * (rounds - 1)`` rounds. Its round 1 pairs the losers of
+  main round 1; each even round ``2j`` meets the survivors with the losers of main round
+  ``j + 1`` (their order reversed in every other such round, which keeps early rematches
+  away); each odd round ``2j + 1`` pairs the survivors. The grand final (key ``"GF"``) sets
+  the main bracket's winner (home) against the losers' bracket's winner (away). With
+  ``reset=True`` a second final (``"GF2"``) is played only if the away side wins the first,
+  so that the champion is the only entrant not to have lost twice. A bye in main round 1
+  has no loser, so the losers' bracket carries that empty place on: a match against an
+  empty place is won without a game, as in round 1.
+* **Third place** (``third_place=True``, single elimination, 4 or more entrants): the two
+  losing semi-finalists meet (key ``"3P"``).
+* **Plate** (``plate=True``, single elimination): the losers of the main bracket's played
+  round-1 matches (not the byes) play a single-elimination bracket of their own. Its
+  "seeds" are those matches in order of their better seed (the loser of the match of the
+  best seed is plate seed 1), with byes to the top plate seeds when their number is not a
+  power of two. It needs at least two played round-1 matches.
+
+Match keys: ``"M<round>-<index>"`` (main), ``"L<round>-<index>"`` (losers), ``"GF"``,
+``"GF2"``, ``"3P"``, ``"P<round>-<index>"`` (plate); ``index`` counts from 1, top to bottom.
+:attr:`Bracket.matches` lists every match after the matches its sources name.
+
+Random draws: :func:`random_seeding` shuffles entrants with a shown seed string
+(:func:`draw_seed` makes one), so anyone can repeat the draw:
+``random.Random(seed).shuffle(ids)`` in any Python 3.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import secrets
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Final, TypeVar
+
+T = TypeVar("T")
+
+#: The seed of nobody: a bye, or the empty place a bye leaves in the losers' bracket.
+BYE: Final = 0
+
+#: The largest field the planner draws (a request must not do unbounded work).
+MAX_ENTRANTS: Final = 4096
+
+MAIN: Final = "main"
+LOSERS: Final = "losers"
+FINAL: Final = "final"
+RESET: Final = "reset"
+THIRD: Final = "third"
+PLATE: Final = "plate"
+
+#: The order the brackets are listed and drawn in.
+BRACKETS: Final = (MAIN, FINAL, RESET, THIRD, LOSERS, PLATE)
+
+TOO_FEW_ENTRANTS: Final = "A knockout needs at least 2 entrants."
+TOO_MANY_ENTRANTS: Final = f"A knockout takes at most {MAX_ENTRANTS} entrants."
+THIRD_PLACE_NEEDS_FOUR: Final = "A third-place match needs at least 4 entrants."
+THIRD_PLACE_NOT_DOUBLE: Final = (
+    "A double-elimination cup has no third-place match: its losers' bracket decides third."
+)
+PLATE_NOT_DOUBLE: Final = (
+    "A double-elimination cup has no plate: its first-round losers play on in the losers' bracket."
+)
+PLATE_TOO_FEW: Final = "A plate needs at least two first-round matches that are played (not byes)."
+RESET_NEEDS_DOUBLE: Final = "Only a double-elimination cup can have a grand-final reset."
+UNKNOWN_MATCH: Final = "There is no match {key} in this bracket."
+NOT_READY: Final = "Match {key} cannot have a winner yet: both sides are not known."
+NOT_IN_MATCH: Final = "Seed {winner} is not playing in match {key}."
+NO_GAME: Final = "Match {key} is not played: it was decided without a game."
+
+
+class BracketError(ValueError):
+    """A bracket that cannot be planned, or results that do not fit it. The message is
+    for people (one of this module's constants) and names what is wrong."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where one side of a match comes from: a seed, the winner or the loser of an earlier
+    match, or a bye (nobody)."""
+
+    kind: str  # "seed" | "winner" | "loser" | "bye"
+    seed: int | None = None
+    match: str | None = None
+
+    @classmethod
+    def of_seed(cls, seed: int) -> Source:
+        return cls("seed", seed=seed)
+
+    @classmethod
+    def winner_of(cls, key: str) -> Source:
+        return cls("winner", match=key)
+
+    @classmethod
+    def loser_of(cls, key: str) -> Source:
+        return cls("loser", match=key)
+
+    @classmethod
+    def bye(cls) -> Source:
+        return cls("bye")
+
+    def __str__(self) -> str:
+        if self.kind == "seed":
+            return f"seed {self.seed}"
+        if self.kind == "bye":
+            return "bye"
+        return f"{self.kind} of {self.match}"
+
+
+@dataclass(frozen=True)
+class Match:
+    """One tie of the bracket. ``home`` is the better-placed side (the upper line when
+    drawn); ``index`` counts from 1 within its bracket's round, top to bottom."""
+
+    key: str
+    bracket: str
+    round: int
+    index: int
+    home: Source
+    away: Source
+
+    @property
+    def is_bye(self) -> bool:
+        """A main round-1 match against a bye: its seed goes through without a game."""
+        return self.home.kind == "bye" or self.away.kind == "bye"
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """A planned knockout: every match, in an order where each match comes after the
+    matches its sides come from."""
+
+    entrants: int
+    rounds: int  # main bracket rounds: ceil(log2(entrants))
+    matches: tuple[Match, ...]
+    double: bool = False
+    third_place: bool = False
+    plate: bool = False
+    reset: bool = False
+    _by_key: dict[str, Match] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_key", {m.key: m for m in self.matches})
+
+    @property
+    def size(self) -> int:
+        """Places in the main bracket's first round (entrants plus byes)."""
+        return 2**self.rounds
+
+    @property
+    def byes(self) -> int:
+        return self.size - self.entrants
+
+    def match(self, key: str) -> Match:
+        try:
+            return self._by_key[key]
+        except KeyError:
+            raise BracketError(UNKNOWN_MATCH.format(key=key)) from None
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._by_key
+
+    def round_matches(self, bracket: str, round: int) -> tuple[Match, ...]:
+        """The matches of one round of one bracket, top to bottom."""
+        return tuple(m for m in self.matches if m.bracket == bracket and m.round == round)
+
+    def sections(self) -> list[tuple[str, int]]:
+        """Every (bracket, round) that has matches, in drawing order: the main rounds, the
+        final(s), third place, the losers' rounds, the plate rounds."""
+        seen = dict.fromkeys((m.bracket, m.round) for m in self.matches)
+        return sorted(seen, key=lambda br: (BRACKETS.index(br[0]), br[1]))
+
+    def round_title(self, bracket: str, round: int) -> str:
+        """A heading for one round: "Final", "Semi-finals", "Round 2", "Losers' round 3"."""
+        if bracket == FINAL:
+            return "Grand final"
+        if bracket == RESET:
+            return "Grand final, second match"
+        if bracket == THIRD:
+            return "Third place"
+        if bracket == LOSERS:
+            last = max(m.round for m in self.matches if m.bracket == LOSERS)
+            return "Losers' final" if round == last else f"Losers' round {round}"
+        if bracket == PLATE:
+            last = max(m.round for m in self.matches if m.bracket == PLATE)
+            return "Plate final" if round == last else f"Plate round {round}"
+        from_end = self.rounds - round
+        return {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}.get(from_end, f"Round {round}")
+
+
+def seed_positions(size: int) -> list[int]:
+    """The seeds of a bracket of ``size`` places (a power of two), top to bottom: round 1
+    pairs positions 0-1, 2-3, ... For 8: ``[1, 8, 4, 5, 2, 7, 3, 6]``."""
+    if size < 1 or size & (size - 1):
+        raise ValueError(f"size must be a power of two, not {size}")
+    order = [1]
+    while len(order) < size:
+        total = 2 * len(order) + 1
+        order = [s for seed in order for s in (seed, total - seed)]
+    return order
+
+
+def rounds_for(entrants: int) -> int:
+    """The number of main-bracket rounds: ``ceil(log2(entrants))``."""
+    return max(1, math.ceil(math.log2(entrants))) if entrants > 1 else 0
+
+
+def draw_seed() -> str:
+    """A fresh seed string for a random draw, short enough to show and type (8 hex digits)."""
+    return secrets.token_hex(4)
+
+
+def random_seeding(ids: Sequence[T], seed: str) -> list[T]:
+    """``ids`` in a random order that ``seed`` fixes: the first is seed 1. The same ids in
+    the same order with the same seed give the same draw, in any Python 3."""
+    order = list(ids)
+    random.Random(seed).shuffle(order)
+    return order
+
+
+def _single(prefix: str, bracket: str, sources: Sequence[Source]) -> list[Match]:
+    """A single-elimination bracket over ``sources`` (index 0 is its seed 1), with byes to
+    its top seeds in round 1."""
+    rounds = rounds_for(len(sources))
+    size = 2**rounds
+    slots = [
+        sources[seed - 1] if seed <= len(sources) else Source.bye() for seed in seed_positions(size)
+    ]
+    matches: list[Match] = []
+    for rnd in range(1, rounds + 1):
+        pairs = list(zip(slots[0::2], slots[1::2], strict=True))
+        slots = []
+        for index, (home, away) in enumerate(pairs, start=1):
+            key = f"{prefix}{rnd}-{index}"
+            matches.append(Match(key, bracket, rnd, index, home, away))
+            slots.append(Source.winner_of(key))
+    return matches
+
+
+def _losers(main: Sequence[Match], rounds: int) -> list[Match]:
+    """The losers' bracket of a double elimination over a main bracket of ``rounds``
+    (none for a main bracket of one round: two entrants)."""
+    if rounds < 2:
+        return []
+    by_round: dict[int, list[Match]] = {}
+    for m in main:
+        by_round.setdefault(m.round, []).append(m)
+    matches: list[Match] = []
+
+    def add(rnd: int, pairs: list[tuple[Source, Source]]) -> list[Source]:
+        winners = []
+        for index, (home, away) in enumerate(pairs, start=1):
+            key = f"L{rnd}-{index}"
+            matches.append(Match(key, LOSERS, rnd, index, home, away))
+            winners.append(Source.winner_of(key))
+        return winners
+
+    first = [Source.loser_of(m.key) for m in by_round[1]]
+    alive = add(1, list(zip(first[0::2], first[1::2], strict=True)))
+    for j in range(1, rounds):
+        dropped = [Source.loser_of(m.key) for m in by_round[j + 1]]
+        if j % 2 == 1:
+            dropped.reverse()
+        alive = add(2 * j, list(zip(alive, dropped, strict=True)))
+        if j < rounds - 1:
+            alive = add(2 * j + 1, list(zip(alive[0::2], alive[1::2], strict=True)))
+    return matches
+
+
+def plan(
+    entrants: int,
+    *,
+    double: bool = False,
+    third_place: bool = False,
+    plate: bool = False,
+    reset: bool = False,
+) -> Bracket:
+    """The bracket of ``entrants`` seeds (1..entrants) with the options chosen; raises
+    :class:`BracketError` with one of this module's messages for a bracket that cannot be."""
+    if entrants < 2:
+        raise BracketError(TOO_FEW_ENTRANTS)
+    if entrants > MAX_ENTRANTS:
+        raise BracketError(TOO_MANY_ENTRANTS)
+    if double and third_place:
+        raise BracketError(THIRD_PLACE_NOT_DOUBLE)
+    if double and plate:
+        raise BracketError(PLATE_NOT_DOUBLE)
+    if reset and not double:
+        raise BracketError(RESET_NEEDS_DOUBLE)
+    if third_place and entrants < 4:
+        raise BracketError(THIRD_PLACE_NEEDS_FOUR)
+
+    rounds = rounds_for(entrants)
+    main = _single("M", MAIN, [Source.of_seed(s) for s in range(1, entrants + 1)])
+    matches = list(main)
+    final_key = main[-1].key
+    if double:
+        losers = _losers(main, rounds)
+        matches += losers
+        # With two entrants there is no losers' bracket: the final's loser plays again.
+        losers_champion = Source.winner_of(losers[-1].key) if losers else Source.loser_of(final_key)
+        matches.append(Match("GF", FINAL, 1, 1, Source.winner_of(final_key), losers_champion))
+        if reset:
+            matches.append(Match("GF2", RESET, 1, 1, Source.winner_of("GF"), Source.loser_of("GF")))
+    if third_place:
+        semis = [m for m in main if m.round == rounds - 1]
+        matches.append(
+            Match("3P", THIRD, 1, 1, Source.loser_of(semis[0].key), Source.loser_of(semis[1].key))
+        )
+    if plate:
+        played = sorted(
+            (m for m in main if m.round == 1 and not m.is_bye),
+            key=lambda m: min(m.home.seed or 0, m.away.seed or 0),
+        )
+        if len(played) < 2:
+            raise BracketError(PLATE_TOO_FEW)
+        matches += _single("P", PLATE, [Source.loser_of(m.key) for m in played])
+    return Bracket(
+        entrants=entrants,
+        rounds=rounds,
+        matches=tuple(matches),
+        double=double,
+        third_place=third_place,
+        plate=plate,
+        reset=reset,
+    )
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One match as the results so far leave it. A side is a seed, :data:`BYE` (nobody) or
+    ``None`` (not known yet). ``needed`` is false for a grand-final reset that the main
+    bracket's winner made unnecessary by winning the first final."""
+
+    match: Match
+    home: int | None
+    away: int | None
+    winner: int | None = None
+    loser: int | None = None
+    needed: bool = True
+
+    @property
+    def decided(self) -> bool:
+        return self.winner is not None or not self.needed
+
+    @property
+    def walkover(self) -> bool:
+        """Decided without a game: one side (or both) is nobody."""
+        return BYE in (self.home, self.away)
+
+    @property
+    def ready(self) -> bool:
+        """Both sides are known entrants and no winner yet: a game to play."""
+        return (
+            self.needed
+            and self.winner is None
+            and self.home not in (None, BYE)
+            and self.away not in (None, BYE)
+        )
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Every match's state given the winners so far, and the champion once there is one."""
+
+    bracket: Bracket
+    slots: Mapping[str, Slot]
+    champion: int | None
+
+    def __getitem__(self, key: str) -> Slot:
+        return self.slots[key]
+
+    def ready(self) -> list[Slot]:
+        """The matches that can be played now, in the bracket's order."""
+        return [s for s in self.slots.values() if s.ready]
+
+    def __iter__(self) -> Iterator[Slot]:
+        return iter(self.slots.values())
+
+
+def advance(bracket: Bracket, results: Mapping[str, int]) -> Progress:
+    """Who is where, given ``results``: match key -> the winning seed, for the matches
+    played so far. Byes and empty places are decided here without a result; a result for a
+    match that does not exist, is not ready, was decided without a game, or names a seed
+    not in it raises :class:`BracketError`."""
+    for key in results:
+        bracket.match(key)
+    slots: dict[str, Slot] = {}
+
+    def side(source: Source) -> int | None:
+        if source.kind == "seed":
+            return source.seed
+        if source.kind == "bye":
+            return BYE
+        earlier = slots[source.match]  # type: ignore[index]
+        return earlier.winner if source.kind == "winner" else earlier.loser
+
+    for m in bracket.matches:
+        home, away = side(m.home), side(m.away)
+        result = results.get(m.key)
+        if m.bracket == RESET and slots["GF"].winner is not None:
+            gf = slots["GF"]
+            if gf.winner == gf.home:  # the main bracket's winner won: no second final
+                if result is not None:
+                    raise BracketError(NO_GAME.format(key=m.key))
+                slots[m.key] = Slot(m, home, away, needed=False)
+                continue
+        if home is None or away is None:
+            if result is not None:
+                raise BracketError(NOT_READY.format(key=m.key))
+            slots[m.key] = Slot(m, home, away)
+        elif BYE in (home, away):
+            if result is not None:
+                raise BracketError(NO_GAME.format(key=m.key))
+            winner = away if home == BYE else home
+            slots[m.key] = Slot(m, home, away, winner=winner, loser=BYE)
+        elif result is None:
+            slots[m.key] = Slot(m, home, away)
+        elif result in (home, away):
+            loser = away if result == home else home
+            slots[m.key] = Slot(m, home, away, winner=result, loser=loser)
+        else:
+            raise BracketError(NOT_IN_MATCH.format(winner=result, key=m.key))
+
+    if bracket.double and bracket.reset and slots["GF2"].needed:
+        champion = slots["GF2"].winner
+    elif bracket.double:
+        champion = slots["GF"].winner
+    else:
+        champion = slots[f"M{bracket.rounds}-1"].winner
+    return Progress(bracket=bracket, slots=slots, champion=champion)

@@ -1,0 +1,260 @@
+"""Cups and play-offs as they are stored.
+
+A **cup** is a knockout competition of the club: its entrants are teams (partnerships,
+from any of the club's divisions) or players (two-handed rule sets), played single or
+double elimination, each tie one game or the best of N. It is seeded (from a league
+stage's standings, from the players' ratings, at random from a seed that is shown, or in
+the order given) and drawn by the pure planner ``cups.bracket``.
+
+A cup has **stages**: a play-off is a league stage (one or more divisions of a season,
+whose top N go through, per division or overall) followed by the knockout stage; a cup
+on its own has only the knockout stage. The knockout of a play-off is built when the
+league stage is complete, by a Celery task (``cups.tasks.build_knockout``), and the
+seeding is explained entrant by entrant (``Entrant.note``, ``Stage.notes``).
+
+A **tie** is one meeting of the bracket (``key``: the planner's match key). Its sides
+are filled as earlier ties are decided (``home_from``/``away_from`` name where they come
+from: ``W:<key>`` the winner, ``L:<key>`` the loser of that tie). Its games are
+division-less games (``games.Game`` with no division, counted in no league table),
+listed by ``TieGame``; the tie is decided when a side has won enough *confirmed* games,
+or by a walkover.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from clabber_league.clubs.models import Club, Player
+from clabber_league.leagues.models import Division, Team, Venue
+
+
+class Cup(models.Model):
+    class Kind(models.TextChoices):
+        TEAMS = "teams", "Teams (partnerships)"
+        PLAYERS = "players", "Players (two-handed games)"
+
+    class Format(models.TextChoices):
+        SINGLE = "single", "Single elimination"
+        DOUBLE = "double", "Double elimination"
+
+    class Seeding(models.TextChoices):
+        STANDINGS = "standings", "From the league stage's standings"
+        RATINGS = "ratings", "From the players' ratings"
+        RANDOM = "random", "A random draw (its seed is shown)"
+        LIST = "list", "In the order given"
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for the league stage"
+        SEEDED = "seeded", "Seeded"
+        DRAWN = "drawn", "Drawn"
+        FINISHED = "finished", "Finished"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="cups")
+    name = models.CharField(max_length=120)
+    entrant_kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.TEAMS)
+    format = models.CharField(max_length=8, choices=Format.choices, default=Format.SINGLE)
+    best_of = models.PositiveSmallIntegerField(
+        default=1, help_text="Games a tie is played over: 1, 3, 5 or 7 (first to win most)."
+    )
+    third_place = models.BooleanField(default=False, help_text="The semi-finals' losers meet.")
+    plate = models.BooleanField(
+        default=False, help_text="The first round's losers play a knockout of their own."
+    )
+    final_reset = models.BooleanField(
+        default=False,
+        help_text="Double elimination: a second final when the losers' bracket's winner wins "
+        "the first, so that the champion is the one entrant who never lost twice.",
+    )
+    seeding = models.CharField(max_length=10, choices=Seeding.choices, default=Seeding.LIST)
+    seed_text = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="The seed of a random draw, shown so anyone can redo it.",
+    )
+    rules = models.JSONField(
+        help_text="The rule set the ties are played by (a slug, or house-rules data)."
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SEEDED)
+    champion = models.ForeignKey(
+        "Entrant", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="cup_name_unique_in_club"),
+            models.CheckConstraint(condition=Q(best_of__in=[1, 3, 5, 7]), name="cup_best_of_odd"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def wins_needed(self) -> int:
+        return self.best_of // 2 + 1
+
+
+class Stage(models.Model):
+    """One stage of a cup: a league stage (divisions whose top N go through) or the
+    knockout. ``build_*`` is the state of the task that builds the knockout from the
+    league stage once it is complete."""
+
+    class Kind(models.TextChoices):
+        LEAGUE = "league", "League or Swiss stage"
+        KNOCKOUT = "knockout", "Knockout"
+
+    class Per(models.TextChoices):
+        DIVISION = "division", "Top N of each division"
+        OVERALL = "overall", "Top N overall"
+
+    class TieRule(models.TextChoices):
+        LOT = "lot", "Drawn by lot (from the cup's shown seed)"
+        ALL = "all", "All of them go through"
+
+    class Build(models.TextChoices):
+        WAITING = "waiting", "Waiting for the stage to finish"
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    ACTIVE = (Build.QUEUED, Build.RUNNING)
+
+    cup = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="stages")
+    number = models.PositiveSmallIntegerField(default=1)
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    divisions = models.ManyToManyField(Division, related_name="cup_stages", blank=True)
+    top = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="League stage: how many go through."
+    )
+    per = models.CharField(max_length=8, choices=Per.choices, default=Per.DIVISION)
+    tie_rule = models.CharField(max_length=4, choices=TieRule.choices, default=TieRule.LOT)
+    build = models.CharField(max_length=8, choices=Build.choices, default=Build.WAITING)
+    message = models.CharField(max_length=300, blank=True)
+    notes = models.JSONField(
+        default=list, blank=True, help_text="How the seeding was made, line by line."
+    )
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["cup", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["cup", "number"], name="cup_stage_number_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.cup} · stage {self.number} ({self.kind})"
+
+
+class Entrant(models.Model):
+    """A team or a player in the knockout, with its seed (1 is the best) and why."""
+
+    cup = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="entrants")
+    seed = models.PositiveSmallIntegerField()
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.PROTECT, related_name="cup_entries"
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="cup_entries"
+    )
+    name = models.CharField(max_length=120)
+    note = models.CharField(
+        max_length=200, blank=True, help_text="Why this seed (1st in Division A, 14 points)."
+    )
+
+    class Meta:
+        ordering = ["cup", "seed"]
+        constraints = [
+            models.UniqueConstraint(fields=["cup", "seed"], name="cup_entrant_seed_once"),
+            models.UniqueConstraint(
+                fields=["cup", "team"], condition=Q(team__isnull=False), name="cup_team_once"
+            ),
+            models.UniqueConstraint(
+                fields=["cup", "player"],
+                condition=Q(player__isnull=False),
+                name="cup_player_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"({self.seed}) {self.name}"
+
+
+class Tie(models.Model):
+    """One meeting of the bracket, its sides, result and place."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for its sides"
+        READY = "ready", "Ready to play"
+        PLAYING = "playing", "Being played"
+        DECIDED = "decided", "Decided"
+        BYE = "bye", "A bye"
+        WALKOVER = "walkover", "A walkover"
+        VOID = "void", "Not needed"
+
+    #: A tie in one of these states has its result: the winner has gone on.
+    DONE = (Status.DECIDED, Status.BYE, Status.WALKOVER, Status.VOID)
+
+    cup = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="ties")
+    key = models.CharField(max_length=24, help_text="The planner's match key.")
+    bracket = models.CharField(max_length=8, default="main")
+    round = models.PositiveSmallIntegerField()
+    order = models.PositiveIntegerField(default=0, help_text="Its place in the planner's list.")
+    home = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    away = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    home_from = models.CharField(max_length=30, blank=True)
+    away_from = models.CharField(max_length=30, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
+    winner = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    loser = models.ForeignKey(
+        Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    note = models.CharField(max_length=200, blank=True)
+    date = models.DateField(null=True, blank=True)
+    venue = models.ForeignKey(
+        Venue, null=True, blank=True, on_delete=models.SET_NULL, related_name="cup_ties"
+    )
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["cup", "order"]
+        constraints = [models.UniqueConstraint(fields=["cup", "key"], name="cup_tie_key_once")]
+        indexes = [models.Index(fields=["venue", "date"])]
+
+    def __str__(self) -> str:
+        return f"{self.cup} {self.key}"
+
+    @property
+    def is_done(self) -> bool:
+        return self.status in self.DONE
+
+
+class TieGame(models.Model):
+    """A game played for a tie (a division-less game, counted in no league table). Side A
+    of the game is the tie's home entrant, side B its away one."""
+
+    tie = models.ForeignKey(Tie, on_delete=models.CASCADE, related_name="tie_games")
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="cup_tie")
+    number = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["tie", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tie", "number"], name="cup_tie_game_number_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tie} game {self.number}"

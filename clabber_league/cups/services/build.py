@@ -1,0 +1,268 @@
+"""A play-off's knockout, built from its league stage once that stage is complete.
+
+The build runs as a Celery task (``cups.tasks.build_knockout``), as schedule generation
+does: it is queued when the transaction that completed the stage commits (the last league
+game confirmed: ``progress.cups_game_changed``; or the secretary asking), and its state
+and message are on the stage (``Stage.build``, ``Stage.message``). The task takes the top
+N (per division, or overall) from the division tables, seeds them and draws the bracket,
+all or nothing, and writes how the seeding was made (``Stage.notes``, ``Entrant.note``).
+
+**Who goes through.** Per division: the first N of each table, in the league's own order
+(its tiebreakers). Overall: every team of the stage in the order match points, game
+difference, points difference, points scored (then its place in its own division).
+Teams still level for the last place (they share a place in their division's table, or
+are equal on every one of those counts overall) are settled by the stage's tie rule: by
+lot from the cup's shown seed (``bracket.random_seeding``), or all of them go through.
+
+**Seeds.** Per division: the places first (every division's winner before any runner-up),
+teams of one place by match points, game difference, points difference. Overall: the
+overall order.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from clabber_league.core.errors import CONFLICT
+from clabber_league.leagues.models import Team
+from clabber_league.standings.ordering import Line
+from clabber_league.standings.selectors import standings_table
+
+from .. import bracket as planner
+from ..models import Cup, Stage
+from . import CupError
+from .setup import STAGE_UNFINISHED, TOO_FEW_QUALIFY, Candidate, _seed_from, division_unfinished
+
+logger = logging.getLogger(__name__)
+
+BUILD_ACTIVE = "The knockout is being built already."
+BUILD_DONE = "The knockout is built already: seed it again from the cup's page instead."
+NOT_A_PLAYOFF = "This cup has no league stage."
+BROKER_DOWN = "The task queue is not reachable: try again in a minute."
+BUILD_FAILED = "The knockout could not be built: {detail}"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _cross(line: Line) -> tuple[int, int, int, int]:
+    """The order of teams of different divisions: match points, game difference, points
+    difference, points scored (best first)."""
+    return (
+        -line.match_points,
+        -line.game_difference,
+        -line.points_difference,
+        -line.counters.get("points_for", 0),
+    )
+
+
+def _cut(
+    rows: list[tuple[int, Any, Line]],
+    top: int,
+    level: Callable[[tuple[int, Any, Line]], Any],
+    rule: str,
+    seed: str,
+    where: str,
+) -> tuple[list[tuple[int, Any, Line]], list[str]]:
+    """The first ``top`` of ``rows`` (already in order), with teams level across the cut
+    settled by ``rule``; and a note saying how, when it was needed."""
+    if len(rows) <= top:
+        return rows, []
+    last = level(rows[top - 1])
+    if level(rows[top]) != last:
+        return rows[:top], []
+    group = [r for r in rows if level(r) == last]
+    first = rows.index(group[0])
+    places = top - first
+    names = ", ".join(r[2].name for r in group)
+    if rule == Stage.TieRule.ALL:
+        note = (
+            f"{where}: {names} were level for the last {places} place(s): all of them go "
+            "through (the stage's tie rule)."
+        )
+        return rows[:first] + group, [note]
+    drawn = planner.random_seeding(group, f"{seed}:{where}")[:places]
+    chosen = {id(r) for r in drawn}
+    kept = [r for r in group if id(r) in chosen]  # they keep their order in the table
+    note = (
+        f"{where}: {names} were level for the last {places} place(s): drawn by lot from seed "
+        f"{seed!r}: {', '.join(r[2].name for r in kept)} went through."
+    )
+    return rows[:first] + kept, [note]
+
+
+def qualifiers(*, stage: Stage, cup: Cup) -> tuple[list[Candidate], list[str]]:
+    """Who goes through from a complete league stage, in seed order, each with the reason
+    for its seed, and the notes that explain the whole seeding."""
+    divisions = list(stage.divisions.select_related("season").order_by("pk"))
+    top = stage.top or 2
+    rows: list[tuple[int, Any, Line]] = []
+    notes: list[str] = []
+    tables = [(index, d, standings_table(division=d)) for index, d in enumerate(divisions)]
+    if stage.per == Stage.Per.DIVISION:
+        for index, division, table in tables:
+            if len(table.lines) < top:
+                message = TOO_FEW_QUALIFY.format(
+                    division=division.name, teams=len(table.lines), top=top
+                )
+                raise CupError.one("top", message, kind=CONFLICT)
+            mine = [(index, division, line) for line in table.lines]
+            chosen, said = _cut(
+                mine, top, lambda r: r[2].position, stage.tie_rule, cup.seed_text, division.name
+            )
+            rows += chosen
+            notes += said
+        rows.sort(key=lambda r: (r[2].position, _cross(r[2]), r[0]))
+        notes.insert(
+            0,
+            f"The top {top} of each division go through. Seeds: the places first (every "
+            "division's winner before any runner-up), teams of one place by match points, "
+            "game difference, points difference, points scored; within a division the "
+            "league's own order (its tiebreakers).",
+        )
+    else:
+        everyone = [(i, d, line) for i, d, table in tables for line in table.lines]
+        everyone.sort(key=lambda r: (_cross(r[2]), r[2].position, r[0]))
+        if len(everyone) < top:
+            message = TOO_FEW_QUALIFY.format(division="The stage", teams=len(everyone), top=top)
+            raise CupError.one("top", message, kind=CONFLICT)
+        rows, said = _cut(
+            everyone,
+            top,
+            lambda r: (_cross(r[2]), r[2].position),
+            stage.tie_rule,
+            cup.seed_text,
+            "Overall",
+        )
+        notes += said
+        notes.insert(
+            0,
+            f"The top {top} overall go through, in the order match points, game difference, "
+            "points difference, points scored (then the place in their own division); the "
+            "seeds follow that order.",
+        )
+    teams = Team.objects.in_bulk([r[2].team_id for r in rows])
+    candidates = []
+    for _index, division, line in rows:
+        shared = " (shared)" if line.shared else ""
+        note = (
+            f"{_ordinal(line.position)}{shared} in {division.name}, "
+            f"{line.match_points} match points, game difference {line.game_difference:+d}"
+        )
+        candidates.append(Candidate(thing=teams[line.team_id], note=note))
+    return candidates, notes
+
+
+# --- queueing and running the build --------------------------------------------------------
+
+
+def _unfinished(stage: Stage) -> list[dict[str, str]]:
+    errors = []
+    for division in stage.divisions.order_by("pk"):
+        why = division_unfinished(division)
+        if why is not None:
+            message = STAGE_UNFINISHED.format(division=division.name, why=why)
+            errors.append({"field": "stage", "message": message})
+    return errors
+
+
+def stage_build_queue_if_complete(*, stage: Stage) -> bool:
+    """Queue the build of the knockout when the league stage is complete (once)."""
+    if stage.build != Stage.Build.WAITING or _unfinished(stage):
+        return False
+    _queue(stage)
+    return True
+
+
+def _queue(stage: Stage) -> None:
+    updated = Stage.objects.filter(
+        pk=stage.pk, build__in=[Stage.Build.WAITING, Stage.Build.FAILED]
+    ).update(build=Stage.Build.QUEUED, message="Queued: the league stage is complete.")
+    if updated:
+        stage.build = Stage.Build.QUEUED
+        transaction.on_commit(lambda: _enqueue(stage.pk))
+
+
+@transaction.atomic
+def stage_build(*, cup: Cup, user: Any = None) -> Stage:
+    """Build a play-off's knockout now (the secretary asking, or again after a failed
+    build). Refused while its league stage is unfinished, with what is missing (409)."""
+    stage = Stage.objects.select_for_update().filter(cup=cup, kind=Stage.Kind.LEAGUE).first()
+    if stage is None:
+        raise CupError.one("cup", NOT_A_PLAYOFF, kind=CONFLICT)
+    if stage.build in Stage.ACTIVE:
+        raise CupError.one("cup", BUILD_ACTIVE, kind=CONFLICT)
+    if stage.build == Stage.Build.DONE:
+        raise CupError.one("cup", BUILD_DONE, kind=CONFLICT)
+    errors = _unfinished(stage)
+    if errors:
+        raise CupError(errors, kind=CONFLICT)
+    _queue(stage)
+    return stage
+
+
+def _enqueue(stage_id: int) -> None:
+    from kombu.exceptions import OperationalError as KombuOperationalError
+
+    from ..tasks import build_knockout
+
+    try:
+        build_knockout.apply_async(args=[stage_id], retry=False)
+    except (KombuOperationalError, OSError, ConnectionError) as exc:
+        logger.warning("knockout build of stage %s not queued: %s", stage_id, exc)
+        Stage.objects.filter(pk=stage_id).update(build=Stage.Build.FAILED, message=BROKER_DOWN)
+
+
+def stage_build_execute(*, stage_id: int) -> Stage:
+    """The task's work: seed the knockout from the complete league stage and draw it, all
+    or nothing. Never raises for a refused build: the stage records it as failed."""
+    claimed = Stage.objects.filter(pk=stage_id, build=Stage.Build.QUEUED).update(
+        build=Stage.Build.RUNNING, message="Reading the division tables."
+    )
+    stage = Stage.objects.select_related("cup").get(pk=stage_id)
+    if not claimed:
+        return stage
+    try:
+        with transaction.atomic():
+            cup = Cup.objects.select_for_update().get(pk=stage.cup_id)
+            errors = _unfinished(stage)
+            if errors:
+                raise CupError(errors, kind=CONFLICT)
+            candidates, notes = qualifiers(stage=stage, cup=cup)
+            knockout = cup.stages.get(kind=Stage.Kind.KNOCKOUT)
+            knockout.notes = notes
+            knockout.build = Stage.Build.DONE
+            knockout.save(update_fields=["notes", "build"])
+            cup.status = Cup.Status.SEEDED
+            cup.seeding = Cup.Seeding.STANDINGS
+            cup.save(update_fields=["status", "seeding"])
+            _seed_from(cup, candidates, Cup.Seeding.STANDINGS)
+            from .setup import cup_draw
+
+            cup_draw(cup=cup)
+            message = f"{len(candidates)} teams went through; the bracket is drawn."
+            Stage.objects.filter(pk=stage_id).update(
+                build=Stage.Build.DONE, message=message, finished_at=timezone.now()
+            )
+    except CupError as exc:
+        Stage.objects.filter(pk=stage_id).update(
+            build=Stage.Build.FAILED, message=" ".join(e["message"] for e in exc.errors)[:300]
+        )
+    except Exception as exc:  # any failure is recorded on the stage
+        logger.exception("knockout build of stage %s failed", stage_id)
+        detail = f"{type(exc).__name__}: {exc}"[:200]
+        Stage.objects.filter(pk=stage_id).update(
+            build=Stage.Build.FAILED, message=BUILD_FAILED.format(detail=detail)
+        )
+    stage.refresh_from_db()
+    return stage
+
+
+__all__: Sequence[str] = ["qualifiers", "stage_build", "stage_build_execute"]

@@ -1,0 +1,513 @@
+"""Creating, seeding and drawing a cup.
+
+A cup is created from a list of entrants (teams of any of the club's divisions, or
+players) or as a play-off after one or more divisions (its league stage), whose top N go
+through once the stage is complete (``build``). Seeding puts the entrants in order, seed
+1 first, and says why for each (``Entrant.note``) and for the whole (``Stage.notes``):
+
+* ``standings``: the division tables (``standings.selectors.standings_table``); the places
+  first (every division's winner before any runner-up), then match points, game
+  difference and points difference; the league's own tiebreakers decide within a division;
+* ``ratings``: the players' OpenSkill ratings (a team: the mean of its players'); the
+  unrated last, by name;
+* ``random``: shuffled from a seed string that is shown (``bracket.random_seeding``);
+* ``list``: the order given.
+
+Drawing stores one tie per match of the pure planner's bracket (``cups.bracket.plan``)
+and lets the byes through. A bracket with a result in it is never drawn again (409).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Avg, Count, F
+
+from clabber_league.clubs.models import Club, Player
+from clabber_league.core.errors import CONFLICT
+from clabber_league.leagues.models import Division, Team
+from clabber_league.rules import RulesError, get_ruleset
+from clabber_league.scheduling.models import Fixture, ScheduleConfig
+from clabber_league.standings.models import PlayerRating
+
+from .. import bracket as planner
+from ..models import Cup, Entrant, Stage, Tie
+from . import CupError
+
+MAX_ENTRANTS = 1024
+NAME_TAKEN = "The club already has a cup of this name."
+NAME_MISSING = "Give the cup a name."
+BEST_OF = "A tie is played over 1, 3, 5 or 7 games."
+TWO_SIDES = (
+    "A knockout tie is played by two sides: {ruleset} is played by {sides} sides. "
+    "Choose a two-sided rule set."
+)
+ENTRANTS_FEW = "A cup needs at least 2 entrants."
+ENTRANTS_MANY = f"A cup takes at most {MAX_ENTRANTS} entrants."
+ENTRANT_TWICE = "{name} is entered twice."
+TEAM_OTHER_CLUB = "This team is not one of the club's."
+PLAYER_OTHER_CLUB = "This player is not a member of the club."
+TEAMS_NOT_PLAYERS = "A cup of teams takes teams, not players."
+PLAYERS_NOT_TEAMS = "A cup of players takes players, not teams."
+TEAM_SIZE = "{team} has {has} player(s); {ruleset} is played {per} a side."
+PLAYERS_NEED_SOLO = (
+    "A cup of players plays a rule set of one player a side; {ruleset} is played {per} a side."
+)
+TEAM_WITHDRAWN = "{team} has withdrawn from its division."
+DIVISION_OTHER_CLUB = "This division is not one of the club's."
+DIVISIONS_MISSING = "Give the division(s) whose top teams go through."
+TOP_RANGE = "How many go through: 2 to {cap}."
+TOO_FEW_QUALIFY = "{division} has {teams} team(s): fewer than the {top} that go through."
+SEEDING_UNKNOWN = "Seed by standings, ratings, random or list."
+SEEDING_STANDINGS_NEEDS_STAGE = "Seeding from the standings needs a league stage (divisions)."
+STAGE_UNFINISHED = "{division} is not finished: {why}. The knockout is seeded when it is."
+NO_FIXTURES = "it has no fixtures yet"
+OPEN_FIXTURES = "{count} fixture(s) have no result yet"
+SWISS_ROUNDS_LEFT = "{played} of its {rounds} Swiss rounds are paired"
+UNCONFIRMED = "{count} game(s) are not confirmed yet"
+HAS_RESULTS = "This cup's bracket has results in it: it can no longer be seeded or drawn again."
+WAITING_STAGE = "This cup waits for its league stage: it is seeded when the stage is complete."
+NOT_SEEDED = "This cup has no entrants yet: seed it first."
+PLAN_REFUSED = "{message}"
+SEED_TEXT = "A random draw's seed is 1 to 40 letters or digits."
+
+
+def _rules_errors(rules: Any, kind: str) -> tuple[Any, list[dict[str, str]]]:
+    try:
+        ruleset = get_ruleset(rules, field_prefix="rules")
+    except RulesError as exc:
+        return None, [
+            {"field": e.get("field") or "rules", "message": e["message"]} for e in exc.errors
+        ]
+    if len(ruleset.sides) != 2:
+        message = TWO_SIDES.format(ruleset=ruleset.slug, sides=len(ruleset.sides))
+        return ruleset, [{"field": "rules", "message": message}]
+    if kind == Cup.Kind.PLAYERS and ruleset.players_per_side != 1:
+        per = _per_side(ruleset.players_per_side)
+        return ruleset, [
+            {
+                "field": "entrant_kind",
+                "message": PLAYERS_NEED_SOLO.format(ruleset=ruleset.slug, per=per),
+            }
+        ]
+    return ruleset, []
+
+
+def _per_side(count: int) -> str:
+    return "one player" if count == 1 else f"{count} players"
+
+
+def _options_errors(
+    *,
+    club: Club,
+    name: str,
+    best_of: int,
+    fmt: str,
+    third_place: bool,
+    plate: bool,
+    final_reset: bool,
+    exclude_pk: int | None = None,
+) -> list[dict[str, str]]:
+    errors = []
+    if not name.strip():
+        errors.append({"field": "name", "message": NAME_MISSING})
+    elif Cup.objects.filter(club=club, name__iexact=name.strip()).exclude(pk=exclude_pk).exists():
+        errors.append({"field": "name", "message": NAME_TAKEN, "kind": CONFLICT})
+    if best_of not in (1, 3, 5, 7):
+        errors.append({"field": "best_of", "message": BEST_OF})
+    double = fmt == Cup.Format.DOUBLE
+    if double and third_place:
+        errors.append({"field": "third_place", "message": planner.THIRD_PLACE_NOT_DOUBLE})
+    if double and plate:
+        errors.append({"field": "plate", "message": planner.PLATE_NOT_DOUBLE})
+    if final_reset and not double:
+        errors.append({"field": "final_reset", "message": planner.RESET_NEEDS_DOUBLE})
+    return errors
+
+
+def _entrant_errors(
+    club: Club, kind: str, ruleset: Any, teams: Sequence[Team], players: Sequence[Player]
+) -> list[dict[str, str]]:
+    errors: list[dict[str, str]] = []
+    if kind == Cup.Kind.TEAMS and players:
+        errors.append({"field": "players", "message": TEAMS_NOT_PLAYERS})
+    if kind == Cup.Kind.PLAYERS and teams:
+        errors.append({"field": "teams", "message": PLAYERS_NOT_TEAMS})
+    chosen: Sequence[Any] = teams if kind == Cup.Kind.TEAMS else players
+    label = "teams" if kind == Cup.Kind.TEAMS else "players"
+    if len(chosen) < 2:
+        errors.append({"field": label, "message": ENTRANTS_FEW})
+    if len(chosen) > MAX_ENTRANTS:
+        errors.append({"field": label, "message": ENTRANTS_MANY})
+    seen: set[int] = set()
+    for index, thing in enumerate(chosen):
+        if thing.club_id != club.pk:
+            message = TEAM_OTHER_CLUB if kind == Cup.Kind.TEAMS else PLAYER_OTHER_CLUB
+            errors.append({"field": f"{label}[{index}]", "message": message})
+        if thing.pk in seen:
+            errors.append(
+                {"field": f"{label}[{index}]", "message": ENTRANT_TWICE.format(name=thing.name)}
+            )
+        seen.add(thing.pk)
+    if kind == Cup.Kind.TEAMS and ruleset is not None:
+        errors += _team_errors(teams, ruleset)
+    return errors
+
+
+def _team_errors(teams: Sequence[Team], ruleset: Any) -> list[dict[str, str]]:
+    errors = []
+    sizes = dict(
+        Team.objects.filter(pk__in=[t.pk for t in teams])
+        .annotate(n=Count("members"))
+        .values_list("pk", "n")
+    )
+    for index, team in enumerate(teams):
+        if team.withdrawn_on is not None:
+            errors.append(
+                {"field": f"teams[{index}]", "message": TEAM_WITHDRAWN.format(team=team.name)}
+            )
+        has = sizes.get(team.pk, 0)
+        if has < ruleset.players_per_side:
+            message = TEAM_SIZE.format(
+                team=team.name,
+                has=has,
+                ruleset=ruleset.slug,
+                per=_per_side(ruleset.players_per_side),
+            )
+            errors.append({"field": f"teams[{index}]", "message": message})
+    return errors
+
+
+# --- creating ------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def cup_create(
+    *,
+    club: Club,
+    name: str,
+    rules: Any = None,
+    entrant_kind: str = Cup.Kind.TEAMS,
+    format: str = Cup.Format.SINGLE,
+    best_of: int = 1,
+    third_place: bool = False,
+    plate: bool = False,
+    final_reset: bool = False,
+    seeding: str = Cup.Seeding.LIST,
+    seed_text: str = "",
+    teams: Sequence[Team] = (),
+    players: Sequence[Player] = (),
+    divisions: Sequence[Division] = (),
+    top: int | None = None,
+    per: str = Stage.Per.DIVISION,
+    tie_rule: str = Stage.TieRule.LOT,
+    user: Any = None,
+) -> Cup:
+    """Create a cup: from ``teams``/``players`` (seeded at once), or as a play-off after
+    ``divisions`` whose ``top`` go through (per division or overall, ``tie_rule`` for a
+    shared place at the cut). A play-off's knockout is built by a task when its league
+    stage is complete: at once (on commit) when it already is."""
+    divisions = list(divisions)
+    if rules is None and divisions:
+        rules = divisions[0].rules_spec()
+    if rules is None:
+        rules = "clabber"
+    ruleset, errors = _rules_errors(rules, entrant_kind)
+    errors += _options_errors(
+        club=club,
+        name=name,
+        best_of=best_of,
+        fmt=format,
+        third_place=third_place,
+        plate=plate,
+        final_reset=final_reset,
+    )
+    if seeding not in Cup.Seeding.values:
+        errors.append({"field": "seeding", "message": SEEDING_UNKNOWN})
+    if seed_text and not (seed_text.isalnum() and len(seed_text) <= 40):
+        errors.append({"field": "seed_text", "message": SEED_TEXT})
+    if divisions:
+        errors += _stage_errors(club, divisions, top, entrant_kind)
+    else:
+        if seeding == Cup.Seeding.STANDINGS:
+            errors.append({"field": "seeding", "message": SEEDING_STANDINGS_NEEDS_STAGE})
+        errors += _entrant_errors(club, entrant_kind, ruleset, list(teams), list(players))
+    if errors:
+        raise CupError(errors)
+    cup = Cup.objects.create(
+        club=club,
+        name=name.strip(),
+        rules=rules,
+        entrant_kind=entrant_kind,
+        format=format,
+        best_of=best_of,
+        third_place=third_place,
+        plate=plate,
+        final_reset=final_reset,
+        seeding=seeding,
+        seed_text=seed_text
+        or (planner.draw_seed() if seeding == Cup.Seeding.RANDOM or divisions else ""),
+        status=Cup.Status.WAITING if divisions else Cup.Status.SEEDED,
+        created_by=user,
+    )
+    if divisions:
+        league = Stage.objects.create(
+            cup=cup, number=1, kind=Stage.Kind.LEAGUE, top=top, per=per, tie_rule=tie_rule
+        )
+        league.divisions.set(divisions)
+        Stage.objects.create(cup=cup, number=2, kind=Stage.Kind.KNOCKOUT)
+        from .build import stage_build_queue_if_complete
+
+        stage_build_queue_if_complete(stage=league)
+        return cup
+    Stage.objects.create(cup=cup, number=1, kind=Stage.Kind.KNOCKOUT, build=Stage.Build.DONE)
+    chosen = list(teams) if entrant_kind == Cup.Kind.TEAMS else list(players)
+    _seed_from(cup, [Candidate(thing=t, note="") for t in chosen], seeding)
+    return cup
+
+
+def _stage_errors(
+    club: Club, divisions: Sequence[Division], top: int | None, kind: str
+) -> list[dict[str, str]]:
+    errors = []
+    if kind != Cup.Kind.TEAMS:
+        errors.append({"field": "entrant_kind", "message": PLAYERS_NOT_TEAMS})
+    for index, division in enumerate(divisions):
+        if division.club_id != club.pk:
+            errors.append({"field": f"divisions[{index}]", "message": DIVISION_OTHER_CLUB})
+    if top is None or not 2 <= top <= MAX_ENTRANTS:
+        errors.append({"field": "top", "message": TOP_RANGE.format(cap=MAX_ENTRANTS)})
+    return errors
+
+
+# --- seeding -------------------------------------------------------------------------------
+
+
+@dataclass
+class Candidate:
+    """A team or player on its way into the cup, and why it has its place."""
+
+    thing: Team | Player
+    note: str
+    sort: tuple = ()
+
+
+def _rating_of(cup: Cup, things: Sequence[Team | Player]) -> dict[int, float | None]:
+    """Each entrant's rating: a player's ordinal, a team's mean over its rated players."""
+    if cup.entrant_kind == Cup.Kind.PLAYERS:
+        rows = PlayerRating.objects.filter(player_id__in=[p.pk for p in things])
+        return {r.player_id: r.ordinal for r in rows}
+    out: dict[int, float | None] = {}
+    rows = (
+        PlayerRating.objects.filter(player__team_memberships__team_id__in=[t.pk for t in things])
+        .values("player__team_memberships__team_id")
+        .annotate(value=Avg(F("mu") - 3 * F("sigma")))
+    )
+    for row in rows:
+        out[row["player__team_memberships__team_id"]] = row["value"]
+    return out
+
+
+def _seed_from(cup: Cup, candidates: list[Candidate], seeding: str) -> list[Entrant]:
+    """Order ``candidates`` by the cup's seeding and store them as its entrants (replacing
+    any before), each with the reason for its seed."""
+    notes: list[str] = []
+    if seeding == Cup.Seeding.RATINGS:
+        ratings = _rating_of(cup, [c.thing for c in candidates])
+        for c in candidates:
+            value = ratings.get(c.thing.pk)
+            c.sort = (value is None, -(value or 0.0), c.thing.name.casefold())
+            rated = f"rating {value:.1f}" if value is not None else "no rating yet"
+            c.note = f"{c.note}; {rated}" if c.note else rated
+        candidates.sort(key=lambda c: c.sort)
+        notes.append(
+            "Seeded by rating (OpenSkill, mu - 3 sigma"
+            + (
+                "; a team's is the mean of its players'"
+                if cup.entrant_kind == Cup.Kind.TEAMS
+                else ""
+            )
+            + "), best first; the unrated last, by name."
+        )
+    elif seeding == Cup.Seeding.RANDOM:
+        candidates = planner.random_seeding(candidates, cup.seed_text)
+        notes.append(
+            f"Seeded by a random draw from seed {cup.seed_text!r} (Python's "
+            "random.Random(seed).shuffle of the entrants in the order entered): anyone can "
+            "repeat it."
+        )
+    elif seeding == Cup.Seeding.LIST:
+        notes.append("Seeded in the order the entrants were given.")
+    Entrant.objects.filter(cup=cup).delete()
+    is_team = cup.entrant_kind == Cup.Kind.TEAMS
+    entrants = Entrant.objects.bulk_create(
+        Entrant(
+            cup=cup,
+            seed=seed,
+            team=c.thing if is_team else None,
+            player=None if is_team else c.thing,
+            name=c.thing.name,
+            note=c.note[:200],
+        )
+        for seed, c in enumerate(candidates, start=1)
+    )
+    knockout = cup.stages.filter(kind=Stage.Kind.KNOCKOUT).first()
+    if knockout is not None:
+        knockout.notes = (knockout.notes if seeding == Cup.Seeding.STANDINGS else []) + notes
+        knockout.save(update_fields=["notes"])
+    return entrants
+
+
+def cup_has_results(cup: Cup) -> bool:
+    """Whether a tie of the cup has a result or a game: then it is never drawn again."""
+    return (
+        cup.ties.filter(status__in=[Tie.Status.DECIDED, Tie.Status.WALKOVER]).exists()
+        or cup.ties.filter(tie_games__isnull=False).exists()
+    )
+
+
+def _lock(cup: Cup) -> Cup:
+    return Cup.objects.select_for_update().get(pk=cup.pk)
+
+
+@transaction.atomic
+def cup_seed(*, cup: Cup, seeding: str | None = None, seed_text: str | None = None) -> Cup:
+    """Seed the cup's entrants again (another way, or a new random seed): only while its
+    bracket has no result. A play-off's standings seeding is the stage's build."""
+    cup = _lock(cup)
+    if cup.status == Cup.Status.WAITING:
+        raise CupError.one("cup", WAITING_STAGE, kind=CONFLICT)
+    if cup_has_results(cup):
+        raise CupError.one("cup", HAS_RESULTS, kind=CONFLICT)
+    seeding = seeding or cup.seeding
+    if seeding not in Cup.Seeding.values:
+        raise CupError.one("seeding", SEEDING_UNKNOWN)
+    if seed_text is not None and seed_text and not (seed_text.isalnum() and len(seed_text) <= 40):
+        raise CupError.one("seed_text", SEED_TEXT)
+    league = cup.stages.filter(kind=Stage.Kind.LEAGUE).first()
+    if seeding == Cup.Seeding.STANDINGS and league is None:
+        raise CupError.one("seeding", SEEDING_STANDINGS_NEEDS_STAGE)
+    cup.seeding = seeding
+    if seeding == Cup.Seeding.RANDOM:
+        cup.seed_text = seed_text or planner.draw_seed()
+    entrants = list(cup.entrants.select_related("team", "player"))
+    cup.ties.all().delete()
+    cup.status = Cup.Status.SEEDED
+    cup.champion = None
+    cup.save(update_fields=["seeding", "seed_text", "status", "champion"])
+    if seeding == Cup.Seeding.STANDINGS:
+        from .build import qualifiers
+
+        candidates, notes = qualifiers(stage=league, cup=cup)
+        knockout = cup.stages.get(kind=Stage.Kind.KNOCKOUT)
+        knockout.notes = notes
+        knockout.save(update_fields=["notes"])
+    else:
+        candidates = [
+            Candidate(thing=e.team or e.player, note="") for e in sorted(entrants, key=_entry_order)
+        ]
+    _seed_from(cup, candidates, seeding)
+    return cup
+
+
+def _entry_order(entrant: Entrant) -> tuple:
+    """A re-seed starts from the entrants in the order they were entered (by id)."""
+    return (entrant.pk,)
+
+
+# --- drawing -------------------------------------------------------------------------------
+
+
+def cup_bracket(cup: Cup, entrants: int | None = None) -> planner.Bracket:
+    """The planner's bracket of the cup, as drawn."""
+    count = entrants if entrants is not None else cup.entrants.count()
+    return planner.plan(
+        count,
+        double=cup.format == Cup.Format.DOUBLE,
+        third_place=cup.third_place,
+        plate=cup.plate,
+        reset=cup.final_reset,
+    )
+
+
+def _source_text(source: planner.Source) -> str:
+    if source.kind == "seed":
+        return f"Seed {source.seed}"
+    if source.kind == "bye":
+        return "Bye"
+    return f"{'Winner' if source.kind == 'winner' else 'Loser'} of {source.match}"
+
+
+@transaction.atomic
+def cup_draw(*, cup: Cup) -> Cup:
+    """Draw the bracket: one tie per match of the planner's plan, the byes let through.
+    Drawing again (after a re-seed, say) is refused once a tie has a result or a game."""
+    cup = _lock(cup)
+    if cup.status == Cup.Status.WAITING:
+        raise CupError.one("cup", WAITING_STAGE, kind=CONFLICT)
+    if cup_has_results(cup):
+        raise CupError.one("cup", HAS_RESULTS, kind=CONFLICT)
+    count = cup.entrants.count()
+    if count == 0:
+        raise CupError.one("cup", NOT_SEEDED, kind=CONFLICT)
+    try:
+        plan = cup_bracket(cup, count)
+    except planner.BracketError as exc:
+        raise CupError.one("cup", PLAN_REFUSED.format(message=exc)) from exc
+    cup.ties.all().delete()
+    Tie.objects.bulk_create(
+        Tie(
+            cup=cup,
+            key=m.key,
+            bracket=m.bracket,
+            round=m.round,
+            order=order,
+            home_from=_source_text(m.home),
+            away_from=_source_text(m.away),
+        )
+        for order, m in enumerate(plan.matches)
+    )
+    cup.status = Cup.Status.DRAWN
+    cup.champion = None
+    cup.save(update_fields=["status", "champion"])
+    from .progress import cup_sync
+
+    cup_sync(cup=cup, plan=plan)
+    return cup
+
+
+def division_unfinished(division: Division) -> str | None:
+    """Why a division's season is not finished yet (``None``: it is): a fixture without a
+    result, Swiss rounds not yet paired, a game not confirmed."""
+    fixtures = Fixture.objects.filter(division=division)
+    total = fixtures.count()
+    if not total:
+        return NO_FIXTURES
+    open_count = fixtures.exclude(status__in=Fixture.DONE).count()
+    if open_count:
+        return OPEN_FIXTURES.format(count=open_count)
+    config = ScheduleConfig.objects.filter(division=division).first()
+    if config is not None and config.format == ScheduleConfig.Format.SWISS:
+        paired = fixtures.values("round_number").distinct().count()
+        if paired < config.swiss_rounds:
+            return SWISS_ROUNDS_LEFT.format(played=paired, rounds=config.swiss_rounds)
+    from clabber_league.games.models import Game
+
+    unconfirmed = Game.objects.filter(division=division, status=Game.Status.FINISHED).count()
+    if unconfirmed:
+        return UNCONFIRMED.format(count=unconfirmed)
+    return None
+
+
+__all__ = [
+    "Candidate",
+    "cup_bracket",
+    "cup_create",
+    "cup_draw",
+    "cup_has_results",
+    "cup_seed",
+    "division_unfinished",
+]

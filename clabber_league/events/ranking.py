@@ -1,0 +1,253 @@
+"""A club night's ranking: every player on their own, ranked on the points their sides scored.
+
+Pure Python (no Django): the caller reads the night's rounds and passes one
+:class:`RoundRow` per player per round; the room display, the prize list, the API and
+the season of nights all rank through :func:`night_ranking`.
+
+How a night ranks (README "Club nights"; CLUB-NIGHTS.md: "each player scores their
+pair's points for the round; the night ranks players on their total"):
+
+* **Points.** A player's night score is the sum of their side's points over the rounds
+  they played, plus what they were awarded for each round they sat out.
+* **A sit-out** scores what the event's rule awards: a fixed score (the row carries it),
+  or the player's own average over the rounds they played (the row carries ``None`` and
+  the average is taken here, rounded half up, so it follows the night as it goes; 0
+  while they have played nothing). A sit-out is neither won nor lost.
+* **Tiebreaks**, in this order, each looking only at the players still level
+  (:data:`TIEBREAKS`):
+
+  1. *rounds won*: more rounds in which their side won the table's game;
+  2. *head-to-head*: in the rounds where two of the level players sat at the same table
+     on opposite sides, the one whose side scored more takes a point; more such points
+     first;
+  3. *best round*: the higher single round.
+
+  Players level after all of them share the place and are listed by name.
+
+Every line says why it stands above the next one when the two are level on points
+(:attr:`RankedPlayer.reason`), so a player reading the wall can check the order.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+#: The tiebreaks after points, in the order they are applied, with the sentence a reader
+#: sees for each (the key is what :attr:`RankedPlayer.tiebreak` names).
+TIEBREAKS: tuple[tuple[str, str], ...] = (
+    ("won", "more rounds won"),
+    ("head_to_head", "better head-to-head in the rounds they met as opponents"),
+    ("best_round", "a higher best round"),
+)
+
+#: The whole rule in one paragraph, for the pages that print the ranking.
+RANKING_RULE = (
+    "Players are ranked on the points their sides scored over the night (a sit-out scores "
+    "what the night's rule awards). Players level on points are split by rounds won, then "
+    "head-to-head (in the rounds they sat at one table on opposite sides, whose side scored "
+    "more), then their best single round. Players still level share the place."
+)
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    """One player's round: their side's ``points`` at their ``table`` and whether it won.
+
+    ``side`` names the player's side at the table (``"A"``, ``"B"``, ``"C"``): two players
+    of one round and table on different sides were opponents. A sit-out has
+    ``sat_out=True``, no table, and ``points`` the awarded score, or ``None`` for the
+    player's average."""
+
+    player: int
+    round: int
+    points: int | None
+    won: bool = False
+    sat_out: bool = False
+    table: int | None = None
+    side: str = ""
+
+
+@dataclass(frozen=True)
+class RankedPlayer:
+    """One line of the night's ranking."""
+
+    player: int
+    name: str
+    position: int
+    shared: bool
+    points: int
+    won: int
+    played: int
+    sat_out: int
+    best_round: int
+    rounds: Mapping[int, int] = field(default_factory=dict)  # round number -> points
+    #: Why this line is above the next one when both are level on points: the tiebreak's
+    #: key (``TIEBREAKS``), "" when not level or when they share the place.
+    tiebreak: str = ""
+    reason: str = ""
+
+
+def _average(points: Sequence[int]) -> int:
+    """The average of played rounds, rounded half up (0 for none)."""
+    if not points:
+        return 0
+    return (2 * sum(points) + len(points)) // (2 * len(points))
+
+
+@dataclass
+class _Tally:
+    player: int
+    name: str
+    played: list[tuple[int, int]] = field(default_factory=list)  # (round, points)
+    sat: list[tuple[int, int | None]] = field(default_factory=list)
+    won: int = 0
+
+    def rounds(self) -> dict[int, int]:
+        played = dict(self.played)
+        average = _average(list(played.values()))
+        for number, awarded in self.sat:
+            played[number] = average if awarded is None else awarded
+        return dict(sorted(played.items()))
+
+
+def _head_to_head(
+    group: Sequence[int],
+    seats: Mapping[tuple[int, int], list[tuple[int, str]]],
+    where: Mapping[int, list[tuple[int, int]]],
+    rounds: Mapping[int, Mapping[int, int]],
+) -> dict[int, int]:
+    """Head-to-head points among exactly ``group``: one per round where a player's side
+    out-scored another member of the group sitting at the same table on the other side."""
+    members = set(group)
+    score = dict.fromkeys(group, 0)
+    for player in group:
+        for round_number, table in where.get(player, ()):
+            sides = dict(seats[(round_number, table)])
+            mine = sides[player]
+            for other, side in sides.items():
+                if (
+                    other in members
+                    and side != mine
+                    and rounds[player][round_number] > rounds[other][round_number]
+                ):
+                    score[player] += 1
+    return score
+
+
+def night_ranking(
+    rows: Iterable[RoundRow], *, names: Mapping[int, str] | None = None
+) -> list[RankedPlayer]:
+    """Rank a night's players from their round rows (see the module's docstring).
+
+    A player appears once whatever number of rows they have; a player with two rows for
+    one round is a caller's error (:class:`ValueError`)."""
+    names = names or {}
+    tallies: dict[int, _Tally] = {}
+    seen: set[tuple[int, int]] = set()
+    seats: dict[tuple[int, int], list[tuple[int, str]]] = defaultdict(list)
+    where: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for row in rows:
+        if (row.player, row.round) in seen:
+            raise ValueError(f"player {row.player} has two rows for round {row.round}")
+        seen.add((row.player, row.round))
+        tally = tallies.setdefault(
+            row.player, _Tally(row.player, names.get(row.player, str(row.player)))
+        )
+        if row.sat_out:
+            tally.sat.append((row.round, row.points))
+            continue
+        tally.played.append((row.round, row.points or 0))
+        tally.won += 1 if row.won else 0
+        if row.table is not None:
+            seats[(row.round, row.table)].append((row.player, row.side))
+            where[row.player].append((row.round, row.table))
+
+    rounds = {player: tally.rounds() for player, tally in tallies.items()}
+    totals = {player: sum(r.values()) for player, r in rounds.items()}
+    best = {player: max(r.values(), default=0) for player, r in rounds.items()}
+    won = {player: tally.won for player, tally in tallies.items()}
+
+    def by_name(player: int) -> tuple[str, int]:
+        return (tallies[player].name.casefold(), player)
+
+    criteria: list[tuple[str, Callable[[Sequence[int]], Mapping[int, int]]]] = [
+        ("won", lambda group: {p: won[p] for p in group}),
+        ("head_to_head", lambda group: _head_to_head(group, seats, where, rounds)),
+        ("best_round", lambda group: {p: best[p] for p in group}),
+    ]
+    sentences = dict(TIEBREAKS)
+    ordered: list[int] = []
+    shared: set[int] = set()
+    reasons: dict[int, tuple[str, str]] = {}
+
+    def split(group: list[int], level: int) -> None:
+        """Order ``group`` (level on points and every criterion before ``level``)."""
+        if len(group) == 1:
+            ordered.append(group[0])
+            return
+        if level == len(criteria):
+            group.sort(key=by_name)
+            ordered.extend(group)
+            shared.update(group)
+            return
+        key, measure = criteria[level]
+        values = measure(group)
+        distinct = sorted({values[p] for p in group}, reverse=True)
+        subgroups = [[p for p in group if values[p] == value] for value in distinct]
+        for index, subgroup in enumerate(subgroups):
+            split(sorted(subgroup, key=by_name), level + 1)
+            if index + 1 < len(subgroups):
+                nxt = subgroups[index + 1]
+                last = ordered[-1]
+                reasons[last] = (
+                    key,
+                    f"Level on {totals[last]} points with {tallies[nxt[0]].name}: "
+                    f"{sentences[key]} ({values[last]} to {values[nxt[0]]}).",
+                )
+
+    by_points: dict[int, list[int]] = defaultdict(list)
+    for player, total in totals.items():
+        by_points[total].append(player)
+    for total in sorted(by_points, reverse=True):
+        split(sorted(by_points[total], key=by_name), 0)
+
+    lines: list[RankedPlayer] = []
+    position = 0
+    for index, player in enumerate(ordered):
+        previous = ordered[index - 1] if index else None
+        if not (
+            previous is not None
+            and player in shared
+            and previous in shared
+            and totals[previous] == totals[player]
+            and not lines[-1].reason  # nothing separated them: they share the place
+        ):
+            position = index + 1
+        tally = tallies[player]
+        key, reason = reasons.get(player, ("", ""))
+        lines.append(
+            RankedPlayer(
+                player=player,
+                name=tally.name,
+                position=position,
+                shared=False,
+                points=totals[player],
+                won=won[player],
+                played=len(tally.played),
+                sat_out=len(tally.sat),
+                best_round=best[player],
+                rounds=rounds[player],
+                tiebreak=key,
+                reason=reason,
+            )
+        )
+    return _mark_shared(lines)
+
+
+def _mark_shared(lines: list[RankedPlayer]) -> list[RankedPlayer]:
+    counts: dict[int, int] = defaultdict(int)
+    for line in lines:
+        counts[line.position] += 1
+    return [replace(line, shared=counts[line.position] > 1) for line in lines]

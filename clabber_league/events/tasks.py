@@ -1,0 +1,14 @@
+"""Celery tasks of club nights: thin, ids in, a service does the work.
+
+``draw_round`` is queued by ``services.rounds.round_draw`` once the request's transaction
+commits, for a draw too large to make in the request."""
+
+from celery import shared_task
+
+from .services.rounds import round_draw_execute
+
+
+@shared_task(name="events.draw_round", acks_late=True)
+def draw_round(round_id: int) -> dict[str, object]:
+    round_ = round_draw_execute(round_id=round_id)
+    return {"round": round_.pk, "status": round_.status}
