@@ -37,10 +37,19 @@ A table's bits grow with the square of the points a pile can hold, so:
 * the programme frees each state as it extends it, so it never holds two
   full generations;
 * a pack whose exact table would still cost more than :data:`JOINT_BITS_MAX`
-  (many high values with no common divisor: 100, 99, 98 ...) is checked pile
-  by pile instead (:class:`RelaxedTable`): every side, the left-out cards and
-  every union of them exactly, but each on its own.  That never refuses a real
-  deal; it may let through a rare split of points that no one deal gives;
+  (many high values with no common divisor: 100, 99, 98 ...) builds no joint
+  table (:class:`RelaxedTable`).  Its points are first checked pile by pile:
+  every side, the left-out cards and every union of them exactly, but each on
+  its own; that never refuses a real deal and refuses most impossible points in
+  a few bit tests.  What passes is then searched for exactly, for that one point
+  vector (:meth:`FeasibilityTable.search`): the card-value groups are dealt into
+  the piles, highest value first, a branch cut as soon as a pile's remaining
+  points cannot be made by the groups still to come (exact one-pile tables per
+  group index) and a failed state remembered.  The answer is exact, as with a
+  table; the search expands at most :data:`SEARCH_STATES_MAX` states (the worst
+  packs met need about 2,000, tests/rules/test_exact_points_of_dearest_packs.py)
+  and, should one ever need more, keeps the pile-by-pile answer, so a real deal
+  is never refused.  Answers are cached (:data:`ANSWERS_KEPT`);
 * the built tables share a budget (:data:`TABLE_BUDGET_BYTES`): when it is
   exceeded, the tables built longest ago drop their bits and rebuild them if
   they are used again, so no number of different house rules can make the

@@ -258,9 +258,11 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
-    # A cup's format (single/double elimination) is not a schedule's (round robin/Swiss).
+    # A cup's format (single/double elimination) and a club night's (individual/pairs) are
+    # not a schedule's (round robin/Swiss), which keeps the name clients already use.
     "ENUM_NAME_OVERRIDES": {
         "CupFormatEnum": "clabber_league.cups.models.Cup.Format",
+        "EventFormatEnum": "clabber_league.events.models.Event.Format",
         "FormatEnum": "clabber_league.scheduling.models.ScheduleConfig.Format",
     },
     "COMPONENT_SPLIT_REQUEST": True,
@@ -278,6 +280,11 @@ SPECTACULAR_SETTINGS = {
         {"name": "standings", "description": "Tables, deals, leaderboards, ratings; CSV."},
         {"name": "rules", "description": "The rules calculator, open to anyone."},
         {"name": "members", "description": "Invitations, disputes, confirming at the table."},
+        {
+            "name": "events",
+            "description": "Club nights: events, check-in, rounds and draws, tables, the "
+            "night's ranking and prizes, seasons of nights.",
+        },
         {"name": "cups", "description": "Cups and play-offs: seeding, the bracket, ties."},
     ],
     "POSTPROCESSING_HOOKS": [
