@@ -7,7 +7,11 @@ deals for every built-in rule set and the house-rule examples
 1. ``score_deal``: each deal checked (feasible card points, melds, bell ...)
    and scored from its JSON, as the API and the CLI do;
 2. ``score_game``: a season of 100,000 deals played as whole games, each
-   replayed from its JSON.
+   replayed from its JSON;
+3. the dearest house-rule pack met (``klaberjass-3`` with many different card values
+   and no common divisor, checked pile by pile and then searched for exactly): point
+   vectors near real deals checked per second from cold answers, the slowest single
+   check, the most states one search expanded, and tracemalloc's peak over them all.
 
 Generation and the one-off building of the feasibility tables are not timed
 (they are cached per rule set, as in a running server); the first run of each
@@ -31,10 +35,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from _machine import cpu_times
+from _machine import OtherLoad, cpu_times
 
 # --root: the checkout whose engine is measured (the comparison runs one per checkout).
 sys.path.insert(
@@ -48,6 +54,7 @@ from clabber_league.rules import (
     BUILTIN_RULESETS,
     HOUSE_RULE_EXAMPLES,
     RuleSet,
+    feasibility,
     get_ruleset,
     parse_deal,
     score,
@@ -98,6 +105,79 @@ def _season(total: int, rng: random.Random) -> list[dict[str, Any]]:
             played += 1
         games.append({"ruleset": spec, "deals": deals})
     return games
+
+
+# The dearest pack a search for the slowest exact check met (tests/rules/
+# test_exact_points_of_dearest_packs.py keeps it): no common divisor, eight plain values
+# and eight trump values, the split of the two left-out cards tried per out set.
+WORST_RELAXED = {
+    "name": "worst-relaxed",
+    "base": "klaberjass-3",
+    "options": {
+        "plain_points": {"A": 97, "10": 73, "K": 58, "Q": 41, "J": 22, "9": 10, "8": 6, "7": 2},
+        "trump_points": {"J": 99, "9": 93, "A": 88, "10": 81, "K": 73, "Q": 14, "8": 8, "7": 2},
+    },
+}
+WORST_QUERIES = 3_000
+
+
+def _worst_relaxed() -> dict[str, float]:
+    """Checks of points near real deals (many of them impossible) on the dearest pack."""
+    ruleset = get_ruleset(WORST_RELAXED)
+    table = ruleset.feasibility(False)
+    if not isinstance(table, feasibility.RelaxedTable):
+        raise SystemExit("the worst relaxed pack is no longer checked pile by pile")
+    shape = table.shape
+    rng = random.Random(SEED)
+    queries = []
+    for _ in range(WORST_QUERIES):
+        cards = list(shape.values)
+        rng.shuffle(cards)
+        cuts = sorted(
+            t * shape.trick_size for t in rng.sample(range(shape.tricks + 1), shape.sides - 1)
+        )
+        points = [sum(cards[a:b]) for a, b in pairwise([0, *cuts, shape.played])]
+        shift = rng.choice((0, 1, 2, 3, 5, 7, 11))
+        points[rng.randrange(shape.sides)] += shift
+        points[rng.randrange(shape.sides)] -= rng.choice((0, shift))
+        tricks = None if rng.random() < 0.6 else rng.choice(table.vectors)
+        queries.append((points, tricks, rng.choice([None, *range(shape.sides)])))
+    feasibility.forget_tables()
+    table = ruleset.feasibility(False)
+    for query in queries:  # the pack's one-pile tables, built once per pack, not timed
+        table.pile_by_pile(*query)
+    table.table.search(*queries[0])
+    feasibility.forget_answers()
+    slowest = 0.0
+    searched = 0
+    start = time.process_time()
+    for query in queries:
+        t0 = time.process_time()
+        table.possible(*query)
+        slowest = max(slowest, time.process_time() - t0)
+    cpu = time.process_time() - start
+    most = 0
+    for query in queries:
+        if table.pile_by_pile(*query):
+            steps = [0]
+            table.table.search(*query, steps=steps)
+            most = max(most, steps[0])
+            searched += 1
+    feasibility.forget_tables()
+    table = ruleset.feasibility(False)
+    tracemalloc.start()
+    for query in queries:
+        table.possible(*query)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return {
+        "queries": len(queries),
+        "searched": searched,
+        "per_second": len(queries) / cpu,
+        "slowest_ms": slowest * 1000,
+        "most_states": most,
+        "peak_mb": peak / 2**20,
+    }
 
 
 def _rates(work: int, run: Any, repeat: int = 3) -> tuple[float, float]:
@@ -223,8 +303,10 @@ def main() -> int:
         for game in season:
             score_game(game)
 
-    deal_rate = _rate(len(deals), score_all)
-    season_rate = _rate(SEASON_DEALS, replay, repeat=1)
+    with OtherLoad() as load:
+        deal_rate = _rate(len(deals), score_all)
+        season_rate = _rate(SEASON_DEALS, replay, repeat=1)
+        worst = _worst_relaxed()
     rows = [
         ("score_deal (validated + scored)", f"{len(deals):,} deals", deal_rate),
         (
@@ -237,6 +319,14 @@ def main() -> int:
     print("-" * 74)
     for name, work, rate in rows:
         print(f"{name:<34} {work:<28} {rate:>10,.0f}")
+    print(
+        f"\nworst relaxed pack ({WORST_RELAXED['base']}, no common divisor): "
+        f"{worst['queries']:,} point checks, {worst['searched']:,} searched exactly, "
+        f"{worst['per_second']:,.0f} checks/s, slowest {worst['slowest_ms']:.1f} ms, "
+        f"most states {worst['most_states']:,} (cap {feasibility.SEARCH_STATES_MAX:,}), "
+        f"peak {worst['peak_mb']:.1f} MB"
+    )
+    print(load.summary())
     verdict = "meets" if deal_rate >= TARGET_DEALS_PER_SECOND else "MISSES"
     print(f"\nscore_deal {verdict} the target of {TARGET_DEALS_PER_SECOND:,} deals/s on one core.")
     return 0 if deal_rate >= TARGET_DEALS_PER_SECOND else 1

@@ -4,6 +4,7 @@ from rest_framework.routers import DefaultRouter
 
 from clabber_league.clubs import api as clubs_api
 from clabber_league.cups import api as cups_api
+from clabber_league.events import api as events_api
 from clabber_league.games import api as games_api
 from clabber_league.leagues import api as leagues_api
 from clabber_league.members import api as members_api
@@ -12,6 +13,7 @@ from clabber_league.standings import api as standings_api
 
 CLUB = r"clubs/(?P<club_slug>[-a-zA-Z0-9_]+)"
 GAME = CLUB + r"/games/(?P<game_id>[0-9]+)"
+EVENT = CLUB + r"/events/(?P<event_id>[0-9]+)"
 
 router = DefaultRouter(trailing_slash=True)
 # No ".json"/".csv" suffix URLs: a CSV download is an operation of its own (".../deals.csv/"),
@@ -45,6 +47,11 @@ router.register(CLUB + "/ratings.csv", standings_api.RatingsCSVViewSet, basename
 router.register(CLUB + "/invitations", members_api.InvitationViewSet, basename="invitation")
 router.register(CLUB + "/disputes", members_api.DisputeViewSet, basename="dispute")
 router.register(GAME + "/handover", members_api.HandoverViewSet, basename="handover")
+router.register(CLUB + "/events", events_api.EventViewSet, basename="event")
+router.register(EVENT + "/entries", events_api.EntryViewSet, basename="event-entry")
+router.register(EVENT + "/rounds", events_api.RoundViewSet, basename="event-round")
+router.register(EVENT + "/tables", events_api.TableViewSet, basename="event-table")
+router.register(CLUB + "/event-series", events_api.SeriesViewSet, basename="event-series")
 router.register(CLUB + "/cups", cups_api.CupViewSet, basename="cup")
 router.register(CLUB + r"/cups/(?P<cup_id>[0-9]+)/ties", cups_api.TieViewSet, basename="cup-tie")
 

@@ -49,6 +49,7 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/games/", include("clabber_league.games.urls")),
     path("clubs/<slug:club_slug>/schedule/", include("clabber_league.scheduling.urls")),
     path("clubs/<slug:club_slug>/standings/", include("clabber_league.standings.urls")),
+    path("clubs/<slug:club_slug>/events/", include("clabber_league.events.urls")),
     path("clubs/<slug:club_slug>/cups/", include("clabber_league.cups.urls")),
     path("", include("clabber_league.members.urls")),
     # Accounts are django-allauth's; "login" and "logout" keep their old names and paths.

@@ -327,6 +327,16 @@ class GameViewSet(
     def get_serializer_class(self):
         return GameCreateSerializer if self.action == "create" else GameSerializer
 
+    def get_authenticators(self):
+        """The schema names the table link only on the operations that take it (reading the
+        game, copying paper-sheet rows); at run time the others refuse it with a 403 that
+        says so (``games.table_links.api_grant``)."""
+        authenticators = super().get_authenticators()
+        action = getattr(self, "action", None)
+        if action is not None and action not in table_links.API_ACTIONS["GameViewSet"]:
+            return [a for a in authenticators if not isinstance(a, TableLinkAuthentication)]
+        return authenticators
+
     def get_permissions(self):
         if self.action == "confirm":
             self.write_need = "play"

@@ -197,7 +197,7 @@ def table_link_issue(
     """A new link for ``game``'s table; the one it had, if any, is revoked (a lost or
     photographed card). ``table_label`` defaults to the old link's, else the fixture's
     table. Refused for a confirmed or abandoned game (409)."""
-    game = Game.objects.select_for_update().select_related("fixture").get(pk=game.pk)
+    game = Game.objects.select_for_update(of=("self",)).select_related("fixture").get(pk=game.pk)
     if game.status in CLOSED:
         message = LINK_GAME_CLOSED.format(status=game.get_status_display().lower())
         raise TableLinkError.one("game", message, kind=CONFLICT)
@@ -261,6 +261,24 @@ def table_links_ensure(*, games: Iterable[Game], user: Any = None) -> dict[int, 
                 if link is not None:
                     links[game.pk] = link
     return links
+
+
+def fixtures_table_links(
+    *, fixtures: Iterable[Any], user: Any = None
+) -> tuple[dict[int, list[Game]], dict[int, TableLink]]:
+    """The games being played for ``fixtures`` (a night's: in progress or finished, not yet
+    confirmed), by fixture id, and the live link of each (issuing a game's first): two
+    queries and an insert per game that never had a link."""
+    ids = [f.pk for f in fixtures]
+    games = list(
+        Game.objects.filter(
+            fixture_id__in=ids, status__in=[Game.Status.IN_PROGRESS, Game.Status.FINISHED]
+        ).order_by("fixture_id", "number", "id")[: 4 * len(ids) + 4]
+    )
+    by_fixture: dict[int, list[Game]] = {}
+    for game in games:
+        by_fixture.setdefault(game.fixture_id, []).append(game)
+    return by_fixture, table_links_ensure(games=games, user=user)
 
 
 def _account(user: Any) -> Any:

@@ -34,8 +34,13 @@ EXIT_REJECTED: Final = 2
 
 
 def _sheet(data: Mapping[str, Any]) -> dict[str, Any]:
-    check_sheet_row(data.get("ruleset", ""), data.get("options"), data.get("maker", ""),
-                    data.get("score"), data.get("mark", ""))
+    check_sheet_row(
+        data.get("ruleset", ""),
+        data.get("options"),
+        data.get("maker", ""),
+        data.get("score"),
+        data.get("mark", ""),
+    )
     return {"possible": True}
 
 
@@ -50,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m clabber_league.rules",
         description="Clabber League rules engine: score a deal or a game from JSON on stdin.",
-        epilog="Exit status: 0 answered, 2 input rejected (JSON {\"errors\": [...]} on stdout).",
+        epilog='Exit status: 0 answered, 2 input rejected (JSON {"errors": [...]} on stdout).',
     )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("score", help="score one deal (RULES.md section 6)")
@@ -62,8 +67,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
-         stdout: TextIO | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> int:
     args = _parser().parse_args(argv)
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout

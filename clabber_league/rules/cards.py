@@ -32,10 +32,24 @@ LAST_TRICK_BONUS: Final = 10
 DEFAULT_TRUMP_ORDER: Final = ("J", "9", "A", "10", "K", "Q", "8", "7")
 DEFAULT_PLAIN_ORDER: Final = ("A", "10", "K", "Q", "J", "9", "8", "7")
 DEFAULT_TRUMP_POINTS: Final[Mapping[str, int]] = {
-    "J": 20, "9": 14, "A": 11, "10": 10, "K": 4, "Q": 3, "8": 0, "7": 0,
+    "J": 20,
+    "9": 14,
+    "A": 11,
+    "10": 10,
+    "K": 4,
+    "Q": 3,
+    "8": 0,
+    "7": 0,
 }
 DEFAULT_PLAIN_POINTS: Final[Mapping[str, int]] = {
-    "A": 11, "10": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0,
+    "A": 11,
+    "10": 10,
+    "K": 4,
+    "Q": 3,
+    "J": 2,
+    "9": 0,
+    "8": 0,
+    "7": 0,
 }
 
 SUIT_INDEX: Final[Mapping[str, int]] = {s: i for i, s in enumerate(SUITS)}

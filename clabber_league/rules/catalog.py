@@ -69,7 +69,8 @@ def describe(ruleset: RuleSet) -> dict[str, Any]:
         "max_card_points": ruleset.max_card_points(),
         "allows_no_trumps": ruleset.allows_no_trumps,
         "card_points_no_trumps": ruleset.card_points_total(True)
-        if ruleset.allows_no_trumps else None,
+        if ruleset.allows_no_trumps
+        else None,
         "renege_points": ruleset.renege_points(),
         "dealer_rotation": ruleset.dealer_rotation.value,
         "options": _options(ruleset),
@@ -81,18 +82,26 @@ def limits() -> list[dict[str, str]]:
     """What the engine accepts at most (RULES.md section 5), so no input runs away."""
     return [
         {"what": "deals in one game", "limit": f"{MAX_DEALS}"},
-        {"what": "errors listed in one answer (then one saying how many more)",
-         "limit": f"{MAX_ERRORS}"},
-        {"what": "house-rule card values (trump_points, plain_points)",
-         "limit": f"0 to {CARD_VALUE_MAX}"},
-        {"what": "house-rule meld values (meld_values, bell_value)",
-         "limit": f"0 to {MELD_VALUE_MAX:,}"},
+        {
+            "what": "errors listed in one answer (then one saying how many more)",
+            "limit": f"{MAX_ERRORS}",
+        },
+        {
+            "what": "house-rule card values (trump_points, plain_points)",
+            "limit": f"0 to {CARD_VALUE_MAX}",
+        },
+        {
+            "what": "house-rule meld values (meld_values, bell_value)",
+            "limit": f"0 to {MELD_VALUE_MAX:,}",
+        },
         {"what": "target", "limit": f"1 to {TARGET_MAX:,}"},
         {"what": "renege_penalty", "limit": f"0 to {RENEGE_PENALTY_MAX:,}"},
         {"what": "card points, tricks, sheet numbers", "limit": f"0 to {NUMBER_MAX:,}"},
         {"what": "a hanging pot given to score", "limit": f"0 to {POT_MAX:,}"},
-        {"what": "melds listed for one side",
-         "limit": "a third of the cards in its hands (a meld holds 3 cards or more)"},
+        {
+            "what": "melds listed for one side",
+            "limit": "a third of the cards in its hands (a meld holds 3 cards or more)",
+        },
         {"what": "a house-rules name", "limit": f"{RULESET_NAME_MAX} characters"},
     ]
 
@@ -114,7 +123,8 @@ def catalog_markdown(include_examples: bool = True) -> str:
     """Markdown tables of the rule sets, the meld tables and the options."""
     entries = catalog(include_examples)
     lines = [
-        "## Rule sets", "",
+        "## Rule sets",
+        "",
         "| slug | players / sides | pack, hand | tricks | all cards played? | card points "
         "| target | maker test | melds compare |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -136,23 +146,41 @@ def catalog_markdown(include_examples: bool = True) -> str:
             f"| {e['options']['meld_compare']} |"
         )
     kinds = [k for k in MELD_KINDS if any(k in e["options"]["meld_values"] for e in entries)]
-    lines += ["", "## Meld values (0 or blank: no meld; bell separately)", "",
-              "| slug | " + " | ".join(kinds) + " | bell |",
-              "|---|" + "---|" * (len(kinds) + 1)]
+    lines += [
+        "",
+        "## Meld values (0 or blank: no meld; bell separately)",
+        "",
+        "| slug | " + " | ".join(kinds) + " | bell |",
+        "|---|" + "---|" * (len(kinds) + 1),
+    ]
     for e in entries:
         values = e["options"]["meld_values"]
-        lines.append(f"| `{e['slug']}` | " + " | ".join(str(values.get(k, "")) for k in kinds)
-                     + f" | {e['options']['bell_value']} |")
+        lines.append(
+            f"| `{e['slug']}` | "
+            + " | ".join(str(values.get(k, "")) for k in kinds)
+            + f" | {e['options']['bell_value']} |"
+        )
     lines += ["", "## Options", "", "| option | meaning | default |", "|---|---|---|"]
     for name in OPTION_NAMES:
         meaning, default = OPTION_DOCS[name]
         lines.append(f"| `{name}` | {meaning} | {default} |")
-    lines += ["", "## How melds compare (`meld_compare`)", "", "| mode | the better meld |",
-              "|---|---|"]
+    lines += [
+        "",
+        "## How melds compare (`meld_compare`)",
+        "",
+        "| mode | the better meld |",
+        "|---|---|",
+    ]
     lines += [f"| `{m['mode']}` | {m['meaning']} |" for m in compare_modes()]
-    lines += ["", "## Limits", "",
-              "Whatever the input, the engine answers in bounded time and memory; beyond "
-              "these it answers with an error naming the field.", "",
-              "| what | limit |", "|---|---|"]
+    lines += [
+        "",
+        "## Limits",
+        "",
+        "Whatever the input, the engine answers in bounded time and memory; beyond "
+        "these it answers with an error naming the field.",
+        "",
+        "| what | limit |",
+        "|---|---|",
+    ]
     lines += [f"| {row['what']} | {row['limit']} |" for row in limits()]
     return "\n".join(lines) + "\n"

@@ -37,10 +37,19 @@ A table's bits grow with the square of the points a pile can hold, so:
 * the programme frees each state as it extends it, so it never holds two
   full generations;
 * a pack whose exact table would still cost more than :data:`JOINT_BITS_MAX`
-  (many high values with no common divisor: 100, 99, 98 ...) is checked pile
-  by pile instead (:class:`RelaxedTable`): every side, the left-out cards and
-  every union of them exactly, but each on its own.  That never refuses a real
-  deal; it may let through a rare split of points that no one deal gives;
+  (many high values with no common divisor: 100, 99, 98 ...) builds no joint
+  table (:class:`RelaxedTable`).  Its points are first checked pile by pile:
+  every side, the left-out cards and every union of them exactly, but each on
+  its own; that never refuses a real deal and refuses most impossible points in
+  a few bit tests.  What passes is then searched for exactly, for that one point
+  vector (:meth:`FeasibilityTable.search`): the card-value groups are dealt into
+  the piles, highest value first, a branch cut as soon as a pile's remaining
+  points cannot be made by the groups still to come (exact one-pile tables per
+  group index) and a failed state remembered.  The answer is exact, as with a
+  table; the search expands at most :data:`SEARCH_STATES_MAX` states (the worst
+  packs met need about 2,000, tests/rules/test_exact_points_of_dearest_packs.py)
+  and, should one ever need more, keeps the pile-by-pile answer, so a real deal
+  is never refused.  Answers are cached (:data:`ANSWERS_KEPT`);
 * the built tables share a budget (:data:`TABLE_BUDGET_BYTES`): when it is
   exceeded, the tables built longest ago drop their bits and rebuild them if
   they are used again, so no number of different house rules can make the
@@ -74,7 +83,8 @@ TABLES_KEPT: Final = 256
 """Tables that may hold bits at once, however few."""
 SEARCH_STATES_MAX: Final = 100_000
 """The most states one exact search (:meth:`FeasibilityTable.search`) may expand; each is
-remembered once it fails, so this also bounds the search's memory."""
+remembered once it fails, so this also bounds the search's memory (about 250 bytes a state
+under tracemalloc: some 25 MB at the cap).  The worst packs met need under 2,000."""
 ANSWERS_KEPT: Final = 4096
 """Exact searches' answers kept (per pack shape, points, tricks and last trick)."""
 
@@ -400,15 +410,16 @@ class _GiveUp(Exception):
     """An exact search expanded :data:`SEARCH_STATES_MAX` states."""
 
 
-@lru_cache(maxsize=32)
-def _shares(count: int, piles: int) -> tuple[tuple[int, ...], ...]:
-    """Every way to share ``count`` cards among ``piles`` piles, the first pile's most first."""
-    if piles == 1:
-        return ((count,),)
+@lru_cache(maxsize=4096)
+def _shares(count: int, most: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every way to share ``count`` cards among piles taking at most ``most`` each (each at
+    most ``count``, so that few keys are cached), the first pile's most first."""
+    if len(most) == 1:
+        return ((count,),) if count <= most[0] else ()
     return tuple(
         (first, *rest)
-        for first in range(count, -1, -1)
-        for rest in _shares(count - first, piles - 1)
+        for first in range(min(count, most[0]), -1, -1)
+        for rest in _shares(count - first, most[1:])
     )
 
 
@@ -467,13 +478,10 @@ class _Walk:
         if steps[0] > self.limit:
             raise _GiveUp
         value, count = self.groups[j]
-        for share in _shares(count, len(wanted)):
+        most = tuple(min(count, r, w // value) for w, r in zip(wanted, room, strict=True))
+        for share in _shares(count, most):
             after = tuple(w - x * value for w, x in zip(wanted, share, strict=True))
-            if min(after) < 0:
-                continue
             left = tuple(r - x for r, x in zip(room, share, strict=True))
-            if min(left) < 0:
-                continue
             if self._fits(j + 1, after, left) and self._walk(j + 1, after, left):
                 return True
         self.failed.add(key)
@@ -535,6 +543,7 @@ class RelaxedTable:
         self.min_played = table.min_played
         self.vectors = table.vectors
         self._piles: dict[int, Bits] = {}
+        self._vector_unions: dict[tuple[int, ...], tuple[Bits, ...]] = {}
 
     @property
     def side_points(self) -> tuple[int, ...]:
@@ -554,19 +563,20 @@ class RelaxedTable:
             )
         return bits
 
-    def _fits(self, points: Sequence[int], vector: Sequence[int]) -> bool:
-        k = self.shape.trick_size
-        sizes = [t * k for t in vector]
-        piles = list(points)
-        if self.shape.left_out:
-            sizes.append(self.shape.left_out)
-            piles.append(self.total - sum(points))
-        for chosen in range(1, 1 << len(piles) - 1):  # every union without the last pile
-            size = sum(s for i, s in enumerate(sizes) if chosen >> i & 1)
-            held = sum(p for i, p in enumerate(piles) if chosen >> i & 1)
-            if held < 0 or not self._pile(size) >> held & 1:
-                return False
-        return True
+    def _unions(self, vector: Sequence[int]) -> tuple[Bits, ...]:
+        """For every union of piles but the last (bit ``i``: pile ``i``), the bits of the
+        points it can hold with ``vector``'s tricks."""
+        unions = self._vector_unions.get(tuple(vector))
+        if unions is None:
+            k = self.shape.trick_size
+            sizes = [t * k for t in vector]
+            if self.shape.left_out:
+                sizes.append(self.shape.left_out)
+            unions = self._vector_unions[tuple(vector)] = tuple(
+                self._pile(sum(s for i, s in enumerate(sizes) if chosen >> i & 1))
+                for chosen in range(1, 1 << len(sizes) - 1)
+            )
+        return unions
 
     def pile_by_pile(
         self, points: Sequence[int], tricks: Sequence[int] | None = None, last: int | None = None
@@ -576,8 +586,28 @@ class RelaxedTable:
             return False
         if not self.shape.left_out and sum(points) != self.total:
             return False
+        piles = [*points, self.total - sum(points)] if self.shape.left_out else list(points)
+        held = [
+            sum(p for i, p in enumerate(piles) if chosen >> i & 1)
+            for chosen in range(1, 1 << len(piles) - 1)
+        ]
+        if tricks is None:
+            # First without the trick vectors: every union of sides holds its points in some
+            # number of whole tricks (a sheet row asks thousands of points, most refused here).
+            whole = self.table._alone_any
+            for chosen in range(1, 1 << len(points)):
+                if not whole >> sum(p for i, p in enumerate(points) if chosen >> i & 1) & 1:
+                    return False
         vectors = self.vectors if tricks is None else (tuple(tricks),)
-        return any((last is None or v[last] > 0) and self._fits(points, v) for v in vectors)
+        for vector in vectors:
+            if last is not None and vector[last] == 0:
+                continue
+            for bits, points_held in zip(self._unions(vector), held, strict=True):
+                if not bits >> points_held & 1:
+                    break
+            else:
+                return True
+        return False
 
     def possible(
         self, points: Sequence[int], tricks: Sequence[int] | None = None, last: int | None = None
@@ -669,6 +699,12 @@ def forget_tables() -> None:
             table._forget()
         _built.clear()
         _built_bytes = 0
+
+
+def forget_answers() -> None:
+    """Drop the exact searches' cached answers (for measurements of the searches)."""
+    with _answers_lock:
+        _answers.clear()
 
 
 def built_bytes() -> int:

@@ -54,8 +54,9 @@ class GameState:
     def check_open(self) -> None:
         """Raise RulesError if the game is finished (field set by the caller)."""
         if self.finished:
-            raise RulesError(GAME_FINISHED.format(deal=(self.ended_at or 0) + 1,
-                                                  winner=self.winner))
+            raise RulesError(
+                GAME_FINISHED.format(deal=(self.ended_at or 0) + 1, winner=self.winner)
+            )
 
     def add(self, result: DealResult) -> dict[str, int]:
         """Add a scored deal; returns the running totals after it."""
@@ -96,8 +97,14 @@ def winner_at_close(totals: Mapping[str, int]) -> str:
     return leaders[0] if len(leaders) == 1 else TIE
 
 
-def next_dealer(ruleset: RuleSet, dealer: Seat, seats: Sequence[Seat], *,
-                outcome: Outcome | str | None = None, winner: Seat | None = None) -> Seat:
+def next_dealer(
+    ruleset: RuleSet,
+    dealer: Seat,
+    seats: Sequence[Seat],
+    *,
+    outcome: Outcome | str | None = None,
+    winner: Seat | None = None,
+) -> Seat:
     """Who deals the next deal.
 
     ``seats`` in clockwise order; ``outcome`` of the deal just played; ``winner``
@@ -108,7 +115,11 @@ def next_dealer(ruleset: RuleSet, dealer: Seat, seats: Sequence[Seat], *,
         raise RulesError(DEALER_UNKNOWN.format(dealer=dealer, seats=list(seats)), "dealer")
     if outcome == Outcome.REDEAL or (outcome == Outcome.PASSED and ruleset.passout_redeal):
         return dealer
-    if (ruleset.dealer_rotation is DealerRotation.WINNER and winner is not None
-            and winner in seats and outcome in SCORED_OUTCOMES):
+    if (
+        ruleset.dealer_rotation is DealerRotation.WINNER
+        and winner is not None
+        and winner in seats
+        and outcome in SCORED_OUTCOMES
+    ):
         return winner
     return seats[(list(seats).index(dealer) + 1) % len(seats)]

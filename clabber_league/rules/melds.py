@@ -75,14 +75,29 @@ def run_kind(ruleset: RuleSet, length: int) -> str | None:
     return None
 
 
-def sequence(ruleset: RuleSet, suit: str, top: str, length: int, *, trump: str | None,
-             player: str | None = None) -> Meld | None:
+def sequence(
+    ruleset: RuleSet,
+    suit: str,
+    top: str,
+    length: int,
+    *,
+    trump: str | None,
+    player: str | None = None,
+) -> Meld | None:
     """A checked-in-pack sequence as a Meld, or None if its kind has no value here."""
     kind = run_kind(ruleset, length)
     if kind is None:
         return None
-    return Meld(kind, ruleset.meld_table[kind], sequence_mask(suit, top, length), top, length,
-                suit, suit == trump, player)
+    return Meld(
+        kind,
+        ruleset.meld_table[kind],
+        sequence_mask(suit, top, length),
+        top,
+        length,
+        suit,
+        suit == trump,
+        player,
+    )
 
 
 def four(ruleset: RuleSet, rank: str, *, player: str | None = None) -> Meld | None:

@@ -32,8 +32,18 @@ if TYPE_CHECKING:
     from .rulesets import RuleSet
 
 MELD_KINDS: Final = (
-    "four-J", "four-9", "four-A", "four-10", "four-K", "four-Q", "four-8", "four-7",
-    "run-6", "run-5", "run-4", "run-3",
+    "four-J",
+    "four-9",
+    "four-A",
+    "four-10",
+    "four-K",
+    "four-Q",
+    "four-8",
+    "four-7",
+    "run-6",
+    "run-5",
+    "run-4",
+    "run-3",
 )
 """Every meld kind the engine knows, in a canonical order (fours before runs)."""
 
@@ -77,10 +87,12 @@ TRUMP_ORDER_PERMUTATION: Final = (
 
 def _integer(name: str, value: Any, minimum: int, maximum: int) -> int:
     """A JSON integer (not ``2.0``, not ``true``) from ``minimum`` to ``maximum``."""
-    if (isinstance(value, bool) or not isinstance(value, int)
-            or not minimum <= value <= maximum):
-        raise RulesError(OPTION_INTEGER.format(
-            name=name, minimum=minimum, maximum=f"{maximum:,}", value=shown(value)))
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        raise RulesError(
+            OPTION_INTEGER.format(
+                name=name, minimum=minimum, maximum=f"{maximum:,}", value=shown(value)
+            )
+        )
     return value
 
 
@@ -108,25 +120,31 @@ def _kind_list(name: str, value: Any) -> list[str]:
     if not isinstance(value, list | tuple):
         raise RulesError(OPTION_LIST.format(name=name, value=shown(value)))
     if len(value) > len(MELD_KINDS):
-        raise RulesError(OPTION_LIST_TOO_LONG.format(
-            name=name, most=len(MELD_KINDS), count=len(value)))
+        raise RulesError(
+            OPTION_LIST_TOO_LONG.format(name=name, most=len(MELD_KINDS), count=len(value))
+        )
     errors = ErrorList()
     for i, kind in enumerate(value):
         if not isinstance(kind, str) or kind not in MELD_KINDS:
-            errors.add(f"[{i}]", MELD_KIND_UNKNOWN_OPTION.format(
-                kind=shown(kind), known=", ".join(MELD_KINDS)))
+            errors.add(
+                f"[{i}]",
+                MELD_KIND_UNKNOWN_OPTION.format(kind=shown(kind), known=", ".join(MELD_KINDS)),
+            )
     errors.raise_if_any()
     return list(value)
 
 
-def _points(name: str, value: Any, base: Mapping[str, int], pack_ranks: tuple[str, ...], pack: int
-            ) -> dict[str, int]:
+def _points(
+    name: str, value: Any, base: Mapping[str, int], pack_ranks: tuple[str, ...], pack: int
+) -> dict[str, int]:
     table = dict(base)
     errors = ErrorList()
     for rank, points in _mapping(name, value).items():
         if rank not in pack_ranks:
-            errors.add(field_key(rank), RANK_NOT_IN_PACK_OPTION.format(
-                name=name, rank=shown(rank), pack=pack))
+            errors.add(
+                field_key(rank),
+                RANK_NOT_IN_PACK_OPTION.format(name=name, rank=shown(rank), pack=pack),
+            )
             continue
         try:
             table[rank] = _integer(f"{name}.{rank}", points, 0, CARD_VALUE_MAX)
@@ -143,7 +161,8 @@ OPTION_DOCS: Final[Mapping[str, tuple[str, str]]] = {
     "tie_hangs": (
         "equal totals of maker and opponent: nobody scores, the pot goes to the next "
         "scored deal's winner (a deal both sides score alike carries it on; one left at the "
-        "end is lost); two-sided rule sets only", "false",
+        "end is lost); two-sided rule sets only",
+        "false",
     ),
     "no_trick_no_meld": (
         "a side that won no trick scores no meld (bell still counts; needs `tricks`)",
@@ -159,8 +178,7 @@ OPTION_DOCS: Final[Mapping[str, tuple[str, str]]] = {
         "true in Clabber, false elsewhere",
     ),
     "meld_values": (
-        "points of each meld kind (0 to 1,000), merged over the rule set's table; "
-        "0 removes a kind",
+        "points of each meld kind (0 to 1,000), merged over the rule set's table; 0 removes a kind",
         "per rule set",
     ),
     "meld_order": ("for `meld_compare: order`, the valued kinds best first", "per rule set"),
@@ -172,14 +190,17 @@ OPTION_DOCS: Final[Mapping[str, tuple[str, str]]] = {
     "bell_value": ("points of the bell / bela (0 to 1,000)", "20"),
     "trump_order": ("the trump suit's trick order, high to low", "J 9 A 10 K Q (8 7)"),
     "trump_points": (
-        "card points of the trump suit, by rank (0 to 100)", "J 20, 9 14, A 11, 10 10, K 4, Q 3"
+        "card points of the trump suit, by rank (0 to 100)",
+        "J 20, 9 14, A 11, 10 10, K 4, Q 3",
     ),
     "plain_points": (
-        "card points of the plain suits, by rank (0 to 100)", "A 11, 10 10, K 4, Q 3, J 2"
+        "card points of the plain suits, by rank (0 to 100)",
+        "A 11, 10 10, K 4, Q 3, J 2",
     ),
     "winning_melds": (
         "meld kinds that win the game outright when their side scores them (won the "
-        "comparison, not set, did not renege)", "none",
+        "comparison, not set, did not renege)",
+        "none",
     ),
 }
 OPTION_NAMES: Final = tuple(OPTION_DOCS)
@@ -240,8 +261,12 @@ def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
                 sub = ErrorList()
                 for kind, points in _mapping(name, value).items():
                     if kind not in MELD_KINDS:
-                        sub.add(field_key(kind), MELD_KIND_UNKNOWN_OPTION.format(
-                            kind=shown(kind), known=", ".join(MELD_KINDS)))
+                        sub.add(
+                            field_key(kind),
+                            MELD_KIND_UNKNOWN_OPTION.format(
+                                kind=shown(kind), known=", ".join(MELD_KINDS)
+                            ),
+                        )
                         continue
                     try:
                         table[kind] = _integer(f"meld_values.{kind}", points, 0, MELD_VALUE_MAX)
@@ -255,11 +280,17 @@ def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
                 updates["winning_melds"] = _kind_list(name, value)
             elif name == "trump_order":
                 order = value if isinstance(value, list | tuple) else None
-                if (order is None or len(order) != len(base.pack_ranks)
-                        or not all(isinstance(r, str) for r in order)
-                        or sorted(order) != sorted(base.pack_ranks)):
-                    raise RulesError(TRUMP_ORDER_PERMUTATION.format(
-                        pack=base.pack, ranks=" ".join(base.pack_ranks)))
+                if (
+                    order is None
+                    or len(order) != len(base.pack_ranks)
+                    or not all(isinstance(r, str) for r in order)
+                    or sorted(order) != sorted(base.pack_ranks)
+                ):
+                    raise RulesError(
+                        TRUMP_ORDER_PERMUTATION.format(
+                            pack=base.pack, ranks=" ".join(base.pack_ranks)
+                        )
+                    )
                 updates["trump_order"] = tuple(order)
             elif name in ("trump_points", "plain_points"):
                 updates[name] = _points(
@@ -288,8 +319,12 @@ def _settle_meld_table(base: RuleSet, updates: dict[str, Any], errors: ErrorList
         missing = [k for k in valued if k not in order]
         extra = [k for i, k in enumerate(order) if k not in valued or k in order[:i]]
         if missing or extra:
-            errors.add("meld_order", MELD_ORDER_MISMATCH.format(
-                missing=", ".join(missing) or "none", extra=", ".join(extra) or "none"))
+            errors.add(
+                "meld_order",
+                MELD_ORDER_MISMATCH.format(
+                    missing=", ".join(missing) or "none", extra=", ".join(extra) or "none"
+                ),
+            )
             return
     else:
         base_rank = {k: i for i, k in enumerate(base.meld_order)}
@@ -300,15 +335,21 @@ def _settle_meld_table(base: RuleSet, updates: dict[str, Any], errors: ErrorList
         )
     for kind in valued:
         if kind.startswith("four-") and kind[5:] not in base.pack_ranks:
-            errors.add(f"meld_values.{kind}", RANK_NOT_IN_PACK_OPTION.format(
-                name="meld_values", rank=shown(kind[5:]), pack=base.pack))
+            errors.add(
+                f"meld_values.{kind}",
+                RANK_NOT_IN_PACK_OPTION.format(
+                    name="meld_values", rank=shown(kind[5:]), pack=base.pack
+                ),
+            )
     updates["meld_values"] = tuple((k, values[k]) for k in order)
     updates["meld_order"] = tuple(order)
     winning = updates.get("winning_melds", list(base.winning_melds))
     for i, kind in enumerate(winning):
         if kind not in valued:
-            errors.add(f"winning_melds[{i}]",
-                       MELD_KIND_WITHOUT_VALUE.format(name="winning_melds", kind=kind))
+            errors.add(
+                f"winning_melds[{i}]",
+                MELD_KIND_WITHOUT_VALUE.format(name="winning_melds", kind=kind),
+            )
     updates["winning_melds"] = tuple(winning)
     for key in ("trump_points", "plain_points"):
         if key in updates:

@@ -45,8 +45,8 @@ RULESET_NAME_MAX: Final = 100
 """Characters in a house-rules name."""
 RULESET_UNKNOWN: Final = "Unknown rule set {name}; the rule sets are: {known}."
 RULESET_SPEC_INVALID: Final = (
-    "A rule set is a slug such as \"clabber\" or house rules "
-    "{{\"name\": .., \"base\": <slug>, \"options\": {{..}}}} (a name of at most "
+    'A rule set is a slug such as "clabber" or house rules '
+    '{{"name": .., "base": <slug>, "options": {{..}}}} (a name of at most '
     f"{RULESET_NAME_MAX} characters), not {{value}}."
 )
 
@@ -167,10 +167,12 @@ class RuleSet:
     @cached_property
     def _pack_values(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         return (
-            pack_values(self.pack_ranks, self.trump_point_table, self.plain_point_table,
-                        no_trumps=False),
-            pack_values(self.pack_ranks, self.trump_point_table, self.plain_point_table,
-                        no_trumps=True),
+            pack_values(
+                self.pack_ranks, self.trump_point_table, self.plain_point_table, no_trumps=False
+            ),
+            pack_values(
+                self.pack_ranks, self.trump_point_table, self.plain_point_table, no_trumps=True
+            ),
         )
 
     def feasibility(self, no_trumps: bool = False) -> Table:
@@ -180,9 +182,11 @@ class RuleSet:
     @cached_property
     def _feasibility(self) -> tuple[Table, Table]:
         def table(no_trumps: bool) -> Table:
-            return feasibility_table(PackShape(
-                self.pack_card_values(no_trumps), self.trick_size, self.tricks, len(self.sides)
-            ))
+            return feasibility_table(
+                PackShape(
+                    self.pack_card_values(no_trumps), self.trick_size, self.tricks, len(self.sides)
+                )
+            )
 
         return table(False), table(True)
 
@@ -207,41 +211,101 @@ class RuleSet:
 # The eleven built-ins (RULES.md section 2)
 
 _CLABBER_MELDS: Final = (
-    ("four-J", 200), ("four-9", 100), ("four-A", 100), ("four-10", 100), ("four-K", 100),
-    ("four-Q", 100), ("run-5", 100), ("run-4", 50), ("run-3", 20),
+    ("four-J", 200),
+    ("four-9", 100),
+    ("four-A", 100),
+    ("four-10", 100),
+    ("four-K", 100),
+    ("four-Q", 100),
+    ("run-5", 100),
+    ("run-4", 50),
+    ("run-3", 20),
 )
 _CUMMINGS_ORDER: Final = (
-    "four-J", "run-5", "four-A", "four-K", "four-Q", "four-10", "four-9", "run-4", "run-3",
+    "four-J",
+    "run-5",
+    "four-A",
+    "four-K",
+    "four-Q",
+    "four-10",
+    "four-9",
+    "run-4",
+    "run-3",
 )
 _KLABERJASS_MELDS: Final = (("run-4", 50), ("run-3", 20))
 _ZENSA_MELDS: Final = (
-    ("four-J", 200), ("four-A", 100), ("four-K", 100), ("four-Q", 100), ("four-10", 100),
-    ("run-6", 100), ("run-5", 100), ("run-4", 50), ("run-3", 20),
+    ("four-J", 200),
+    ("four-A", 100),
+    ("four-K", 100),
+    ("four-Q", 100),
+    ("four-10", 100),
+    ("run-6", 100),
+    ("run-5", 100),
+    ("run-4", 50),
+    ("run-3", 20),
 )
 
 
-def _clabber(slug: str, title: str, players: int, sides: tuple[str, ...], hand: int,
-             tricks: int, description: str, **extra: Any) -> RuleSet:
+def _clabber(
+    slug: str,
+    title: str,
+    players: int,
+    sides: tuple[str, ...],
+    hand: int,
+    tricks: int,
+    description: str,
+    **extra: Any,
+) -> RuleSet:
     values = extra.pop("meld_values", _CLABBER_MELDS)
     order = extra.pop("meld_order", tuple(k for k, _ in values))
     return RuleSet(
-        slug=slug, title=title, family=Family.CLABBER, players=players, sides=sides,
-        pack=24, hand_size=hand, tricks=tricks, description=description, base=slug,
-        second_round_other_suit=True, no_trick_no_meld=False, meld_compare="order",
+        slug=slug,
+        title=title,
+        family=Family.CLABBER,
+        players=players,
+        sides=sides,
+        pack=24,
+        hand_size=hand,
+        tricks=tricks,
+        description=description,
+        base=slug,
+        second_round_other_suit=True,
+        no_trick_no_meld=False,
+        meld_compare="order",
         meld_values=tuple(sorted(values, key=lambda kv: order.index(kv[0]))),
-        meld_order=tuple(order), **extra,
+        meld_order=tuple(order),
+        **extra,
     )
 
 
-def _klaberjass(slug: str, title: str, players: int, sides: tuple[str, ...], hand: int,
-                tricks: int, description: str, **extra: Any) -> RuleSet:
+def _klaberjass(
+    slug: str,
+    title: str,
+    players: int,
+    sides: tuple[str, ...],
+    hand: int,
+    tricks: int,
+    description: str,
+    **extra: Any,
+) -> RuleSet:
     values = extra.pop("meld_values", _KLABERJASS_MELDS)
     return RuleSet(
-        slug=slug, title=title, family=Family.KLABERJASS, players=players, sides=sides,
-        pack=32, hand_size=hand, tricks=tricks, description=description, base=slug,
-        second_round_other_suit=False, no_trick_no_meld=True,
+        slug=slug,
+        title=title,
+        family=Family.KLABERJASS,
+        players=players,
+        sides=sides,
+        pack=32,
+        hand_size=hand,
+        tricks=tricks,
+        description=description,
+        base=slug,
+        second_round_other_suit=False,
+        no_trick_no_meld=True,
         meld_compare=extra.pop("meld_compare", "length"),
-        meld_values=tuple(values), meld_order=tuple(k for k, _ in values), **extra,
+        meld_values=tuple(values),
+        meld_order=tuple(k for k, _ in values),
+        **extra,
     )
 
 
@@ -249,37 +313,115 @@ _AB: Final = ("A", "B")
 _ABC: Final = ("A", "B", "C")
 
 _BUILTINS: Final = (
-    _clabber("clabber", "Clabber (Evansville)", 4, _AB, 6, 6,
-             "Four players in two fixed partnerships, 24-card pack, 6 cards each."),
-    _clabber("clabber-3", "Clabber for three", 3, _ABC, 8, 8,
-             "Three players, each for himself, 8 cards each; the maker must beat both."),
-    _clabber("clabber-2", "Clabber for two", 2, _AB, 9, 9,
-             "Two players, 6 dealt and 3 more after bidding; 6 cards dead, 9 tricks of 2."),
-    _clabber("clabber-6", "Clabber for six", 6, _AB, 4, 4,
-             "Six players in two teams of three, 4 cards each."),
-    _clabber("clabber-cummings", "Clabber, Cummings meld order", 4, _AB, 6, 6,
-             "Clabber with the 100-point melds re-ordered: a sequence of five beats "
-             "four Aces; four Tens and four Nines are the lowest fours.",
-             meld_order=_CUMMINGS_ORDER),
-    _clabber("clabber-wadesville", "Clabber, Wadesville", 4, _AB, 6, 6,
-             "Clabber where a six-card sequence is its own meld, 300 points, above four Jacks.",
-             meld_values=(("run-6", 300), *_CLABBER_MELDS)),
-    _klaberjass("klaberjass", "Klaberjass", 2, _AB, 9, 9,
-                "Two players, 32-card pack, 9 cards each after bidding, 9 tricks, no drawing; "
-                "the winner of a deal deals the next.",
-                dealer_rotation=DealerRotation.WINNER),
-    _klaberjass("klaberjass-3", "Klaberjass for three", 3, _ABC, 10, 10,
-                "Three players, each for himself, 10 cards each, 2 cards out."),
-    _klaberjass("klaberjass-4", "Klaberjass for four", 4, _AB, 8, 8,
-                "Four players in two partnerships, 8 cards each, every card played."),
-    _klaberjass("zensa", "Zensa (Senserln)", 2, _AB, 9, 9,
-                "Bavarian two-handed Klaberjass with fours and longer sequences; "
-                "melds compare by points first.",
-                meld_values=_ZENSA_MELDS, meld_compare="value-length"),
-    _klaberjass("bela-4", "Bela for four (South Africa)", 4, _AB, 8, 8,
-                "Four players in two partnerships; a second-round bid may be no trumps "
-                "(trump \"none\": every suit plain, 120 card points, no bela).",
-                allows_no_trumps=True),
+    _clabber(
+        "clabber",
+        "Clabber (Evansville)",
+        4,
+        _AB,
+        6,
+        6,
+        "Four players in two fixed partnerships, 24-card pack, 6 cards each.",
+    ),
+    _clabber(
+        "clabber-3",
+        "Clabber for three",
+        3,
+        _ABC,
+        8,
+        8,
+        "Three players, each for himself, 8 cards each; the maker must beat both.",
+    ),
+    _clabber(
+        "clabber-2",
+        "Clabber for two",
+        2,
+        _AB,
+        9,
+        9,
+        "Two players, 6 dealt and 3 more after bidding; 6 cards dead, 9 tricks of 2.",
+    ),
+    _clabber(
+        "clabber-6",
+        "Clabber for six",
+        6,
+        _AB,
+        4,
+        4,
+        "Six players in two teams of three, 4 cards each.",
+    ),
+    _clabber(
+        "clabber-cummings",
+        "Clabber, Cummings meld order",
+        4,
+        _AB,
+        6,
+        6,
+        "Clabber with the 100-point melds re-ordered: a sequence of five beats "
+        "four Aces; four Tens and four Nines are the lowest fours.",
+        meld_order=_CUMMINGS_ORDER,
+    ),
+    _clabber(
+        "clabber-wadesville",
+        "Clabber, Wadesville",
+        4,
+        _AB,
+        6,
+        6,
+        "Clabber where a six-card sequence is its own meld, 300 points, above four Jacks.",
+        meld_values=(("run-6", 300), *_CLABBER_MELDS),
+    ),
+    _klaberjass(
+        "klaberjass",
+        "Klaberjass",
+        2,
+        _AB,
+        9,
+        9,
+        "Two players, 32-card pack, 9 cards each after bidding, 9 tricks, no drawing; "
+        "the winner of a deal deals the next.",
+        dealer_rotation=DealerRotation.WINNER,
+    ),
+    _klaberjass(
+        "klaberjass-3",
+        "Klaberjass for three",
+        3,
+        _ABC,
+        10,
+        10,
+        "Three players, each for himself, 10 cards each, 2 cards out.",
+    ),
+    _klaberjass(
+        "klaberjass-4",
+        "Klaberjass for four",
+        4,
+        _AB,
+        8,
+        8,
+        "Four players in two partnerships, 8 cards each, every card played.",
+    ),
+    _klaberjass(
+        "zensa",
+        "Zensa (Senserln)",
+        2,
+        _AB,
+        9,
+        9,
+        "Bavarian two-handed Klaberjass with fours and longer sequences; "
+        "melds compare by points first.",
+        meld_values=_ZENSA_MELDS,
+        meld_compare="value-length",
+    ),
+    _klaberjass(
+        "bela-4",
+        "Bela for four (South Africa)",
+        4,
+        _AB,
+        8,
+        8,
+        "Four players in two partnerships; a second-round bid may be no trumps "
+        '(trump "none": every suit plain, 120 card points, no bela).',
+        allows_no_trumps=True,
+    ),
 )
 
 BUILTIN_RULESETS: Final[Mapping[str, RuleSet]] = MappingProxyType({r.slug: r for r in _BUILTINS})
@@ -289,31 +431,43 @@ for _r in _BUILTINS:
     if _r.players * _r.hand_size < _r.cards_played or _r.cards_played > _r.pack:
         raise RulesBug(f"built-in rule set {_r.slug} deals fewer cards than it plays")
 
-HOUSE_RULE_EXAMPLES: Final[Mapping[str, Mapping[str, Any]]] = MappingProxyType({
-    # Seed 001, Czechia: Queen is the highest trump (Jass), 9 next; four Nines 150,
-    # four Queens 200 and a sure win, bela 40; fours of 7s and 8s do not score.
-    "darda": {
-        "name": "darda",
-        "base": "klaberjass-4",
-        "options": {
-            "trump_order": ["Q", "9", "A", "10", "K", "J", "8", "7"],
-            "trump_points": {"Q": 20, "9": 14, "A": 11, "10": 10, "K": 4, "J": 3},
-            "meld_values": {"run-5": 100, "four-A": 100, "four-K": 100, "four-J": 100,
-                            "four-9": 150, "four-Q": 200},
-            "meld_compare": "value",
-            "bell_value": 40,
-            "winning_melds": ["four-Q"],
+HOUSE_RULE_EXAMPLES: Final[Mapping[str, Mapping[str, Any]]] = MappingProxyType(
+    {
+        # Seed 001, Czechia: Queen is the highest trump (Jass), 9 next; four Nines 150,
+        # four Queens 200 and a sure win, bela 40; fours of 7s and 8s do not score.
+        "darda": {
+            "name": "darda",
+            "base": "klaberjass-4",
+            "options": {
+                "trump_order": ["Q", "9", "A", "10", "K", "J", "8", "7"],
+                "trump_points": {"Q": 20, "9": 14, "A": 11, "10": 10, "K": 4, "J": 3},
+                "meld_values": {
+                    "run-5": 100,
+                    "four-A": 100,
+                    "four-K": 100,
+                    "four-J": 100,
+                    "four-9": 150,
+                    "four-Q": 200,
+                },
+                "meld_compare": "value",
+                "bell_value": 40,
+                "winning_melds": ["four-Q"],
+            },
         },
-    },
-    # Seed 001, Poland: a sequence of three ("Derda") is 30, of four ("Fuf") 50, bella 20.
-    "derda": {
-        "name": "derda",
-        "base": "klaberjass",
-        "options": {"meld_values": {"run-3": 30, "run-4": 50}},
-    },
-    # Seed 004: two-handed Klaberjass played to 501.
-    "klaberjass-501": {"name": "klaberjass-501", "base": "klaberjass", "options": {"target": 501}},
-})
+        # Seed 001, Poland: a sequence of three ("Derda") is 30, of four ("Fuf") 50, bella 20.
+        "derda": {
+            "name": "derda",
+            "base": "klaberjass",
+            "options": {"meld_values": {"run-3": 30, "run-4": 50}},
+        },
+        # Seed 004: two-handed Klaberjass played to 501.
+        "klaberjass-501": {
+            "name": "klaberjass-501",
+            "base": "klaberjass",
+            "options": {"target": 501},
+        },
+    }
+)
 """House rules written with options alone, shown in the catalog and the docs."""
 
 
@@ -356,14 +510,19 @@ def _with_options(ruleset: RuleSet, options: Any, prefix: str) -> RuleSet:
         raise exc.prefixed(prefix) from None
 
 
-def get_ruleset(spec: str | Mapping[str, Any] | RuleSet, options: Mapping[str, Any] | None = None,
-                *, field_prefix: str = "") -> RuleSet:
+def get_ruleset(
+    spec: str | Mapping[str, Any] | RuleSet,
+    options: Mapping[str, Any] | None = None,
+    *,
+    field_prefix: str = "",
+) -> RuleSet:
     """A rule set from its slug, house-rules data or a RuleSet, with ``options`` applied.
 
     Errors name ``ruleset`` (unknown slug), ``ruleset.base``, ``ruleset.options.X``
     (options inside house-rules data) and ``options.X`` (``options``), each put
     under ``field_prefix`` when one is given (``deals[2]``).
     """
+
     def path(name: str) -> str:
         return f"{field_prefix}.{name}" if field_prefix else name
 

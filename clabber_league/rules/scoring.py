@@ -63,8 +63,12 @@ def score(ruleset: RuleSet, deal: Deal, pot: int = 0) -> DealResult:
         raise RulesBug("a played deal reached scoring without points or maker")
 
     winner = meld_winner(ruleset, melds)
-    if (winner is not None and ruleset.no_trick_no_meld and deal.tricks is not None
-            and deal.tricks[winner] == 0):
+    if (
+        winner is not None
+        and ruleset.no_trick_no_meld
+        and deal.tricks is not None
+        and deal.tricks[winner] == 0
+    ):
         winner = None
     totals: dict[str, int] = {}
     meld_points: dict[str, int] = {}
@@ -73,8 +77,9 @@ def score(ruleset: RuleSet, deal: Deal, pot: int = 0) -> DealResult:
         if deal.bell == side:
             own += ruleset.bell_value
         meld_points[side] = own
-        totals[side] = (deal.points[side] + own
-                        + (LAST_TRICK_BONUS if deal.last_trick == side else 0))
+        totals[side] = (
+            deal.points[side] + own + (LAST_TRICK_BONUS if deal.last_trick == side else 0)
+        )
 
     maker = deal.maker
     mine = totals[maker]
@@ -83,8 +88,14 @@ def score(ruleset: RuleSet, deal: Deal, pot: int = 0) -> DealResult:
         outcome = Outcome.MADE
         result = dict(totals)
     elif mine == best_other and ruleset.tie_hangs:
-        return DealResult(Outcome.HUNG, _zeros(ruleset), totals, winner, meld_points,
-                          pot=pot + sum(totals.values()))
+        return DealResult(
+            Outcome.HUNG,
+            _zeros(ruleset),
+            totals,
+            winner,
+            meld_points,
+            pot=pot + sum(totals.values()),
+        )
     else:
         outcome = Outcome.SET
         result = dict(totals)
@@ -93,22 +104,41 @@ def score(ruleset: RuleSet, deal: Deal, pot: int = 0) -> DealResult:
             other = next(s for s in ruleset.sides if s != maker)
             result[other] += mine
     game_won_by = None
-    if (winner is not None and result[winner] > 0 and ruleset.winning_melds
-            and any(m.kind in ruleset.winning_melds for m in melds.get(winner, ()))):
+    if (
+        winner is not None
+        and result[winner] > 0
+        and ruleset.winning_melds
+        and any(m.kind in ruleset.winning_melds for m in melds.get(winner, ()))
+    ):
         game_won_by = winner
     return _settle_pot(outcome, result, totals, winner, meld_points, pot, game_won_by)
 
 
-def _settle_pot(outcome: Outcome, result: dict[str, int], totals: dict[str, int],
-                winner: str | None, meld_points: dict[str, int], pot: int,
-                game_won_by: str | None) -> DealResult:
+def _settle_pot(
+    outcome: Outcome,
+    result: dict[str, int],
+    totals: dict[str, int],
+    winner: str | None,
+    meld_points: dict[str, int],
+    pot: int,
+    game_won_by: str | None,
+) -> DealResult:
     top = _top(result)
     taken_by = None
     if pot and top is not None:
         result[top] += pot
         taken_by, pot = top, 0
-    return DealResult(outcome, result, totals, winner, meld_points, pot=pot,
-                      pot_taken_by=taken_by, winner=top, game_won_by=game_won_by)
+    return DealResult(
+        outcome,
+        result,
+        totals,
+        winner,
+        meld_points,
+        pot=pot,
+        pot_taken_by=taken_by,
+        winner=top,
+        game_won_by=game_won_by,
+    )
 
 
 def _renege(ruleset: RuleSet, deal: Deal, pot: int) -> DealResult:
@@ -127,12 +157,12 @@ def _renege(ruleset: RuleSet, deal: Deal, pot: int) -> DealResult:
             continue
         own = meld_total(melds.get(side, ()))
         if ruleset.winning_melds and any(
-                m.kind in ruleset.winning_melds for m in melds.get(side, ())):
+            m.kind in ruleset.winning_melds for m in melds.get(side, ())
+        ):
             game_won_by = side
         if deal.bell == side:
             own += ruleset.bell_value
         meld_points[side] = own
         result[side] = penalty + own
     # No comparison is made in a renege: no side's melds "won" it (RULES.md section 6).
-    return _settle_pot(Outcome.RENEGE, result, dict(result), None, meld_points, pot,
-                       game_won_by)
+    return _settle_pot(Outcome.RENEGE, result, dict(result), None, meld_points, pot, game_won_by)

@@ -34,9 +34,7 @@ from .validation import NUMBER_MAX, SIDE_UNKNOWN, is_whole, pack_table
 
 MARKS: Final = ("made", "set", "renege")
 MARK_UNKNOWN: Final = "The mark must be one of made, set (XX) or renege, not {value}."
-SCORE_NOT_WHOLE: Final = (
-    "A sheet number must be a whole number from 0 to 1,000,000, not {value}."
-)
+SCORE_NOT_WHOLE: Final = "A sheet number must be a whole number from 0 to 1,000,000, not {value}."
 SCORE_SHAPE: Final = "score must give one number per side ({sides})."
 MADE_NOT_AHEAD: Final = (
     "A made deal needs the maker's score ({mine}) above every other side's ({best})."
@@ -133,10 +131,14 @@ def _worlds(ruleset: RuleSet) -> Iterator[tuple[bool, str, str | None, int, str 
                             yield no_trumps, last, winner, m, bell
 
 
-def _bonus(ruleset: RuleSet, side: str, last: str, winner: str | None, melds: int,
-           bell: str | None) -> int:
-    return ((LAST_TRICK_BONUS if side == last else 0) + (melds if side == winner else 0)
-            + (ruleset.bell_value if side == bell else 0))
+def _bonus(
+    ruleset: RuleSet, side: str, last: str, winner: str | None, melds: int, bell: str | None
+) -> int:
+    return (
+        (LAST_TRICK_BONUS if side == last else 0)
+        + (melds if side == winner else 0)
+        + (ruleset.bell_value if side == bell else 0)
+    )
 
 
 def _possible(ruleset: RuleSet, no_trumps: bool, points: dict[str, int], last: str) -> bool:
@@ -150,6 +152,7 @@ def _row_possible(ruleset: RuleSet, maker: str, score: dict[str, int], mark: str
     others = [s for s in ruleset.sides if s != maker]
     two_sided_klaberjass = ruleset.family is Family.KLABERJASS and len(ruleset.sides) == 2
     for no_trumps, last, winner, melds, bell in _worlds(ruleset):
+
         def bonus(side: str) -> int:
             return _bonus(ruleset, side, last, winner, melds, bell)  # noqa: B023
 
@@ -162,6 +165,10 @@ def _row_possible(ruleset: RuleSet, maker: str, score: dict[str, int], mark: str
         table = pack_table(ruleset, no_trumps)
         own = bonus(maker)
         their = {s: bonus(s) for s in others}
+        if not two_sided_klaberjass and not all(
+            table.side_can_take(score[s] - their[s]) for s in others
+        ):
+            continue  # the others' card points do not depend on the maker's: one is impossible
         best_other = max(score[s] for s in others)
         for p_maker in table.side_points:  # what one side can hold, lowest first
             mine = p_maker + own
@@ -203,17 +210,27 @@ def _renege_possible(ruleset: RuleSet, score: dict[str, int], errors: ErrorList)
         plain = any(value - p in sums for p in penalties)
         belled = any(value - p - ruleset.bell_value in sums for p in penalties)
         if not plain and not belled:
-            errors.add(f"score.{side}", RENEGE_SIDE_IMPOSSIBLE.format(
-                value=value, ruleset=ruleset.slug, penalty=" or ".join(map(str, penalties))))
+            errors.add(
+                f"score.{side}",
+                RENEGE_SIDE_IMPOSSIBLE.format(
+                    value=value, ruleset=ruleset.slug, penalty=" or ".join(map(str, penalties))
+                ),
+            )
         bell_options.append((side, plain, belled))
     if not errors and sum(1 for _, plain, _ in bell_options if not plain) > 1:
-        errors.add("score", ROW_IMPOSSIBLE.format(
-            ruleset=ruleset.slug, row=_row_text(score), mark="renege"))
+        errors.add(
+            "score",
+            ROW_IMPOSSIBLE.format(ruleset=ruleset.slug, row=_row_text(score), mark="renege"),
+        )
 
 
-def check_sheet_row(ruleset: str | Mapping[str, Any] | RuleSet,
-                    options: Mapping[str, Any] | None, maker: str, score: Any,
-                    mark: str) -> bool:
+def check_sheet_row(
+    ruleset: str | Mapping[str, Any] | RuleSet,
+    options: Mapping[str, Any] | None,
+    maker: str,
+    score: Any,
+    mark: str,
+) -> bool:
     """True if some legal deal gives this sheet row; RulesError naming the field if none."""
     rules = get_ruleset(ruleset, options)
     errors = ErrorList()
@@ -229,8 +246,7 @@ def check_sheet_row(ruleset: str | Mapping[str, Any] | RuleSet,
         return True
     best_other = max(v for s, v in row.items() if s != maker)
     if mark == "made" and row[maker] <= best_other:
-        raise RulesError(MADE_NOT_AHEAD.format(mine=row[maker], best=best_other),
-                         f"score.{maker}")
+        raise RulesError(MADE_NOT_AHEAD.format(mine=row[maker], best=best_other), f"score.{maker}")
     if mark == "set" and row[maker] != 0:
         raise RulesError(SET_MAKER_NOT_ZERO.format(value=row[maker]), f"score.{maker}")
     if _row_possible(rules, maker, row, mark):
@@ -239,16 +255,27 @@ def check_sheet_row(ruleset: str | Mapping[str, Any] | RuleSet,
     for side, value in row.items():
         if side == maker and mark == "set":
             continue
-        top = rules.max_card_points() + LAST_TRICK_BONUS + max(side_meld_sums(rules)) \
+        top = (
+            rules.max_card_points()
+            + LAST_TRICK_BONUS
+            + max(side_meld_sums(rules))
             + rules.bell_value
+        )
         if mark == "set" and rules.family is Family.KLABERJASS and len(rules.sides) == 2:
-            top += rules.max_card_points() + LAST_TRICK_BONUS + max(side_meld_sums(rules)) \
+            top += (
+                rules.max_card_points()
+                + LAST_TRICK_BONUS
+                + max(side_meld_sums(rules))
                 + rules.bell_value
+            )
         if value > top:
-            raise RulesError(SIDE_IMPOSSIBLE.format(
-                ruleset=rules.slug, side=side, value=value, mark=mark), f"score.{side}")
-    raise RulesError(ROW_IMPOSSIBLE.format(ruleset=rules.slug, row=_row_text(row), mark=mark),
-                     "score")
+            raise RulesError(
+                SIDE_IMPOSSIBLE.format(ruleset=rules.slug, side=side, value=value, mark=mark),
+                f"score.{side}",
+            )
+    raise RulesError(
+        ROW_IMPOSSIBLE.format(ruleset=rules.slug, row=_row_text(row), mark=mark), "score"
+    )
 
 
 def _row_text(row: Mapping[str, int]) -> str:
@@ -275,11 +302,17 @@ def sheet_row_result(ruleset: RuleSet, row: Mapping[str, Any]) -> DealResult:
         check_sheet_row(ruleset, None, row.get("maker", ""), row.get("sheet"), row.get("mark", ""))
     except RulesError as exc:
         raise RulesError(
-            {"field": "sheet" + e["field"][5:] if e["field"].startswith("score") else e["field"],
-             "message": e["message"]} for e in exc.errors
+            {
+                "field": "sheet" + e["field"][5:] if e["field"].startswith("score") else e["field"],
+                "message": e["message"],
+            }
+            for e in exc.errors
         ) from None
     score = dict(_parse_score(ruleset, row["sheet"], ErrorList()))
     return DealResult(
-        outcome=Outcome(row["mark"]), score=score, totals=dict(score), meld_winner=None,
+        outcome=Outcome(row["mark"]),
+        score=score,
+        totals=dict(score),
+        meld_winner=None,
         meld_points=dict.fromkeys(ruleset.sides, 0),
     )

@@ -58,7 +58,7 @@ MAKER_MISSING: Final = "A scored deal needs the maker: the side that named trump
 TRUMP_MISSING: Final = "A scored deal needs the trump suit ({suits})."
 TRUMP_UNKNOWN: Final = "Unknown trump suit {value}; the suits are {suits}."
 TRUMP_NONE_NOT_ALLOWED: Final = (
-    "No trumps (\"none\") is not a bid in {ruleset}; only a rule set with a no-trumps bid "
+    'No trumps ("none") is not a bid in {ruleset}; only a rule set with a no-trumps bid '
     "(bela-4) allows it."
 )
 BIDDING_NOT_OBJECT: Final = (
@@ -127,12 +127,10 @@ MELD_LIST_TOO_LONG: Final = (
     "Side {side} lists {count} melds; a side can show at most {most} in {ruleset}."
 )
 MELD_NOT_OBJECT: Final = (
-    "A meld is an object such as {\"kind\": \"sequence\", \"suit\": \"hearts\", \"top\": \"A\", "
-    "\"length\": 3} or {\"kind\": \"four\", \"rank\": \"J\"}."
+    'A meld is an object such as {"kind": "sequence", "suit": "hearts", "top": "A", '
+    '"length": 3} or {"kind": "four", "rank": "J"}.'
 )
-MELD_KIND_INVALID: Final = (
-    "Unknown meld {value}: a meld is a \"sequence\" or a \"four\" (of a kind)."
-)
+MELD_KIND_INVALID: Final = 'Unknown meld {value}: a meld is a "sequence" or a "four" (of a kind).'
 MELD_KIND_UNKNOWN: Final = (
     "The meld kind {kind} is unknown to this rule set ({ruleset}): it is no meld here."
 )
@@ -165,9 +163,7 @@ MELD_TOO_MANY_PLAYERS: Final = (
     "Side {side} has {players} player(s), but its melds name {count}: {names}."
 )
 MELD_PLAYER_TWO_SIDES: Final = "Player {player} cannot meld for two sides ({sides})."
-BELL_TWO: Final = (
-    "There is only one bell (the King and Queen of trumps): it cannot go to {sides}."
-)
+BELL_TWO: Final = "There is only one bell (the King and Queen of trumps): it cannot go to {sides}."
 BELL_NO_TRUMPS: Final = "There is no bell at no trumps."
 BELL_NOT_SIDE: Final = "bell is the side that held it ({sides}) or null, not {value}."
 BELL_CARD_IN_OTHER_MELD: Final = (
@@ -250,19 +246,35 @@ def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
     if stopped:
         # Play stopped: whatever was counted is only checked for form.
         if raw_points is not None:
-            points = _per_side(raw_points, "points", ruleset, errors, POINTS_NOT_OBJECT,
-                               POINTS_NOT_WHOLE, None)
+            points = _per_side(
+                raw_points, "points", ruleset, errors, POINTS_NOT_OBJECT, POINTS_NOT_WHOLE, None
+            )
         if raw_tricks is not None:
-            tricks = _per_side(raw_tricks, "tricks", ruleset, errors, TRICKS_NOT_OBJECT,
-                               TRICKS_NOT_WHOLE, None)
+            tricks = _per_side(
+                raw_tricks, "tricks", ruleset, errors, TRICKS_NOT_OBJECT, TRICKS_NOT_WHOLE, None
+            )
     else:
         if "last_trick" not in data or data.get("last_trick") is None:
             errors.add("last_trick", LAST_TRICK_MISSING.format(sides=_sides_text(ruleset)))
-        points = _per_side(raw_points, "points", ruleset, errors, POINTS_NOT_OBJECT,
-                           POINTS_NOT_WHOLE, POINTS_MISSING)
+        points = _per_side(
+            raw_points,
+            "points",
+            ruleset,
+            errors,
+            POINTS_NOT_OBJECT,
+            POINTS_NOT_WHOLE,
+            POINTS_MISSING,
+        )
         if raw_tricks is not None:
-            tricks = _per_side(raw_tricks, "tricks", ruleset, errors, TRICKS_NOT_OBJECT,
-                               TRICKS_NOT_WHOLE, TRICKS_MISSING)
+            tricks = _per_side(
+                raw_tricks,
+                "tricks",
+                ruleset,
+                errors,
+                TRICKS_NOT_OBJECT,
+                TRICKS_NOT_WHOLE,
+                TRICKS_MISSING,
+            )
         if points is not None and trump is not None and not errors.has("points"):
             _check_points(ruleset, no_trumps, points, tricks, last, errors)
             if not ruleset.all_cards_played and not errors.has("points"):
@@ -270,8 +282,15 @@ def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
 
     errors.raise_if_any()
     return Deal(
-        passed=False, maker=maker, trump=trump, points=points, last_trick=last,
-        tricks=tricks, melds=melds, bell=bell, renege=renege,
+        passed=False,
+        maker=maker,
+        trump=trump,
+        points=points,
+        last_trick=last,
+        tricks=tricks,
+        melds=melds,
+        bell=bell,
+        renege=renege,
     )
 
 
@@ -285,8 +304,9 @@ def _renege(raw: Any, ruleset: RuleSet, errors: ErrorList) -> tuple[str, ...]:
     found: list[str] = []
     for i, side in enumerate(raw):
         if not is_side(side, ruleset):
-            errors.add(f"renege[{i}]", SIDE_UNKNOWN.format(
-                value=shown(side), sides=_sides_text(ruleset)))
+            errors.add(
+                f"renege[{i}]", SIDE_UNKNOWN.format(value=shown(side), sides=_sides_text(ruleset))
+            )
         elif side in found:
             errors.add(f"renege[{i}]", RENEGE_DUPLICATE.format(side=side))
         else:
@@ -294,8 +314,9 @@ def _renege(raw: Any, ruleset: RuleSet, errors: ErrorList) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _trump(data: Mapping[str, Any], ruleset: RuleSet, errors: ErrorList, *, required: bool
-           ) -> str | None:
+def _trump(
+    data: Mapping[str, Any], ruleset: RuleSet, errors: ErrorList, *, required: bool
+) -> str | None:
     trump = data.get("trump")
     if trump is None:
         if required:
@@ -321,8 +342,7 @@ def _trump(data: Mapping[str, Any], ruleset: RuleSet, errors: ErrorList, *, requ
         errors.add("bidding.round", BIDDING_ROUND.format(value=shown(rnd)))
         ok = False
     if not isinstance(turned, str) or turned not in SUITS:
-        errors.add("bidding.turned", BIDDING_TURNED.format(
-            value=shown(turned), suits=_SUITS_TEXT))
+        errors.add("bidding.turned", BIDDING_TURNED.format(value=shown(turned), suits=_SUITS_TEXT))
         ok = False
     if ok:
         if rnd == 1 and trump != turned:
@@ -332,8 +352,15 @@ def _trump(data: Mapping[str, Any], ruleset: RuleSet, errors: ErrorList, *, requ
     return trump
 
 
-def _per_side(raw: Any, name: str, ruleset: RuleSet, errors: ErrorList, not_object: str,
-              not_whole: str, missing: str | None) -> dict[str, int] | None:
+def _per_side(
+    raw: Any,
+    name: str,
+    ruleset: RuleSet,
+    errors: ErrorList,
+    not_object: str,
+    not_whole: str,
+    missing: str | None,
+) -> dict[str, int] | None:
     sides = ruleset.sides
     if not isinstance(raw, Mapping):
         if raw is None and missing is None:
@@ -345,8 +372,10 @@ def _per_side(raw: Any, name: str, ruleset: RuleSet, errors: ErrorList, not_obje
     ok = True
     for side, value in raw.items():
         if not is_side(side, ruleset):
-            errors.add(f"{name}.{field_key(side)}",
-                       SIDE_UNKNOWN.format(value=shown(side), sides=_sides_text(ruleset)))
+            errors.add(
+                f"{name}.{field_key(side)}",
+                SIDE_UNKNOWN.format(value=shown(side), sides=_sides_text(ruleset)),
+            )
             ok = False
         elif not is_whole(value) or value > NUMBER_MAX:
             errors.add(f"{name}.{side}", not_whole.format(value=shown(value)))
@@ -363,16 +392,24 @@ def _per_side(raw: Any, name: str, ruleset: RuleSet, errors: ErrorList, not_obje
     return {s: result[s] for s in sides}
 
 
-def _check_points(ruleset: RuleSet, no_trumps: bool, points: dict[str, int],
-                  tricks: dict[str, int] | None, last: str | None, errors: ErrorList) -> None:
+def _check_points(
+    ruleset: RuleSet,
+    no_trumps: bool,
+    points: dict[str, int],
+    tricks: dict[str, int] | None,
+    last: str | None,
+    errors: ErrorList,
+) -> None:
     table = pack_table(ruleset, no_trumps)
     sides = ruleset.sides
     values = [points[s] for s in sides]
     vector = None if tricks is None else [tricks[s] for s in sides]
     last_index = None if last is None else ruleset.side_index[last]
     if vector is not None and sum(vector) != ruleset.tricks:
-        errors.add("tricks", TRICKS_SUM.format(
-            tricks=ruleset.tricks, ruleset=ruleset.slug, sum=sum(vector)))
+        errors.add(
+            "tricks",
+            TRICKS_SUM.format(tricks=ruleset.tricks, ruleset=ruleset.slug, sum=sum(vector)),
+        )
         vector = None
     if table.possible(values, vector, last_index):
         return  # the usual case: one table lookup
@@ -381,29 +418,50 @@ def _check_points(ruleset: RuleSet, no_trumps: bool, points: dict[str, int],
         errors.add("points", POINTS_SUM_ALL_PLAYED.format(total=table.total, sum=total))
         return
     if total > table.max_played:
-        errors.add("points", POINTS_SUM_AT_MOST.format(
-            most=table.max_played, ruleset=ruleset.slug, played=ruleset.cards_played,
-            pack=ruleset.pack, sum=total))
+        errors.add(
+            "points",
+            POINTS_SUM_AT_MOST.format(
+                most=table.max_played,
+                ruleset=ruleset.slug,
+                played=ruleset.cards_played,
+                pack=ruleset.pack,
+                sum=total,
+            ),
+        )
         return
     if total < table.min_played:
-        errors.add("points", POINTS_SUM_AT_LEAST.format(
-            least=table.min_played, ruleset=ruleset.slug, out=ruleset.pack - ruleset.cards_played,
-            most=table.total - table.min_played, sum=total))
+        errors.add(
+            "points",
+            POINTS_SUM_AT_LEAST.format(
+                least=table.min_played,
+                ruleset=ruleset.slug,
+                out=ruleset.pack - ruleset.cards_played,
+                most=table.total - table.min_played,
+                sum=total,
+            ),
+        )
         return
     blamed = False
     for side, p in zip(sides, values, strict=True):
         t = None if vector is None else vector[ruleset.side_index[side]]
         if not table.side_can_take(p):
-            errors.add(f"points.{side}", POINTS_SIDE_IMPOSSIBLE.format(
-                card_points=card_points(p), ruleset=ruleset.slug))
+            errors.add(
+                f"points.{side}",
+                POINTS_SIDE_IMPOSSIBLE.format(card_points=card_points(p), ruleset=ruleset.slug),
+            )
             blamed = True
         elif t == 0 and p:
-            errors.add(f"points.{side}", POINTS_NO_TRICK.format(
-                side=side, card_points=card_points(p)))
+            errors.add(
+                f"points.{side}", POINTS_NO_TRICK.format(side=side, card_points=card_points(p))
+            )
             blamed = True
         elif t is not None and not table.side_can_take(p, t):
-            errors.add(f"tricks.{side}", TRICKS_CANNOT_HOLD.format(
-                tricks=t, side=side, card_points=card_points(p), ruleset=ruleset.slug))
+            errors.add(
+                f"tricks.{side}",
+                TRICKS_CANNOT_HOLD.format(
+                    tricks=t, side=side, card_points=card_points(p), ruleset=ruleset.slug
+                ),
+            )
             blamed = True
     if last_index is not None and vector is not None and vector[last_index] == 0:
         errors.add("last_trick", LAST_TRICK_NO_TRICKS.format(side=last))
@@ -414,17 +472,30 @@ def _check_points(ruleset: RuleSet, no_trumps: bool, points: dict[str, int],
     if not table.possible(values, None, None):
         errors.add("points", POINTS_JOINT_IMPOSSIBLE.format(points=shown, ruleset=ruleset.slug))
     elif vector is not None and not table.possible(values, vector, None):
-        errors.add("tricks", TRICKS_JOINT_IMPOSSIBLE.format(
-            points=shown, tricks=", ".join(f"{s} {t}" for s, t in zip(sides, vector, strict=True))))
+        errors.add(
+            "tricks",
+            TRICKS_JOINT_IMPOSSIBLE.format(
+                points=shown,
+                tricks=", ".join(f"{s} {t}" for s, t in zip(sides, vector, strict=True)),
+            ),
+        )
     elif last is not None:
-        errors.add("last_trick", LAST_TRICK_IMPOSSIBLE.format(
-            side=last, card_points=card_points(points[last])))
+        errors.add(
+            "last_trick",
+            LAST_TRICK_IMPOSSIBLE.format(side=last, card_points=card_points(points[last])),
+        )
     else:
         raise RulesBug(f"points {values} rejected without a reason")
 
 
-def _check_shown_cards(ruleset: RuleSet, trump: str, melds: Mapping[str, tuple[Meld, ...]],
-                       bell: str | None, points: Mapping[str, int], errors: ErrorList) -> None:
+def _check_shown_cards(
+    ruleset: RuleSet,
+    trump: str,
+    melds: Mapping[str, tuple[Meld, ...]],
+    bell: str | None,
+    points: Mapping[str, int],
+    errors: ErrorList,
+) -> None:
     """Every card shown in a meld or the bell is held, hence played, hence in the points.
 
     Where every card is played this always holds; where some are left out (RULES.md
@@ -448,23 +519,28 @@ def _check_shown_cards(ruleset: RuleSet, trump: str, melds: Mapping[str, tuple[M
             worth += trump_points[rank] if i // 8 == trump_suit else plain_points[rank]
     total = sum(points.values())
     if total < worth:
-        errors.add("points", POINTS_BELOW_SHOWN.format(
-            worth=worth, cards=len(mask_cards(mask)), sum=total))
+        errors.add(
+            "points", POINTS_BELOW_SHOWN.format(worth=worth, cards=len(mask_cards(mask)), sum=total)
+        )
 
 
 def _player(raw: Any, path: str, errors: ErrorList) -> str | None:
     if raw is None:
         return None
-    if (isinstance(raw, bool) or not isinstance(raw, str | int)
-            or (isinstance(raw, str) and len(raw) > PLAYER_ID_MAX)
-            or (isinstance(raw, int) and not 0 <= raw <= NUMBER_MAX)):
+    if (
+        isinstance(raw, bool)
+        or not isinstance(raw, str | int)
+        or (isinstance(raw, str) and len(raw) > PLAYER_ID_MAX)
+        or (isinstance(raw, int) and not 0 <= raw <= NUMBER_MAX)
+    ):
         errors.add(path, MELD_PLAYER_INVALID.format(value=shown(raw)))
         return None
     return str(raw)
 
 
-def _one_meld(raw: Any, path: str, ruleset: RuleSet, trump: str | None, errors: ErrorList
-              ) -> Meld | None:
+def _one_meld(
+    raw: Any, path: str, ruleset: RuleSet, trump: str | None, errors: ErrorList
+) -> Meld | None:
     if not isinstance(raw, Mapping):
         errors.add(path, MELD_NOT_OBJECT)
         return None
@@ -485,16 +561,18 @@ def _one_meld(raw: Any, path: str, ruleset: RuleSet, trump: str | None, errors: 
         kind = "sequence"
     if kind in _FOUR_KINDS:
         if not isinstance(rank, str) or rank not in RANK_INDEX:
-            errors.add(f"{path}.rank", MELD_RANK_UNKNOWN.format(
-                value=shown(rank), ranks=" ".join(RANKS)))
+            errors.add(
+                f"{path}.rank", MELD_RANK_UNKNOWN.format(value=shown(rank), ranks=" ".join(RANKS))
+            )
             return None
         if rank not in pack_ranks:
             errors.add(f"{path}.rank", MELD_RANK_NOT_IN_PACK.format(rank=rank, pack=ruleset.pack))
             return None
         meld = four(ruleset, rank, player=player)
         if meld is None:
-            errors.add(f"{path}.kind", MELD_KIND_UNKNOWN.format(
-                kind=f"four-{rank}", ruleset=ruleset.slug))
+            errors.add(
+                f"{path}.kind", MELD_KIND_UNKNOWN.format(kind=f"four-{rank}", ruleset=ruleset.slug)
+            )
         return meld
     if kind not in _SEQUENCE_KINDS:
         errors.add(f"{path}.kind", MELD_KIND_INVALID.format(value=shown(kind)))
@@ -507,8 +585,10 @@ def _one_meld(raw: Any, path: str, ruleset: RuleSet, trump: str | None, errors: 
         ok = False
     most = len(pack_ranks)
     if not is_whole(length) or not 3 <= length <= most:
-        errors.add(f"{path}.length", MELD_LENGTH_INVALID.format(
-            most=most, pack=ruleset.pack, value=shown(length)))
+        errors.add(
+            f"{path}.length",
+            MELD_LENGTH_INVALID.format(most=most, pack=ruleset.pack, value=shown(length)),
+        )
         ok = False
     if not isinstance(top, str) or top not in RANK_INDEX:
         errors.add(f"{path}.top", MELD_RANK_UNKNOWN.format(value=shown(top), ranks=" ".join(RANKS)))
@@ -520,19 +600,28 @@ def _one_meld(raw: Any, path: str, ruleset: RuleSet, trump: str | None, errors: 
         return None
     low = RANK_INDEX[top] + length - 1
     if low >= most:
-        errors.add(f"{path}.top", SEQUENCE_NOT_IN_PACK.format(
-            length=length, top=top, low=RANKS[low] if low < len(RANKS) else "card below the 7",
-            pack=ruleset.pack))
+        errors.add(
+            f"{path}.top",
+            SEQUENCE_NOT_IN_PACK.format(
+                length=length,
+                top=top,
+                low=RANKS[low] if low < len(RANKS) else "card below the 7",
+                pack=ruleset.pack,
+            ),
+        )
         return None
     meld = sequence(ruleset, suit, top, length, trump=trump, player=player)
     if meld is None:
-        errors.add(f"{path}.kind", MELD_KIND_UNKNOWN.format(
-            kind=f"run-{min(length, 6)}", ruleset=ruleset.slug))
+        errors.add(
+            f"{path}.kind",
+            MELD_KIND_UNKNOWN.format(kind=f"run-{min(length, 6)}", ruleset=ruleset.slug),
+        )
     return meld
 
 
-def _melds_and_bell(data: Mapping[str, Any], ruleset: RuleSet, trump: str | None,
-                    errors: ErrorList) -> tuple[dict[str, tuple[Meld, ...]], str | None]:
+def _melds_and_bell(
+    data: Mapping[str, Any], ruleset: RuleSet, trump: str | None, errors: ErrorList
+) -> tuple[dict[str, tuple[Meld, ...]], str | None]:
     raw = data.get("melds")
     sides = ruleset.side_index
     melds: dict[str, tuple[Meld, ...]] = {s: () for s in ruleset.sides}
@@ -544,8 +633,10 @@ def _melds_and_bell(data: Mapping[str, Any], ruleset: RuleSet, trump: str | None
     most = ruleset.hand_size * ruleset.players_per_side // 3
     for side, items in (raw or {}).items():
         if side not in sides:
-            errors.add(f"melds.{field_key(side)}", SIDE_UNKNOWN.format(
-                value=shown(side), sides=_sides_text(ruleset)))
+            errors.add(
+                f"melds.{field_key(side)}",
+                SIDE_UNKNOWN.format(value=shown(side), sides=_sides_text(ruleset)),
+            )
             continue
         if items is None:
             continue
@@ -553,8 +644,12 @@ def _melds_and_bell(data: Mapping[str, Any], ruleset: RuleSet, trump: str | None
             errors.add(f"melds.{side}", MELD_LIST.format(side=side))
             continue
         if len(items) > most:
-            errors.add(f"melds.{side}", MELD_LIST_TOO_LONG.format(
-                side=side, count=len(items), most=most, ruleset=ruleset.slug))
+            errors.add(
+                f"melds.{side}",
+                MELD_LIST_TOO_LONG.format(
+                    side=side, count=len(items), most=most, ruleset=ruleset.slug
+                ),
+            )
             continue
         found: list[Meld] = []
         for i, item in enumerate(items):
@@ -564,15 +659,21 @@ def _melds_and_bell(data: Mapping[str, Any], ruleset: RuleSet, trump: str | None
                 continue
             for mask, other_path, _ in seen:
                 if mask & meld.mask:
-                    errors.add(path, MELD_SHARES_CARD.format(
-                        cards=", ".join(mask_cards(mask & meld.mask)), other=other_path))
+                    errors.add(
+                        path,
+                        MELD_SHARES_CARD.format(
+                            cards=", ".join(mask_cards(mask & meld.mask)), other=other_path
+                        ),
+                    )
                     break
             seen.append((meld.mask, path, side))
             if meld.player is not None:
                 first = owner.setdefault(meld.player, side)
                 if first != side:
-                    errors.add(f"{path}.player", MELD_PLAYER_TWO_SIDES.format(
-                        player=meld.player, sides=f"{first}, {side}"))
+                    errors.add(
+                        f"{path}.player",
+                        MELD_PLAYER_TWO_SIDES.format(player=meld.player, sides=f"{first}, {side}"),
+                    )
             found.append(meld)
         melds[side] = tuple(found)
     bell = _bell(data.get("bell"), ruleset, trump, seen, errors)
@@ -580,8 +681,13 @@ def _melds_and_bell(data: Mapping[str, Any], ruleset: RuleSet, trump: str | None
     return melds, bell
 
 
-def _bell(raw: Any, ruleset: RuleSet, trump: str | None, seen: list[tuple[int, str, str]],
-          errors: ErrorList) -> str | None:
+def _bell(
+    raw: Any,
+    ruleset: RuleSet,
+    trump: str | None,
+    seen: list[tuple[int, str, str]],
+    errors: ErrorList,
+) -> str | None:
     if raw is None:
         return None
     if isinstance(raw, list | tuple) and len(raw) > 1:
@@ -602,8 +708,12 @@ def _bell(raw: Any, ruleset: RuleSet, trump: str | None, seen: list[tuple[int, s
         bit = card_bit(trump, rank)
         for mask, path, side in seen:
             if side != raw and mask & bit:
-                errors.add("bell", BELL_CARD_IN_OTHER_MELD.format(
-                    card=f"{rank} of {trump}", other=side, path=path, side=raw))
+                errors.add(
+                    "bell",
+                    BELL_CARD_IN_OTHER_MELD.format(
+                        card=f"{rank} of {trump}", other=side, path=path, side=raw
+                    ),
+                )
                 return None
     return raw
 
@@ -621,15 +731,20 @@ def _fits(sizes: list[int], room: list[int]) -> bool:
         for b, free in enumerate(room):
             if free >= sizes[i] and free not in tried:
                 tried.add(free)
-                if place(i + 1, (*room[:b], free - sizes[i], *room[b + 1:])):
+                if place(i + 1, (*room[:b], free - sizes[i], *room[b + 1 :])):
                     return True
         return False
 
     return place(0, tuple(room))
 
 
-def _check_hands(ruleset: RuleSet, melds: Mapping[str, tuple[Meld, ...]], bell: str | None,
-                 trump: str | None, errors: ErrorList) -> None:
+def _check_hands(
+    ruleset: RuleSet,
+    melds: Mapping[str, tuple[Meld, ...]],
+    bell: str | None,
+    trump: str | None,
+    errors: ErrorList,
+) -> None:
     """Each meld lies in one player's hand; a side's melds must fit its players' hands."""
     hand = ruleset.hand_size
     per_side = ruleset.players_per_side
@@ -652,15 +767,20 @@ def _check_hands(ruleset: RuleSet, melds: Mapping[str, tuple[Meld, ...]], bell: 
             else:
                 items.append((m.mask, m.player))
         if len(bell_players) > 1:
-            errors.add("bell", BELL_SPLIT.format(side=side, first=bell_players[0],
-                                                  second=bell_players[1]))
+            errors.add(
+                "bell", BELL_SPLIT.format(side=side, first=bell_players[0], second=bell_players[1])
+            )
             continue
         if bell_item:
             items.append((bell_item, bell_players[0] if bell_players else None))
         count = sum(mask.bit_count() for mask, _ in items)
         if count > hand * per_side:
-            errors.add(f"melds.{side}", MELDS_TOO_MANY_CARDS_SIDE.format(
-                side=side, count=count, players=per_side, capacity=hand * per_side))
+            errors.add(
+                f"melds.{side}",
+                MELDS_TOO_MANY_CARDS_SIDE.format(
+                    side=side, count=count, players=per_side, capacity=hand * per_side
+                ),
+            )
             continue
         load: dict[str, int] = {}
         free: list[int] = []
@@ -670,16 +790,23 @@ def _check_hands(ruleset: RuleSet, melds: Mapping[str, tuple[Meld, ...]], bell: 
             else:
                 load[player] = load.get(player, 0) + mask.bit_count()
         if len(load) > per_side:
-            errors.add(f"melds.{side}", MELD_TOO_MANY_PLAYERS.format(
-                side=side, players=per_side, count=len(load), names=", ".join(load)))
+            errors.add(
+                f"melds.{side}",
+                MELD_TOO_MANY_PLAYERS.format(
+                    side=side, players=per_side, count=len(load), names=", ".join(load)
+                ),
+            )
             continue
         over = [p for p, n in load.items() if n > hand]
         for player in over:
-            errors.add(f"melds.{side}", MELDS_TOO_MANY_CARDS_PLAYER.format(
-                player=player, count=load[player], hand=hand))
+            errors.add(
+                f"melds.{side}",
+                MELDS_TOO_MANY_CARDS_PLAYER.format(player=player, count=load[player], hand=hand),
+            )
         if over or not free:
             continue
         room = [hand - n for n in load.values()] + [hand] * (per_side - len(load))
         if not _fits(free, room):
-            errors.add(f"melds.{side}", MELDS_DO_NOT_FIT.format(
-                side=side, players=per_side, hand=hand))
+            errors.add(
+                f"melds.{side}", MELDS_DO_NOT_FIT.format(side=side, players=per_side, hand=hand)
+            )

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST
 from clabber_league.clubs.access import club_access
 from clabber_league.clubs.decorators import club_view
 from clabber_league.core.errors import ServiceError
+from clabber_league.games import table_links
 from clabber_league.leagues import services as league_services
 from clabber_league.leagues.models import Division, Season, Team, Venue
 from clabber_league.leagues.selectors import venue_list
@@ -506,6 +507,7 @@ def night(request: HttpRequest, day: str) -> HttpResponse:
             date=date,
             fixtures=fixtures,
             published=request.club.league_nights.filter(date=date).first(),
+            **_table_links(request, fixtures),
         ),
     )
 
@@ -697,8 +699,23 @@ def night_sheet(request: HttpRequest, day: str) -> HttpResponse:
         date = dt.date.fromisoformat(day)
     except ValueError as exc:
         raise Http404("No such night.") from exc
+    divisions = selectors.night_sheet(club=request.club, date=date)
     return render(
         request,
         "scheduling/night_sheet.html",
-        _context(request, date=date, divisions=selectors.night_sheet(club=request.club, date=date)),
+        _context(
+            request,
+            date=date,
+            divisions=divisions,
+            **_table_links(request, [f for night in divisions for f in night.fixtures]),
+        ),
     )
+
+
+def _table_links(request: HttpRequest, fixtures: list[Fixture]) -> dict[str, Any]:
+    """For scorers and club admins: the games being played for ``fixtures`` and their table
+    links (``games.table_links``: the QR codes the phones at the tables scan)."""
+    if not request.club_access.can("score"):
+        return {}
+    fixture_games, links = table_links.fixtures_table_links(fixtures=fixtures, user=request.user)
+    return {"fixture_games": fixture_games, "table_links": links, "show_table_links": True}

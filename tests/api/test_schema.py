@@ -97,6 +97,9 @@ def test_the_idempotent_posts_document_the_key_and_422(schema):
         "/api/clubs/{club_slug}/games/{game_id}/deals/",
         "/api/clubs/{club_slug}/games/{id}/paper-sheet/",
         "/api/clubs/{club_slug}/schedule-runs/",
+        "/api/clubs/{club_slug}/events/",
+        "/api/clubs/{club_slug}/events/{event_id}/entries/",
+        "/api/clubs/{club_slug}/events/{event_id}/rounds/",
     }
     for path in idempotent:
         assert "422" in schema["paths"][path]["post"]["responses"]

@@ -135,3 +135,22 @@ def test_the_schema_documents_both_calculator_endpoints_with_examples(client):
         e["value"] == {k: v for k, v in SECTION_6_DEAL.items() if k in e["value"]}
         for e in examples.values()
     )
+
+
+def test_score_refuses_points_no_deal_of_a_dear_house_pack_gives(client):
+    # Cards worth 100 but five trumps (98, 98, 98, 97, 97): three sides each 4 short of a
+    # round number is impossible, though each side alone (and any two together) could be.
+    from tests.rules.test_exact_points_of_dearest_packs import IMPOSSIBLE, _deal
+
+    points, tricks = IMPOSSIBLE["klaberjass-3"]
+    body = _deal("klaberjass-3", points, tricks)
+    response = client.post(reverse("rules-score"), body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        {
+            "field": "points",
+            "message": "These card points (A 1196, B 896, C 896) cannot be taken together "
+            "from one pack in shortfalls-klaberjass-3.",
+        }
+    ]
+    assert _cli("score", body) == (2, response.json())

@@ -352,3 +352,44 @@ def test_a_table_name_is_short(game):
     with pytest.raises(TableLinkError) as refused:
         table_link_issue(game=game, table_label="x" * 41)
     assert refused.value.errors[0]["field"] == "table_label"
+
+
+# --- where the links are printed: the night sheet and the night's fixtures ---------------
+
+
+@pytest.fixture
+def night_game(game, teams, division, club):
+    from clabber_league.scheduling.models import Fixture
+
+    a, b = teams
+    fixture = Fixture.objects.create(
+        club=club,
+        division=division,
+        round_number=1,
+        home=a,
+        away=b,
+        table=2,
+        date=dt.date(2026, 9, 7),
+    )
+    Game.objects.filter(pk=game.pk).update(fixture=fixture)
+    game.refresh_from_db()
+    return game
+
+
+@pytest.mark.parametrize("page", ["night-sheet", "night"])
+def test_the_night_shows_each_games_table_link_to_scorers_only(
+    client, night_game, scorer, viewer, page
+):
+    url = reverse(
+        f"scheduling:{page}", kwargs={"club_slug": night_game.club.slug, "day": "2026-09-07"}
+    )
+    client.force_login(scorer)
+    html = client.get(url).content.decode()
+    link = TableLink.objects.get(game=night_game)
+    assert link.table_label == "2"
+    assert _url("table-card", night_game) in html
+    if page == "night-sheet":
+        assert table_link_token(link) in html and "<svg" in html
+    client.force_login(viewer)
+    html = client.get(url).content.decode()
+    assert table_link_token(link) not in html and _url("table-card", night_game) not in html

@@ -98,6 +98,22 @@ API = {
     "dispute-resolve": MANAGE,
     "handover-confirm": SCORE,
     "handover-dispute": SCORE,
+    "event-list": MANAGE,
+    "event-detail": MANAGE,
+    "event-ranking": READ,
+    "event-prizes": READ,
+    "event-entry-list": MANAGE,
+    "event-entry-detail": MANAGE,
+    "event-entry-leave": MANAGE,
+    "event-entry-paid": MANAGE,
+    "event-round-list": MANAGE,
+    "event-round-detail": MANAGE,
+    "event-round-call-time": MANAGE,
+    "event-round-finish": MANAGE,
+    "event-table-list": READ,
+    "event-series-list": MANAGE,
+    "event-series-detail": MANAGE,
+    "event-series-ranking": READ,
     "cup-list": MANAGE,
     "cup-detail": MANAGE,
     "cup-seed": MANAGE,
@@ -176,6 +192,28 @@ PAGES = {
     "members:dispute": (MANAGE, MANAGE),
     "members:handover": (SCORE, SCORE),
     "members:handover-dispute": (SCORE, SCORE),
+    "events:index": (READ, READ),
+    "events:new": (MANAGE, MANAGE),
+    "events:series-new": (MANAGE, MANAGE),
+    "events:detail": (READ, READ),
+    "events:edit": (MANAGE, MANAGE),
+    "events:check-in": (MANAGE, MANAGE),
+    "events:walk-in": (MANAGE, MANAGE),
+    "events:pair": (MANAGE, MANAGE),
+    "events:leave": (MANAGE, MANAGE),
+    "events:paid": (MANAGE, MANAGE),
+    "events:draw": (MANAGE, MANAGE),
+    "events:round-finish": (MANAGE, MANAGE),
+    "events:round-time": (MANAGE, MANAGE),
+    "events:round-status": (READ, READ),
+    "events:display": (READ, READ),
+    "events:display-live": (READ, READ),
+    "events:prizes": (READ, READ),
+    "events:round-draw": (READ, READ),
+    "events:round-cards": (MANAGE, MANAGE),
+    "events:series-index": (READ, READ),
+    "events:series": (READ, READ),
+    "events:player-nights": (READ, READ),
     "cups:list": (READ, READ),
     "cups:new": (MANAGE, MANAGE),
     "cups:detail": (READ, READ),
@@ -268,6 +306,7 @@ def world(game, teams, division, club):
         club=club, expires_at=timezone.now() + datetime.timedelta(days=3)
     )
     dispute = Dispute.objects.create(club=club, game=game, reason="Deal 1 was ours")
+    event, event_round, event_entry, event_series = _club_night(club)
     from clabber_league.cups.services.setup import cup_create, cup_draw
 
     cup = cup_draw(cup=cup_create(club=club, name="Cup", teams=[a, b]))
@@ -287,6 +326,10 @@ def world(game, teams, division, club):
         "revision": game.revisions.first().pk,
         "invitation": invitation.pk,
         "dispute": dispute.pk,
+        "event": event.pk,
+        "event_round": event_round.pk,
+        "event_entry": event_entry.pk,
+        "event_series": event_series.pk,
         "cup": cup.pk,
         "tie": cup.ties.get().pk,
     }
@@ -297,6 +340,26 @@ def world(game, teams, division, club):
         "objects": objects,
         "season_slug": division.season.slug,
     }
+
+
+def _club_night(club):
+    """A club night of a series with four players checked in and round 1 drawn."""
+    from clabber_league.events.services import checkin, rounds
+    from clabber_league.events.services import events as event_services
+    from tests.factories import PlayerFactory
+
+    series = event_services.series_create(club=club, name="Winter nights")
+    event = event_services.event_create(
+        club=club,
+        name="Club night",
+        date=datetime.date(2026, 12, 1),
+        rules="clabber",
+        series=series,
+    )
+    entries = [
+        checkin.entry_check_in(event=event, player=PlayerFactory(club=club)) for _ in range(4)
+    ]
+    return event, rounds.round_draw(event=event), entries[0], series
 
 
 # Which object a route's ``pk``/``id`` names.
@@ -338,6 +401,13 @@ PK_OBJECT = {
     "members:handover": "game",
     "members:player-merge": "player",
     "scheduling:withdrawal-policy": "division",
+    "event": "event",
+    "event-entry": "event_entry",
+    "event-round": "event_round",
+    "event-series": "event_series",
+    "events": "event",
+    "events:series": "event_series",
+    "events:player-nights": "player",
     "cup": "cup",
     "cup-tie": "tie",
     "cups": "cup",
@@ -362,6 +432,7 @@ def _kwargs(name: str, pattern, world) -> dict:
         "day": "2026-09-07",
         "player": objects["player"],
         "player_id": objects["player"],
+        "event_id": objects.get("event"),
         "cup_id": objects["cup"],
         "cup_pk": objects["cup"],
     }

@@ -188,6 +188,8 @@ if _POSTGRESQL and DATABASE_STATEMENT_TIMEOUT_MS > 0:
 # The most deals one game takes (a game to 500 never needs 200), and so the most rows of
 # one paper-sheet request and the most deals of one POST /api/rules/game.
 CLABBER_MAX_DEALS_PER_GAME = int(os.environ.get("CLABBER_MAX_DEALS_PER_GAME") or "200")
+# A club night's round drawn for more players than this runs as a Celery task.
+CLABBER_EVENT_DRAW_IN_REQUEST = int(os.environ.get("CLABBER_EVENT_DRAW_IN_REQUEST") or "40")
 
 # A game's table link (games.table_links) works this many days after it is issued (0: until
 # the game is confirmed or the link revoked). CLABBER_SITE_URL makes the link absolute where
@@ -258,9 +260,11 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
-    # A cup's format (single/double elimination) is not a schedule's (round robin/Swiss).
+    # A cup's format (single/double elimination) and a club night's (individual/pairs) are
+    # not a schedule's (round robin/Swiss), which keeps the name clients already use.
     "ENUM_NAME_OVERRIDES": {
         "CupFormatEnum": "clabber_league.cups.models.Cup.Format",
+        "EventFormatEnum": "clabber_league.events.models.Event.Format",
         "FormatEnum": "clabber_league.scheduling.models.ScheduleConfig.Format",
     },
     "COMPONENT_SPLIT_REQUEST": True,
@@ -278,6 +282,11 @@ SPECTACULAR_SETTINGS = {
         {"name": "standings", "description": "Tables, deals, leaderboards, ratings; CSV."},
         {"name": "rules", "description": "The rules calculator, open to anyone."},
         {"name": "members", "description": "Invitations, disputes, confirming at the table."},
+        {
+            "name": "events",
+            "description": "Club nights: events, check-in, rounds and draws, tables, the "
+            "night's ranking and prizes, seasons of nights.",
+        },
         {"name": "cups", "description": "Cups and play-offs: seeding, the bracket, ties."},
     ],
     "POSTPROCESSING_HOOKS": [

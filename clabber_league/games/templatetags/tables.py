@@ -23,10 +23,13 @@ from clabber_league.games.models import Game, TableLink
 register = template.Library()
 
 
-def qr_svg(url: str, label: str = "QR code", *, scale: int = 4) -> SafeString:
-    """``url`` as an SVG QR code (segno), labelled for screen readers."""
+def qr_svg(
+    url: str, label: str = "QR code", *, scale: int = 4, omitsize: bool = False
+) -> SafeString:
+    """``url`` as an SVG QR code (segno), labelled for screen readers; ``omitsize``: no
+    width and height, only a viewBox, so that CSS sizes it (for print, in millimetres)."""
     svg = segno.make(url, error="m").svg_inline(
-        scale=scale, border=2, dark="#000", light="#fff", svgclass="qr"
+        scale=scale, border=2, dark="#000", light="#fff", svgclass="qr", omitsize=omitsize
     )
     label_attr = format_html('<svg role="img" aria-label="{}" ', label)
     return mark_safe(svg.replace("<svg ", label_attr, 1))  # segno escapes the URL itself
@@ -79,7 +82,7 @@ def table_qr(context: template.Context, game: Any, size: str = "small") -> SafeS
         if label
         else (f"Scan to score game {game.pk}")
     )
-    svg = qr_svg(url, words, scale=8 if size == "large" else 3)
+    svg = qr_svg(url, words, scale=8 if size == "large" else 3, omitsize=True)
     return format_html(
         '<figure class="table-qr table-qr-{}">{}<figcaption><a href="{}" '
         'class="table-link-url">{}</a></figcaption></figure>',
