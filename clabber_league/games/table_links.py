@@ -197,7 +197,7 @@ def table_link_issue(
     """A new link for ``game``'s table; the one it had, if any, is revoked (a lost or
     photographed card). ``table_label`` defaults to the old link's, else the fixture's
     table. Refused for a confirmed or abandoned game (409)."""
-    game = Game.objects.select_for_update().select_related("fixture").get(pk=game.pk)
+    game = Game.objects.select_for_update(of=("self",)).select_related("fixture").get(pk=game.pk)
     if game.status in CLOSED:
         message = LINK_GAME_CLOSED.format(status=game.get_status_display().lower())
         raise TableLinkError.one("game", message, kind=CONFLICT)
