@@ -98,6 +98,11 @@ def _context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
         "deals": deals,
         "ruleset": adapters.game_ruleset(game),
         "sheet": game_sheet(game, deals, seat_names, side_names),
+        # The phone of a table link: its token, for scripts that call the deal API with
+        # ``Authorization: Table <token>`` (the offline outbox); None for anyone else.
+        "table_token": table_links.session_token(request, game.pk)
+        if request.club_access.table is not None
+        else None,
         **extra,
     }
 

@@ -26,6 +26,7 @@ from django.core.management import call_command
 
 from clabber_league.clubs.models import Club
 from clabber_league.cups.services import setup as cup_setup
+from clabber_league.events.models import Event
 from clabber_league.games.models import Game
 from clabber_league.leagues import services as league_services
 from clabber_league.leagues.models import Division, Team
@@ -108,6 +109,10 @@ PAGES = [
     Visit("my settings", "/me/settings/", ADMIN),
     Visit("join from an invitation", "/join/{invitation_key}/"),
     Visit("password reset", "/accounts/password/reset/"),
+    Visit("club nights", "/clubs/{club}/events/"),
+    Visit("a club night", "/clubs/{club}/events/{event}/"),
+    Visit("new club night", "/clubs/{club}/events/new/", ADMIN),
+    Visit("club night settings", "/clubs/{club}/events/{event}/edit/", ADMIN),
     Visit("cups", "/clubs/{club}/cups/"),
     Visit("new cup", "/clubs/{club}/cups/new/", ADMIN),
     Visit("a cup and its seeding", "/clubs/{club}/cups/{cup}/"),
@@ -169,6 +174,7 @@ def demo_places() -> dict[str, object]:
         "invitation_key": members_services.invitation_key(invitation),
         "dispute": dispute.pk,
         "house_rules": house_rules.pk,
+        "event": Event.objects.get(club=club, name="Tuesday club night").pk,
     }
     # Last: the night's games must not be the ones the game pages above pick.
     event, event_series, night_player = _demo_club_night(club, admin)
