@@ -455,8 +455,14 @@
     });
   }
 
+  // The engine (a few seconds of work) starts once the page has loaded, so that the form
+  // is ready first; a Save or a preview before then waits for it.
+  function startEngineLater() {
+    var start = function () { if (offlineMode()) { engine().catch(function () {}); } };
+    if (document.readyState === "complete") { setTimeout(start, 0); } else { window.addEventListener("load", start); }
+  }
   refresh().then(function () {
-    if (offlineMode()) { engine().catch(function () {}); }
+    startEngineLater();
     send();
   });
   window.addEventListener("offline", function () { engine().catch(function () {}); });
