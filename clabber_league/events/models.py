@@ -109,6 +109,17 @@ class Event(models.Model):
         "house-rules data (base and options), as a game stores it."
     )
     format = models.CharField(max_length=12, choices=Format.choices, default=Format.INDIVIDUAL)
+
+    class Movement(models.TextChoices):
+        MITCHELL = "mitchell", "Mitchell: North-South stay, East-West move up a table"
+        SWISS = "swiss", "Swiss: pairs meet the nearest on the night's scores"
+
+    movement = models.CharField(
+        max_length=8,
+        choices=Movement.choices,
+        default=Movement.MITCHELL,
+        help_text="How fixed pairs move between rounds (format 'pairs').",
+    )
     rounds = models.PositiveSmallIntegerField(default=4)
     round_kind = models.CharField(max_length=8, choices=RoundKind.choices, default=RoundKind.GAME)
     round_deals = models.PositiveSmallIntegerField(

@@ -197,7 +197,7 @@ def table_link_issue(
     """A new link for ``game``'s table; the one it had, if any, is revoked (a lost or
     photographed card). ``table_label`` defaults to the old link's, else the fixture's
     table. Refused for a confirmed or abandoned game (409)."""
-    game = Game.objects.select_for_update().select_related("fixture").get(pk=game.pk)
+    game = Game.objects.select_for_update(of=("self",)).select_related("fixture").get(pk=game.pk)
     if game.status in CLOSED:
         message = LINK_GAME_CLOSED.format(status=game.get_status_display().lower())
         raise TableLinkError.one("game", message, kind=CONFLICT)
@@ -331,6 +331,8 @@ def page_grant(request: HttpRequest, club_slug: str, *args: Any, **kwargs: Any) 
         return TableGrant(club_id=0, game_id=game_id, refusal=exc.errors[0]["message"])
     if link.game.club.slug != club_slug:
         return TableGrant(club_id=0, game_id=game_id, refusal=LINK_OTHER_CLUB)
+    if str(link.game_id) != str(game_id):  # kept under another game's id: never its grant
+        return TableGrant(club_id=0, game_id=game_id, refusal=LINK_OTHER_GAME)
     request.table_link = link  # type: ignore[attr-defined]
     return table_grant(link)
 

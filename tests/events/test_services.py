@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from clabber_league.clubs.models import Player
-from clabber_league.events.models import Entry, Event, Round, SitOut, Table
+from clabber_league.events.models import Entry, Event, Round, SitOut
 from clabber_league.events.services import checkin, rounds
 from clabber_league.events.services import events as event_services
 from clabber_league.games import services as games
@@ -308,22 +308,6 @@ def test_time_is_called_only_on_a_timed_round(night, members):
     assert caught.value.errors[0]["message"] == rounds.NO_TIME_LIMIT
 
 
-def test_a_large_draw_runs_as_a_task_and_reports_its_end(
-    club, members, settings, django_capture_on_commit_callbacks
-):
-    settings.CLABBER_EVENT_DRAW_IN_REQUEST = 4
-    event = event_services.event_create(
-        club=club, name="Big", date=dt.date(2026, 12, 8), rules="clabber"
-    )
-    _check_in(event, members[:12])
-    with django_capture_on_commit_callbacks(execute=True):
-        drawn = rounds.round_draw(event=event)  # queued; tasks run eagerly in the tests
-        assert drawn.status == Round.Status.DRAWING
-    drawn.refresh_from_db()
-    assert drawn.status == Round.Status.PLAYING and drawn.progress == 100
-    assert Table.objects.filter(round=drawn).count() == 3
-
-
 def test_merging_two_players_moves_their_night(night, members, club):
     from clabber_league.clubs.services import player_merge
 
@@ -334,3 +318,90 @@ def test_merging_two_players_moves_their_night(night, members, club):
     assert Entry.objects.filter(event=night, player=twin).exists()
     assert any(twin.pk in t.seats for t in drawn.tables.all())
     assert not Player.objects.filter(pk=members[0].pk).exists()
+
+
+# --- fixed pairs -------------------------------------------------------------------------------
+
+
+def _pairs_night(club, movement="mitchell"):
+    return event_services.event_create(
+        club=club,
+        name="Pairs night",
+        date=dt.date(2026, 12, 8),
+        rules="clabber",
+        format="pairs",
+        movement=movement,
+        rounds=3,
+        seed="777",
+    )
+
+
+def test_pairs_are_entered_and_checked_in_together(club, members):
+    event = _pairs_night(club)
+    pair = checkin.pair_enter(event=event, player_1=members[0], player_2=members[1])
+    assert pair.number == 1
+    assert Entry.objects.filter(event=event, checked_in=True).count() == 2
+    with pytest.raises(checkin.CheckInError) as caught:
+        checkin.pair_enter(event=event, player_1=members[1], player_2=members[2])
+    assert caught.value.status == 409 and caught.value.errors[0]["field"] == "player_1"
+    by_name = checkin.pair_walk_in(event=event, name_1="member 03", name_2="New Partner")
+    assert by_name.player_1 == members[2] and by_name.player_2.name == "New Partner"
+
+
+def test_pairs_are_only_entered_at_a_pairs_event(night, members):
+    with pytest.raises(checkin.CheckInError) as caught:
+        checkin.pair_enter(event=night, player_1=members[0], player_2=members[1])
+    assert caught.value.errors[0]["message"] == checkin.PAIRS_ONLY
+
+
+@pytest.mark.parametrize("movement", ["mitchell", "swiss"])
+def test_fixed_pairs_sit_together_and_move_between_tables(club, members, access, movement):
+    event = _pairs_night(club, movement)
+    pairs = [
+        checkin.pair_enter(event=event, player_1=members[2 * i], player_2=members[2 * i + 1])
+        for i in range(5)
+    ]
+    partners = {frozenset((p.player_1_id, p.player_2_id)) for p in pairs}
+    met = []
+    for _ in range(2):
+        drawn = rounds.round_draw(event=event, access=access)
+        tables = list(drawn.tables.all())
+        assert len(tables) == 2  # five pairs: two tables, one pair has a bye
+        assert drawn.sit_outs.count() == 2  # the bye: both players of one pair
+        for t in tables:
+            assert frozenset(t.seats[0::2]) in partners and frozenset(t.seats[1::2]) in partners
+            met.append(frozenset((frozenset(t.seats[0::2]), frozenset(t.seats[1::2]))))
+        play_out(drawn)
+    assert len(set(met)) == len(met)  # no two pairs met twice in two rounds
+
+
+def test_each_table_gets_a_table_link_that_stops_once_its_round_is_over(night, members, access):
+    from clabber_league.games import table_links
+
+    _check_in(night, members[:8])
+    first = rounds.round_draw(event=night, access=access)
+    links = {t.number: table_links.table_link_live(game=t.game) for t in first.tables.all()}
+    assert {link.table_label for link in links.values()} == {"1", "2"}
+    token = table_links.table_link_token(links[1])
+    assert table_links.table_link_check(token).game_id == first.tables.get(number=1).game_id
+    play_out(first)
+    rounds.round_draw(event=night, access=access)  # round 1 over: its games confirmed
+    with pytest.raises(table_links.TableLinkError) as caught:
+        table_links.table_link_check(token)
+    assert caught.value.errors[0]["message"] == table_links.LINK_GAME_CONFIRMED
+
+
+def test_a_draw_whose_worker_was_lost_is_drawn_again(night, members):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    _check_in(night, members[:4])
+    lost = Round.objects.create(event=night, number=1, seed=night.seed, status="drawing")
+    with pytest.raises(rounds.RoundError) as caught:
+        rounds.round_draw(event=night)
+    assert caught.value.status == 409  # a draw under way is waited for
+    Round.objects.filter(pk=lost.pk).update(created_at=timezone.now() - dt.timedelta(hours=1))
+    drawn = rounds.round_draw(event=night)
+    assert (drawn.number, drawn.status) == (1, Round.Status.PLAYING)
+    assert Round.objects.filter(event=night).count() == 1

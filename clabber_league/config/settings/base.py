@@ -188,6 +188,8 @@ if _POSTGRESQL and DATABASE_STATEMENT_TIMEOUT_MS > 0:
 # The most deals one game takes (a game to 500 never needs 200), and so the most rows of
 # one paper-sheet request and the most deals of one POST /api/rules/game.
 CLABBER_MAX_DEALS_PER_GAME = int(os.environ.get("CLABBER_MAX_DEALS_PER_GAME") or "200")
+# A club night's round drawn for more players than this runs as a Celery task.
+CLABBER_EVENT_DRAW_IN_REQUEST = int(os.environ.get("CLABBER_EVENT_DRAW_IN_REQUEST") or "40")
 
 # A game's table link (games.table_links) works this many days after it is issued (0: until
 # the game is confirmed or the link revoked). CLABBER_SITE_URL makes the link absolute where
@@ -212,6 +214,12 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_FINDERS = [
+    "django.contrib.staticfiles.finders.FileSystemFinder",
+    "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+    # rules/clabber_rules.zip: clabber_league/rules/ packed for the phones, never stale
+    "clabber_league.core.rules_pack.RulesPackFinder",
+]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

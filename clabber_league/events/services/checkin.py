@@ -11,14 +11,14 @@ only a name nobody has becomes a new player.
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 
 from clabber_league.clubs.models import Player
 from clabber_league.core.errors import CONFLICT, ServiceError
 
-from ..models import MAX_ENTRIES, Entry, Event, Round
+from ..models import MAX_ENTRIES, Entry, Event, Pair, Round
 
 CHECKED_IN_TWICE = "{name} is already checked in."
 PLAYER_OTHER_CLUB = "This player is not a member of the club."
@@ -30,6 +30,9 @@ EVENT_CLOSED = "This event is finished: no more check-ins."
 EVENT_FULL = "An event takes at most {cap} players."
 NOT_CHECKED_IN = "{name} is not checked in."
 ALREADY_LEFT = "{name} has already left (after round {round})."
+PAIRS_ONLY = "Pairs are entered only at a fixed-pairs event."
+PAIR_SAME_PLAYER = "A pair is two different players."
+PAIR_TAKEN = "{name} already plays in pair {number}."
 LAST_ROUND_DRAWN = "Every round of this event is drawn: there is no round left to join."
 
 
@@ -108,9 +111,15 @@ def entry_walk_in(*, event: Event, name: str) -> Entry:
     new player of the club. Two players whose names differ only in case are not guessed
     between: the secretary ticks the right one."""
     event = _locked_event(event)
+    return _check_in(event, _player_named(event, name, "name"), "name")
+
+
+def _player_named(event: Event, name: str, field_name: str) -> Player:
+    """The club's player called ``name`` whatever its case, else a new player of the club;
+    two players of that name are not guessed between."""
     name = " ".join((name or "").split())
     if not name or len(name) > 120:
-        raise CheckInError.one("name", WALK_IN_NAME)
+        raise CheckInError.one(field_name, WALK_IN_NAME)
     matches = list(
         Player.objects.filter(club_id=event.club_id)
         .annotate(lower=Lower("name"))
@@ -119,9 +128,8 @@ def entry_walk_in(*, event: Event, name: str) -> Entry:
     )
     if len(matches) > 1:
         message = WALK_IN_AMBIGUOUS.format(count=len(matches), name=name)
-        raise CheckInError.one("name", message)
-    player = matches[0] if matches else Player.objects.create(club_id=event.club_id, name=name)
-    return _check_in(event, player, "name")
+        raise CheckInError.one(field_name, message)
+    return matches[0] if matches else Player.objects.create(club_id=event.club_id, name=name)
 
 
 @transaction.atomic
@@ -162,3 +170,43 @@ def entries_playing(*, event: Event, round_number: int) -> list[Entry]:
     """The entries drawn for round ``round_number``."""
     entries = Entry.objects.filter(event=event, checked_in=True, joins_from_round__lte=round_number)
     return [e for e in entries.select_related("player") if e.plays_in(round_number)]
+
+
+@transaction.atomic
+def pair_enter(*, event: Event, player_1: Player, player_2: Player) -> Pair:
+    """Enter two players as a pair of a fixed-pairs event, checking in whichever of them is
+    not yet here. A player in another pair already is refused (409)."""
+    event = _locked_event(event)
+    if event.format != Event.Format.PAIRS:
+        raise CheckInError.one("format", PAIRS_ONLY, kind=CONFLICT)
+    if player_1.pk == player_2.pk:
+        raise CheckInError.one("player_2", PAIR_SAME_PLAYER)
+    for name, player in (("player_1", player_1), ("player_2", player_2)):
+        if player.club_id != event.club_id:
+            raise CheckInError.one(name, PLAYER_OTHER_CLUB)
+        taken = (
+            Pair.objects.filter(event=event)
+            .filter(models.Q(player_1=player) | models.Q(player_2=player))
+            .first()
+        )
+        if taken is not None:
+            message = PAIR_TAKEN.format(name=player.name, number=taken.number)
+            raise CheckInError.one(name, message, kind=CONFLICT)
+    for name, player in (("player_1", player_1), ("player_2", player_2)):
+        entry = Entry.objects.filter(event=event, player=player).first()
+        joins = next_round_number(event)
+        if entry is None or not entry.plays_in(joins):
+            _check_in(event, player, name)
+    number = (Pair.objects.filter(event=event).aggregate(n=models.Max("number"))["n"] or 0) + 1
+    return Pair.objects.create(event=event, number=number, player_1=player_1, player_2=player_2)
+
+
+@transaction.atomic
+def pair_walk_in(*, event: Event, name_1: str, name_2: str) -> Pair:
+    """:func:`pair_enter` for two players given by name (matched as a walk-in's is)."""
+    locked = _locked_event(event)
+    if locked.format != Event.Format.PAIRS:
+        raise CheckInError.one("format", PAIRS_ONLY, kind=CONFLICT)
+    player_1 = _player_named(locked, name_1, "player_1")
+    player_2 = _player_named(locked, name_2, "player_2")
+    return pair_enter(event=locked, player_1=player_1, player_2=player_2)

@@ -50,7 +50,7 @@ SERIES_BEST_OF = "Best N of M needs N (1 to 100)."
 SERIES_MIN_ATTENDANCE = "The minimum attendance is 0 to 100 nights."
 
 #: What a round is played by: fixed once a round is drawn.
-PLAY_FIELDS = ("rules", "format", "round_kind", "round_deals", "round_minutes")
+PLAY_FIELDS = ("rules", "format", "movement", "round_kind", "round_deals", "round_minutes")
 #: Every field an event is created or updated with.
 EVENT_FIELDS = (
     "name",
@@ -58,6 +58,7 @@ EVENT_FIELDS = (
     "date",
     "rules",
     "format",
+    "movement",
     "rounds",
     "round_kind",
     "round_deals",
@@ -177,6 +178,7 @@ def _event_errors(club: Club, values: Mapping[str, Any]) -> list[dict[str, str]]
         errors.append({"field": "date", "message": DATE_MISSING})
     _choice(errors, "kind", values.get("kind"), Event.Kind)
     _choice(errors, "format", values.get("format"), Event.Format)
+    _choice(errors, "movement", values.get("movement"), Event.Movement)
     _choice(errors, "round_kind", values.get("round_kind"), Event.RoundKind)
     _choice(errors, "sit_out_rule", values.get("sit_out_rule"), Event.SitOutRule)
     _choice(errors, "prize_rule", values.get("prize_rule"), Event.PrizeRule)
@@ -205,6 +207,7 @@ def _event_errors(club: Club, values: Mapping[str, Any]) -> list[dict[str, str]]
 DEFAULTS: dict[str, Any] = {
     "kind": Event.Kind.NIGHT,
     "format": Event.Format.INDIVIDUAL,
+    "movement": Event.Movement.MITCHELL,
     "rounds": 4,
     "round_kind": Event.RoundKind.GAME,
     "round_deals": None,

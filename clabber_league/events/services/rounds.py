@@ -4,9 +4,10 @@
 planner ``events.draw`` from the event's shown seed, with the night's earlier rounds and
 the season's other nights (the event's series) as history, so that nobody partners the
 same player twice in a night and repeats over the season are few. Each table then gets
-its game through ``games.services.game_start``: a game outside any league, played by the
-event's rules (a table of three at a four-hand event by the game's three-hand form), its
-first dealer the draw's. A round of N deals gives each game that deal limit (the target
+its game through ``games.services.game_start`` (and its table link, for the phone at the
+table: ``games.table_links``): a game outside any league, played by the event's rules (a
+table of three at a four-hand event by the game's three-hand form), its first dealer the
+draw's. A round of N deals gives each game that deal limit (the target
 does not end it); a timed round is ended by calling time. Sit-outs are recorded with the
 score the event's rule gives (a fixed score, or ``None``: the player's average on the
 night, which the ranking works out as the night goes on).
@@ -25,6 +26,7 @@ round.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -38,6 +40,7 @@ from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Player
 from clabber_league.core.errors import CONFLICT, ServiceError
 from clabber_league.games import services as games
+from clabber_league.games import table_links
 from clabber_league.games.adapters import rules_input
 from clabber_league.games.models import Game
 from clabber_league.leagues.results import game_counts
@@ -62,6 +65,9 @@ NO_TIME_LIMIT = "This event's rounds are not timed: a game ends at its target or
 DRAW_FAILED = "The draw failed ({detail}); nothing of it was kept. Draw again."
 PAIRS_TOO_FEW = "A round of fixed pairs needs at least two pairs checked in."
 
+#: A draw queued this long ago and still not done lost its worker: it may be drawn again.
+STALE_DRAW = dt.timedelta(minutes=5)
+
 #: What the history of a draw reads: the event's earlier rounds and its series' other nights.
 DRAWN_STATUSES = (Round.Status.PLAYING, Round.Status.FINISHED)
 
@@ -72,7 +78,7 @@ class RoundError(ServiceError):
 
 def draw_in_request_limit() -> int:
     """Players drawn in the request at most; a larger draw runs as a Celery task."""
-    return int(getattr(settings, "CLABBER_EVENT_DRAW_IN_REQUEST", 40))
+    return settings.CLABBER_EVENT_DRAW_IN_REQUEST
 
 
 # --- the history a draw reads ----------------------------------------------------------------
@@ -141,6 +147,12 @@ def round_draw(*, event: Event, user: Any = None, access: ClubAccess | None = No
     if event.status == Event.Status.FINISHED:
         raise RoundError.one("event", EVENT_FINISHED, kind=CONFLICT)
     last = event.round_set.order_by("-number").first()
+    if (
+        last is not None
+        and last.status == Round.Status.DRAWING
+        and last.created_at < timezone.now() - STALE_DRAW
+    ):
+        last.status = Round.Status.FAILED  # its worker is gone: nothing of it was written
     if last is not None and last.status == Round.Status.FAILED:
         last.delete()  # a failed draw left nothing but its row: draw that round again
         last = event.round_set.order_by("-number").first()
@@ -163,7 +175,7 @@ def round_draw(*, event: Event, user: Any = None, access: ClubAccess | None = No
         round_.save(update_fields=["message"])
         transaction.on_commit(lambda: _enqueue(round_.pk))
         return round_
-    _draw_and_seat(round_, players, user)
+    _seat(round_, _plan(round_, players), user)
     return round_
 
 
@@ -208,9 +220,12 @@ def round_draw_execute(*, round_id: int) -> Round:
     if round_.status != Round.Status.DRAWING:
         return round_
     try:
+        # The plan is read and drawn outside a transaction, so that the page sees the
+        # progress; the tables, games and sit-outs are then written all or nothing.
+        _progress(round_, 5, "Reading who is here and the night's history.")
+        planned = _plan(round_, _players(round_.event, round_.number))
         with transaction.atomic():
-            players = _players(round_.event, round_.number)
-            _draw_and_seat(round_, players, round_.created_by)
+            _seat(round_, planned, round_.created_by)
     except Exception as exc:  # any failure is recorded on the round
         logger.exception("draw of round %s failed", round_id)
         detail = " ".join(e["message"] for e in getattr(exc, "errors", [])) or type(exc).__name__
@@ -231,8 +246,14 @@ def _progress(round_: Round, percent: int, message: str) -> None:
     Round.objects.filter(pk=round_.pk).update(progress=percent, message=message[:300])
 
 
-def _draw_and_seat(round_: Round, ids: list[int], user: Any) -> None:
-    """Plan the round with ``events.draw`` and store it: a game per table, the sit-outs."""
+@dataclass
+class _Plan:
+    drawn: draw.RoundDraw
+    pairs: dict[int, Pair]
+
+
+def _plan(round_: Round, ids: list[int]) -> _Plan:
+    """The round's draw by ``events.draw`` (players, or fixed pairs), from the history."""
     event = round_.event
     pair_rows: dict[int, Pair] = {}
     if event.format == Event.Format.PAIRS:
@@ -245,7 +266,8 @@ def _draw_and_seat(round_: Round, ids: list[int], user: Any) -> None:
             ids,
             round_number=round_.number,
             seed=round_.seed,
-            method="mitchell",
+            method=event.movement,
+            scores=_pair_scores(round_, pair_of) if event.movement == "swiss" else None,
             history=history,
         )
     else:
@@ -260,6 +282,12 @@ def _draw_and_seat(round_: Round, ids: list[int], user: Any) -> None:
             keep_apart=[tuple(p) for p in event.keep_apart or []],
         )
     _progress(round_, 40, "Drawn: laying the tables.")
+    return _Plan(planned, pair_rows)
+
+
+def _seat(round_: Round, plan: _Plan, user: Any) -> None:
+    """Store the draw: a table and its game per table, the sit-outs with their score."""
+    event, planned, pair_rows = round_.event, plan.drawn, plan.pairs
     seats_of = {t.number: _player_seats(t, pair_rows) for t in planned.tables}
     players = Player.objects.in_bulk({p for seats in seats_of.values() for p in seats})
     total = max(len(planned.tables), 1)
@@ -281,6 +309,9 @@ def _draw_and_seat(round_: Round, ids: list[int], user: Any) -> None:
             first_dealer=game.first_dealer,
             game=game,
         )
+        # The table's phone scores its game through the link on the table card; the link
+        # stops working once the game is confirmed (the round finished).
+        table_links.table_link_issue(game=game, table_label=str(table.number), user=user)
         if done % 10 == 0:
             _progress(round_, 40 + 60 * done // total, f"Table {done} of {total} laid.")
     sit_out_players: list[int] = []
@@ -303,6 +334,23 @@ def _draw_and_seat(round_: Round, ids: list[int], user: Any) -> None:
     round_.status = Round.Status.PLAYING
     round_.progress = 100
     round_.notes = notes
+
+
+def _pair_scores(round_: Round, pair_of: dict[int, int]) -> dict[int, float]:
+    """Each pair's points over the night's earlier rounds (a Swiss movement's order): the
+    side's score of every game its players sat at."""
+    scores: dict[int, float] = {}
+    tables = Table.objects.filter(
+        round__event_id=round_.event_id, round__number__lt=round_.number
+    ).select_related("game")
+    for table in tables:
+        if table.game is None or len(table.seats) != 4:
+            continue
+        for seat, side in ((0, "A"), (1, "B")):
+            pair = pair_of.get(table.seats[seat])
+            if pair is not None:
+                scores[pair] = scores.get(pair, 0) + table.game.scores.get(side, 0)
+    return scores
 
 
 def _player_seats(table: draw.Table, pairs: dict[int, Pair]) -> tuple[int, ...]:

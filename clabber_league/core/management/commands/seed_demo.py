@@ -3,7 +3,8 @@
 Creates the Evansville Clabber Club (public), an admin and a scorer login, the
 Winter 2026 season with a Monday Night division of eight partnerships, finished
 games played card by card through the same services a scorer uses, and one game
-still in progress. A second run changes nothing.
+still in progress; and a club night of 13 players (a table of three each round) with two
+of its three rounds played. A second run changes nothing.
 
 It never takes over or resets an account that already exists: the ``admin`` and
 ``scorer`` logins get the demo password only when this command creates them, so a
@@ -56,6 +57,7 @@ TEAMS = [
     "West Side",
     "Franklin Street",
 ]
+NIGHT_NAME = "Tuesday club night"
 PAIRINGS = [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7)]
 
 
@@ -77,6 +79,7 @@ class Command(BaseCommand):
             club, admin, scorer = self._club_and_logins()
             division, teams = self._league(club)
         created = self._games(club, division, teams, admin, scorer, rng)
+        self._club_night(club, admin, scorer, rng)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo club ready: {club.name} ({Game.objects.filter(club=club).count()} games, "
@@ -186,3 +189,48 @@ class Command(BaseCommand):
                     game=game, user=admin, access=access_for(club=game.club, user=admin)
                 )
         return created
+
+    def _club_night(self, club, admin, scorer, rng) -> None:
+        """A club night (issue 15): 13 of the players checked in, two rounds drawn and
+        played through the same services the night's page uses, the third still to draw."""
+        from clabber_league.events.models import Event
+        from clabber_league.events.services import checkin, rounds
+        from clabber_league.events.services.events import event_create
+
+        if Event.objects.filter(club=club, name=NIGHT_NAME).exists():
+            return
+        event = event_create(
+            club=club,
+            user=admin,
+            name=NIGHT_NAME,
+            date=datetime.date(2026, 9, 8),
+            rules="clabber",
+            rounds=3,
+            entry_fee_cents=300,
+            prize_rule=Event.PrizeRule.PER_FOUR,
+            seed="260908",
+        )
+        for name in PLAYERS[:13]:
+            checkin.entry_check_in(event=event, player=Player.objects.get(club=club, name=name))
+        access = access_for(club=club, user=admin) if admin is not None else None
+        for _ in range(2):
+            drawn = rounds.round_draw(event=event, user=admin, access=access)
+            for table in drawn.tables.select_related("game"):
+                self._play_out(table.game, scorer, rng)
+        rounds.round_finish(round_=drawn, user=admin, access=access)
+
+    def _play_out(self, game, scorer, rng) -> None:
+        """Deals simulated card by card until the game ends."""
+        ruleset = get_ruleset(game.rules)
+        sides = len(ruleset.sides)
+        dealer = game.first_dealer
+        while game.status == Game.Status.IN_PROGRESS:
+            deal = simulate_deal(ruleset, rng, dealer=dealer)
+            maker_seat = None
+            if "maker" in deal:
+                maker_seat = rng.choice(
+                    [s for s in range(ruleset.players) if ruleset.sides[s % sides] == deal["maker"]]
+                )
+            game_services.deal_record(game=game, data=deal, maker_seat=maker_seat, user=scorer)
+            game.refresh_from_db()
+            dealer = game_services.next_dealer_seat(game=game)

@@ -1,0 +1,155 @@
+"""Forms of the secretary's pages: they collect and parse; the services check and write."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+
+from clabber_league.clubs.models import Club
+from clabber_league.leagues.models import HouseRules
+
+from .models import Event, Series
+from .services.events import night_rulesets
+
+HOUSE = "house:"
+
+
+def _apply_errors(form: forms.Form, errors: list[dict[str, str]], renames: dict[str, str]) -> None:
+    """Show a service's errors beside their fields (or above the form)."""
+    for error in errors:
+        name = renames.get(error["field"], error["field"])
+        form.add_error(name if name in form.fields else None, error["message"])
+
+
+def _cents(value: Decimal | None) -> int:
+    return int((value or Decimal(0)) * 100)
+
+
+class EventForm(forms.Form):
+    """An event's settings. Money is entered in the currency (2.50), kept in cents."""
+
+    name = forms.CharField(max_length=120)
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    kind = forms.ChoiceField(choices=Event.Kind.choices, initial=Event.Kind.NIGHT)
+    rules = forms.ChoiceField(choices=[], label="Game", help_text="A rule set, or house rules.")
+    format = forms.ChoiceField(choices=Event.Format.choices, initial=Event.Format.INDIVIDUAL)
+    movement = forms.ChoiceField(
+        choices=Event.Movement.choices,
+        initial=Event.Movement.MITCHELL,
+        label="Movement of fixed pairs",
+    )
+    rounds = forms.IntegerField(min_value=1, max_value=30, initial=4)
+    round_kind = forms.ChoiceField(
+        choices=Event.RoundKind.choices, initial=Event.RoundKind.GAME, label="A round is"
+    )
+    round_deals = forms.IntegerField(
+        required=False, min_value=1, label="Deals in a round", help_text="For a round of N deals."
+    )
+    round_minutes = forms.IntegerField(
+        required=False, min_value=1, label="Minutes in a round", help_text="For a timed round."
+    )
+    sit_out_rule = forms.ChoiceField(
+        choices=Event.SitOutRule.choices, initial=Event.SitOutRule.AVERAGE, label="A sit-out scores"
+    )
+    sit_out_score = forms.IntegerField(
+        min_value=0, initial=0, label="Fixed sit-out score", help_text="With a fixed score."
+    )
+    entry_fee = forms.DecimalField(
+        min_value=0, max_digits=7, decimal_places=2, initial=0, label="Entry fee"
+    )
+    prize_rule = forms.ChoiceField(choices=Event.PrizeRule.choices, initial=Event.PrizeRule.NONE)
+    hick_stake = forms.DecimalField(
+        min_value=0,
+        max_digits=7,
+        decimal_places=2,
+        initial=0,
+        label="Hick stake",
+        help_text="Paid into the night's pot for every hick (0: no pot).",
+    )
+    series = forms.ChoiceField(choices=[], required=False, label="Series of nights")
+
+    #: The service's field names that this form calls otherwise.
+    RENAMES = {"entry_fee_cents": "entry_fee", "hick_stake_cents": "hick_stake"}
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.club = club
+        house = HouseRules.objects.filter(club=club).order_by("name")[:100]
+        self.house_rules = {f"{HOUSE}{h.pk}": h for h in house}
+        self.fields["rules"].choices = [
+            ("Rule sets", night_rulesets()),
+            ("The club's house rules", [(k, h.name) for k, h in self.house_rules.items()]),
+        ]
+        series = Series.objects.filter(club=club).order_by("-created_at")[:100]
+        self.series = {str(s.pk): s for s in series}
+        self.fields["series"].choices = [("", "None")] + [
+            (k, s.name) for k, s in self.series.items()
+        ]
+
+    @staticmethod
+    def initial_for(event: Event) -> dict[str, Any]:
+        rules = event.rules
+        if isinstance(rules, dict):
+            found = HouseRules.objects.filter(club_id=event.club_id, name=rules.get("name")).first()
+            rules = f"{HOUSE}{found.pk}" if found else ""
+        return {
+            "name": event.name,
+            "date": event.date,
+            "kind": event.kind,
+            "rules": rules,
+            "format": event.format,
+            "movement": event.movement,
+            "rounds": event.rounds,
+            "round_kind": event.round_kind,
+            "round_deals": event.round_deals,
+            "round_minutes": event.round_minutes,
+            "sit_out_rule": event.sit_out_rule,
+            "sit_out_score": event.sit_out_score,
+            "entry_fee": Decimal(event.entry_fee_cents) / 100,
+            "prize_rule": event.prize_rule,
+            "hick_stake": Decimal(event.hick_stake_cents) / 100,
+            "series": str(event.series_id or ""),
+        }
+
+    def values(self) -> dict[str, Any]:
+        """The service's keyword arguments from the cleaned data."""
+        data = dict(self.cleaned_data)
+        rules = data.pop("rules")
+        if rules.startswith(HOUSE):
+            rules = self.house_rules[rules].as_rules_data()
+        series = self.series.get(data.pop("series") or "")
+        fee, stake = _cents(data.pop("entry_fee")), _cents(data.pop("hick_stake"))
+        return {
+            **data,
+            "rules": rules,
+            "series": series,
+            "entry_fee_cents": fee,
+            "hick_stake_cents": stake,
+        }
+
+    def add_service_errors(self, errors: list[dict[str, str]]) -> None:
+        _apply_errors(self, errors, self.RENAMES)
+
+
+class WalkInForm(forms.Form):
+    name = forms.CharField(max_length=120, label="Walk-in's name")
+
+    def add_service_errors(self, errors: list[dict[str, str]]) -> None:
+        _apply_errors(self, errors, {})
+
+
+class PairForm(forms.Form):
+    name_1 = forms.CharField(max_length=120, label="First player")
+    name_2 = forms.CharField(max_length=120, label="Partner")
+
+
+class SeriesForm(forms.Form):
+    name = forms.CharField(max_length=120, label="Series name")
+    method = forms.ChoiceField(choices=Series.Method.choices, label="Ranked by")
+    best_of = forms.IntegerField(required=False, min_value=1, max_value=100, label="N (best N)")
+    min_attendance = forms.IntegerField(min_value=0, max_value=100, initial=0)
+
+    def add_service_errors(self, errors: list[dict[str, str]]) -> None:
+        _apply_errors(self, errors, {})
