@@ -23,7 +23,7 @@ from clabber_league.leagues.models import Division, Team
 from clabber_league.rules import get_ruleset
 from clabber_league.scheduling.models import Fixture
 
-from . import adapters, selectors, services, table_links
+from . import adapters, offline, selectors, services, table_links
 from .forms import DealForm, SheetRowsForm
 from .models import Deal, Game
 from .sheet import game_sheet, sheet_cell
@@ -404,6 +404,7 @@ def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
             editing=None,
             next_dealer=_next_dealer_name(game),
             idempotency_key=uuid.uuid4().hex,
+            offline_game=offline.offline_game(request, game, *_names(game)),
         ),
     )
 
