@@ -44,11 +44,17 @@ PAGE_ASSETS: Final = (
 )
 
 
+def pyodide_folder() -> str:
+    """Pyodide loads its files by their own names from one folder: the names as vendored
+    (``collectstatic`` keeps them beside the hashed copies of the production storage)."""
+    return f"{settings.STATIC_URL.rstrip('/')}/vendor/pyodide/"
+
+
 def engine_urls() -> dict[str, str]:
     """The engine worker, the Pyodide runtime's folder and the packed rules engine."""
     return {
         "worker": static("js/engine_worker.js"),
-        "pyodide": static("vendor/pyodide/pyodide.mjs").removesuffix("pyodide.mjs"),
+        "pyodide": pyodide_folder(),
         "rules": static("rules/clabber_rules.zip"),
     }
 
@@ -56,7 +62,7 @@ def engine_urls() -> dict[str, str]:
 def precache_urls() -> list[str]:
     return [
         *(static(name) for name in PAGE_ASSETS),
-        *(static(f"vendor/pyodide/{name}") for name in PYODIDE_FILES),
+        *(pyodide_folder() + name for name in PYODIDE_FILES),
         static("rules/clabber_rules.zip"),
     ]
 
