@@ -128,6 +128,10 @@ vendor:
 	cp node_modules/chart.js/dist/chart.umd.min.js node_modules/chart.js/dist/chart.umd.min.js.map node_modules/chart.js/LICENSE.md static/vendor/chartjs/
 	mkdir -p tests/browser/vendor/axe-core  # axe-core checks the pages in the browser tests only
 	cp node_modules/axe-core/axe.min.js node_modules/axe-core/LICENSE tests/browser/vendor/axe-core/
+	# Pyodide runs the rules engine on the phone (offline deal entry): only the core runtime.
+	rm -rf static/vendor/pyodide && mkdir -p static/vendor/pyodide
+	cd node_modules/pyodide && cp pyodide.mjs pyodide.asm.mjs pyodide.asm.wasm python_stdlib.zip \
+		pyodide-lock.json package.json README.md ../../static/vendor/pyodide/
 
 # Redocly CLI from the npm registry, kept out of package.json (it is not vendored).
 REDOCLY_VERSION ?= 2.77.0

@@ -9,6 +9,7 @@ from clabber_league.calculator import api as calculator_api
 from clabber_league.calculator import views as calculator_views
 from clabber_league.clubs import views as club_views
 from clabber_league.core import api as core_api
+from clabber_league.core import offline as core_offline
 from clabber_league.core import views as core_views
 from clabber_league.games import table_views
 from clabber_league.members import api as members_api
@@ -36,6 +37,7 @@ api_patterns = [
 urlpatterns = [
     path("", core_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
+    path("sw.js", core_offline.service_worker, name="service-worker"),
     path("rules/", calculator_views.rules_page, name="rules"),
     path("rules/<slug:slug>/sheet/", calculator_views.blank_sheet, name="rules-sheet"),
     # A game's table link (its QR code): short, so that the code stays easy to scan.

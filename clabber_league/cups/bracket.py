@@ -34,7 +34,8 @@ The rules (README "Cups and play-offs"):
   round-1 matches (not the byes) play a single-elimination bracket of their own. Its
   "seeds" are those matches in order of their better seed (the loser of the match of the
   best seed is plate seed 1), with byes to the top plate seeds when their number is not a
-  power of two. It needs at least two played round-1 matches.
+  power of two. It needs at least two played round-1 matches, and with 4 entrants it
+  would be the third-place match, so not both.
 
 Match keys: ``"M<round>-<index>"`` (main), ``"L<round>-<index>"`` (losers), ``"GF"``,
 ``"GF2"``, ``"3P"``, ``"P<round>-<index>"`` (plate); ``index`` counts from 1, top to bottom.
@@ -82,6 +83,10 @@ PLATE_NOT_DOUBLE: Final = (
     "A double-elimination cup has no plate: its first-round losers play on in the losers' bracket."
 )
 PLATE_TOO_FEW: Final = "A plate needs at least two first-round matches that are played (not byes)."
+PLATE_IS_THIRD_PLACE: Final = (
+    "With 4 entrants the plate would be the third-place match (both are the first round's "
+    "losers): choose one."
+)
 RESET_NEEDS_DOUBLE: Final = "Only a double-elimination cup can have a grand-final reset."
 UNKNOWN_MATCH: Final = "There is no match {key} in this bracket."
 NOT_READY: Final = "Match {key} cannot have a winner yet: both sides are not known."
@@ -309,6 +314,8 @@ def plan(
         raise BracketError(RESET_NEEDS_DOUBLE)
     if third_place and entrants < 4:
         raise BracketError(THIRD_PLACE_NEEDS_FOUR)
+    if third_place and plate and rounds_for(entrants) == 2:
+        raise BracketError(PLATE_IS_THIRD_PLACE)
 
     rounds = rounds_for(entrants)
     main = _single("M", MAIN, [Source.of_seed(s) for s in range(1, entrants + 1)])

@@ -19,7 +19,7 @@ from clabber_league.core.errors import ServiceError
 
 from . import selectors
 from .forms import CupForm, PlaceRoundForm, SeedForm, TiePlaceForm, WalkoverForm
-from .models import Cup, Tie
+from .models import Cup, Stage, Tie
 from .services import build, placing, progress, setup
 
 CUPS_PER_PAGE = 30
@@ -123,11 +123,14 @@ def cup_detail(request: HttpRequest, pk: int) -> HttpResponse:
     club = request.club_access.club
     seed_form = SeedForm(initial={"seeding": cup.seeding})
     place_form = PlaceRoundForm(club=club, sections=_sections(cup))
+    league = selectors.league_stage(cup=cup)
     context = _base(
         request,
         cup=cup,
+        # While its knockout is being built the page asks for itself again every 2 s.
+        building=league is not None and league.build in Stage.ACTIVE,
         entrants=selectors.entrant_list(cup=cup),
-        league=selectors.league_stage(cup=cup),
+        league=league,
         notes=selectors.seeding_notes(cup=cup),
         ties=selectors.tie_list(cup=cup).exclude(status__in=[Tie.Status.BYE, Tie.Status.VOID])[
             :200

@@ -12,7 +12,13 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotAuthenticated, PermissionDenied, ValidationError
@@ -558,6 +564,34 @@ def _deal_body(request: Request) -> tuple[dict[str, Any], int | None]:
     return body, maker_seat
 
 
+class DealSetAsideSerializer(serializers.Serializer):
+    number = serializers.IntegerField(
+        min_value=1, help_text="The deal's number on the phone that recorded it."
+    )
+    deal = DealDataField(help_text="The deal as the phone recorded it (the deal API's body).")
+
+
+DEAL_NUMBER_PARAMETER = OpenApiParameter(
+    "number",
+    OpenApiTypes.INT,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="The deal's number as the sender counted it (a phone that recorded deals "
+    "offline). When the game's next deal has another number the answer is 409 and nothing "
+    "is recorded: another phone or page recorded deals meanwhile.",
+)
+NUMBER_NOT_WHOLE = "number is the deal's number: a whole number from 1."
+
+
+def _deal_number(request: Request) -> int | None:
+    text = request.query_params.get("number")
+    if text is None:
+        return None
+    if not text.isdigit() or not 0 < int(text) <= 10**6:
+        raise ValidationError({"errors": [{"field": "number", "message": NUMBER_NOT_WHOLE}]})
+    return int(text)
+
+
 class DealViewSet(ClubScopedModelViewSet):
     """The deals of one game, in order. Recording needs scorer or club admin."""
 
@@ -574,13 +608,20 @@ class DealViewSet(ClubScopedModelViewSet):
     def _game(self) -> Game:
         return get_object_or_404(Game, club=self.club, pk=self.kwargs["game_id"])
 
-    @extend_schema(request=DealInputSerializer, responses={201: DealSerializer, 400: ERROR_BODY})
+    @extend_schema(
+        request=DealInputSerializer,
+        responses={201: DealSerializer, 400: ERROR_BODY, 409: ERROR_BODY},
+        parameters=[DEAL_NUMBER_PARAMETER],
+    )
     @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Record the next deal. Send an ``Idempotency-Key`` so that a retry after a lost
         answer never records it twice (with ``Authorization: Table <token>`` the key is
-        kept with the deal, per game: a retry answers the deal it recorded)."""
+        kept with the deal, per game: a retry answers the deal it recorded), and
+        ``?number=`` (the deal's number as you counted it) to be told with 409, instead of
+        recording it, when another phone recorded that deal first."""
         data, maker_seat = _deal_body(request)
+        number = _deal_number(request)
         at_table = _at_table(self, request)
         key = request.headers.get("Idempotency-Key") if at_table else None
         try:  # the game is read once, locked, by the service
@@ -592,6 +633,7 @@ class DealViewSet(ClubScopedModelViewSet):
                 user=_actor(request),
                 idempotency_key=key[:80] if key else None,
                 at_table=at_table,
+                number=number,
             )
         except Game.DoesNotExist as exc:
             raise Http404("No Game matches the given query.") from exc  # as get_object_or_404
@@ -615,6 +657,38 @@ class DealViewSet(ClubScopedModelViewSet):
         deal = self.get_object()
         services.deal_delete(deal=deal, user=_actor(request), at_table=_at_table(self, request))
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        request=DealSetAsideSerializer,
+        responses={201: DealRevisionSerializer, 400: ERROR_BODY, 409: ERROR_BODY},
+        summary="Keep in the history a phone's deal that a person chose not to keep",
+    )
+    @action(detail=False, methods=["post"], url_path="set-aside")
+    @idempotent
+    def set_aside(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Two phones recorded the same deal numbers offline and a person kept the other
+        phone's: this phone's deals are kept in the game's history (as deleted deals),
+        the sheet is unchanged."""
+        serializer = DealSetAsideSerializer(data=request.data)
+        if not serializer.is_valid():
+            return Response(
+                {"errors": error_list(serializer.errors)}, status=status.HTTP_400_BAD_REQUEST
+            )
+        deal = serializer.validated_data["deal"]
+        if not isinstance(deal, Mapping):
+            raise ValidationError({"errors": [{"field": "deal", "message": BODY_NOT_OBJECT}]})
+        data = dict(deal)
+        maker_seat = data.pop("maker_seat", None)
+        if not isinstance(maker_seat, int) or isinstance(maker_seat, bool):
+            maker_seat = None
+        revision = services.deal_set_aside(
+            game=self._game(),
+            number=serializer.validated_data["number"],
+            data=data,
+            maker_seat=maker_seat,
+            user=_actor(request),
+        )
+        return Response(DealRevisionSerializer(revision).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
         request=DealInputSerializer, responses={200: DealPreviewSerializer, 400: ERROR_BODY}
@@ -663,6 +737,10 @@ REQUEST_EXAMPLES = {
         "trump": "hearts",
         "points": {"A": 100, "B": 52},
         "last_trick": "A",
+    },
+    "DealSetAsideRequest": {
+        "number": 5,
+        "deal": {"maker": "A", "maker_seat": 0, "trump": "hearts", "points": {"A": 100}},
     },
     "TableLinkIssueRequest": {"table_label": "3"},
     "SheetRowsRequest": {

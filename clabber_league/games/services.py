@@ -30,6 +30,7 @@ from clabber_league.leagues.results import game_counts
 from clabber_league.rules import (
     RulesError,
     get_ruleset,
+    score_deal,
     score_game_with_pot,
     score_next,
     winner_at_close,
@@ -94,6 +95,11 @@ FIXTURE_DECIDED = (
 TEAM_WITHDRAWN = "{team} withdrew on {on:%d %b %Y}: it plays no more games."
 MERGE_SAME_GAME = "{source} and {target} both sat at game {game}: one person cannot take two seats."
 FIXTURE_TEAMS = "A game of this fixture is {home} (side A) v {away} (side B)."
+DEAL_NUMBER_TAKEN = (
+    "Deal {number} is already recorded: the game has {count} deals (another phone or page "
+    "recorded them first)."
+)
+DEAL_NUMBER_AHEAD = "The game has {count} deals: the next one is deal {next}, not deal {number}."
 
 
 class GameError(ServiceError):
@@ -545,8 +551,13 @@ def deal_record(
     club: Club | None = None,
     game_id: int | None = None,
     at_table: str = "",
+    number: int | None = None,
 ) -> Recorded:
     """Record the next deal of a game, whole or not at all.
+
+    ``number``: the deal's number as the sender counted it (a phone that recorded deals
+    offline). When the game's next deal has another number, another phone or page got
+    there first: a 409 conflict, nothing recorded, for a person to resolve.
 
     With an ``idempotency_key`` a retried request returns the deal the first one
     recorded (``created=False``) instead of recording it twice.
@@ -563,10 +574,10 @@ def deal_record(
         # Inside the caller's transaction (the API's Idempotency-Key keeps its response in
         # the same one): every check comes before the first write, so a refused deal
         # leaves that transaction as it was, and no savepoint is needed.
-        return _deal_record(pk, club, data, maker_seat, user, idempotency_key, at_table)
+        return _deal_record(pk, club, data, maker_seat, user, idempotency_key, at_table, number)
     try:
         with transaction.atomic():
-            return _deal_record(pk, club, data, maker_seat, user, idempotency_key, at_table)
+            return _deal_record(pk, club, data, maker_seat, user, idempotency_key, at_table, number)
     except IntegrityError:
         # Only a concurrent retry with the same key can get here: the lock serialises
         # everything else. Hand back the deal that request recorded.
@@ -585,6 +596,7 @@ def _deal_record(
     user: Any,
     idempotency_key: str | None,
     at_table: str = "",
+    number: int | None = None,
 ) -> Recorded:
     games = _games_locked()
     if club is not None:
@@ -596,6 +608,14 @@ def _deal_record(
             return Recorded(deal=existing, created=False)
     if game.status != Game.Status.IN_PROGRESS:
         raise GameError.one("game", _closed_message(game), kind=CONFLICT)
+    if number is not None and number != game.deal_count + 1:
+        message = DEAL_NUMBER_TAKEN if number <= game.deal_count else DEAL_NUMBER_AHEAD
+        count, next_number = game.deal_count, game.deal_count + 1
+        raise GameError.one(
+            "number",
+            message.format(number=number, count=count, next=next_number),
+            kind=CONFLICT,
+        )
     _check_room(game, 1, "game")
     new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
@@ -893,6 +913,43 @@ def deal_delete(*, deal: Deal, user: Any = None, at_table: str = "") -> None:
         user=user,
         before=before,
         entered_at_table=at_table,
+    )
+
+
+SET_ASIDE_NUMBER = "number is the deal's number on the phone: a whole number from 1."
+
+
+@transaction.atomic
+def deal_set_aside(
+    *, game: Game, number: int, data: Mapping[str, Any], maker_seat: int | None, user: Any = None
+) -> DealRevision:
+    """Keep in the game's history a deal that a person chose not to keep: a phone recorded
+    it offline while another phone recorded that deal first, and the other phone's deals
+    were kept. Nothing on the sheet changes; the history shows it as a deleted deal (with
+    the score the rules give it alone, or none when they refuse it)."""
+    game = _locked_open_game(game.pk)
+    if not 0 < number <= max_deals():
+        raise GameError.one("number", SET_ASIDE_NUMBER)
+    new = _deal_input(game, data)
+    try:
+        answer = score_deal({**adapters.rules_input(game.rules), **new})
+        outcome, score = answer["outcome"], answer["score"]
+    except RulesError:
+        outcome, score = "", {}
+    return DealRevision.objects.create(
+        game=game,
+        deal_number=number,
+        action=DealRevision.Action.DELETE,
+        user=user,
+        before={
+            "number": number,
+            "dealer": None,
+            "maker_seat": maker_seat,
+            "data": new,
+            "outcome": outcome,
+            "score": score,
+            "set_aside": True,
+        },
     )
 
 

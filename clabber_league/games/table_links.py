@@ -331,6 +331,8 @@ def page_grant(request: HttpRequest, club_slug: str, *args: Any, **kwargs: Any) 
         return TableGrant(club_id=0, game_id=game_id, refusal=exc.errors[0]["message"])
     if link.game.club.slug != club_slug:
         return TableGrant(club_id=0, game_id=game_id, refusal=LINK_OTHER_CLUB)
+    if str(link.game_id) != str(game_id):  # kept under another game's id: never its grant
+        return TableGrant(club_id=0, game_id=game_id, refusal=LINK_OTHER_GAME)
     request.table_link = link  # type: ignore[attr-defined]
     return table_grant(link)
 

@@ -23,7 +23,7 @@ from clabber_league.leagues.models import Division, Team
 from clabber_league.rules import get_ruleset
 from clabber_league.scheduling.models import Fixture
 
-from . import adapters, selectors, services, table_links
+from . import adapters, offline, selectors, services, table_links
 from .forms import DealForm, SheetRowsForm
 from .models import Deal, Game
 from .sheet import game_sheet, sheet_cell
@@ -98,6 +98,11 @@ def _context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
         "deals": deals,
         "ruleset": adapters.game_ruleset(game),
         "sheet": game_sheet(game, deals, seat_names, side_names),
+        # The phone of a table link: its token, for scripts that call the deal API with
+        # ``Authorization: Table <token>`` (the offline outbox); None for anyone else.
+        "table_token": table_links.session_token(request, game.pk)
+        if request.club_access.table is not None
+        else None,
         **extra,
     }
 
@@ -399,6 +404,7 @@ def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
             editing=None,
             next_dealer=_next_dealer_name(game),
             idempotency_key=uuid.uuid4().hex,
+            offline_game=offline.offline_game(request, game, *_names(game)),
         ),
     )
 

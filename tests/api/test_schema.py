@@ -95,6 +95,7 @@ def test_the_idempotent_posts_document_the_key_and_422(schema):
     assert idempotent == {
         "/api/clubs/{club_slug}/games/",
         "/api/clubs/{club_slug}/games/{game_id}/deals/",
+        "/api/clubs/{club_slug}/games/{game_id}/deals/set-aside/",
         "/api/clubs/{club_slug}/games/{id}/paper-sheet/",
         "/api/clubs/{club_slug}/schedule-runs/",
         "/api/clubs/{club_slug}/events/",

@@ -118,6 +118,13 @@ PAGES = [
     Visit("a cup and its seeding", "/clubs/{club}/cups/{cup}/"),
     Visit("a cup's bracket", "/clubs/{club}/cups/{cup}/bracket/"),
     Visit("a cup tie", "/clubs/{club}/cups/{cup}/ties/{tie}/"),
+    Visit("room display of a club night", "/clubs/{club}/events/{event}/display/"),
+    Visit("club night's results and prizes", "/clubs/{club}/events/{event}/prizes/"),
+    Visit("club night's draw for the wall", "/clubs/{club}/events/{event}/rounds/1/draw/"),
+    Visit("club night's table cards", "/clubs/{club}/events/{event}/rounds/2/cards/", ADMIN),
+    Visit("seasons of club nights", "/clubs/{club}/events/series/"),
+    Visit("a season of club nights", "/clubs/{club}/events/series/{event_series}/"),
+    Visit("a player's club nights", "/clubs/{club}/events/players/{night_player}/"),
 ]
 
 
@@ -148,7 +155,7 @@ def demo_places() -> dict[str, object]:
             club=club, name="Demo Cup", teams=list(Team.objects.filter(division=division)[:6])
         )
     )
-    return {
+    places = {
         "cup": cup.pk,
         "tie": cup.ties.filter(status="ready").first().pk,
         "club": club.slug,
@@ -169,6 +176,47 @@ def demo_places() -> dict[str, object]:
         "house_rules": house_rules.pk,
         "event": Event.objects.get(club=club, name="Tuesday club night").pk,
     }
+    # Last: the night's games must not be the ones the game pages above pick.
+    event, event_series, night_player = _demo_club_night(club, admin)
+    places.update(event=event.pk, event_series=event_series.pk, night_player=night_player)
+    return places
+
+
+def _demo_club_night(club, admin):
+    """A club night of a season: nine players (one sits out), round 1 played with its
+    games confirmed, round 2 drawn and a deal in."""
+    from clabber_league.events.services import checkin, rounds
+    from clabber_league.events.services import events as event_services
+    from clabber_league.games import services as game_services
+
+    series = event_services.series_create(club=club, name="Sweep season", method="best", best_of=2)
+    event = event_services.event_create(
+        club=club,
+        user=admin,
+        name="Sweep night",
+        date=dt.date(2026, 12, 1),
+        rules="bela-4",
+        rounds=3,
+        entry_fee_cents=300,
+        prize_rule="per_four",
+        hick_stake_cents=10,
+        series=series,
+        seed="424242",
+    )
+    players = list(club.players.order_by("pk")[:9])
+    for player in players:
+        checkin.entry_check_in(event=event, player=player)
+        checkin.entry_paid_set(event=event, player=player, paid=True)
+    deal = {"maker": "A", "trump": "hearts", "points": {"A": 142, "B": 10}, "last_trick": "A"}
+    first = rounds.round_draw(event=event, user=admin)
+    for table in first.tables.select_related("game"):
+        game = table.game
+        while game.status == Game.Status.IN_PROGRESS:
+            game_services.deal_record(game=game, data=deal)
+            game = Game.objects.get(pk=game.pk)
+    second = rounds.round_draw(event=event, user=admin)
+    game_services.deal_record(game=second.tables.order_by("number").first().game, data=deal)
+    return event, series, players[0].pk
 
 
 def log_in(page, base: str, username: str) -> None:

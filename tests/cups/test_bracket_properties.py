@@ -45,7 +45,7 @@ def options(draw) -> dict:
         return {"entrants": n, "double": True, "reset": draw(st.booleans())}
     third = n >= 4 and draw(st.booleans())
     played_first_round = n - 2 ** math.ceil(math.log2(n)) // 2
-    plate = played_first_round >= 2 and draw(st.booleans())
+    plate = played_first_round >= 2 and not (third and n == 4) and draw(st.booleans())
     return {"entrants": n, "third_place": third, "plate": plate}
 
 
@@ -246,6 +246,7 @@ def test_draw_seeds_are_short_and_differ():
         (8, {"double": True, "plate": True}, bk.PLATE_NOT_DOUBLE),
         (8, {"reset": True}, bk.RESET_NEEDS_DOUBLE),
         (5, {"plate": True}, bk.PLATE_TOO_FEW),
+        (4, {"plate": True, "third_place": True}, bk.PLATE_IS_THIRD_PLACE),
     ],
 )
 def test_a_bracket_that_cannot_be_is_refused_with_its_message(entrants, options, message):

@@ -7,6 +7,7 @@ import pytest
 from clabber_league.core.errors import ServiceError
 from clabber_league.cups.models import Cup, Stage, Tie
 from clabber_league.cups.services import build, progress, setup
+from clabber_league.cups.tasks import build_knockout
 from tests.factories import ClubFactory, DivisionFactory, TeamFactory
 
 from .builders import finish_by_forfeits, round_robin
@@ -116,14 +117,19 @@ def test_the_top_four_go_into_play_offs_when_the_division_finishes(
     fixtures = round_robin(division, teams[:5])
     cup = setup.cup_create(club=club, name="Play-offs", divisions=[division], top=4)
     order = [teams[2], teams[0], teams[4], teams[1], teams[3]]
-    with django_capture_on_commit_callbacks(execute=True):
+    with django_capture_on_commit_callbacks() as queued:
         finish_by_forfeits(fixtures, order)
+    # The last forfeit completed the stage: the build was queued (once) for the commit.
+    assert len(queued) == 1
+    league_stage = cup.stages.get(kind=Stage.Kind.LEAGUE)
+    assert league_stage.build == Stage.Build.QUEUED
+    build_knockout(league_stage.pk)  # the task's work, here rather than on a worker
     cup.refresh_from_db()
     assert cup.status == Cup.Status.DRAWN
     seeds = list(cup.entrants.order_by("seed").values_list("team__name", "note"))
     assert [name for name, _ in seeds] == [t.name for t in order[:4]]
     assert seeds[0][1].startswith("1st in Premier")
-    league_stage = cup.stages.get(kind=Stage.Kind.LEAGUE)
+    league_stage.refresh_from_db()
     assert league_stage.build == Stage.Build.DONE
     assert "top 4 of each division" in cup.stages.get(kind="knockout").notes[0]
     semis = cup.ties.filter(round=1).order_by("order")

@@ -71,6 +71,7 @@ API = {
     "deal-list": SCORE,
     "deal-detail": SCORE,
     "deal-preview": SCORE,
+    "deal-set-aside": SCORE,
     "game-history-list": READ,
     "game-history-detail": READ,
     "standings-list": MANAGE,

@@ -179,6 +179,18 @@ def _playable(tie: Tie) -> None:
         raise CupError.one("tie", message, kind=CONFLICT)
 
 
+def _refuse_open_game(games: Sequence[TieGame]) -> None:
+    """A tie's game in progress, or finished but not confirmed, holds the tie (409)."""
+    open_game = _open_game(games)
+    if open_game is not None:
+        template = (
+            TIE_GAME_IN_PROGRESS
+            if open_game.game.status == Game.Status.IN_PROGRESS
+            else TIE_GAME_OPEN
+        )
+        raise CupError.one("tie", template.format(number=open_game.number), kind=CONFLICT)
+
+
 def _default_seats(tie: Tie) -> list[Player]:
     """The players of the two sides, seated alternately (partners opposite each other):
     the teams' players in their order, or the two players."""
@@ -208,14 +220,7 @@ def tie_game_start(
     tie = _lock_tie(tie)
     _playable(tie)
     games = _tie_games(tie)
-    open_game = _open_game(games)
-    if open_game is not None:
-        template = (
-            TIE_GAME_IN_PROGRESS
-            if open_game.game.status == Game.Status.IN_PROGRESS
-            else TIE_GAME_OPEN
-        )
-        raise CupError.one("tie", template.format(number=open_game.number), kind=CONFLICT)
+    _refuse_open_game(games)
     if len(games) >= MAX_TIE_GAMES:
         raise CupError.one("tie", TIE_TOO_MANY_GAMES.format(cap=MAX_TIE_GAMES), kind=CONFLICT)
     cup = tie.cup
@@ -254,10 +259,7 @@ def tie_walkover(*, tie: Tie, absent: str, note: str = "", user: Any = None) -> 
         raise CupError.one("absent", ABSENT_SIDE)
     tie = _lock_tie(tie)
     _playable(tie)
-    open_game = _open_game(_tie_games(tie))
-    if open_game is not None:
-        message = TIE_GAME_IN_PROGRESS.format(number=open_game.number)
-        raise CupError.one("tie", message, kind=CONFLICT)
+    _refuse_open_game(_tie_games(tie))
     tie.winner = tie.away if absent == "home" else tie.home
     tie.loser = tie.home if absent == "home" else tie.away
     tie.status = Tie.Status.WALKOVER

@@ -458,17 +458,34 @@ def cup_draw(*, cup: Cup) -> Cup:
     except planner.BracketError as exc:
         raise CupError.one("cup", PLAN_REFUSED.format(message=exc)) from exc
     cup.ties.all().delete()
+    # Each tie is written with its sides and state as the planner has them before any
+    # result (the seeds of round 1, the byes let through), so cup_sync finds nothing to change.
+    seeded = {e.seed: e for e in cup.entrants.all()}
+    start = planner.advance(plan, {})
+
+    def status(slot: planner.Slot) -> str:
+        if slot.winner is not None:
+            return Tie.Status.BYE
+        return Tie.Status.READY if slot.ready else Tie.Status.WAITING
+
     Tie.objects.bulk_create(
-        Tie(
-            cup=cup,
-            key=m.key,
-            bracket=m.bracket,
-            round=m.round,
-            order=order,
-            home_from=_source_text(m.home),
-            away_from=_source_text(m.away),
-        )
-        for order, m in enumerate(plan.matches)
+        (
+            Tie(
+                cup=cup,
+                key=m.key,
+                bracket=m.bracket,
+                round=m.round,
+                order=order,
+                home_from=_source_text(m.home),
+                away_from=_source_text(m.away),
+                home=seeded.get(start[m.key].home or 0),
+                away=seeded.get(start[m.key].away or 0),
+                status=status(start[m.key]),
+                winner=seeded.get(start[m.key].winner or 0),
+            )
+            for order, m in enumerate(plan.matches)
+        ),
+        batch_size=1000,
     )
     cup.status = Cup.Status.DRAWN
     cup.champion = None

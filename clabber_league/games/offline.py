@@ -1,0 +1,54 @@
+"""What the deal page hands its offline entry script (``static/js/offline_entry.js``).
+
+The page embeds the game's running state as JSON (``json_script``): the rule set, totals,
+hanging pot, deal count and next dealer as the server holds them, the names of sides and
+seats, and the URLs of the deal API, the sheet, the engine worker, Pyodide and the packed
+rules. From these the phone scores further deals with the rules engine (Pyodide) while it
+has no network, and sends them to the deal API when it has. Nothing here scores a deal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+
+from clabber_league.core.offline import engine_urls
+
+from . import adapters, services, table_links
+from .forms import MELD_ROWS
+from .models import Game
+
+
+def offline_game(
+    request: HttpRequest, game: Game, seat_names: dict[int, str], side_names: dict[str, str]
+) -> dict[str, Any]:
+    club = request.club
+    ruleset = adapters.game_ruleset(game)
+    kwargs = {"club_slug": club.slug, "pk": game.pk}
+    return {
+        "key": f"{club.slug}/{game.pk}",
+        "deals_url": reverse("deal-list", kwargs={"club_slug": club.slug, "game_id": game.pk}),
+        "set_aside_url": reverse(
+            "deal-set-aside", kwargs={"club_slug": club.slug, "game_id": game.pk}
+        ),
+        "deal_page": reverse("games:deal-new", kwargs=kwargs),
+        "sheet_page": reverse("games:detail", kwargs=kwargs),
+        "sw": reverse("service-worker"),
+        "engine": engine_urls(),
+        "rules": adapters.rules_input(game.rules),
+        "status": game.status,
+        "totals": game.scores,
+        "pot": game.pot,
+        "deal_count": game.deal_count,
+        "next_dealer": services.next_dealer_seat(game=game),
+        "sides": list(ruleset.sides),
+        "side_names": side_names,
+        "seat_names": {str(seat): name for seat, name in seat_names.items()},
+        "meld_rows": MELD_ROWS,
+        # The phone of a table link (no account) sends its deals with the link's token.
+        "table_token": table_links.session_token(request, game.pk)
+        if not request.user.is_authenticated
+        else None,
+    }

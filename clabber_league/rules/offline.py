@@ -1,0 +1,93 @@
+"""The engine's door for a phone with no network: JSON text in, JSON text out.
+
+The offline deal entry runs this package in the browser (Pyodide) and calls :func:`call`
+with a function name and the same JSON the server's ``/api/rules/...`` and deal API take;
+nothing here scores anything itself, it only hands the data to the calculator:
+
+* ``"score_deal"`` / ``"score_game"``: :func:`calculator.score_deal` / ``score_game``;
+* ``"score_deals"``: a list of deals, each scored by ``score_deal`` (one call for many,
+  as the parity test and the benchmark send them);
+* ``"next_deal"``: the next deal of a game in progress, as the server records it
+  (``games.services``): one side's card points completed
+  (:func:`dealing.complete_points`), the deal scored from the running state
+  (:func:`calculator.score_next`) and the seat that deals after it
+  (:func:`dealing.dealer_sequence`).
+
+An answer is ``{"ok": ...}`` or, for a deal the rules refuse, ``{"errors": [...]}``: the
+body of the server's 400 answer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+from .calculator import INPUT_NOT_OBJECT, decode, score_deal, score_game, score_next
+from .dealing import complete_points, dealer_sequence
+from .errors import RulesError
+from .rulesets import get_ruleset
+
+UNKNOWN_FUNCTION: Final = "No such engine function: {name}."
+MAX_BATCH: Final = 20_000
+
+
+def next_deal(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``ruleset``, ``options``, ``totals``, ``pot``, ``deals_before``, ``dealer`` and
+    ``deal``: the deal's answer, running totals, the game's state after it and who deals
+    next."""
+    if not isinstance(data, Mapping):
+        raise RulesError(INPUT_NOT_OBJECT)
+    spec = {"ruleset": data.get("ruleset"), "options": data.get("options") or {}}
+    ruleset = get_ruleset(spec["ruleset"], spec["options"])
+    deal = dict(data.get("deal") or {})
+    if isinstance(deal.get("points"), Mapping):
+        deal["points"] = complete_points(ruleset, deal["points"], trump=deal.get("trump"))
+    step = score_next(
+        spec,
+        deal,
+        totals=data.get("totals") or {},
+        pot=int(data.get("pot") or 0),
+        deals_before=int(data.get("deals_before") or 0),
+    )
+    dealer = int(data.get("dealer") or 0)
+    step["dealer"] = dealer
+    step["next_dealer"] = dealer_sequence(ruleset, dealer, [step["deal"]])[-1]
+    step["data"] = deal
+    return step
+
+
+def score_deals(data: Any) -> list[dict[str, Any]]:
+    """Each deal of a list scored alone: its answer, or its errors."""
+    if not isinstance(data, list) or len(data) > MAX_BATCH:
+        raise RulesError(f"A list of at most {MAX_BATCH} deals.")
+    answers: list[dict[str, Any]] = []
+    for item in data:
+        try:
+            answers.append({"ok": score_deal(item)})
+        except RulesError as exc:
+            answers.append({"errors": exc.errors})
+    return answers
+
+
+FUNCTIONS: Final[Mapping[str, Callable[[Any], Any]]] = {
+    "score_deal": score_deal,
+    "score_game": score_game,
+    "score_deals": score_deals,
+    "next_deal": next_deal,
+}
+
+
+def call(name: str, text: str) -> str:
+    """Run engine function ``name`` on the JSON ``text``; the answer as JSON text."""
+    function = FUNCTIONS.get(name)
+    try:
+        if function is None:
+            raise RulesError(UNKNOWN_FUNCTION.format(name=name))
+        answer: dict[str, Any] = {"ok": function(decode(text))}
+    except RulesError as exc:
+        answer = {"errors": exc.errors}
+    return json.dumps(answer)
+
+
+__all__ = ["FUNCTIONS", "call", "next_deal", "score_deals"]

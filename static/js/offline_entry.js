@@ -1,0 +1,469 @@
+/* Offline deal entry: the deal page keeps working with no network.
+
+   - Registers the service worker (/sw.js), which caches this page, the game's sheet, the
+     page's assets, Pyodide and the packed rules engine.
+   - With no network (or while deals wait in the outbox, so they stay in order), Save puts
+     the deal into the outbox (static/js/outbox.js) instead of posting the form, and the
+     preview comes from the rules engine running on the phone (static/js/engine_worker.js:
+     the server's own clabber_league/rules/ through Pyodide). The engine decides the score,
+     the totals, the end of the game and the next dealer; this script only reads the form
+     into the deal API's JSON and shows the engine's answers.
+   - The outbox is sent, in order, when the network is back; its state is always shown in
+     #outbox-status, with a way to send again, discard, or resolve a clash with deals
+     another phone recorded meanwhile. */
+(function () {
+  "use strict";
+  var dataNode = document.getElementById("offline-game");
+  var form = document.querySelector(".deal-form");
+  if (!dataNode || !form) { return; }
+  var game = JSON.parse(dataNode.textContent);
+  var statusBox = document.getElementById("outbox-status");
+  var Outbox = window.ClabberOutbox;
+
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register(game.sw, { scope: "/" }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (registration) {
+      if (registration.active) {
+        registration.active.postMessage({ type: "cache-game", urls: [game.deal_page, game.sheet_page] });
+      }
+    }).catch(function () { /* no service worker: online entry still works */ });
+  }
+
+  // --- the rules engine, in a worker ---------------------------------------------------
+  var worker = null, calls = {}, nextId = 1, engineReady = null;
+  function engine() {
+    if (engineReady) { return engineReady; }
+    engineReady = new Promise(function (resolve, reject) {
+      worker = new Worker(game.engine.worker, { type: "module" });
+      worker.onerror = function (event) {
+        reject(new Error("The rules engine did not start" + (event && event.message ? ": " + event.message : ".")));
+      };
+      worker.onmessage = function (event) {
+        var m = event.data;
+        if (m.id === 0) {
+          if (m.ready) { resolve(); } else if (m.failed) { reject(new Error(m.failed)); }
+          return;
+        }
+        var call = calls[m.id];
+        delete calls[m.id];
+        if (!call) { return; }
+        if (m.failed) { call.reject(new Error(m.failed)); } else { call.resolve(JSON.parse(m.answer)); }
+      };
+      worker.postMessage({ boot: { pyodide: game.engine.pyodide, rules: game.engine.rules } });
+    });
+    engineReady.catch(function () { engineReady = null; });
+    return engineReady;
+  }
+  function engineCall(name, data) {
+    return engine().then(function () {
+      return new Promise(function (resolve, reject) {
+        var id = nextId++;
+        calls[id] = { resolve: resolve, reject: reject };
+        worker.postMessage({ id: id, name: name, payload: JSON.stringify(data) });
+      });
+    });
+  }
+  window.ClabberEngine = { call: engineCall, ready: engine };
+
+  // --- the game's state: the server's, then every deal still in the outbox ------------
+  var base = {
+    number: game.deal_count, totals: game.totals, pot: game.pot, dealer: game.next_dealer,
+    finished: game.status !== "in_progress", winner: null
+  };
+  var state = base, entries = [];
+
+  function refresh() {
+    return Outbox.list(game.key).then(function (list) {
+      var before = entries.length;
+      entries = list;
+      if (before && !list.length && navigator.onLine) {
+        // Every deal is on the server (sent from here or by the service worker): show
+        // the server's page, its sheet once the game is over.
+        try { sessionStorage.setItem("outbox-sent:" + game.key, "1"); } catch (e) { /* private mode */ }
+        window.location.replace(state.finished ? game.sheet_page : game.deal_page);
+        return list;
+      }
+      var input = keyInput();
+      if (input && list.some(function (e) { return e.key === input.value; })) { input.value = newKey(); }
+      var last = list.length ? list[list.length - 1] : null;
+      state = last && last.after && last.number > base.number ? last.after : base;
+      show();
+      return list;
+    });
+  }
+
+  function pending() { return entries.length > 0; }
+  function offlineMode() { return !navigator.onLine || pending(); }
+
+  // --- the form read into the deal API's JSON (the server's DealForm.to_engine) -------
+  function value(name) {
+    var field = form.elements[name];
+    if (!field) { return null; }
+    if (field instanceof RadioNodeList || (field.length && !field.tagName)) {
+      var picked = Array.prototype.filter.call(field, function (f) { return f.checked; });
+      if (!picked.length) { return null; }
+      if (field[0].type === "checkbox") { return picked.map(function (f) { return f.value; }); }
+      return picked[0].value === "" ? null : picked[0].value;
+    }
+    if (field.type === "checkbox") { return field.checked ? field.value : null; }
+    return field.value === "" ? null : field.value;
+  }
+  function whole(name) { var v = value(name); return v === null || !/^-?\d+$/.test(v) ? v : parseInt(v, 10); }
+  function sideOf(seat) { return game.sides[seat % game.sides.length]; }
+
+  function readDeal() {
+    if (value("passed")) { return { data: { passed: true }, maker_seat: null }; }
+    var data = {}, makerSeat = whole("maker_seat");
+    if (makerSeat !== null) { data.maker = sideOf(makerSeat); }
+    var round = whole("round"), turned = value("turned");
+    var trump = value("trump") || (round === 1 ? turned : null);
+    if (trump) { data.trump = trump; }
+    if (round) { data.bidding = { round: round }; if (turned) { data.bidding.turned = turned; } }
+    var renege = value("renege");
+    var renege_list = renege ? [].concat(renege) : [];
+    var points = {}, anyPoints = false;
+    game.sides.forEach(function (s) { var p = whole("points_" + s); if (p !== null) { points[s] = p; anyPoints = true; } });
+    if (anyPoints || !renege_list.length) { data.points = points; }
+    var last = value("last_trick");
+    if (last) { data.last_trick = last; }
+    var tricks = {}, anyTricks = false;
+    game.sides.forEach(function (s) { var t = whole("tricks_" + s); if (t !== null) { tricks[s] = t; anyTricks = true; } });
+    if (anyTricks) { data.tricks = tricks; }
+    var melds = {}, anyMelds = false;
+    for (var i = 0; i < game.meld_rows; i++) {
+      var kind = value("meld_" + i + "_kind"), seat = whole("meld_" + i + "_seat");
+      if (!kind || seat === null) { continue; }
+      var meld = kind.indexOf("run-") === 0
+        ? { kind: "sequence", suit: value("meld_" + i + "_suit"), top: value("meld_" + i + "_top"), length: parseInt(kind.slice(4), 10) }
+        : { kind: "four", rank: kind.slice(5) };
+      meld.player = seat;
+      (melds[sideOf(seat)] = melds[sideOf(seat)] || []).push(meld);
+      anyMelds = true;
+    }
+    if (anyMelds) { data.melds = melds; }
+    var bell = whole("bell");
+    if (bell !== null) { data.bell = sideOf(bell); }
+    if (renege_list.length) { data.renege = renege_list; }
+    return { data: data, maker_seat: makerSeat };
+  }
+
+  function nextDeal(read) {
+    return engineCall("next_deal", {
+      ruleset: game.rules.ruleset, options: game.rules.options, totals: state.totals,
+      pot: state.pot, deals_before: state.number, dealer: state.dealer, deal: read.data
+    });
+  }
+
+  // --- showing things ---------------------------------------------------------------
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+  function sideName(side) { return side === "tie" ? "a tie" : (game.side_names[side] || side); }
+  function scoreText(values) {
+    return game.sides.filter(function (s) { return s in values; }).map(function (s) { return sideName(s) + " " + values[s]; }).join(", ");
+  }
+
+  function showPreview(answer, read) {
+    var box = document.getElementById("preview");
+    if (!box) { return; }
+    box.classList.remove("preview-errors");
+    box.textContent = "";
+    if (answer.errors) {
+      box.classList.add("preview-errors");
+      box.appendChild(el("p", { "class": "error" }, "Not saved yet: " + answer.errors.map(function (e) { return e.message; }).join(" ")));
+      return;
+    }
+    var ok = answer.ok;
+    box.appendChild(el("p", { "class": "preview-line" },
+      "Deal " + (state.number + 1) + ": " + ok.deal.outcome + " · " + scoreText(ok.deal.score)));
+    var running = "Running " + scoreText(ok.scores);
+    if (ok.finished) { running += ". Game over: " + (ok.winner === "tie" ? "a tied game" : sideName(ok.winner) + " win") + "."; }
+    else { running += " · next dealer " + (game.seat_names[ok.next_dealer] || ""); }
+    box.appendChild(el("p", { "class": "preview-line" }, running));
+  }
+
+  function showErrors(errors) {
+    var summary = document.getElementById("offline-errors");
+    if (!summary) {
+      summary = el("div", { id: "offline-errors", "class": "error-summary", role: "alert", tabindex: "-1" });
+      form.insertBefore(summary, form.firstChild.nextSibling);
+    }
+    summary.textContent = "";
+    summary.hidden = !errors;
+    if (!errors) { return; }
+    summary.appendChild(el("h2", {}, "Not saved: " + errors.length + " thing" + (errors.length === 1 ? "" : "s") + " to put right"));
+    var list = el("ul");
+    errors.forEach(function (e) { list.appendChild(el("li", {}, e.message)); });
+    summary.appendChild(list);
+    summary.focus({ preventScroll: false });
+  }
+
+  function showState() {
+    var heading = document.querySelector(".deal-head h1");
+    var save = form.querySelector("button.save");
+    if (state.finished) {
+      if (heading) { heading.textContent = "Game over"; }
+      form.hidden = true;
+      var over = document.getElementById("offline-over");
+      if (!over) {
+        over = el("p", { id: "offline-over", "class": "preview-end" });
+        form.parentNode.insertBefore(over, form);
+      }
+      over.textContent = "Game over: " + (state.winner === "tie" ? "a tied game" : sideName(state.winner) + " win") +
+        " (" + scoreText(state.totals) + ").";
+    } else {
+      if (heading) { heading.textContent = "Deal " + (state.number + 1); }
+      if (save) { save.textContent = "Save deal " + (state.number + 1); }
+    }
+    var dealer = document.querySelector(".deal-head .dealer strong");
+    if (dealer && state.dealer !== null && state.dealer !== undefined) { dealer.textContent = game.seat_names[state.dealer] || ""; }
+    var totals = document.querySelectorAll(".deal-head .totals .total b");
+    game.sides.forEach(function (s, i) { if (totals[i]) { totals[i].textContent = state.totals[s]; } });
+  }
+
+  function button(label, action, entry) {
+    var b = el("button", { type: "button", "class": "button secondary", "data-outbox": action }, label);
+    if (entry) { b.dataset.key = entry.key; }
+    return b;
+  }
+
+  var lastSent = 0;
+  function showStatus() {
+    if (!statusBox) { return; }
+    statusBox.textContent = "";
+    var held = entries.filter(function (e) { return e.state !== "waiting"; })[0];
+    var waiting = entries.length;
+    if (held && held.state === "conflict") {
+      var mine = entries.filter(function (e) { return e.number >= held.number; });
+      statusBox.appendChild(el("p", { "class": "outbox-problem" },
+        "Another phone already recorded deal " + held.number + ": " + held.message +
+        " This phone's deal" + (mine.length === 1 ? " " + held.number + " is" : "s " + held.number + " to " + mine[mine.length - 1].number + " are") +
+        " kept here until you choose which to keep; the other is kept in the game's history."));
+      var actions = el("div", { "class": "actions" });
+      actions.appendChild(button("Keep this phone's deals", "keep-mine", held));
+      actions.appendChild(button("Keep the server's deals", "keep-theirs", held));
+      statusBox.appendChild(actions);
+    } else if (held) {
+      statusBox.appendChild(el("p", { "class": "outbox-problem" },
+        "Deal " + held.number + " was refused by the server: " + held.message));
+      var fix = el("div", { "class": "actions" });
+      fix.appendChild(button("Send deal " + held.number + " again", "retry", held));
+      fix.appendChild(button("Discard deal " + held.number, "discard", held));
+      statusBox.appendChild(fix);
+    } else if (waiting) {
+      statusBox.appendChild(el("p", {}, waiting + " deal" + (waiting === 1 ? "" : "s") + " waiting to send" +
+        (navigator.onLine ? "…" : ": no network; they are sent when it is back.")));
+    } else if (lastSent || !navigator.onLine || sessionStorage.getItem("outbox-sent:" + game.key)) {
+      statusBox.appendChild(el("p", {}, "All deals sent." + (navigator.onLine ? "" : " No network: deals you save now wait on this phone.")));
+    }
+    statusBox.hidden = !statusBox.firstChild;
+    statusBox.dataset.state = held ? held.state : (waiting ? "waiting" : "sent");
+  }
+
+  function show() { showState(); showStatus(); }
+
+  // --- saving ---------------------------------------------------------------------------
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) { return crypto.randomUUID().replace(/-/g, ""); }
+    return Array.from({ length: 32 }, function () { return Math.floor(Math.random() * 16).toString(16); }).join("");
+  }
+  function csrfToken() {
+    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    var input = form.querySelector("[name=csrfmiddlewaretoken]");
+    return match ? decodeURIComponent(match[1]) : (input ? input.value : "");
+  }
+  function keyInput() { return form.querySelector("[name=idempotency_key]"); }
+
+  form.addEventListener("submit", function (event) {
+    if (!offlineMode() || form.querySelector("[name=correcting]")) { return; }
+    event.preventDefault();
+    var read = readDeal();
+    nextDeal(read).then(function (answer) {
+      if (answer.errors) { showErrors(answer.errors); showPreview(answer, read); return null; }
+      showErrors(null);
+      var ok = answer.ok;
+      var body = Object.assign({}, read.data);
+      if (read.maker_seat !== null) { body.maker_seat = read.maker_seat; }
+      var key = (keyInput() && keyInput().value) || newKey();
+      return Outbox.add({
+        key: key, game: game.key, url: game.deals_url, number: state.number + 1, body: body,
+        csrf: csrfToken(), table: game.table_token || null,
+        after: { number: state.number + 1, totals: ok.scores, pot: ok.pot, dealer: ok.next_dealer,
+                 finished: ok.finished, winner: ok.winner, score: ok.deal.score, outcome: ok.deal.outcome }
+      }).then(function () {
+        if (keyInput()) { keyInput().value = newKey(); }
+        form.reset();
+        form.querySelectorAll(".meld-card").forEach(function (row) { row.classList.add("is-empty"); });
+        var box = document.getElementById("preview");
+        if (box) { box.textContent = ""; box.appendChild(el("p", { "class": "muted" }, "Deal " + (state.number + 1) + " saved on this phone (" + ok.deal.outcome + ": " + scoreText(ok.deal.score) + ").")); }
+        return refresh();
+      }).then(function () {
+        window.scrollTo(0, 0);
+        if (navigator.serviceWorker && navigator.serviceWorker.ready && "SyncManager" in window) {
+          navigator.serviceWorker.ready.then(function (r) { return r.sync.register("clabber-outbox"); }).catch(function () {});
+        }
+        send();
+      });
+    }).catch(function (error) {
+      showErrors([{ message: "The rules engine on this phone is not ready: " + error.message }]);
+    });
+  });
+
+  var previewTimer = null;
+  function livePreview() {
+    if (!offlineMode()) { return; }
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(function () {
+      var read = readDeal();
+      nextDeal(read).then(function (answer) { showPreview(answer, read); }, function () {});
+    }, 150);
+  }
+  form.addEventListener("change", livePreview);
+  form.addEventListener("input", livePreview);
+  // The server's preview (htmx) only while online with nothing waiting: it counts the
+  // server's deals, not the ones on this phone.
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    if (offlineMode() && event.target === form) { event.preventDefault(); }
+  });
+
+  // --- sending ----------------------------------------------------------------------
+  var sending = false, retryTimer = null;
+  function send() {
+    if (sending || !navigator.onLine || !pending()) { return Promise.resolve(); }
+    sending = true;
+    return Outbox.flush(game.key).then(function (report) {
+      sending = false;
+      if (report.offline && navigator.onLine) {
+        retryTimer = retryTimer || setTimeout(function () { retryTimer = null; send(); }, 2000);
+      }
+      if (report.sent) {
+        lastSent += report.sent;
+        try { sessionStorage.setItem("outbox-sent:" + game.key, "1"); } catch (e) { /* private mode */ }
+      }
+      return refresh();
+    }, function () { sending = false; });
+  }
+
+  function serverDeals() {
+    var found = [];
+    function page(url) {
+      var headers = { Accept: "application/json" };
+      if (game.table_token) { headers.Authorization = "Table " + game.table_token; }
+      return fetch(url, { headers: headers, credentials: "same-origin" }).then(function (r) {
+        if (!r.ok) { throw new Error("The server answered " + r.status + "."); }
+        return r.json();
+      }).then(function (body) {
+        var rows = Array.isArray(body) ? body : body.results;
+        found = found.concat(rows);
+        return body.next ? page(body.next) : found;
+      });
+    }
+    return page(game.deals_url);
+  }
+
+  function request(method, url, body, key) {
+    var headers = { "Content-Type": "application/json", "X-CSRFToken": csrfToken(), Accept: "application/json" };
+    if (key) { headers["Idempotency-Key"] = key; }
+    if (game.table_token) { headers.Authorization = "Table " + game.table_token; }
+    return fetch(url, { method: method, headers: headers, credentials: "same-origin", body: body ? JSON.stringify(body) : undefined })
+      .then(function (r) {
+        if (r.ok) { return r; }
+        return r.json().catch(function () { return {}; }).then(function (b) {
+          throw new Error((b.errors || []).map(function (e) { return e.message; }).join(" ") || "The server answered " + r.status + ".");
+        });
+      });
+  }
+
+  /* Keep this phone's deals from the clash on: the server's deals at those numbers are
+     corrected to this phone's (the server keeps what they were in the game's history),
+     the server's later ones deleted (kept in the history too), this phone's later ones
+     recorded. */
+  function keepMine(held) {
+    var mine = entries.filter(function (e) { return e.number >= held.number; });
+    return serverDeals().then(function (deals) {
+      var byNumber = {};
+      deals.forEach(function (d) { byNumber[d.number] = d; });
+      var chain = Promise.resolve();
+      mine.forEach(function (entry) {
+        chain = chain.then(function () {
+          var theirs = byNumber[entry.number];
+          var done = theirs
+            ? request("PUT", game.deals_url + theirs.id + "/", entry.body)
+            : request("POST", game.deals_url + "?number=" + entry.number, entry.body, entry.key);
+          return done.then(function () { return Outbox.remove(entry.key); });
+        });
+      });
+      var lastMine = mine[mine.length - 1].number;
+      deals.filter(function (d) { return d.number > lastMine; }).sort(function (a, b) { return b.number - a.number; })
+        .forEach(function (d) { chain = chain.then(function () { return request("DELETE", game.deals_url + d.id + "/"); }); });
+      return chain;
+    });
+  }
+
+  /* Keep the server's deals: this phone's deals from the clash on are set aside on the
+     server (kept in the game's history, counted nowhere) and leave the outbox. */
+  function keepTheirs(held) {
+    var mine = entries.filter(function (e) { return e.number >= held.number; });
+    var chain = Promise.resolve();
+    mine.forEach(function (entry) {
+      chain = chain.then(function () {
+        return request("POST", game.set_aside_url, { number: entry.number, deal: entry.body }, entry.key + "-aside");
+      }).then(function () { return Outbox.remove(entry.key); });
+    });
+    return chain;
+  }
+
+  if (statusBox) {
+    statusBox.addEventListener("click", function (event) {
+      var b = event.target.closest("[data-outbox]");
+      if (!b) { return; }
+      var entry = entries.filter(function (e) { return e.key === b.dataset.key; })[0];
+      if (!entry) { return; }
+      var action = b.dataset.outbox;
+      b.disabled = true;
+      var work;
+      if (action === "retry") { entry.state = "waiting"; entry.message = ""; work = Outbox.put(entry); }
+      else if (action === "discard") { work = Outbox.remove(entry.key); }
+      else if (action === "keep-mine") { work = keepMine(entry); }
+      else { work = keepTheirs(entry); }
+      work.then(function () {
+        return refresh();
+      }).then(function () {
+        if ((action === "keep-mine" || action === "keep-theirs") && navigator.onLine) {
+          window.location.replace(game.deal_page);
+          return;
+        }
+        send();
+      }).catch(function (error) {
+        b.disabled = false;
+        statusBox.appendChild(el("p", { "class": "error" }, error.message));
+      });
+    });
+  }
+
+  window.addEventListener("online", function () { showStatus(); send(); });
+  window.addEventListener("offline", showStatus);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { send(); } });
+  setInterval(send, 15000);
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.addEventListener("message", function (event) {
+      if (event.data && event.data.type === "outbox-sent") { refresh(); }
+    });
+  }
+
+  // The engine (a few seconds of work) starts once the page has loaded, so that the form
+  // is ready first; a Save or a preview before then waits for it.
+  function startEngineLater() {
+    var start = function () { if (offlineMode()) { engine().catch(function () {}); } };
+    if (document.readyState === "complete") { setTimeout(start, 0); } else { window.addEventListener("load", start); }
+  }
+  refresh().then(function () {
+    startEngineLater();
+    send();
+  });
+  window.addEventListener("offline", function () { engine().catch(function () {}); });
+})();

@@ -1,0 +1,81 @@
+/* Clabber League's service worker (clabber_league/core/offline.py serves it at /sw.js).
+   Precaches the deal page's assets, Pyodide and the packed rules engine; keeps a copy of a
+   game's pages and API data whenever they are fetched online, and answers from those
+   copies with no network; sends the outbox on Background Sync. */
+"use strict";
+const VERSION = "{{ version }}";
+const SHELL = "clabber-shell-" + VERSION;
+const PAGES = "clabber-pages-v1";
+const PRECACHE = {{ precache|safe }};
+importScripts({{ outbox|safe }});
+
+// A game's deal page and sheet, and the API's data of a game: kept when fetched online.
+const GAME_PAGE = /^\/clubs\/[^/]+\/games\/\d+\/(deal\/)?$/;
+const GAME_DATA = /^\/api\/clubs\/[^/]+\/games\/\d+\/(deals\/)?$/;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys().then((keys) => Promise.all(
+    keys.filter((key) => key.startsWith("clabber-shell-") && key !== SHELL).map((key) => caches.delete(key))
+  )).then(() => self.clients.claim()));
+});
+
+async function networkFirst(request) {
+  const cache = await caches.open(PAGES);
+  try {
+    const response = await fetch(request);
+    if (response.ok && !response.redirected && response.type === "basic") {
+      await cache.put(request.url, response.clone());
+    }
+    return response;
+  } catch (error) {
+    const kept = await cache.match(request.url);
+    if (kept) { return kept; }
+    throw error;
+  }
+}
+
+async function cacheFirst(request) {
+  // Static files are versioned by their names; a worker's URL carries its settings.
+  const kept = await caches.match(request, { ignoreSearch: true });
+  if (kept) { return kept; }
+  const response = await fetch(request);
+  if (response.ok && response.type === "basic") {
+    const cache = await caches.open(SHELL);
+    await cache.put(request, response.clone());
+  }
+  return response;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") { return; }
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) { return; }
+  if (PRECACHE.includes(url.pathname)) {
+    event.respondWith(cacheFirst(request));
+  } else if (GAME_PAGE.test(url.pathname) || GAME_DATA.test(url.pathname)) {
+    event.respondWith(networkFirst(request));
+  }
+});
+
+// The deal page asks for its game's pages to be kept (the sheet too, before it is opened).
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type === "cache-game") {
+    event.waitUntil(caches.open(PAGES).then((cache) => Promise.all((data.urls || []).map((u) =>
+      fetch(u, { credentials: "same-origin" }).then((r) => (r.ok && !r.redirected ? cache.put(u, r) : null)).catch(() => null)
+    ))));
+  }
+});
+
+self.addEventListener("sync", (event) => {
+  if (event.tag === "clabber-outbox") {
+    event.waitUntil(self.ClabberOutbox.flushAll().then(() => self.clients.matchAll()).then((clients) => {
+      clients.forEach((client) => client.postMessage({ type: "outbox-sent" }));
+    }));
+  }
+});

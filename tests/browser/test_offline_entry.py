@@ -1,0 +1,273 @@
+"""Deal entry with no network (issue 14): a phone opens a game online (through the table's
+QR link, no account), loses the network,
+records the rest of the game with the rules engine running on the phone (Pyodide), reloads
+the page with no network, and sends everything once the network is back; two phones that
+recorded the same deals offline are shown the clash and a person keeps one sequence."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from clabber_league.clubs.models import Role
+from clabber_league.games import services, table_links
+from clabber_league.games.models import DealRevision, Game
+from clabber_league.leagues.models import TeamMember
+from clabber_league.standings.models import TeamStanding
+from tests.browser.conftest import assert_accessible
+from tests.factories import (
+    DivisionFactory,
+    MembershipFactory,
+    PlayerFactory,
+    TeamFactory,
+    UserFactory,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "table-talk-42"
+TABLE = "the table link"  # a phone that scanned the table's QR code, no account
+PHONE = {"width": 390, "height": 844}
+MARY_LOU = 2
+
+
+@pytest.fixture
+def game(db):
+    division = DivisionFactory(ruleset="clabber", name="Monday Night")
+    club = division.club
+    for name in ("marge", "homer"):
+        MembershipFactory(
+            club=club, user=UserFactory(username=name, password=PASSWORD), role=Role.SCORER
+        )
+    mules = TeamFactory(division=division, name="Mules", members=0)
+    dads = TeamFactory(division=division, name="Dads", members=0)
+    players = {}
+    for team, names in ((mules, ("Tom", "Mary-Lou")), (dads, ("Ann", "Bob"))):
+        for position, name in enumerate(names):
+            players[name] = PlayerFactory(club=club, name=name)
+            TeamMember.objects.create(team=team, player=players[name], position=position)
+    return services.game_start(
+        club=club,
+        division=division,
+        sides={"A": mules, "B": dads},
+        seats=[players[n] for n in ("Tom", "Ann", "Mary-Lou", "Bob")],
+    )
+
+
+#: Waits (up to 120 s) until the service worker is active and has kept ``url``.
+KEPT = """async (url) => {
+    const until = Date.now() + 120000;
+    while (Date.now() < until) {
+        const ready = await navigator.serviceWorker.ready;
+        const kept = await (await caches.open('clabber-pages-v1')).match(url);
+        if (ready.active && kept) return true;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return false;
+}"""
+
+
+@pytest.fixture
+def phones(browser, live_server, game):
+    """Phones that opened the game's deal page online; closed after the test, so that
+    none goes on sending to a server that has stopped."""
+    opened = []
+
+    def open_phone(username=TABLE):
+        context, page = phone(browser, live_server, game, username)
+        opened.append(context)
+        return context, page
+
+    yield open_phone
+    for context in opened:
+        context.close()
+
+
+#: How many deals the phone's outbox holds (IndexedDB, static/js/outbox.js).
+OUTBOX_SIZE = """() => new Promise((resolve, reject) => {
+    const request = indexedDB.open('clabber-offline', 1);
+    request.onsuccess = () => {
+        const count = request.result.transaction('outbox').objectStore('outbox').count();
+        count.onsuccess = () => resolve(count.result);
+    };
+    request.onerror = () => reject(request.error);
+})"""
+
+
+def phone(browser, live_server, game, username=TABLE):
+    """A phone that opened the game's deal page online and is ready to lose the network:
+    through the game's table link (no account), or as a scorer who logged in."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    url = f"{live_server.url}/clubs/{game.club.slug}/games/{game.pk}/deal/"
+    if username == TABLE:
+        link = table_links.table_link_live(game=game) or table_links.table_link_issue(
+            game=game, table_label="3"
+        )
+        page.goto(live_server.url + table_links.table_link_path(link))
+        page.wait_for_url(url)
+    else:
+        page.goto(live_server.url + "/accounts/login/")
+        page.fill("#id_username", username)
+        page.fill("#id_password", PASSWORD)
+        page.get_by_role("button", name="Log in").click()
+        page.goto(url)
+    # The service worker has precached the assets and the engine, and kept this page.
+    kept = page.evaluate(KEPT, url)
+    assert kept, "the service worker did not keep the deal page"
+    return context, page
+
+
+def engine_on_the_phone(page) -> None:
+    """Wait for the rules engine (Pyodide) the page starts when the network goes; it
+    starts in the background and the form works meanwhile."""
+    failed = page.evaluate(
+        """() => Promise.race([
+            window.ClabberEngine.ready().then(() => null, (error) => error.message),
+            new Promise((resolve) => setTimeout(() => resolve("not ready in 180 s"), 180000)),
+        ])"""
+    )
+    assert failed is None, failed
+
+
+def go_offline(context, *pages) -> None:
+    context.set_offline(True)
+    for page in pages or context.pages:
+        engine_on_the_phone(page)
+
+
+def enter(page, card_points_mules: int) -> None:
+    """Hearts named by Mary-Lou; Mules take ``card_points_mules`` and the last trick."""
+    page.locator("label[for=id_trump_2]").click()
+    page.locator(f"label[for=id_maker_seat_{MARY_LOU}]").click()
+    page.get_by_label("Card points, Mules").fill(str(card_points_mules))
+    page.locator("label[for=id_last_trick_0]").click()
+
+
+def save(page, number: int) -> None:
+    page.get_by_role("button", name=f"Save deal {number}").click()
+    expect(page.locator("h1")).to_have_text(f"Deal {number + 1}")
+
+
+def test_a_game_recorded_offline_reaches_the_server_once(phones, game):
+    context, page = phones()
+    go_offline(context)
+    status = page.locator("#outbox-status")
+    expect(status).to_contain_text("No network")
+
+    enter(page, 80)
+    # The engine on the phone previews the deal, with no network.
+    expect(page.locator("#preview")).to_contain_text("Deal 1: made")
+    expect(page.locator("#preview")).to_contain_text("Mules 90")
+    save(page, 1)
+    expect(status).to_contain_text("1 deal waiting to send")
+    enter(page, 80)
+    save(page, 2)
+
+    # A deal the rules refuse: its message shows, offline, and nothing is kept.
+    enter(page, 200)
+    page.get_by_role("button", name="Save deal 3").click()
+    expect(page.locator("#offline-errors")).to_contain_text("Card points must be a whole number")
+    assert_accessible(page)
+    page.get_by_label("Card points, Mules").fill("80")
+    save(page, 3)
+    expect(status).to_contain_text("3 deals waiting to send")
+    assert_accessible(page)
+
+    page.reload()  # no network: the page, its scripts and the engine come from the phone
+    expect(page.locator("h1")).to_have_text("Deal 4")
+    engine_on_the_phone(page)
+    expect(status).to_contain_text("3 deals waiting to send")
+    for number in (4, 5):
+        enter(page, 80)
+        save(page, number)
+    enter(page, 80)
+    page.get_by_role("button", name="Save deal 6").click()
+    expect(page.locator("#offline-over")).to_contain_text("Game over: Mules win")
+    expect(status).to_contain_text("6 deals waiting to send")
+    assert_accessible(page)
+    assert game.deals.count() == 0
+
+    context.set_offline(False)
+    page.wait_for_url(f"**/games/{game.pk}/")  # every deal sent: the server's sheet
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert list(game.deals.values_list("number", flat=True)) == [1, 2, 3, 4, 5, 6]
+    assert DealRevision.objects.filter(game=game, action="create").count() == 6
+    assert set(game.deals.values_list("entered_at_table", flat=True)) == {"3"}
+    assert game.scores == {"A": 540, "B": 432}
+    total = page.locator(".sheet").inner_text()
+    assert "540" in total and "432" in total
+    standings = TeamStanding.objects.filter(division=game.division)
+    assert sum(s.games_played for s in standings) == 2  # the standings moved
+
+
+def test_two_phones_offline_on_one_game_see_the_clash_and_lose_nothing(browser, live_server, game):
+    first, page_one = phone(browser, live_server, game, "marge")
+    second, page_two = phone(browser, live_server, game, "homer")
+    go_offline(first)
+    go_offline(second)
+    for number in (1, 2):
+        enter(page_one, 80)
+        save(page_one, number)
+    enter(page_two, 100)
+    save(page_two, 1)
+
+    first.set_offline(False)
+    expect(page_one.locator("h1")).to_have_text("Deal 3")  # sent: the server's page again
+    expect(page_one.locator("#outbox-status")).to_contain_text("All deals sent")
+    assert game.deals.count() == 2
+
+    second.set_offline(False)
+    clash = page_two.locator("#outbox-status")
+    expect(clash).to_contain_text("Another phone already recorded deal 1")
+    assert_accessible(page_two)
+    assert game.deals.count() == 2  # nothing was recorded over the other phone's deals
+
+    with page_two.expect_navigation():  # done: the server's page again
+        page_two.get_by_role("button", name="Keep the server's deals").click()
+    expect(page_two.locator("h1")).to_have_text("Deal 3")
+    aside = DealRevision.objects.get(game=game, action="delete")
+    assert aside.before["set_aside"] and aside.before["data"]["points"]["A"] == 100
+    assert [d.data["points"]["A"] for d in game.deals.all()] == [80, 80]
+
+
+def test_keeping_this_phones_deals_corrects_the_others_into_the_history(browser, live_server, game):
+    first, page_one = phone(browser, live_server, game, "marge")
+    second, page_two = phone(browser, live_server, game, "homer")
+    go_offline(first)
+    go_offline(second)
+    for number in (1, 2):
+        enter(page_one, 80)
+        save(page_one, number)
+    enter(page_two, 100)
+    save(page_two, 1)
+    first.set_offline(False)
+    expect(page_one.locator("h1")).to_have_text("Deal 3")
+    second.set_offline(False)
+    with page_two.expect_navigation():  # done: the server's page again
+        page_two.get_by_role("button", name="Keep this phone's deals").click()
+    expect(page_two.locator("h1")).to_have_text("Deal 2")
+    assert [d.data["points"]["A"] for d in game.deals.all()] == [100]
+    history = {(r.action, r.deal_number) for r in DealRevision.objects.filter(game=game)}
+    assert {("create", 1), ("create", 2), ("update", 1), ("delete", 2)} <= history
+
+
+def test_a_deal_the_server_now_refuses_waits_for_a_person(phones, game):
+    context, page = phones()
+    go_offline(context)
+    enter(page, 80)
+    save(page, 1)
+    services.game_abandon(game=Game.objects.get(pk=game.pk))  # meanwhile, on the server
+    context.set_offline(False)
+    status = page.locator("#outbox-status")
+    expect(status).to_contain_text("Deal 1 was refused by the server: This game was abandoned")
+    assert_accessible(page)
+    page.wait_for_timeout(3000)  # the outbox is tried again meanwhile: the deal stays
+    expect(status).to_contain_text("Deal 1 was refused by the server")
+    assert page.evaluate(OUTBOX_SIZE) == 1
+    with page.expect_navigation():  # a person decides; the server's page again
+        page.get_by_role("button", name="Discard deal 1").click()
+    assert page.evaluate(OUTBOX_SIZE) == 0
+    assert game.deals.count() == 0
