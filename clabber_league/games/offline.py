@@ -18,11 +18,15 @@ from clabber_league.core.offline import engine_urls
 
 from . import adapters, services, table_links
 from .forms import MELD_ROWS
-from .models import Game
+from .models import Deal, Game
 
 
 def offline_game(
-    request: HttpRequest, game: Game, seat_names: dict[int, str], side_names: dict[str, str]
+    request: HttpRequest,
+    game: Game,
+    seat_names: dict[int, str],
+    side_names: dict[str, str],
+    correcting: Deal | None = None,
 ) -> dict[str, Any]:
     club = request.club
     ruleset = adapters.game_ruleset(game)
@@ -30,6 +34,20 @@ def offline_game(
     return {
         "key": f"{club.slug}/{game.pk}",
         "deals_url": reverse("deal-list", kwargs={"club_slug": club.slug, "game_id": game.pk}),
+        # The game's history: the phone shows deals another phone's sequence replaced.
+        "history_url": reverse(
+            "game-history-list", kwargs={"club_slug": club.slug, "game_id": game.pk}
+        ),
+        # On a correction's page: the deal it corrects (PUT to its API URL).
+        "correcting": {
+            "number": correcting.number,
+            "url": reverse(
+                "deal-detail",
+                kwargs={"club_slug": club.slug, "game_id": game.pk, "pk": correcting.pk},
+            ),
+        }
+        if correcting is not None
+        else None,
         "set_aside_url": reverse(
             "deal-set-aside", kwargs={"club_slug": club.slug, "game_id": game.pk}
         ),

@@ -484,6 +484,8 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             number=number,
             editing=deal,
             next_dealer="",
+            # A correction made with no network waits in the phone's outbox too.
+            offline_game=offline.offline_game(request, game, *_names(game), correcting=deal),
         ),
     )
 

@@ -10,7 +10,11 @@
      into the deal API's JSON and shows the engine's answers.
    - The outbox is sent, in order, when the network is back; its state is always shown in
      #outbox-status, with a way to send again, discard, or resolve a clash with deals
-     another phone recorded meanwhile. */
+     another phone recorded meanwhile.
+   - On a correction's page (game.correcting) Save with no network queues the correction
+     in the same outbox, after the deals saved before it.
+   - While online the page reads the game's history now and then and shows deals of another
+     phone that a person set aside (they clashed with this phone's), until dismissed. */
 (function () {
   "use strict";
   var dataNode = document.getElementById("offline-game");
@@ -19,6 +23,8 @@
   var game = JSON.parse(dataNode.textContent);
   var statusBox = document.getElementById("outbox-status");
   var Outbox = window.ClabberOutbox;
+  var correcting = game.correcting || null;
+  function isDeal(e) { return e.kind !== "correction"; }
 
   if ("serviceWorker" in navigator && window.isSecureContext) {
     navigator.serviceWorker.register(game.sw, { scope: "/" }).then(function () {
@@ -81,12 +87,13 @@
         // Every deal is on the server (sent from here or by the service worker): show
         // the server's page, its sheet once the game is over.
         try { sessionStorage.setItem("outbox-sent:" + game.key, "1"); } catch (e) { /* private mode */ }
-        window.location.replace(state.finished ? game.sheet_page : game.deal_page);
+        window.location.replace(state.finished || correcting ? game.sheet_page : game.deal_page);
         return list;
       }
       var input = keyInput();
       if (input && list.some(function (e) { return e.key === input.value; })) { input.value = newKey(); }
-      var last = list.length ? list[list.length - 1] : null;
+      var deals = list.filter(isDeal);
+      var last = deals.length ? deals[deals.length - 1] : null;
       state = last && last.after && last.number > base.number ? last.after : base;
       show();
       return list;
@@ -151,7 +158,8 @@
   function nextDeal(read) {
     return engineCall("next_deal", {
       ruleset: game.rules.ruleset, options: game.rules.options, totals: state.totals,
-      pot: state.pot, deals_before: state.number, dealer: state.dealer, deal: read.data
+      pot: state.pot, deals_before: correcting ? correcting.number - 1 : state.number,
+      dealer: state.dealer, deal: read.data
     });
   }
 
@@ -179,7 +187,8 @@
     }
     var ok = answer.ok;
     box.appendChild(el("p", { "class": "preview-line" },
-      "Deal " + (state.number + 1) + ": " + ok.deal.outcome + " · " + scoreText(ok.deal.score)));
+      "Deal " + (correcting ? correcting.number : state.number + 1) + ": " + ok.deal.outcome + " · " + scoreText(ok.deal.score)));
+    if (correcting) { return; }  // the server works out the totals after a correction
     var running = "Running " + scoreText(ok.scores);
     if (ok.finished) { running += ". Game over: " + (ok.winner === "tie" ? "a tied game" : sideName(ok.winner) + " win") + "."; }
     else { running += " · next dealer " + (game.seat_names[ok.next_dealer] || ""); }
@@ -203,6 +212,7 @@
   }
 
   function showState() {
+    if (correcting) { return; }  // a correction's page: its heading and form stay
     var heading = document.querySelector(".deal-head h1");
     var save = form.querySelector("button.save");
     if (state.finished) {
@@ -238,7 +248,7 @@
     var held = entries.filter(function (e) { return e.state !== "waiting"; })[0];
     var waiting = entries.length;
     if (held && held.state === "conflict") {
-      var mine = entries.filter(function (e) { return e.number >= held.number; });
+      var mine = entries.filter(function (e) { return isDeal(e) && e.number >= held.number; });
       statusBox.appendChild(el("p", { "class": "outbox-problem" },
         "Another phone already recorded deal " + held.number + ": " + held.message +
         " This phone's deal" + (mine.length === 1 ? " " + held.number + " is" : "s " + held.number + " to " + mine[mine.length - 1].number + " are") +
@@ -248,18 +258,25 @@
       actions.appendChild(button("Keep the server's deals", "keep-theirs", held));
       statusBox.appendChild(actions);
     } else if (held) {
+      var what = (isDeal(held) ? "Deal " : "The correction of deal ") + held.number;
       statusBox.appendChild(el("p", { "class": "outbox-problem" },
-        "Deal " + held.number + " was refused by the server: " + held.message));
+        what + " was refused by the server: " + held.message));
       var fix = el("div", { "class": "actions" });
-      fix.appendChild(button("Send deal " + held.number + " again", "retry", held));
-      fix.appendChild(button("Discard deal " + held.number, "discard", held));
+      var short = (isDeal(held) ? "deal " : "correction of deal ") + held.number;
+      fix.appendChild(button("Send " + short + " again", "retry", held));
+      fix.appendChild(button("Discard " + short, "discard", held));
       statusBox.appendChild(fix);
     } else if (waiting) {
-      statusBox.appendChild(el("p", {}, waiting + " deal" + (waiting === 1 ? "" : "s") + " waiting to send" +
+      var fixes = entries.filter(function (e) { return !isDeal(e); }).length, plain = waiting - fixes;
+      var parts = [];
+      if (plain) { parts.push(plain + " deal" + (plain === 1 ? "" : "s")); }
+      if (fixes) { parts.push(fixes + " correction" + (fixes === 1 ? "" : "s")); }
+      statusBox.appendChild(el("p", {}, parts.join(" and ") + " waiting to send" +
         (navigator.onLine ? "…" : ": no network; they are sent when it is back.")));
     } else if (lastSent || !navigator.onLine || sessionStorage.getItem("outbox-sent:" + game.key)) {
       statusBox.appendChild(el("p", {}, "All deals sent." + (navigator.onLine ? "" : " No network: deals you save now wait on this phone.")));
     }
+    showAside();
     statusBox.hidden = !statusBox.firstChild;
     statusBox.dataset.state = held ? held.state : (waiting ? "waiting" : "sent");
   }
@@ -279,9 +296,10 @@
   function keyInput() { return form.querySelector("[name=idempotency_key]"); }
 
   form.addEventListener("submit", function (event) {
-    if (!offlineMode() || form.querySelector("[name=correcting]")) { return; }
+    if (!offlineMode()) { return; }
     event.preventDefault();
     var read = readDeal();
+    if (correcting) { queueCorrection(read); return; }
     nextDeal(read).then(function (answer) {
       if (answer.errors) { showErrors(answer.errors); showPreview(answer, read); return null; }
       showErrors(null);
@@ -312,6 +330,37 @@
       showErrors([{ message: "The rules engine on this phone is not ready: " + error.message }]);
     });
   });
+
+  /* A correction with no network: the engine checks the deal as the deal at its number
+     (only its errors matter here: the server scores it again with the deals around it),
+     then it waits in the outbox, sent after the deals saved before it. */
+  function queueCorrection(read) {
+    nextDeal(read).then(function (answer) {
+      if (answer.errors) { showErrors(answer.errors); showPreview(answer, read); return null; }
+      showErrors(null);
+      var body = Object.assign({}, read.data);
+      if (read.maker_seat !== null) { body.maker_seat = read.maker_seat; }
+      return Outbox.add({
+        key: newKey(), kind: "correction", game: game.key, url: correcting.url,
+        number: correcting.number, body: body, csrf: csrfToken(), table: game.table_token || null
+      }).then(function () {
+        var box = document.getElementById("preview");
+        if (box) {
+          box.textContent = "";
+          box.appendChild(el("p", { "class": "muted" }, "Correction of deal " + correcting.number +
+            " saved on this phone (" + answer.ok.deal.outcome + ": " + scoreText(answer.ok.deal.score) + ")."));
+        }
+        return refresh();
+      }).then(function () {
+        if (navigator.serviceWorker && navigator.serviceWorker.ready && "SyncManager" in window) {
+          navigator.serviceWorker.ready.then(function (r) { return r.sync.register("clabber-outbox"); }).catch(function () {});
+        }
+        send();
+      });
+    }).catch(function (error) {
+      showErrors([{ message: "The rules engine on this phone is not ready: " + error.message }]);
+    });
+  }
 
   var previewTimer = null;
   function livePreview() {
@@ -383,7 +432,7 @@
      the server's later ones deleted (kept in the history too), this phone's later ones
      recorded. */
   function keepMine(held) {
-    var mine = entries.filter(function (e) { return e.number >= held.number; });
+    var mine = entries.filter(function (e) { return isDeal(e) && e.number >= held.number; });
     return serverDeals().then(function (deals) {
       var byNumber = {};
       deals.forEach(function (d) { byNumber[d.number] = d; });
@@ -407,18 +456,74 @@
   /* Keep the server's deals: this phone's deals from the clash on are set aside on the
      server (kept in the game's history, counted nowhere) and leave the outbox. */
   function keepTheirs(held) {
-    var mine = entries.filter(function (e) { return e.number >= held.number; });
+    var mine = entries.filter(function (e) { return isDeal(e) && e.number >= held.number; });
     var chain = Promise.resolve();
     mine.forEach(function (entry) {
       chain = chain.then(function () {
         return request("POST", game.set_aside_url, { number: entry.number, deal: entry.body }, entry.key + "-aside");
+      }).then(function (response) {
+        return response.json().then(function (revision) { markSeen([revision.id]); }, function () {});
       }).then(function () { return Outbox.remove(entry.key); });
     });
     return chain;
   }
 
+  // --- another phone's deals set aside (this phone's were kept) ----------------------
+  var SEEN = "outbox-aside-seen:" + game.key, aside = [];
+  function seen() {
+    try { return JSON.parse(localStorage.getItem(SEEN) || "[]"); } catch (e) { return []; }
+  }
+  function markSeen(ids) {
+    try { localStorage.setItem(SEEN, JSON.stringify(seen().concat(ids).slice(-200))); } catch (e) { /* private mode */ }
+  }
+  /* The game's history (its first pages: bounded), for set-aside deals not seen here. */
+  function checkHistory() {
+    if (!navigator.onLine || !game.history_url) { return Promise.resolve(); }
+    var found = [], pages = 0;
+    function page(url) {
+      var headers = { Accept: "application/json" };
+      if (game.table_token) { headers.Authorization = "Table " + game.table_token; }
+      return fetch(url, { headers: headers, credentials: "same-origin" }).then(function (r) {
+        return r.ok ? r.json() : { results: [] };
+      }).then(function (body) {
+        var rows = Array.isArray(body) ? body : (body.results || []);
+        found = found.concat(rows);
+        pages += 1;
+        return body.next && pages < 5 ? page(body.next) : found;
+      });
+    }
+    return page(game.history_url).then(function (rows) {
+      var known = seen();
+      aside = rows.filter(function (r) {
+        return r.action === "delete" && r.before && r.before.set_aside && known.indexOf(r.id) < 0;
+      }).sort(function (a, b) { return a.deal_number - b.deal_number; });
+      showStatus();
+    }, function () { /* the network went: try again later */ });
+  }
+  function showAside() {
+    if (!aside || !aside.length) { return; }
+    var numbers = aside.map(function (r) { return r.deal_number; });
+    var first = numbers[0], last = numbers[numbers.length - 1];
+    var which = numbers.length === 1 ? "deal " + first + " was" : "deals " + (last - first + 1 === numbers.length ? first + "-" + last : numbers.join(", ")) + " were";
+    var box = el("div", { "class": "outbox-aside" });
+    var p = el("p", { "class": "outbox-problem" },
+      "Another phone recorded this game's deals too: its " + which + " set aside and this phone's kept. ");
+    p.appendChild(el("a", { href: game.sheet_page + "#history" }, "See the game's history"));
+    box.appendChild(p);
+    var actions = el("div", { "class": "actions" });
+    actions.appendChild(el("button", { type: "button", "class": "button secondary", "data-aside": "seen" }, "Got it"));
+    box.appendChild(actions);
+    statusBox.appendChild(box);
+  }
+
   if (statusBox) {
     statusBox.addEventListener("click", function (event) {
+      if (event.target.closest("[data-aside]")) {
+        markSeen(aside.map(function (r) { return r.id; }));
+        aside = [];
+        showStatus();
+        return;
+      }
       var b = event.target.closest("[data-outbox]");
       if (!b) { return; }
       var entry = entries.filter(function (e) { return e.key === b.dataset.key; })[0];
@@ -449,6 +554,7 @@
   window.addEventListener("offline", showStatus);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { send(); } });
   setInterval(send, 15000);
+  setInterval(function () { if (!document.hidden) { checkHistory(); } }, 10000);
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.addEventListener("message", function (event) {
       if (event.data && event.data.type === "outbox-sent") { refresh(); }
@@ -464,6 +570,7 @@
   refresh().then(function () {
     startEngineLater();
     send();
+    checkHistory();
   });
   window.addEventListener("offline", function () { engine().catch(function () {}); });
 })();

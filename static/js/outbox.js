@@ -9,8 +9,10 @@
                  with the server's reason, until a person sends it again or discards it;
      "conflict"  the server already holds a deal at that number (another phone): kept,
                  shown, until a person keeps one sequence.
-   Deals of a game are sent one at a time in number order; a refused or clashing deal holds
-   back the deals after it. The server re-checks every deal; nothing here scores one. */
+   A correction of a deal the server holds (``kind: "correction"``) is an entry too: a PUT
+   to that deal's API URL with its own Idempotency-Key.
+   A game's entries are sent one at a time in the order they were made (a correction after
+   the deals recorded before it); a refused or clashing entry holds back the ones after it. The server re-checks every deal; nothing here scores one. */
 (function (root) {
   "use strict";
   var DB_NAME = "clabber-offline";
@@ -42,13 +44,13 @@
     });
   }
 
-  function byNumber(a, b) { return a.number - b.number || a.created - b.created; }
+  function inOrder(a, b) { return a.created - b.created || a.number - b.number; }
 
   /* Every entry of one game (``game`` is its URL-unique "club/id"), in number order. */
   function list(game) {
     return run("readonly", function (store) {
       return game ? store.index("game").getAll(game) : store.getAll();
-    }).then(function (entries) { return (entries || []).sort(byNumber); });
+    }).then(function (entries) { return (entries || []).sort(inOrder); });
   }
   function put(entry) { return run("readwrite", function (store) { store.put(entry); }); }
   function remove(key) { return run("readwrite", function (store) { store.delete(key); }); }
@@ -71,18 +73,19 @@
   /* Send one entry: "sent", "retry" (no network or the server is down) or the entry as
      changed (refused or conflict). */
   function send(entry) {
-    var url = entry.url + (entry.url.indexOf("?") < 0 ? "?" : "&") + "number=" + entry.number;
+    var correction = entry.kind === "correction";
+    var url = correction ? entry.url : entry.url + (entry.url.indexOf("?") < 0 ? "?" : "&") + "number=" + entry.number;
     var headers = { "Content-Type": "application/json", "Idempotency-Key": entry.key, "Accept": "application/json" };
     if (entry.csrf) { headers["X-CSRFToken"] = entry.csrf; }
     if (entry.table) { headers.Authorization = "Table " + entry.table; }
     return root.fetch(url, {
-      method: "POST", headers: headers, body: JSON.stringify(entry.body),
+      method: correction ? "PUT" : "POST", headers: headers, body: JSON.stringify(entry.body),
       credentials: "same-origin", redirect: "error"
     }).then(function (response) {
       if (response.ok) { return "sent"; }
       if (response.status >= 500 || response.status === 429) { return "retry"; }
       return response.json().catch(function () { return {}; }).then(function (body) {
-        var clash = response.status === 409 && body.errors && body.errors.some(function (e) { return e.field === "number"; });
+        var clash = !correction && response.status === 409 && body.errors && body.errors.some(function (e) { return e.field === "number"; });
         entry.state = clash ? "conflict" : "refused";
         entry.status = response.status;
         entry.message = firstMessage(body, "The server answered " + response.status + ".");

@@ -9,8 +9,9 @@ const PAGES = "clabber-pages-v1";
 const PRECACHE = {{ precache|safe }};
 importScripts({{ outbox|safe }});
 
-// A game's deal page and sheet, and the API's data of a game: kept when fetched online.
-const GAME_PAGE = /^\/clubs\/[^/]+\/games\/\d+\/(deal\/)?$/;
+// A game's deal page, sheet and correction pages, and the API's data of a game: kept when
+// fetched online (a correction's page opened online can then be used offline).
+const GAME_PAGE = /^\/clubs\/[^/]+\/games\/\d+\/(deal\/|deals\/\d+\/edit\/)?$/;
 const GAME_DATA = /^\/api\/clubs\/[^/]+\/games\/\d+\/(deals\/)?$/;
 
 self.addEventListener("install", (event) => {

@@ -232,6 +232,19 @@ def test_two_phones_offline_on_one_game_see_the_clash_and_lose_nothing(browser, 
     assert aside.before["set_aside"] and aside.before["data"]["points"]["A"] == 100
     assert [d.data["points"]["A"] for d in game.deals.all()] == [80, 80]
 
+    # The phone whose deals were kept is told too (it reads the game's history now and then).
+    told = page_one.locator("#outbox-status")
+    expect(told).to_contain_text(
+        "Another phone recorded this game's deals too: its deal 1 was set aside", timeout=30_000
+    )
+    expect(told.get_by_role("link", name="See the game's history")).to_be_visible()
+    assert_accessible(page_one)
+    page_one.get_by_role("button", name="Got it").click()
+    expect(told).not_to_contain_text("set aside")
+    page_one.reload()  # dismissed on this phone: not shown again
+    expect(page_one.locator("h1")).to_have_text("Deal 3")
+    expect(told).not_to_contain_text("set aside")
+
 
 def test_keeping_this_phones_deals_corrects_the_others_into_the_history(browser, live_server, game):
     first, page_one = phone(browser, live_server, game, "marge")
@@ -271,3 +284,68 @@ def test_a_deal_the_server_now_refuses_waits_for_a_person(phones, game):
         page.get_by_role("button", name="Discard deal 1").click()
     assert page.evaluate(OUTBOX_SIZE) == 0
     assert game.deals.count() == 0
+
+
+def test_a_correction_made_offline_waits_in_the_outbox_with_the_deals(phones, game):
+    context, page = phones()
+    for number in (1, 2):  # online: straight to the server
+        enter(page, 80)
+        save(page, number)
+    deal_page = page.url.split("#")[0]
+    fix_page = deal_page.removesuffix("deal/") + "deals/1/edit/"
+    page.goto(fix_page)  # opened online: the service worker keeps it
+    assert page.evaluate(KEPT, fix_page), "the correction's page was not kept"
+    go_offline(context)
+    status = page.locator("#outbox-status")
+
+    page.get_by_label("Card points, Mules").fill("200")  # the engine on the phone says no
+    page.get_by_role("button", name="Save correction").click()
+    expect(page.locator("#offline-errors")).to_contain_text("Card points must be a whole number")
+    page.get_by_label("Card points, Mules").fill("100")
+    page.get_by_role("button", name="Save correction").click()
+    expect(status).to_contain_text("1 correction waiting to send")
+    expect(page.locator("#preview")).to_contain_text("Correction of deal 1 saved on this phone")
+    assert_accessible(page)
+
+    page.goto(deal_page)  # no network: the kept deal page; the next deal waits behind it
+    expect(page.locator("h1")).to_have_text("Deal 3")
+    engine_on_the_phone(page)
+    expect(status).to_contain_text("1 correction waiting to send")
+    enter(page, 80)
+    save(page, 3)
+    expect(status).to_contain_text("1 deal and 1 correction waiting to send")
+    assert [d.data["points"]["A"] for d in game.deals.all()] == [80, 80]
+
+    with page.expect_navigation(timeout=60_000):  # all sent: the server's page again
+        context.set_offline(False)
+    expect(page.locator("h1")).to_have_text("Deal 4")
+    expect(status).to_contain_text("All deals sent")
+    assert [d.data["points"]["A"] for d in game.deals.all()] == [100, 80, 80]
+    fixed = DealRevision.objects.filter(game=game, action="update")
+    assert [(r.deal_number, r.after["data"]["points"]["A"]) for r in fixed] == [(1, 100)]
+    assert page.evaluate(OUTBOX_SIZE) == 0
+
+
+def test_a_correction_the_server_refuses_waits_for_a_person(phones, game):
+    context, page = phones()
+    enter(page, 80)
+    save(page, 1)
+    fix_page = page.url.split("#")[0].removesuffix("deal/") + "deals/1/edit/"
+    page.goto(fix_page)
+    assert page.evaluate(KEPT, fix_page), "the correction's page was not kept"
+    go_offline(context)
+    page.get_by_label("Card points, Mules").fill("100")
+    page.get_by_role("button", name="Save correction").click()
+    expect(page.locator("#outbox-status")).to_contain_text("1 correction waiting to send")
+    services.game_abandon(game=Game.objects.get(pk=game.pk))  # meanwhile, on the server
+    context.set_offline(False)
+    status = page.locator("#outbox-status")
+    expect(status).to_contain_text(
+        "The correction of deal 1 was refused by the server: This game was abandoned"
+    )
+    assert_accessible(page)
+    assert page.evaluate(OUTBOX_SIZE) == 1
+    with page.expect_navigation():  # a person decides; the server's sheet again
+        page.get_by_role("button", name="Discard correction of deal 1").click()
+    assert page.evaluate(OUTBOX_SIZE) == 0
+    assert [d.data["points"]["A"] for d in game.deals.all()] == [80]
