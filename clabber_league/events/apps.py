@@ -17,3 +17,10 @@ class EventsConfig(AppConfig):
         from .services.merging import events_player_merging
 
         player_merging.connect(events_player_merging)
+
+        # A table card of a finished round says the round is over (games.table_links).
+        from clabber_league.games.table_links import closed_link_note_register
+
+        from .selectors import closed_table_link_note
+
+        closed_link_note_register(closed_table_link_note)

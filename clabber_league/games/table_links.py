@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -80,6 +80,27 @@ CLOSED = {
 }
 
 
+#: The hook by which a layer above says, in its own words, why a closed game's link opens
+#: nothing (events: "Round 1 of Tuesday club night is over ..."). Each takes the link
+#: (its game loaded) and returns the message, or None to leave it to the next; the
+#: games' own message (``CLOSED``) is the default. Registered once, in the app's
+#: ``ready()``; docs/ARCHITECTURE.md lists who registers.
+CLOSED_LINK_NOTES: list[Callable[[TableLink], str | None]] = []
+
+
+def closed_link_note_register(note: Callable[[TableLink], str | None]) -> None:
+    if note not in CLOSED_LINK_NOTES:
+        CLOSED_LINK_NOTES.append(note)
+
+
+def _closed_message(link: TableLink) -> str:
+    for note in CLOSED_LINK_NOTES:
+        message = note(link)
+        if message:
+            return message
+    return CLOSED[link.game.status]
+
+
 class TableLinkError(GameError):
     """A table link that opens nothing (``kind`` forbidden), or a refused issue/revoke."""
 
@@ -126,7 +147,7 @@ def table_link_check(token: str) -> TableLink:
     if link.expires_at is not None and link.expires_at <= timezone.now():
         raise TableLinkError.one("table_link", LINK_EXPIRED, kind=FORBIDDEN)
     if link.game.status in CLOSED:
-        raise TableLinkError.one("table_link", CLOSED[link.game.status], kind=FORBIDDEN)
+        raise TableLinkError.one("table_link", _closed_message(link), kind=FORBIDDEN)
     return link
 
 
