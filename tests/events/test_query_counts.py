@@ -1,6 +1,7 @@
 """A night's pages read a fixed number of queries whatever the number of tables: the room
-display (page and live fragment), the secretary's night page, the wall draw, the table cards and the prize
-list, each with 8 and with 40 players, a round played and the next one drawn."""
+display (page and live fragment), the secretary's night page, the wall draw, the table
+cards and the prize list, each with 8 and with 40 players, a round played and the next one
+drawn."""
 
 from __future__ import annotations
 
