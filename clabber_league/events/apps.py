@@ -18,9 +18,9 @@ class EventsConfig(AppConfig):
 
         player_merging.connect(events_player_merging)
 
-        # A table card of a finished round says the round is over (games.table_links).
-        from clabber_league.games.table_links import closed_link_note_register
+        # A table card of a finished round says the round is over (games.hooks).
+        from clabber_league.games.hooks import table_link_closed
 
         from .selectors import closed_table_link_note
 
-        closed_link_note_register(closed_table_link_note)
+        table_link_closed.connect(closed_table_link_note)

@@ -557,16 +557,18 @@ ROUND_OVER_NEXT_WAITING = " Round {round} is not drawn yet: the secretary calls 
 ROUND_OVER_NIGHT_OVER = " The night is over: its ranking is on the room display."
 
 
-def closed_table_link_note(link: Any) -> str | None:
-    """``games.table_links.CLOSED_LINK_NOTES``: a table card scanned once its round is
-    over says so, and where the current round's cards are (two queries); None for a game
-    that is no event's, or whose round is still open (the games' own message then)."""
-    table = (
-        Table.objects.filter(game_id=link.game_id).select_related("round", "round__event").first()
-    )
+def closed_table_link_note(link: Any) -> list[str] | None:
+    """``games.hooks.table_link_closed``: a table card scanned once its round is over
+    says so, and where the current round's cards are (two queries); None for a game that
+    is no event's, or whose round is still open (the games' own message then)."""
+    table = Table.objects.filter(game_id=link.game_id).select_related("round__event").first()
     if table is None or table.round.status != Round.Status.FINISHED:
         return None
-    round_, event = table.round, table.round.event
+    return [_round_over(table.round)]
+
+
+def _round_over(round_: Round) -> str:
+    event = round_.event
     message = ROUND_OVER.format(round=round_.number, event=event.name)
     current = (
         Round.objects.filter(event_id=event.pk, number__gt=round_.number)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -44,6 +44,7 @@ from clabber_league.clubs.access import TableGrant
 from clabber_league.clubs.models import Role
 from clabber_league.core.errors import CONFLICT, FORBIDDEN
 
+from .hooks import table_link_closed
 from .models import UNNAMED_TABLE, Game, TableLink
 from .services import GameError
 
@@ -80,25 +81,11 @@ CLOSED = {
 }
 
 
-#: The hook by which a layer above says, in its own words, why a closed game's link opens
-#: nothing (events: "Round 1 of Tuesday club night is over ..."). Each takes the link
-#: (its game loaded) and returns the message, or None to leave it to the next; the
-#: games' own message (``CLOSED``) is the default. Registered once, in the app's
-#: ``ready()``; docs/ARCHITECTURE.md lists who registers.
-CLOSED_LINK_NOTES: list[Callable[[TableLink], str | None]] = []
-
-
-def closed_link_note_register(note: Callable[[TableLink], str | None]) -> None:
-    if note not in CLOSED_LINK_NOTES:
-        CLOSED_LINK_NOTES.append(note)
-
-
 def _closed_message(link: TableLink) -> str:
-    for note in CLOSED_LINK_NOTES:
-        message = note(link)
-        if message:
-            return message
-    return CLOSED[link.game.status]
+    """Why a closed game's link opens nothing: in the words of a layer above when one
+    answers ``hooks.table_link_closed`` (a club night's finished round), else the games'."""
+    answers = table_link_closed.ask(link=link)
+    return answers[0] if answers else CLOSED[link.game.status]
 
 
 class TableLinkError(GameError):

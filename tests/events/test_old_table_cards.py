@@ -1,6 +1,6 @@
 """A table card scanned once its round is over: the phone (page or API) is told that the
 round is over and where the current round's cards are, not that "this game is confirmed";
-nothing is recorded. The games layer asks through ``games.table_links.CLOSED_LINK_NOTES``,
+nothing is recorded. The games layer asks through ``games.hooks.table_link_closed``,
 which the events app fills."""
 
 from __future__ import annotations
