@@ -15,6 +15,8 @@ happens; the higher app registers its handler once, in its ``AppConfig.ready()``
 
 Handlers run synchronously, in registration order, inside the caller's transaction: an
 exception rolls the whole write back, so the standings can never disagree with the deals.
+A hook can also ask: ``ask()`` gathers what its handlers return (the bookings of a night
+the cups hold, say), so the lower layer learns it without importing the higher one.
 ``handlers()`` lists what is registered, so a reader (or a test) can see who listens.
 """
 
@@ -51,6 +53,16 @@ class Hook:
         """Call every handler with ``kwargs``; the first exception propagates."""
         for handler in tuple(self._handlers):
             handler(**kwargs)
+
+    def ask(self, **kwargs: Any) -> list[Any]:
+        """Call every handler with ``kwargs`` and gather what they answer: each handler
+        returns an iterable (or ``None``), and the items of all of them come back in one
+        list, in registration order. For a hook that asks the layers above a question
+        (``scheduling.hooks.night_bookings``: what else holds a night's tables?)."""
+        answers: list[Any] = []
+        for handler in tuple(self._handlers):
+            answers.extend(handler(**kwargs) or ())
+        return answers
 
     def __repr__(self) -> str:
         names = ", ".join(getattr(h, "__qualname__", repr(h)) for h in self._handlers)

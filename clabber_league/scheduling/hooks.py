@@ -1,16 +1,45 @@
-"""The scheduling app's one hook upward: "a fixture's result changed without its games".
+"""The scheduling app's hooks upward.
 
-``fixture_changed`` is sent by ``scheduling.services.fixture_changes`` inside the
-transaction that records, changes or undoes a forfeit or walkover (or deletes a fixture
-that had a result), with the fixture row locked and saved::
+``fixture_changed``: "a fixture's result changed without its games". Sent by
+``scheduling.services.fixture_changes`` inside the transaction that records, changes or
+undoes a forfeit or walkover (or deletes a fixture that had a result), with the fixture row
+locked and saved::
 
     fixture_changed.send(fixture=fixture)
 
 A result that comes from the fixture's games reaches the layers above through
-``games.hooks.game_changed`` instead. Registered today by the standings
-(``standings.services.standings_fixture_changed``), in ``StandingsConfig.ready()``.
+``games.hooks.game_changed`` instead. Registered by the standings
+(``standings.services.standings_fixture_changed``) and the cups, in their ``ready()``.
+
+``night_bookings``: "what else holds the club's nights and tables?" The clash checks of the
+schedule (a fixture created or moved by hand: ``fixture_changes._check_night``; a schedule
+generated: ``generation._occupied``) ask it, since scheduling may not import the apps that
+book the same nights (a cup's ties)::
+
+    night_bookings.ask(club_id=club.pk, start=date, end=date)  # end None: from start on
+
+Each handler returns the :class:`Booking` s of the club from ``start`` to ``end``
+(inclusive) that have a date. Registered by the cups
+(``cups.services.placing.cups_night_bookings``), in ``CupsConfig.ready()``.
 """
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
 
 from clabber_league.core.hooks import Hook
 
 fixture_changed = Hook("fixture_changed")
+night_bookings = Hook("night_bookings")
+
+
+@dataclass(frozen=True)
+class Booking:
+    """A meeting of a higher app on a night: its teams are busy and its table is taken."""
+
+    date: dt.date
+    label: str  # what holds the night, as a person reads it: "the cup tie Spring Cup W1-2"
+    team_ids: frozenset[int] = frozenset()
+    venue_id: int | None = None
+    table: int | None = None

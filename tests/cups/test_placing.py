@@ -77,3 +77,75 @@ def test_two_ties_on_one_table_are_refused(nights):
     with pytest.raises(ServiceError) as err:
         placing.tie_place(tie=second, date=later, venue=hall, table=2)
     assert err.value.errors[0]["message"].startswith("Table 2 at Hall is taken that night")
+
+
+# --- the other way round: league fixtures see the cup ties (scheduling.hooks.night_bookings)
+
+
+def _league_fixture(club, division, home, away, date=None):
+    return Fixture.objects.create(
+        club=club, division=division, round_number=8, home=home, away=away, date=date
+    )
+
+
+def test_a_league_fixture_moved_onto_a_cup_ties_table_is_refused(club, league, nights):
+    from clabber_league.scheduling.services.fixture_changes import fixture_move
+
+    cup, division, hall = nights
+    _, teams = league
+    later = MONDAY + dt.timedelta(days=7)
+    tie = cup.ties.get(round=1, home__name="Bells")
+    placing.tie_place(tie=tie, date=later, venue=hall, table=2)
+    fixture = _league_fixture(club, division, teams[4], teams[5])
+    with pytest.raises(ServiceError) as err:
+        fixture_move(fixture=fixture, date=later, venue=hall, table=2)
+    assert err.value.status == 409
+    assert err.value.errors[0]["field"] == "table"
+    message = err.value.errors[0]["message"]
+    assert message.startswith("Table 2 at Hall is taken that night by the cup tie K")
+    assert "Bells v Clubs" in message
+    fixture.refresh_from_db()
+    assert fixture.date is None
+    # The other table that night is free: the move goes through.
+    fixture_move(fixture=fixture, date=later, venue=hall, table=1)
+    fixture.refresh_from_db()
+    assert (fixture.date, fixture.table) == (later, 1)
+
+
+def test_a_team_with_a_cup_tie_that_night_cannot_have_a_league_fixture_then(club, league, nights):
+    from clabber_league.scheduling.services.fixture_changes import fixture_move
+
+    cup, division, hall = nights
+    _, teams = league
+    later = MONDAY + dt.timedelta(days=7)
+    placing.tie_place(tie=cup.ties.get(round=1, home__name="Bells"), date=later)
+    fixture = _league_fixture(club, division, teams[1], teams[4])  # Bells v Eights
+    with pytest.raises(ServiceError) as err:
+        fixture_move(fixture=fixture, date=later, venue=hall, table=1)
+    assert err.value.status == 409
+    assert err.value.errors[0]["field"] == "date"
+    assert err.value.errors[0]["message"].startswith(
+        "Bells already plays that night (the cup tie K"
+    )
+
+
+def test_a_schedule_generated_leaves_a_cup_ties_table_and_teams_alone(
+    club, league, nights, django_capture_on_commit_callbacks
+):
+    from clabber_league.scheduling.services.generation import (
+        schedule_generate,
+        schedule_run_execute,
+    )
+
+    cup, division, hall = nights
+    Fixture.objects.filter(division=division).delete()
+    tie = cup.ties.get(round=1, home__name="Bells")
+    placing.tie_place(tie=tie, date=MONDAY, venue=hall, table=2)
+    with django_capture_on_commit_callbacks(execute=False):
+        run = schedule_generate(division=division)
+    schedule_run_execute(run_id=run.pk, today=MONDAY - dt.timedelta(days=7))
+    that_night = Fixture.objects.filter(division=division, date=MONDAY)
+    assert that_night.exists()
+    assert not that_night.filter(venue=hall, table=2).exists()
+    assert not that_night.filter(home__name__in=["Bells", "Clubs"]).exists()
+    assert not that_night.filter(away__name__in=["Bells", "Clubs"]).exists()

@@ -7,6 +7,10 @@ neither side plays (a league fixture of its team, or another cup tie). A tie pla
 hand passes the league's checks (``scheduling.services.fixture_changes.night_check``: the
 club's venue and table, no fixture of its teams that night, the table free of fixtures)
 and the same checks against the other cup ties of that night.
+
+The other way round, a league fixture moved or generated onto a night sees the cup ties
+placed there through ``scheduling.hooks.night_bookings`` (``cups_night_bookings``,
+registered in ``CupsConfig.ready``).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from django.utils import timezone
 from clabber_league.core.errors import CONFLICT
 from clabber_league.leagues.models import Division, Team, TeamMember, Venue
 from clabber_league.scheduling import planning
+from clabber_league.scheduling.hooks import Booking
 from clabber_league.scheduling.models import Fixture, ScheduleConfig
 from clabber_league.scheduling.services.fixture_changes import night_check
 
@@ -232,4 +237,42 @@ def _check_ties(
             raise CupError.one("table", message, kind=CONFLICT)
 
 
-__all__ = ["round_place", "tie_place"]
+def cups_night_bookings(
+    *, club_id: int, start: dt.date, end: dt.date | None = None, **_: Any
+) -> list[Booking]:
+    """The handler of ``scheduling.hooks.night_bookings``: the club's cup ties placed on a
+    night from ``start`` to ``end`` (not a bye or a void tie: those are never played), so
+    that a league fixture moved or generated onto that night sees them: their teams (a
+    player's teams, for a cup of players) play, and their table is taken."""
+    ties = (
+        Tie.objects.filter(cup__club_id=club_id, date__gte=start)
+        .exclude(status__in=[Tie.Status.BYE, Tie.Status.VOID])
+        .select_related("cup", "home", "away")
+        .order_by("date", "pk")
+    )
+    if end is not None:
+        ties = ties.filter(date__lte=end)
+    ties = list(ties)
+    entrants = {e.pk: e for t in ties for e in (t.home, t.away) if e is not None}
+    teams_of = _entrant_teams(list(entrants.values()))
+    bookings = []
+    for t in ties:
+        sides = " v ".join(
+            e.name if e is not None else source
+            for e, source in ((t.home, t.home_from), (t.away, t.away_from))
+        )
+        bookings.append(
+            Booking(
+                date=t.date,
+                label=f"the cup tie {t.cup.name} {t.key}: {sides}",
+                team_ids=frozenset(
+                    team for e in (t.home_id, t.away_id) if e for team in teams_of[e]
+                ),
+                venue_id=t.venue_id,
+                table=t.table,
+            )
+        )
+    return bookings
+
+
+__all__ = ["cups_night_bookings", "round_place", "tie_place"]

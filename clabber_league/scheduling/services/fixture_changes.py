@@ -19,7 +19,7 @@ from clabber_league.leagues.models import Division, Team, Venue
 from clabber_league.leagues.services import VENUE_OTHER_CLUB
 
 from .. import selectors
-from ..hooks import fixture_changed
+from ..hooks import fixture_changed, night_bookings
 from ..models import Fixture, ScheduleConfig
 from . import ScheduleError
 
@@ -28,6 +28,8 @@ TABLE_RANGE = "{venue} has tables 1 to {tables}."
 TABLE_NEEDS_VENUE = "Give the venue of the table."
 TABLE_TAKEN = "Table {table} at {venue} is taken that night by {home} v {away}."
 TEAM_BUSY = "{team} already plays that night ({home} v {away})."
+TABLE_BOOKED = "Table {table} at {venue} is taken that night by {booking}."
+TEAM_BOOKED = "{team} already plays that night ({booking})."
 FIXTURE_DONE = "This fixture has a result; it can no longer be moved."
 FIXTURE_HAS_GAMES = "Games have been recorded for this fixture; it cannot be forfeited."
 FORFEIT_WINNER = "The winner of a forfeit is one of the fixture's two teams."
@@ -80,10 +82,13 @@ def _check_night(
     venue: Venue | None,
     table: int | None,
     exclude_pk: int | None = None,
+    bookings: bool = True,
 ) -> None:
     """Neither team plays another fixture that night and the table is free: the checks a
     generated schedule meets, for a fixture moved, created or given other teams by hand.
-    The venue and that night's fixtures are locked, so two requests cannot both pass."""
+    The venue and that night's fixtures are locked, so two requests cannot both pass.
+    With ``bookings``, the same checks against what the apps above hold that night (a cup
+    tie), asked through ``hooks.night_bookings``."""
     if venue is not None:
         list(Venue.objects.select_for_update().filter(pk=venue.pk))
     if date is None:
@@ -105,6 +110,29 @@ def _check_night(
                 TABLE_TAKEN.format(table=table, venue=venue.name, home=other.home, away=other.away),
                 kind=CONFLICT,
             )
+    if bookings:
+        _check_bookings(club_id=club_id, date=date, teams=teams, venue=venue, table=table)
+
+
+def _check_bookings(
+    *, club_id: int, date: dt.date, teams: Sequence[Team], venue: Venue | None, table: int | None
+) -> None:
+    """The night's bookings of the apps above (``hooks.night_bookings``): none of ``teams``
+    is in one and none has the table; refused (409) with the same kind of message as a
+    fixture clash."""
+    for booking in night_bookings.ask(club_id=club_id, start=date, end=date):
+        if booking.date != date:
+            continue
+        for team in teams:
+            if team.pk in booking.team_ids:
+                busy = TEAM_BOOKED.format(team=team.name, booking=booking.label)
+                raise ScheduleError.one("date", busy, kind=CONFLICT)
+        if venue is not None and booking.venue_id == venue.pk and booking.table == table:
+            raise ScheduleError.one(
+                "table",
+                TABLE_BOOKED.format(table=table, venue=venue.name, booking=booking.label),
+                kind=CONFLICT,
+            )
 
 
 def night_check(
@@ -118,9 +146,10 @@ def night_check(
     """The league's checks for a meeting placed on a night at a table, for a caller outside
     the schedule (a cup's tie): the table is one of the club's venue's, none of ``teams``
     plays a fixture that night and no fixture has the table. Locks as a move does; raises
-    ``ScheduleError`` (409 for a clash)."""
+    ``ScheduleError`` (409 for a clash). The night's bookings (``hooks.night_bookings``)
+    are the caller's own to check: it is the app that holds them."""
     _check_place(club_id, venue, table)
-    _check_night(club_id=club_id, date=date, teams=teams, venue=venue, table=table)
+    _check_night(club_id=club_id, date=date, teams=teams, venue=venue, table=table, bookings=False)
 
 
 def _check_play_night(fixture: Fixture, date: dt.date) -> None:

@@ -36,6 +36,7 @@ from clabber_league.leagues.models import Division, Venue
 from clabber_league.leagues.services import GAMES_PER_FIXTURE, VENUE_OTHER_CLUB, division_update
 
 from .. import bulk, planning, selectors
+from ..hooks import night_bookings
 from ..models import Fixture, ScheduleConfig, ScheduleRun, ScheduleVenue, SkipDate
 from . import ScheduleError
 
@@ -407,6 +408,13 @@ def _occupied(
     )
     for day, venue_id, table in others.iterator(chunk_size=10_000):
         occupied[day][1].add(planning.Table(venue_id, table))
+    # What the apps above hold on these nights (a cup's ties): their teams play, their
+    # tables are taken (asked through the hook: scheduling does not import them).
+    for booking in night_bookings.ask(club_id=division.club_id, start=config.start_date, end=None):
+        teams, tables = occupied[booking.date]
+        teams.update(booking.team_ids)
+        if booking.venue_id is not None and booking.table is not None:
+            tables.add(planning.Table(booking.venue_id, booking.table))
     return occupied
 
 
