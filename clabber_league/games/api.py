@@ -640,7 +640,6 @@ class DealViewSet(ClubScopedModelViewSet):
         return Response(DealSerializer(recorded.deal).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=DealInputSerializer, responses={200: DealSerializer, 400: ERROR_BODY})
-    @idempotent  # a phone's outbox sends its corrections with their Idempotency-Key too
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         deal = self.get_object()
         data, maker_seat = _deal_body(request)
