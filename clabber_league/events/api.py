@@ -69,6 +69,17 @@ class KeepApartField(serializers.JSONField):
     """Pairs of player ids the draw keeps apart."""
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1, "maximum": 100},
+        "maxItems": 20,
+    }
+)
+class PrizeSharesField(serializers.JSONField):
+    """The prize rule 'shares': percentages of the fund, best place first."""
+
+
 # --- events and series ---------------------------------------------------------------------
 
 EVENT_WRITE_FIELDS = [
@@ -85,6 +96,7 @@ EVENT_WRITE_FIELDS = [
     "sit_out_score",
     "entry_fee_cents",
     "prize_rule",
+    "prize_shares",
     "hick_stake_cents",
     "keep_apart",
     "series",
@@ -97,6 +109,11 @@ class EventSerializer(ClubScopedSerializer):
     rules = RulesField(help_text="A rule set's slug, or house rules (base and options).")
     keep_apart = KeepApartField(
         required=False, help_text="Pairs of player ids the draw never seats at one table."
+    )
+    prize_shares = PrizeSharesField(
+        required=False,
+        help_text="With prize_rule 'shares': whole percentages of the fund, best place "
+        "first, adding up to 100 or less (what is left is not paid out).",
     )
     series = serializers.PrimaryKeyRelatedField(
         queryset=Series.objects.all(), required=False, allow_null=True
@@ -696,7 +713,8 @@ REQUEST_EXAMPLES = {
         "round_deals": 16,
         "sit_out_rule": "average",
         "entry_fee_cents": 500,
-        "prize_rule": "per_four",
+        "prize_rule": "shares",
+        "prize_shares": [50, 30, 20],
         "hick_stake_cents": 10,
         "series": 1,
     },

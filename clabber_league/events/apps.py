@@ -17,3 +17,10 @@ class EventsConfig(AppConfig):
         from .services.merging import events_player_merging
 
         player_merging.connect(events_player_merging)
+
+        # A table card of a finished round says the round is over (games.hooks).
+        from clabber_league.games.hooks import table_link_closed
+
+        from .selectors import closed_table_link_note
+
+        table_link_closed.connect(closed_table_link_note)

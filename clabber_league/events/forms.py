@@ -60,6 +60,13 @@ class EventForm(forms.Form):
         min_value=0, max_digits=7, decimal_places=2, initial=0, label="Entry fee"
     )
     prize_rule = forms.ChoiceField(choices=Event.PrizeRule.choices, initial=Event.PrizeRule.NONE)
+    prize_shares = forms.CharField(
+        required=False,
+        max_length=200,
+        label="Prize shares (%)",
+        help_text="For the rule 'a fixed list of shares': percentages of the fund, best "
+        "place first, such as 50, 30, 20.",
+    )
     hick_stake = forms.DecimalField(
         min_value=0,
         max_digits=7,
@@ -109,9 +116,21 @@ class EventForm(forms.Form):
             "sit_out_score": event.sit_out_score,
             "entry_fee": Decimal(event.entry_fee_cents) / 100,
             "prize_rule": event.prize_rule,
+            "prize_shares": ", ".join(str(share) for share in event.prize_shares or []),
             "hick_stake": Decimal(event.hick_stake_cents) / 100,
             "series": str(event.series_id or ""),
         }
+
+    def clean_prize_shares(self) -> list[int]:
+        """ "50, 30, 20" (or "50% 30% 20%") as a list of whole numbers; the service checks
+        that they make a list of shares."""
+        text = self.cleaned_data.get("prize_shares") or ""
+        parts = [p for p in text.replace("%", " ").replace(",", " ").replace(";", " ").split()]
+        if not all(p.isdigit() for p in parts):
+            raise forms.ValidationError(
+                "Give the shares as whole percentages separated by commas, such as 50, 30, 20."
+            )
+        return [int(p) for p in parts]
 
     def values(self) -> dict[str, Any]:
         """The service's keyword arguments from the cleaned data."""

@@ -91,6 +91,7 @@ class Event(models.Model):
         NONE = "none", "No prizes"
         PER_FOUR = "per_four", "One prize per four players"
         TOP_QUARTER = "top_quarter", "The top quarter of the field"
+        SHARES = "shares", "A fixed list of shares of the fund"
 
     class Status(models.TextChoices):
         PLANNED = "planned", "Planned"
@@ -136,6 +137,12 @@ class Event(models.Model):
     )
     entry_fee_cents = models.PositiveIntegerField(default=0)
     prize_rule = models.CharField(max_length=12, choices=PrizeRule.choices, default=PrizeRule.NONE)
+    prize_shares = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Prize rule 'shares': whole percentages of the fund, best place first "
+        "(50, 30, 20); what they leave over is not paid out.",
+    )
     hick_stake_cents = models.PositiveIntegerField(
         default=0,
         help_text="The side stake on a hick paid into the night's pot (0: no pot).",

@@ -544,3 +544,43 @@ def player_nights(*, club: Club, player: Player, page: int = 1) -> tuple[list[Pl
             )
         )
     return nights, more
+
+
+# --- a table card of a finished round ------------------------------------------------------
+
+ROUND_OVER = "Round {round} of {event} is over: its tables are closed."
+ROUND_OVER_NEXT_PLAYING = " Round {round}'s cards are at the secretary's table."
+ROUND_OVER_NEXT_DRAWING = (
+    " Round {round} is being drawn: its cards will be at the secretary's table."
+)
+ROUND_OVER_NEXT_WAITING = " Round {round} is not drawn yet: the secretary calls it."
+ROUND_OVER_NIGHT_OVER = " The night is over: its ranking is on the room display."
+
+
+def closed_table_link_note(link: Any) -> list[str] | None:
+    """``games.hooks.table_link_closed``: a table card scanned once its round is over
+    says so, and where the current round's cards are (two queries); None for a game that
+    is no event's, or whose round is still open (the games' own message then)."""
+    table = Table.objects.filter(game_id=link.game_id).select_related("round__event").first()
+    if table is None or table.round.status != Round.Status.FINISHED:
+        return None
+    return [_round_over(table.round)]
+
+
+def _round_over(round_: Round) -> str:
+    event = round_.event
+    message = ROUND_OVER.format(round=round_.number, event=event.name)
+    current = (
+        Round.objects.filter(event_id=event.pk, number__gt=round_.number)
+        .order_by("-number")
+        .only("number", "status")
+        .first()
+    )
+    if current is not None and current.status == Round.Status.PLAYING:
+        return message + ROUND_OVER_NEXT_PLAYING.format(round=current.number)
+    if current is not None and current.status == Round.Status.DRAWING:
+        return message + ROUND_OVER_NEXT_DRAWING.format(round=current.number)
+    last = current.number if current is not None else round_.number
+    if last >= event.rounds:
+        return message + ROUND_OVER_NIGHT_OVER
+    return message + ROUND_OVER_NEXT_WAITING.format(round=last + 1)

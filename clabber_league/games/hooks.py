@@ -19,3 +19,9 @@ registered by the layers above games in their ``AppConfig.ready()``; today the s
 from clabber_league.core.hooks import Hook
 
 game_changed = Hook("game_changed")
+
+#: Asked by ``games.table_links.table_link_check`` when a link's game is closed (confirmed
+#: or abandoned): ``table_link_closed.ask(link=link)``. A handler answers ``[message]`` to
+#: say in its own words why the link opens nothing (events: "Round 1 of Tuesday club
+#: night is over ..."), or ``None``; the first answer wins, else the games' own message.
+table_link_closed = Hook("table_link_closed")

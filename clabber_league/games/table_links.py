@@ -44,6 +44,7 @@ from clabber_league.clubs.access import TableGrant
 from clabber_league.clubs.models import Role
 from clabber_league.core.errors import CONFLICT, FORBIDDEN
 
+from .hooks import table_link_closed
 from .models import UNNAMED_TABLE, Game, TableLink
 from .services import GameError
 
@@ -78,6 +79,13 @@ CLOSED = {
     Game.Status.CONFIRMED: LINK_GAME_CONFIRMED,
     Game.Status.ABANDONED: LINK_GAME_ABANDONED,
 }
+
+
+def _closed_message(link: TableLink) -> str:
+    """Why a closed game's link opens nothing: in the words of a layer above when one
+    answers ``hooks.table_link_closed`` (a club night's finished round), else the games'."""
+    answers = table_link_closed.ask(link=link)
+    return answers[0] if answers else CLOSED[link.game.status]
 
 
 class TableLinkError(GameError):
@@ -126,7 +134,7 @@ def table_link_check(token: str) -> TableLink:
     if link.expires_at is not None and link.expires_at <= timezone.now():
         raise TableLinkError.one("table_link", LINK_EXPIRED, kind=FORBIDDEN)
     if link.game.status in CLOSED:
-        raise TableLinkError.one("table_link", CLOSED[link.game.status], kind=FORBIDDEN)
+        raise TableLinkError.one("table_link", _closed_message(link), kind=FORBIDDEN)
     return link
 
 

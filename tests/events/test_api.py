@@ -71,7 +71,7 @@ def test_check_in_twice_is_409_and_a_walk_in_by_name_is_added(api, club, members
 
 
 def test_draw_tables_ranking_and_prizes(api, club, members):
-    event = _night(api, club, rounds=2, round_kind="game", round_deals=None)
+    event = _night(api, club, rounds=2, round_kind="game", round_deals=None, prize_rule="per_four")
     base = f"{_base(club)}/events/{event['id']}"
     for member in members[:8]:
         api.post(f"{base}/entries/", {"player": member.pk, "paid": True}, format="json")

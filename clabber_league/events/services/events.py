@@ -38,6 +38,13 @@ ROUND_MINUTES_MISSING = "Give the minutes in a round (1 to 600)."
 SIT_OUT_SCORE_RANGE = "A sit-out's fixed score is 0 to 10000."
 FEE_RANGE = "The entry fee is 0 to 100000 cents."
 STAKE_RANGE = "The hick stake is 0 to 100000 cents."
+PRIZE_SHARES_BAD = (
+    "Give the prize shares as whole percentages, best place first (50, 30, 20): each "
+    "above 0, adding up to 100 or less, at most {cap} of them."
+)
+PRIZE_SHARES_MISSING = "The prize rule 'shares' needs the list of shares (50, 30, 20)."
+#: At most this many prizes in a list of shares (a prize list a page prints in full).
+MAX_PRIZE_SHARES = 20
 SERIES_OTHER_CLUB = "This series is not one of the club's."
 PAIRS_NEED_PARTNERSHIPS = "Fixed pairs need a game of two partnerships (four players)."
 CHOICE = "Choose one of: {choices}."
@@ -67,6 +74,7 @@ EVENT_FIELDS = (
     "sit_out_score",
     "entry_fee_cents",
     "prize_rule",
+    "prize_shares",
     "hick_stake_cents",
     "series",
     "keep_apart",
@@ -168,6 +176,24 @@ def _keep_apart_errors(club: Club, pairs: Any) -> list[dict[str, str]]:
     return []
 
 
+def _prize_shares_errors(rule: Any, shares: Any) -> list[dict[str, str]]:
+    """A list of shares: whole percentages above 0, summing to at most 100, at most
+    ``MAX_PRIZE_SHARES``; required by the rule 'shares' (other rules ignore it)."""
+    if shares in (None, []) and rule != Event.PrizeRule.SHARES:
+        return []
+    if (
+        not isinstance(shares, list)
+        or len(shares) > MAX_PRIZE_SHARES
+        or not all(_int_in(share, 1, 100) for share in shares)
+        or sum(shares) > 100
+    ):
+        message = PRIZE_SHARES_BAD.format(cap=MAX_PRIZE_SHARES)
+        return [{"field": "prize_shares", "message": message}]
+    if rule == Event.PrizeRule.SHARES and not shares:
+        return [{"field": "prize_shares", "message": PRIZE_SHARES_MISSING}]
+    return []
+
+
 def _event_errors(club: Club, values: Mapping[str, Any]) -> list[dict[str, str]]:
     """Everything wrong with an event's ``values``, each on its field."""
     errors: list[dict[str, str]] = []
@@ -182,6 +208,7 @@ def _event_errors(club: Club, values: Mapping[str, Any]) -> list[dict[str, str]]
     _choice(errors, "round_kind", values.get("round_kind"), Event.RoundKind)
     _choice(errors, "sit_out_rule", values.get("sit_out_rule"), Event.SitOutRule)
     _choice(errors, "prize_rule", values.get("prize_rule"), Event.PrizeRule)
+    errors += _prize_shares_errors(values.get("prize_rule"), values.get("prize_shares"))
     errors += _rules_errors(values)
     if not _int_in(values.get("rounds"), 1, MAX_ROUNDS):
         errors.append({"field": "rounds", "message": ROUNDS_RANGE.format(cap=MAX_ROUNDS)})
@@ -216,6 +243,7 @@ DEFAULTS: dict[str, Any] = {
     "sit_out_score": 0,
     "entry_fee_cents": 0,
     "prize_rule": Event.PrizeRule.NONE,
+    "prize_shares": [],
     "hick_stake_cents": 0,
     "series": None,
     "keep_apart": [],
@@ -231,6 +259,8 @@ def _normalised(values: dict[str, Any]) -> dict[str, Any]:
         values["round_minutes"] = None
     if isinstance(values.get("rules"), Mapping):
         values["rules"] = dict(values["rules"])
+    if values.get("prize_rule") != Event.PrizeRule.SHARES:
+        values["prize_shares"] = []
     return values
 
 
