@@ -66,7 +66,7 @@ def test_another_rule_keeps_no_shares(club):
     assert event.prize_shares == []
 
 
-def test_the_prize_list_pays_the_shares_of_the_fund(api, club, members):
+def test_the_prize_list_pays_the_shares_of_the_fund(api, client, club, members, secretary):
     body = {**REQUEST_EXAMPLES["EventRequest"], "series": None, "rounds": 1}
     body.update(round_kind="game", round_deals=None, hick_stake_cents=0, entry_fee_cents=500)
     created = api.post(_events_url(club), body, format="json")
@@ -82,6 +82,9 @@ def test_the_prize_list_pays_the_shares_of_the_fund(api, club, members):
     assert prizes["prizes_cents"] == [2000, 1200, 800]
     assert prizes["rule"] == "A fixed list of shares of the fund (50%, 30%, 20%)"
     assert prizes["paid_out_cents"] == sum(a["amount_cents"] for a in prizes["awards"]) == 4000
+    client.force_login(secretary)
+    page = client.get(reverse("events:prizes", args=[club.slug, created.json()["id"]]))
+    assert "Prizes: A fixed list of shares of the fund (50%, 30%, 20%)" in page.content.decode()
 
 
 def test_the_api_refuses_bad_shares_on_their_field_and_writes_nothing(api, club):
