@@ -152,3 +152,31 @@ def test_a_shared_place_at_the_cut_is_drawn_by_lot_and_said(club):
     assert names[:2] == ["N0", "S0"] or names[:2] == ["S0", "N0"]
     assert len(names) == 3 and names[2] in ("N1", "S1")
     assert any("drawn by lot" in n for n in notes)
+
+
+@pytest.mark.parametrize(
+    ("entrants", "options"),
+    [
+        (2, {}),
+        (6, {"third_place": True, "plate": True}),
+        (6, {"format": Cup.Format.DOUBLE, "final_reset": True}),
+        (3, {"format": Cup.Format.DOUBLE}),
+    ],
+)
+def test_a_drawn_bracket_is_already_what_its_progress_says(club, league, entrants, options):
+    """The draw writes every tie's sides and state at once (byes through, a reset not
+    needed void): bringing the cup in line with its results afterwards changes nothing."""
+    _, teams = league
+    cup = setup.cup_draw(cup=_cup(club, teams[:entrants], **options))
+
+    def snapshot():
+        cup.refresh_from_db()
+        ties = cup.ties.order_by("order").values_list(
+            "key", "home_id", "away_id", "status", "winner_id", "loser_id"
+        )
+        return cup.status, cup.champion_id, list(ties)
+
+    drawn = snapshot()
+    assert drawn[0] == Cup.Status.DRAWN
+    progress.cup_sync(cup=cup)
+    assert snapshot() == drawn

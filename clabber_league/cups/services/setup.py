@@ -73,6 +73,9 @@ WAITING_STAGE = "This cup waits for its league stage: it is seeded when the stag
 NOT_SEEDED = "This cup has no entrants yet: seed it first."
 PLAN_REFUSED = "{message}"
 SEED_TEXT = "A random draw's seed is 1 to 40 letters or digits."
+#: Ties per INSERT: a 1,024-entrant double elimination (2,047 ties) in two statements,
+#: within SQLite's 32,766 parameters (and PostgreSQL's 65,535) per statement.
+TIE_BATCH = 1500
 
 
 def _rules_errors(rules: Any, kind: str) -> tuple[Any, list[dict[str, str]]]:
@@ -342,13 +345,15 @@ def _seed_from(cup: Cup, candidates: list[Candidate], seeding: str) -> list[Entr
     elif seeding == Cup.Seeding.LIST:
         notes.append("Seeded in the order the entrants were given.")
     Entrant.objects.filter(cup=cup).delete()
+    # Ids rather than instances: a 1,024-entrant cup's rows are cheap to make, and they go
+    # in one INSERT (PostgreSQL returns their ids; SQLite's batches are Django's).
     is_team = cup.entrant_kind == Cup.Kind.TEAMS
     entrants = Entrant.objects.bulk_create(
         Entrant(
-            cup=cup,
+            cup_id=cup.pk,
             seed=seed,
-            team=c.thing if is_team else None,
-            player=None if is_team else c.thing,
+            team_id=c.thing.pk if is_team else None,
+            player_id=None if is_team else c.thing.pk,
             name=c.thing.name,
             note=c.note[:200],
         )
@@ -459,40 +464,43 @@ def cup_draw(*, cup: Cup) -> Cup:
         raise CupError.one("cup", PLAN_REFUSED.format(message=exc)) from exc
     cup.ties.all().delete()
     # Each tie is written with its sides and state as the planner has them before any
-    # result (the seeds of round 1, the byes let through), so cup_sync finds nothing to change.
-    seeded = {e.seed: e for e in cup.entrants.all()}
+    # result (the seeds of round 1, the byes let through, a reset not needed void): what
+    # ``progress.cup_sync`` would make of them, so it is not run (nor the ties read back).
+    # The rows carry ids, not instances, and go in a few INSERTs (``bulk_create``).
+    seeded = dict(cup.entrants.values_list("seed", "pk"))
     start = planner.advance(plan, {})
 
-    def status(slot: planner.Slot) -> str:
-        if slot.winner is not None:
-            return Tie.Status.BYE
-        return Tie.Status.READY if slot.ready else Tie.Status.WAITING
+    def state(slot: planner.Slot) -> tuple[str, int | None]:
+        if not slot.needed:
+            return Tie.Status.VOID, None
+        if slot.winner is not None:  # a bye, or an empty place of the losers' bracket
+            return Tie.Status.BYE, seeded.get(slot.winner)
+        return (Tie.Status.READY if slot.ready else Tie.Status.WAITING), None
+
+    def tie(order: int, m: planner.Match) -> Tie:
+        slot = start[m.key]
+        status, winner = state(slot)
+        return Tie(
+            cup_id=cup.pk,
+            key=m.key,
+            bracket=m.bracket,
+            round=m.round,
+            order=order,
+            home_from=_source_text(m.home),
+            away_from=_source_text(m.away),
+            home_id=seeded.get(slot.home or 0),
+            away_id=seeded.get(slot.away or 0),
+            status=status,
+            winner_id=winner,
+        )
 
     Tie.objects.bulk_create(
-        (
-            Tie(
-                cup=cup,
-                key=m.key,
-                bracket=m.bracket,
-                round=m.round,
-                order=order,
-                home_from=_source_text(m.home),
-                away_from=_source_text(m.away),
-                home=seeded.get(start[m.key].home or 0),
-                away=seeded.get(start[m.key].away or 0),
-                status=status(start[m.key]),
-                winner=seeded.get(start[m.key].winner or 0),
-            )
-            for order, m in enumerate(plan.matches)
-        ),
-        batch_size=1000,
+        [tie(order, m) for order, m in enumerate(plan.matches)], batch_size=TIE_BATCH
     )
-    cup.status = Cup.Status.DRAWN
-    cup.champion = None
+    champion = seeded.get(start.champion or 0)
+    cup.status = Cup.Status.FINISHED if champion else Cup.Status.DRAWN
+    cup.champion_id = champion
     cup.save(update_fields=["status", "champion"])
-    from .progress import cup_sync
-
-    cup_sync(cup=cup, plan=plan)
     return cup
 
 
