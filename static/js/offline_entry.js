@@ -384,8 +384,11 @@
   function send() {
     if (sending || !navigator.onLine || !pending()) { return Promise.resolve(); }
     sending = true;
+    var before = entries.slice();
     return Outbox.flush(game.key).then(function (report) {
       sending = false;
+      // Remember what this phone sent, to tell when another phone replaces it.
+      before.slice(0, report.sent).filter(isDeal).forEach(function (e) { noteSent(e.number, e.body); });
       if (report.offline && navigator.onLine) {
         retryTimer = retryTimer || setTimeout(function () { retryTimer = null; send(); }, 2000);
       }
@@ -469,7 +472,16 @@
   }
 
   // --- another phone's deals set aside (this phone's were kept) ----------------------
-  var SEEN = "outbox-aside-seen:" + game.key, aside = [];
+  var SEEN = "outbox-aside-seen:" + game.key, SENT = "outbox-sent-deals:" + game.key;
+  var aside = [], replaced = [];
+  function sentDeals() {
+    try { return JSON.parse(localStorage.getItem(SENT) || "{}"); } catch (e) { return {}; }
+  }
+  function noteSent(number, body) {
+    var sent = sentDeals();
+    sent[number] = JSON.stringify((body || {}).points || null);
+    try { localStorage.setItem(SENT, JSON.stringify(sent)); } catch (e) { /* private mode */ }
+  }
   function seen() {
     try { return JSON.parse(localStorage.getItem(SEEN) || "[]"); } catch (e) { return []; }
   }
@@ -497,17 +509,30 @@
       aside = rows.filter(function (r) {
         return r.action === "delete" && r.before && r.before.set_aside && known.indexOf(r.id) < 0;
       }).sort(function (a, b) { return a.deal_number - b.deal_number; });
+      // This phone's sent deals that another phone's sequence replaced (corrected to other
+      // points, or deleted) when a person kept that phone's deals.
+      var sent = sentDeals();
+      replaced = rows.filter(function (r) {
+        if (known.indexOf(r.id) >= 0 || !(r.deal_number in sent)) { return false; }
+        if (r.action === "delete") { return !(r.before && r.before.set_aside); }
+        return r.action === "update" && r.after &&
+          JSON.stringify((r.after.data || {}).points || null) !== sent[r.deal_number];
+      }).sort(function (a, b) { return a.deal_number - b.deal_number; });
       showStatus();
     }, function () { /* the network went: try again later */ });
   }
-  function showAside() {
-    if (!aside || !aside.length) { return; }
-    var numbers = aside.map(function (r) { return r.deal_number; });
+  function dealsText(rows) {
+    var numbers = rows.map(function (r) { return r.deal_number; }).filter(function (n, i, all) { return all.indexOf(n) === i; });
     var first = numbers[0], last = numbers[numbers.length - 1];
-    var which = numbers.length === 1 ? "deal " + first + " was" : "deals " + (last - first + 1 === numbers.length ? first + "-" + last : numbers.join(", ")) + " were";
+    return numbers.length === 1 ? "deal " + first + " was" : "deals " + (last - first + 1 === numbers.length ? first + "-" + last : numbers.join(", ")) + " were";
+  }
+  function showAside() {
+    if ((!aside || !aside.length) && (!replaced || !replaced.length)) { return; }
+    var text = aside.length
+      ? "Another phone recorded this game's deals too: its " + dealsText(aside) + " set aside and this phone's kept. "
+      : "Another phone recorded this game's deals too: this phone's " + dealsText(replaced) + " replaced by the other phone's. ";
     var box = el("div", { "class": "outbox-aside" });
-    var p = el("p", { "class": "outbox-problem" },
-      "Another phone recorded this game's deals too: its " + which + " set aside and this phone's kept. ");
+    var p = el("p", { "class": "outbox-problem" }, text);
     p.appendChild(el("a", { href: game.sheet_page + "#history" }, "See the game's history"));
     box.appendChild(p);
     var actions = el("div", { "class": "actions" });
@@ -519,8 +544,9 @@
   if (statusBox) {
     statusBox.addEventListener("click", function (event) {
       if (event.target.closest("[data-aside]")) {
-        markSeen(aside.map(function (r) { return r.id; }));
+        markSeen(aside.concat(replaced).map(function (r) { return r.id; }));
         aside = [];
+        replaced = [];
         showStatus();
         return;
       }

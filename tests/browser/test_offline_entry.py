@@ -266,6 +266,13 @@ def test_keeping_this_phones_deals_corrects_the_others_into_the_history(browser,
     history = {(r.action, r.deal_number) for r in DealRevision.objects.filter(game=game)}
     assert {("create", 1), ("create", 2), ("update", 1), ("delete", 2)} <= history
 
+    # The phone whose deals were replaced is told too (it reads the game's history).
+    told = page_one.locator("#outbox-status")
+    expect(told).to_contain_text("this phone's deals 1-2 were replaced", timeout=30_000)
+    assert_accessible(page_one)
+    page_one.get_by_role("button", name="Got it").click()
+    expect(told).not_to_contain_text("replaced")
+
 
 def test_a_deal_the_server_now_refuses_waits_for_a_person(phones, game):
     context, page = phones()
