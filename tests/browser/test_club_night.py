@@ -112,7 +112,8 @@ def test_the_secretary_runs_a_night_of_thirteen(live_server, browser, page, club
     # Round 1 is over (its games confirmed by the draw): its table cards score no more.
     stale = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     stale.goto(first_links[1])
-    expect(stale.locator("body")).to_contain_text("confirmed")
+    expect(stale.locator("body")).to_contain_text("Round 1 of")
+    expect(stale.locator("body")).to_contain_text("is over: its tables are closed")
     assert (
         Game.objects.get(
             pk=Round.objects.get(event=event, number=1).tables.get(number=1).game_id
