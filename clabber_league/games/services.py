@@ -865,13 +865,18 @@ def deal_correct(
     user: Any = None,
     at_table: str = "",
 ) -> Deal:
-    """Change a recorded deal; every deal after it is re-scored. Kept in the audit history."""
+    """Change a recorded deal; every deal after it is re-scored. Kept in the audit history.
+
+    A correction that changes nothing (the same correction sent again, by a phone's outbox
+    after a lost answer, say) writes nothing and adds no history line."""
     game = _locked_open_game(deal.game_id)
     rows, index = _rows_and_index(game, deal)
     row = rows[index]
     before = _revision_view(row)
     new = _deal_input(game, data)
     _check_maker_seat(game, new, maker_seat)
+    if new == row.data and maker_seat == row.maker_seat:
+        return row
     datas = [r.data for r in rows]
     datas[index] = new
     answer = _score(game, datas, at=index)

@@ -111,6 +111,16 @@ def test_deleting_a_deal_moves_the_later_ones_up_and_rescores(game, scorer):
     assert game.revisions.filter(action=DealRevision.Action.DELETE, deal_number=2).exists()
 
 
+def test_the_same_correction_sent_twice_is_one_change_in_the_history(game, scorer):
+    services.deal_record(game=game, data=made("A", 100), user=scorer)
+    first = game.deals.get(number=1)
+    for _ in range(2):  # a phone's outbox resending after a lost answer
+        services.deal_correct(deal=first, data=made("A", 60, last="B"), user=scorer)
+        first.refresh_from_db()
+    assert first.data == made("A", 60, last="B")
+    assert game.revisions.filter(action=DealRevision.Action.UPDATE).count() == 1
+
+
 def test_a_correction_that_would_end_the_game_before_a_later_deal_is_rejected(game, scorer):
     for _ in range(3):
         services.deal_record(game=game, data=made("A", 142), user=scorer)  # A: 152 each
