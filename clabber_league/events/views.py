@@ -9,6 +9,7 @@ sends the forms. Every write goes through ``events.services``, as the API's do.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -259,7 +260,7 @@ def _arrived(entry: Entry) -> str:
 def _back_to_check_in(request: HttpRequest, event: Event) -> HttpResponse:
     url = reverse("events:detail", kwargs={"club_slug": request.club.slug, "pk": event.pk})
     query = (request.POST.get("q") or "").strip()
-    return redirect(url + (f"?q={query}" if query else "") + "#check-in")
+    return redirect(url + (f"?{urlencode({'q': query})}" if query else "") + "#check-in")
 
 
 @require_POST
