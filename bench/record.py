@@ -74,8 +74,8 @@ class FloorWrite(APIView):
             (count,) = cursor.fetchone()
             cursor.execute(
                 "INSERT INTO games_deal (game_id, number, dealer, data, outcome, maker, score_a,"
-                " score_b, running_a, running_b, result, created_at, updated_at)"
-                " VALUES (%s, %s, %s, %s, 'made', '', 0, 0, 0, 0, '{}', now(), now())",
+                " score_b, running_a, running_b, result, entered_at_table, created_at, updated_at)"
+                " VALUES (%s, %s, %s, %s, 'made', '', 0, 0, 0, 0, '{}', '', now(), now())",
                 [game_id, count + 1, count % 4, _json(body)],
             )
             cursor.execute(
