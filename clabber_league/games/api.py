@@ -36,14 +36,15 @@ from clabber_league.clubs.api_base import NEEDS_ROLE, ClubScopedMixin, ClubScope
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
-from clabber_league.core.api import error_list
+from clabber_league.core.api import Unprocessable, error_list
 from clabber_league.core.errors import CONFLICT
-from clabber_league.core.idempotency import idempotent
+from clabber_league.core.idempotency import KEY_REUSED, idempotent
 from clabber_league.leagues.models import Division, Team
 from clabber_league.scheduling.models import Fixture
 
 from . import selectors, services, table_links
 from .models import Deal, DealRevision, Game, TableLink
+from .replay import idempotent_correction
 from .table_links import TableLinkAuthentication, api_grant
 
 #: The game's views take the phone at a table too: ``Authorization: Table <token>`` (its
@@ -637,10 +638,18 @@ class DealViewSet(ClubScopedModelViewSet):
             )
         except Game.DoesNotExist as exc:
             raise Http404("No Game matches the given query.") from exc  # as get_object_or_404
+        if not recorded.created and not services.deal_same_as_first(
+            deal=recorded.deal, data=data, maker_seat=maker_seat
+        ):  # the table phone's key came back with another deal
+            raise Unprocessable(KEY_REUSED)
         return Response(DealSerializer(recorded.deal).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=DealInputSerializer, responses={200: DealSerializer, 400: ERROR_BODY})
+    @idempotent_correction
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Correct the deal; the deals after it are re-scored. Send an ``Idempotency-Key``
+        (a phone's outbox does) so that a retry after a lost answer gets the first answer
+        and changes nothing, even when the deal was corrected again since."""
         deal = self.get_object()
         data, maker_seat = _deal_body(request)
         deal = services.deal_correct(

@@ -12,8 +12,10 @@ before, after), shown on the game's page.
 """
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.leagues.models import Division, Team
@@ -306,3 +308,32 @@ class TableLink(models.Model):
 
     def __str__(self) -> str:
         return f"Table link {self.pk} of game {self.game_id}"
+
+
+class CorrectionKey(models.Model):
+    """The first answer to a deal correction (``PUT .../deals/<id>/``) sent with an
+    ``Idempotency-Key``, kept with its game (``games.replay``).
+
+    A phone's outbox sends each correction with its own key and sends it again when the
+    answer was lost: the retry gets this answer back and writes nothing; the same key with
+    another correction is refused (422). ``caller`` is whose key it is: ``user:<id>`` for a
+    logged-in caller, ``table`` for the phone of the game's table link (as a deal's key is
+    kept with the deal, per game)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    caller = models.CharField(max_length=24)
+    key = models.CharField(max_length=80)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of method, path and body.")
+    status = models.PositiveSmallIntegerField()
+    body = models.JSONField(encoder=DjangoJSONEncoder, null=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "caller", "key"], name="correction_key_once_per_caller"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Correction key {self.key} of game {self.game_id}"

@@ -1218,3 +1218,28 @@ def seats_player_merging(*, source: Player, target: Player) -> None:
         message = MERGE_SAME_GAME.format(source=source.name, target=target.name, game=shared)
         raise GameError.one("target", message)
     GameSeat.objects.filter(player=source).update(player=target)
+
+
+def deal_same_as_first(*, deal: Deal, data: Mapping[str, Any], maker_seat: int | None) -> bool:
+    """Whether ``data`` and ``maker_seat`` are what recorded ``deal`` (its first version,
+    from the history when it was corrected since): a retry of the same request with its
+    Idempotency-Key, not another deal sent with a key already used (422)."""
+    try:
+        new = _deal_input(deal.game, data)
+    except (GameError, TypeError, ValueError, AttributeError):
+        return False
+    if new == deal.data and maker_seat == deal.maker_seat:
+        return True
+    first = (
+        DealRevision.objects.filter(
+            game_id=deal.game_id, action=DealRevision.Action.CREATE, at__gte=deal.created_at
+        )
+        .order_by("at", "id")
+        .values_list("after", flat=True)
+        .first()
+    )
+    return (
+        isinstance(first, Mapping)
+        and first.get("data") == new
+        and first.get("maker_seat") == maker_seat
+    )

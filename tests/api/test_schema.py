@@ -88,22 +88,23 @@ def test_every_write_to_club_data_documents_409(schema):
 
 def test_the_idempotent_posts_document_the_key_and_422(schema):
     idempotent = {
-        path
+        (path, method)
         for path, method, operation in _operations(schema)
         if any(p["name"] == "Idempotency-Key" for p in operation.get("parameters", []))
     }
     assert idempotent == {
-        "/api/clubs/{club_slug}/games/",
-        "/api/clubs/{club_slug}/games/{game_id}/deals/",
-        "/api/clubs/{club_slug}/games/{game_id}/deals/set-aside/",
-        "/api/clubs/{club_slug}/games/{id}/paper-sheet/",
-        "/api/clubs/{club_slug}/schedule-runs/",
-        "/api/clubs/{club_slug}/events/",
-        "/api/clubs/{club_slug}/events/{event_id}/entries/",
-        "/api/clubs/{club_slug}/events/{event_id}/rounds/",
+        ("/api/clubs/{club_slug}/games/", "post"),
+        ("/api/clubs/{club_slug}/games/{game_id}/deals/", "post"),
+        ("/api/clubs/{club_slug}/games/{game_id}/deals/{id}/", "put"),  # a correction
+        ("/api/clubs/{club_slug}/games/{game_id}/deals/set-aside/", "post"),
+        ("/api/clubs/{club_slug}/games/{id}/paper-sheet/", "post"),
+        ("/api/clubs/{club_slug}/schedule-runs/", "post"),
+        ("/api/clubs/{club_slug}/events/", "post"),
+        ("/api/clubs/{club_slug}/events/{event_id}/entries/", "post"),
+        ("/api/clubs/{club_slug}/events/{event_id}/rounds/", "post"),
     }
-    for path in idempotent:
-        assert "422" in schema["paths"][path]["post"]["responses"]
+    for path, method in idempotent:
+        assert "422" in schema["paths"][path][method]["responses"]
 
 
 def test_path_parameters_follow_one_convention(schema):
