@@ -112,7 +112,8 @@ def test_someone_who_corrected_a_deal_cannot_confirm_by_pin(table, scorer, club)
 
     game, opponent, bruno = table["game"], table["opponent"], table["opponent_without_pin"]
     Membership.objects.filter(club=club, user=bruno.user).update(role=Role.SCORER)
-    game_services.deal_correct(deal=game.deals.first(), data=made("A", 142), user=bruno.user)
+    # A real change: a correction that changes nothing writes nothing (and touches nothing).
+    game_services.deal_correct(deal=game.deals.first(), data=made("A", 132), user=bruno.user)
     with pytest.raises(services.MemberError) as caught:
         services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
     assert caught.value.errors == [{"field": "game", "message": game_services.CONFIRM_SAME_SIDE}]
