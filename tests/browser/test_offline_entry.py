@@ -203,9 +203,9 @@ def test_a_game_recorded_offline_reaches_the_server_once(phones, game):
     assert sum(s.games_played for s in standings) == 2  # the standings moved
 
 
-def test_two_phones_offline_on_one_game_see_the_clash_and_lose_nothing(browser, live_server, game):
-    first, page_one = phone(browser, live_server, game, "marge")
-    second, page_two = phone(browser, live_server, game, "homer")
+def test_two_phones_offline_on_one_game_see_the_clash_and_lose_nothing(phones, game):
+    first, page_one = phones("marge")
+    second, page_two = phones("homer")
     go_offline(first)
     go_offline(second)
     for number in (1, 2):
@@ -246,9 +246,9 @@ def test_two_phones_offline_on_one_game_see_the_clash_and_lose_nothing(browser, 
     expect(told).not_to_contain_text("set aside")
 
 
-def test_keeping_this_phones_deals_corrects_the_others_into_the_history(browser, live_server, game):
-    first, page_one = phone(browser, live_server, game, "marge")
-    second, page_two = phone(browser, live_server, game, "homer")
+def test_keeping_this_phones_deals_corrects_the_others_into_the_history(phones, game):
+    first, page_one = phones("marge")
+    second, page_two = phones("homer")
     go_offline(first)
     go_offline(second)
     for number in (1, 2):
@@ -257,8 +257,14 @@ def test_keeping_this_phones_deals_corrects_the_others_into_the_history(browser,
     enter(page_two, 100)
     save(page_two, 1)
     first.set_offline(False)
-    expect(page_one.locator("h1")).to_have_text("Deal 3")
+    # The first phone's deals are on the server before the second phone has a network
+    # (its heading says "Deal 3" already offline, so wait for the outbox to be empty).
+    expect(page_one.locator("#outbox-status")).to_contain_text("All deals sent")
+    assert game.deals.count() == 2
     second.set_offline(False)
+    expect(page_two.locator("#outbox-status")).to_contain_text(
+        "Another phone already recorded deal 1"
+    )
     with page_two.expect_navigation():  # done: the server's page again
         page_two.get_by_role("button", name="Keep this phone's deals").click()
     expect(page_two.locator("h1")).to_have_text("Deal 2")
