@@ -206,11 +206,15 @@ class SideSerializer(serializers.Serializer):
     known = serializers.BooleanField()
     score = serializers.IntegerField(help_text="Games won (confirmed).")
     winner = serializers.BooleanField()
+    absent = serializers.BooleanField(
+        required=False, help_text="A table of three: this side did not turn up."
+    )
 
 
 class TieSerializer(serializers.ModelSerializer):
     """A tie: its sides (``home_from``/``away_from`` say where a side not known yet comes
-    from), state, result, night and table, and its games (side A is home)."""
+    from; ``third``/``third_from`` the third side of a table of three, null otherwise),
+    state, result, night and table, and its games (side A is home, C the third)."""
 
     games = serializers.SerializerMethodField()
     score = serializers.SerializerMethodField()
@@ -224,8 +228,11 @@ class TieSerializer(serializers.ModelSerializer):
             "round",
             "home",
             "away",
+            "third",
             "home_from",
             "away_from",
+            "third_from",
+            "absent",
             "status",
             "winner",
             "loser",
@@ -244,8 +251,8 @@ class TieSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.DictField(child=serializers.IntegerField()))
     def get_score(self, tie: Tie) -> dict[str, int]:
-        home, away, _ = progress.tie_score(tie, list(tie.tie_games.all()))
-        return {"home": home, "away": away}
+        wins, _ = progress.tie_wins(tie, list(tie.tie_games.all()))
+        return wins
 
 
 class BracketTieSerializer(serializers.Serializer):
@@ -254,6 +261,9 @@ class BracketTieSerializer(serializers.Serializer):
     status = serializers.CharField()
     home = SideSerializer()
     away = SideSerializer()
+    third = SideSerializer(
+        allow_null=True, required=False, help_text="A table of three: its third player."
+    )
     date = serializers.DateField(allow_null=True)
     venue = serializers.CharField()
     table = serializers.IntegerField(allow_null=True)
@@ -382,7 +392,9 @@ class StartSerializer(ClubScopedSerializer):
 
 class WalkoverSerializer(serializers.Serializer):
     absent = serializers.ChoiceField(
-        choices=[("home", "home"), ("away", "away")], help_text="The side that did not play."
+        choices=[("home", "home"), ("away", "away"), ("third", "third")],
+        help_text="The side that did not play (third: at a table of three, where one absent "
+        "leaves the other two to play heads-up).",
     )
     note = serializers.CharField(required=False, allow_blank=True, max_length=200)
 

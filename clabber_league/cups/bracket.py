@@ -37,6 +37,21 @@ The rules (README "Cups and play-offs"):
   power of two. It needs at least two played round-1 matches, and with 4 entrants it
   would be the third-place match, so not both.
 
+* **Tables of three** (``table=3``, three-handed rule sets: ``clabber-3``, ``klaberjass-3``):
+  a tie is one table of three players and only its winner goes on, so the bracket has
+  ``rounds = ceil(log3 n)`` rounds and round ``r`` has ``3 ** (rounds - r)`` tables. The
+  tables' seeding (:func:`table_positions`) puts seeds 1, 2 and 3 in different thirds, so
+  that seeds 1 and 2 can only meet in the final. Round 1 has ``3 ** (rounds - 1)`` tables,
+  each headed by one of the top seeds: the top seeds sit out (a bye: a table of one) as
+  far as the field is short of a full house; the rest of the field fills the other tables
+  three to a table, the weakest with the best heads (a snake). When the field's count
+  leaves one place over (a table of three eliminates two entrants, and ``n`` minus the
+  tables is odd), one table -- that of the best head without a bye -- is **a player
+  short**: its two play heads-up (the cup app plays the rule set's two-handed game there:
+  ``clabber-3`` → ``clabber-2``, ``klaberjass-3`` → ``klaberjass``). So round 1 has at most
+  one table of two, and every later table has three. It needs 3 entrants or more, and has
+  no double elimination, third-place match or plate (a table has two losers).
+
 Match keys: ``"M<round>-<index>"`` (main), ``"L<round>-<index>"`` (losers), ``"GF"``,
 ``"GF2"``, ``"3P"``, ``"P<round>-<index>"`` (plate); ``index`` counts from 1, top to bottom.
 :attr:`Bracket.matches` lists every match after the matches its sources name.
@@ -48,7 +63,6 @@ Random draws: :func:`random_seeding` shuffles entrants with a shown seed string
 
 from __future__ import annotations
 
-import math
 import random
 import secrets
 from collections.abc import Iterator, Mapping, Sequence
@@ -86,6 +100,13 @@ PLATE_TOO_FEW: Final = "A plate needs at least two first-round matches that are 
 PLATE_IS_THIRD_PLACE: Final = (
     "With 4 entrants the plate would be the third-place match (both are the first round's "
     "losers): choose one."
+)
+TABLE_SIZES: Final = (2, 3)
+TABLE_SIZE: Final = "A tie is played by 2 or 3 sides."
+THREE_TOO_FEW: Final = "A knockout of tables of three needs at least 3 entrants."
+THREE_SINGLE_ONLY: Final = (
+    "A knockout of tables of three is single elimination, without a third-place match or a "
+    "plate: a table has two losers."
 )
 RESET_NEEDS_DOUBLE: Final = "Only a double-elimination cup can have a grand-final reset."
 UNKNOWN_MATCH: Final = "There is no match {key} in this bracket."
@@ -143,11 +164,25 @@ class Match:
     index: int
     home: Source
     away: Source
+    third: Source | None = None  # a table of three: its third side
+
+    @property
+    def sides(self) -> tuple[Source, ...]:
+        """The match's sides, top to bottom: two, or three at a table of three."""
+        return (self.home, self.away) if self.third is None else (self.home, self.away, self.third)
 
     @property
     def is_bye(self) -> bool:
-        """A main round-1 match against a bye: its seed goes through without a game."""
-        return self.home.kind == "bye" or self.away.kind == "bye"
+        """A main round-1 match with one entrant (or none) against byes: its seed goes
+        through without a game."""
+        if self.third is None:
+            return self.home.kind == "bye" or self.away.kind == "bye"
+        return sum(1 for side in self.sides if side.kind != "bye") <= 1
+
+    @property
+    def is_short(self) -> bool:
+        """A table of three with one place empty: its two entrants play heads-up."""
+        return self.third is not None and sum(1 for s in self.sides if s.kind == "bye") == 1
 
 
 @dataclass(frozen=True)
@@ -162,6 +197,7 @@ class Bracket:
     third_place: bool = False
     plate: bool = False
     reset: bool = False
+    table: int = 2  # sides per match: 2, or 3 (a table of three, the winner goes on)
     _by_key: dict[str, Match] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -170,11 +206,20 @@ class Bracket:
     @property
     def size(self) -> int:
         """Places in the main bracket's first round (entrants plus byes)."""
-        return 2**self.rounds
+        return self.table**self.rounds
 
     @property
     def byes(self) -> int:
         return self.size - self.entrants
+
+    @property
+    def sitting_out(self) -> tuple[int, ...]:
+        """The seeds who go through round 1 without a game (a bye), best first."""
+        out = []
+        for m in self.matches:
+            if m.bracket == MAIN and m.round == 1 and m.is_bye:
+                out += [s.seed for s in m.sides if s.kind == "seed"]
+        return tuple(sorted(out))
 
     def match(self, key: str) -> Match:
         try:
@@ -210,6 +255,8 @@ class Bracket:
             last = max(m.round for m in self.matches if m.bracket == PLATE)
             return "Plate final" if round == last else f"Plate round {round}"
         from_end = self.rounds - round
+        if self.table == 3:
+            return {0: "Final", 1: "Semi-finals"}.get(from_end, f"Round {round}")
         return {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}.get(from_end, f"Round {round}")
 
 
@@ -225,9 +272,66 @@ def seed_positions(size: int) -> list[int]:
     return order
 
 
-def rounds_for(entrants: int) -> int:
-    """The number of main-bracket rounds: ``ceil(log2(entrants))``."""
-    return max(1, math.ceil(math.log2(entrants))) if entrants > 1 else 0
+def rounds_for(entrants: int, table: int = 2) -> int:
+    """The number of main-bracket rounds: ``ceil(log_table(entrants))`` (in whole numbers,
+    so 243 is 5 rounds of tables of three, not a float's 5.000000000000001)."""
+    rounds, places = 0, 1
+    while places < entrants:
+        rounds, places = rounds + 1, places * table
+    return rounds
+
+
+def table_positions(count: int) -> list[int]:
+    """The seeds heading ``count`` tables (a power of three), top to bottom, for tables of
+    three: each run of three tables meets at one table of the next round. Seed ``s`` of the
+    ``n`` heads brings ``2n + 1 - s`` and ``2n + s`` into its group (a snake), so seeds 1, 2
+    and 3 are in different thirds. For 9: ``[1, 6, 7, 2, 5, 8, 3, 4, 9]``."""
+    if count < 1 or 3 ** rounds_for(count, 3) != count:
+        raise ValueError(f"count must be a power of three, not {count}")
+    order = [1]
+    while len(order) < count:
+        n = len(order)
+        order = [s for head in order for s in (head, 2 * n + 1 - head, 2 * n + head)]
+    return order
+
+
+def _tables_of_three(entrants: int) -> list[Match]:
+    """The main bracket of tables of three (see the module's notes): round 1's tables, each
+    headed by a top seed, the first ones byes and at most one a player short, then tables
+    of the three winners before them."""
+    rounds = rounds_for(entrants, 3)
+    tables = 3 ** (rounds - 1)
+    rest = entrants - tables  # entrants besides the heads: 2 per full table, 1 per short
+    short = rest % 2
+    full = rest // 2
+    played = full + short
+    byes = tables - played
+    # The heads' companions: heads byes+1.. (best first) take the rest, the weakest with
+    # the best head (a snake): first one each (reversed), then a second for the full tables.
+    extra: dict[int, list[int]] = {h: [] for h in range(1, tables + 1)}
+    heads = list(range(byes + 1, tables + 1))
+    second = list(range(tables + 1, tables + played + 1))
+    for head, seed in zip(heads, reversed(second), strict=True):
+        extra[head].append(seed)
+    third = list(range(tables + played + 1, entrants + 1))
+    for head, seed in zip(heads[short:], third, strict=True):
+        extra[head].append(seed)
+    matches: list[Match] = []
+    slots: list[Source] = []
+    for index, head in enumerate(table_positions(tables), start=1):
+        sides = [Source.of_seed(head)] + [Source.of_seed(s) for s in extra[head]]
+        sides += [Source.bye()] * (3 - len(sides))
+        key = f"M1-{index}"
+        matches.append(Match(key, MAIN, 1, index, sides[0], sides[1], sides[2]))
+        slots.append(Source.winner_of(key))
+    for rnd in range(2, rounds + 1):
+        groups = list(zip(slots[0::3], slots[1::3], slots[2::3], strict=True))
+        slots = []
+        for index, (home, away, other) in enumerate(groups, start=1):
+            key = f"M{rnd}-{index}"
+            matches.append(Match(key, MAIN, rnd, index, home, away, other))
+            slots.append(Source.winner_of(key))
+    return matches
 
 
 def draw_seed() -> str:
@@ -299,9 +403,26 @@ def plan(
     third_place: bool = False,
     plate: bool = False,
     reset: bool = False,
+    table: int = 2,
 ) -> Bracket:
-    """The bracket of ``entrants`` seeds (1..entrants) with the options chosen; raises
+    """The bracket of ``entrants`` seeds (1..entrants) with the options chosen (``table``:
+    2 sides a match, or 3: a table of three whose winner goes on); raises
     :class:`BracketError` with one of this module's messages for a bracket that cannot be."""
+    if table not in TABLE_SIZES:
+        raise BracketError(TABLE_SIZE)
+    if table == 3:
+        if entrants < 3:
+            raise BracketError(THREE_TOO_FEW)
+        if entrants > MAX_ENTRANTS:
+            raise BracketError(TOO_MANY_ENTRANTS)
+        if double or third_place or plate or reset:
+            raise BracketError(THREE_SINGLE_ONLY)
+        return Bracket(
+            entrants=entrants,
+            rounds=rounds_for(entrants, 3),
+            matches=tuple(_tables_of_three(entrants)),
+            table=3,
+        )
     if entrants < 2:
         raise BracketError(TOO_FEW_ENTRANTS)
     if entrants > MAX_ENTRANTS:
@@ -363,8 +484,20 @@ class Slot:
     home: int | None
     away: int | None
     winner: int | None = None
-    loser: int | None = None
+    loser: int | None = None  # None at a table of three (it has two)
     needed: bool = True
+    third: int | None = None  # a table of three: its third side
+
+    @property
+    def sides(self) -> tuple[int | None, ...]:
+        if self.match.third is None:
+            return (self.home, self.away)
+        return (self.home, self.away, self.third)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        """The known entrants in the match (not byes, not places still to be filled)."""
+        return tuple(s for s in self.sides if s not in (None, BYE))
 
     @property
     def decided(self) -> bool:
@@ -373,17 +506,40 @@ class Slot:
     @property
     def walkover(self) -> bool:
         """Decided without a game: one side (or both) is nobody."""
-        return BYE in (self.home, self.away)
+        return BYE in self.sides
 
     @property
     def ready(self) -> bool:
-        """Both sides are known entrants and no winner yet: a game to play."""
+        """Every side is known, two or three of them entrants, and no winner yet: a game to
+        play."""
         return (
             self.needed
             and self.winner is None
-            and self.home not in (None, BYE)
-            and self.away not in (None, BYE)
+            and None not in self.sides
+            and len(self.players) >= 2
         )
+
+
+def _table_slot(
+    m: Match, home: int | None, away: int | None, third: int | None, result: int | None
+) -> Slot:
+    """A table of three as the results leave it: one entrant (the rest byes) goes through
+    without a game; two or three play; only the winner is named (there are two losers)."""
+    sides = (home, away, third)
+    if None in sides:
+        if result is not None:
+            raise BracketError(NOT_READY.format(key=m.key))
+        return Slot(m, home, away, third=third)
+    players = [s for s in sides if s != BYE]
+    if len(players) <= 1:
+        if result is not None:
+            raise BracketError(NO_GAME.format(key=m.key))
+        return Slot(m, home, away, third=third, winner=players[0] if players else BYE)
+    if result is None:
+        return Slot(m, home, away, third=third)
+    if result not in players:
+        raise BracketError(NOT_IN_MATCH.format(winner=result, key=m.key))
+    return Slot(m, home, away, third=third, winner=result)
 
 
 @dataclass(frozen=True)
@@ -425,6 +581,9 @@ def advance(bracket: Bracket, results: Mapping[str, int]) -> Progress:
     for m in bracket.matches:
         home, away = side(m.home), side(m.away)
         result = results.get(m.key)
+        if m.third is not None:
+            slots[m.key] = _table_slot(m, home, away, side(m.third), result)
+            continue
         if m.bracket == RESET and slots["GF"].winner is not None:
             gf = slots["GF"]
             if gf.winner == gf.home:  # the main bracket's winner won: no second final

@@ -108,9 +108,15 @@ class PlaceRoundForm(ServiceForm):
 
 class WalkoverForm(ServiceForm):
     absent = forms.ChoiceField(
-        choices=[("home", "Home"), ("away", "Away")], label="The side that did not play"
+        choices=[("home", "Home"), ("away", "Away"), ("third", "Third")],
+        label="The side that did not play",
     )
     note = forms.CharField(required=False, max_length=200)
+
+    def __init__(self, *args: Any, sides: list[tuple[str, str]] | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        if sides is not None:  # the tie's sides that play, by name
+            self.fields["absent"].choices = sides
 
 
 class TiePlaceForm(ServiceForm):

@@ -1,8 +1,10 @@
 """Cups and play-offs as they are stored.
 
 A **cup** is a knockout competition of the club: its entrants are teams (partnerships,
-from any of the club's divisions) or players (two-handed rule sets), played single or
-double elimination, each tie one game or the best of N. It is seeded (from a league
+from any of the club's divisions) or players (two- and three-handed rule sets), played
+single or double elimination, each tie one game or the best of N. A three-handed rule set's
+tie is a table of three players whose winner goes on (``Cup.sides`` 3: single elimination,
+``cups.bracket`` "Tables of three"). It is seeded (from a league
 stage's standings, from the players' ratings, at random from a seed that is shown, or in
 the order given) and drawn by the pure planner ``cups.bracket``.
 
@@ -33,7 +35,7 @@ from clabber_league.leagues.models import Division, Team, Venue
 class Cup(models.Model):
     class Kind(models.TextChoices):
         TEAMS = "teams", "Teams (partnerships)"
-        PLAYERS = "players", "Players (two-handed games)"
+        PLAYERS = "players", "Players (two- and three-handed games)"
 
     class Format(models.TextChoices):
         SINGLE = "single", "Single elimination"
@@ -75,6 +77,11 @@ class Cup(models.Model):
     )
     rules = models.JSONField(
         help_text="The rule set the ties are played by (a slug, or house-rules data)."
+    )
+    sides = models.PositiveSmallIntegerField(
+        default=2,
+        help_text="Sides at a tie, from the rule set: 2, or 3 (a table of three players, "
+        "the winner goes on).",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SEEDED)
     champion = models.ForeignKey(
@@ -212,8 +219,22 @@ class Tie(models.Model):
     away = models.ForeignKey(
         Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    third = models.ForeignKey(
+        Entrant,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="A table of three: its third side.",
+    )
     home_from = models.CharField(max_length=30, blank=True)
     away_from = models.CharField(max_length=30, blank=True)
+    third_from = models.CharField(max_length=30, blank=True)
+    absent = models.CharField(
+        max_length=20,
+        blank=True,
+        help_text="A table of three: the side that did not turn up (the other two play heads-up).",
+    )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
     winner = models.ForeignKey(
         Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -241,6 +262,21 @@ class Tie(models.Model):
     def is_done(self) -> bool:
         return self.status in self.DONE
 
+    SIDES = ("home", "away", "third")
+
+    def side_names(self) -> tuple[str, ...]:
+        """The tie's sides: home and away, and third at a table of three."""
+        return self.SIDES if self.cup.sides == 3 else self.SIDES[:2]
+
+    def present(self) -> list[tuple[str, Entrant]]:
+        """The sides that play: known entrants (not byes), not marked absent."""
+        absent = set(self.absent.split(",")) if self.absent else set()
+        return [
+            (name, getattr(self, name))
+            for name in self.side_names()
+            if getattr(self, f"{name}_id") is not None and name not in absent
+        ]
+
 
 class TieGame(models.Model):
     """A game played for a tie (a division-less game, counted in no league table). Side A
@@ -249,6 +285,12 @@ class TieGame(models.Model):
     tie = models.ForeignKey(Tie, on_delete=models.CASCADE, related_name="tie_games")
     game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="cup_tie")
     number = models.PositiveSmallIntegerField(default=1)
+    sides = models.CharField(
+        max_length=20,
+        blank=True,
+        help_text="The tie's sides playing the game's sides A, B(, C) in order "
+        "('home,away,third'; blank: home and away).",
+    )
 
     class Meta:
         ordering = ["tie", "number"]
@@ -258,3 +300,9 @@ class TieGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tie} game {self.number}"
+
+    def side_of(self, letter: str) -> str | None:
+        """The tie's side (home, away, third) that played the game's side ``letter``."""
+        order = self.sides.split(",") if self.sides else ["home", "away"]
+        index = "ABC".find(letter) if len(letter) == 1 else -1
+        return order[index] if 0 <= index < len(order) else None

@@ -9,6 +9,7 @@ whatever its size.
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from typing import Any
 
@@ -33,13 +34,15 @@ def cup_get(*, club: Club, pk: int) -> Cup:
 
 
 def tie_list(*, cup: Cup) -> QuerySet[Tie]:
-    return cup.ties.select_related("home", "away", "winner", "venue").order_by("order")
+    return cup.ties.select_related("cup", "home", "away", "third", "winner", "venue").order_by(
+        "order"
+    )
 
 
 def tie_get(*, club: Club, cup_id: int, pk: int) -> Tie:
     return (
         Tie.objects.filter(cup__club=club, cup_id=cup_id)
-        .select_related("cup", "home", "away", "winner", "loser", "venue")
+        .select_related("cup", "home", "away", "third", "winner", "loser", "venue")
         .get(pk=pk)
     )
 
@@ -61,24 +64,57 @@ def tie_games(*, tie: Tie) -> list[TieGame]:
     return list(tie.tie_games.select_related("game").order_by("number"))
 
 
-def _score(games: list[TieGame]) -> tuple[int, int]:
-    home = sum(
-        1 for tg in games if tg.game.status == Game.Status.CONFIRMED and tg.game.winner == "A"
-    )
-    away = sum(
-        1 for tg in games if tg.game.status == Game.Status.CONFIRMED and tg.game.winner == "B"
-    )
-    return home, away
+def _wins(tie: Tie, games: list[TieGame]) -> dict[str, int]:
+    """Confirmed games won by each of the tie's sides (home, away, and third at a table of
+    three)."""
+    wins = dict.fromkeys(tie.side_names(), 0)
+    for tg in games:
+        if tg.game.status == Game.Status.CONFIRMED:
+            side = tg.side_of(tg.game.winner)
+            if side in wins:
+                wins[side] += 1
+    return wins
 
 
-def _side(entrant: Entrant | None, source: str, score: int, tie: Tie) -> dict[str, Any]:
+def _score(tie: Tie, games: list[TieGame]) -> tuple[int, int]:
+    wins = _wins(tie, games)
+    return wins["home"], wins["away"]
+
+
+def _side(
+    entrant: Entrant | None, source: str, score: int, tie: Tie, absent: bool = False
+) -> dict[str, Any]:
     return {
         "name": entrant.name if entrant else ("Bye" if source == "Bye" else source),
         "seed": entrant.seed if entrant else None,
         "known": entrant is not None,
         "score": score,
         "winner": bool(entrant and tie.winner_id == entrant.pk),
+        "absent": absent,
     }
+
+
+def _join(plan: planner.Bracket, bracket: str, rnd: int) -> str:
+    """How a round's winners go on to the next column of its line of the drawing (the
+    connectors of the wide view): ``pair`` (two ties to one), ``triple`` (three tables to
+    one), ``straight`` (one to one), ``none`` (the next column is not where they go)."""
+    last = {
+        b: max(m.round for m in plan.matches if m.bracket == b)
+        for b in {m.bracket for m in plan.matches}
+    }
+    if bracket == planner.MAIN:
+        if rnd < last[bracket]:
+            return "triple" if plan.table == 3 else "pair"
+        return "straight" if plan.double else "none"
+    if bracket == planner.FINAL:
+        return "straight" if plan.reset else "none"
+    if bracket == planner.PLATE:
+        return "pair" if rnd < last[bracket] else "none"
+    if bracket == planner.LOSERS and rnd < last[bracket]:
+        # An odd round's winners meet the main bracket's next losers one to one; an even
+        # round's winners are paired.
+        return "straight" if rnd % 2 == 1 else "pair"
+    return "none"
 
 
 def cup_bracket_view(*, cup: Cup) -> dict[str, Any]:
@@ -92,15 +128,27 @@ def cup_bracket_view(*, cup: Cup) -> dict[str, Any]:
     by_section: dict[tuple[str, int], list[dict[str, Any]]] = defaultdict(list)
     for tie in ties:
         mine = games.get(tie.pk, [])
-        home, away = _score(mine)
+        wins = _wins(tie, mine)
+        sides = {
+            side: _side(
+                getattr(tie, side),
+                getattr(tie, f"{side}_from"),
+                wins[side],
+                tie,
+                absent=side in tie.absent.split(","),
+            )
+            for side in tie.side_names()
+        }
         by_section[(tie.bracket, tie.round)].append(
             {
                 "id": tie.pk,
                 "key": tie.key,
                 "status": tie.status,
                 "status_label": tie.get_status_display(),
-                "home": _side(tie.home, tie.home_from, home, tie),
-                "away": _side(tie.away, tie.away_from, away, tie),
+                "home": sides["home"],
+                "away": sides["away"],
+                "third": sides.get("third"),
+                "sides": list(sides.values()),
                 "date": tie.date,
                 "venue": tie.venue.name if tie.venue else "",
                 "table": tie.table,
@@ -122,15 +170,22 @@ def cup_bracket_view(*, cup: Cup) -> dict[str, Any]:
         from .services.setup import cup_bracket
 
         plan = cup_bracket(cup)
-    for bracket, rnd in sorted(by_section, key=lambda br: (planner.BRACKETS.index(br[0]), br[1])):
+    order = sorted(by_section, key=lambda br: (planner.BRACKETS.index(br[0]), br[1]))
+    for bracket, rnd in order:
+        join = _join(plan, bracket, rnd) if plan else "none"
         sections.append(
             {
                 "bracket": bracket,
                 "round": rnd,
                 "title": plan.round_title(bracket, rnd) if plan else f"Round {rnd}",
                 "ties": by_section[(bracket, rnd)],
+                "join": join,
+                "fed": False,
             }
         )
+    for before, after in itertools.pairwise(sections):
+        # The connector's far end: a round fed by the one before it on the same line.
+        after["fed"] = before["join"] != "none"
     return {
         "cup": cup,
         "champion": cup.champion.name if cup.champion_id else None,
@@ -141,7 +196,8 @@ def cup_bracket_view(*, cup: Cup) -> dict[str, Any]:
 def tie_state(*, tie: Tie, games: list[TieGame] | None = None) -> dict[str, Any]:
     """What a tie's page says: the score in games, what is needed to win, the open game."""
     games = tie_games(tie=tie) if games is None else games
-    home, away = _score(games)
+    wins = _wins(tie, games)
+    home, away = wins["home"], wins["away"]
     open_game = next(
         (tg for tg in games if tg.game.status in (Game.Status.IN_PROGRESS, Game.Status.FINISHED)),
         None,
@@ -149,12 +205,45 @@ def tie_state(*, tie: Tie, games: list[TieGame] | None = None) -> dict[str, Any]
     return {
         "home_wins": home,
         "away_wins": away,
+        "wins": wins,
+        "sides": [
+            {
+                "side": side,
+                "name": getattr(tie, side).name
+                if getattr(tie, f"{side}_id")
+                else getattr(tie, f"{side}_from"),
+                "wins": wins[side],
+                "absent": side in tie.absent.split(","),
+            }
+            for side in tie.side_names()
+        ],
         "needed": tie.cup.wins_needed,
         "open_game": open_game,
         "games": games,
         "can_start": not tie.is_done
-        and tie.home_id is not None
-        and tie.away_id is not None
+        and len(tie.present()) >= 2
+        and (tie.cup.sides == 2 or tie.status != Tie.Status.WAITING)
         and open_game is None,
+        "can_walkover": not tie.is_done
+        and open_game is None
+        and len(tie.present()) >= 2
+        and tie.status != Tie.Status.WAITING,
+        "heads_up": tie.cup.sides == 3 and len(tie.present()) == 2,
+        "rows": [
+            {
+                "tg": tg,
+                "won": (
+                    getattr(tie, tg.side_of(tg.game.winner)).name
+                    if tg.side_of(tg.game.winner)
+                    else ("level" if tg.game.winner == "tie" else "")
+                ),
+                "scores": " \N{EN DASH} ".join(
+                    str(v)
+                    for v in (tg.game.score_a, tg.game.score_b, tg.game.score_c)
+                    if v is not None
+                ),
+            }
+            for tg in games
+        ],
         "tied_note": tie.note if tie.note.startswith(TIED_GAME.split("{")[0]) else "",
     }

@@ -206,7 +206,9 @@ def tie_detail(request: HttpRequest, cup_pk: int, pk: int) -> HttpResponse:
         cup=tie.cup,
         tie=tie,
         state=selectors.tie_state(tie=tie),
-        walkover_form=WalkoverForm(),
+        walkover_form=WalkoverForm(
+            sides=[(side, f"{entrant.name} ({side})") for side, entrant in tie.present()]
+        ),
         place_form=TiePlaceForm(
             club=club,
             initial={"date": tie.date, "venue": tie.venue_id, "table": tie.table},

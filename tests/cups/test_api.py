@@ -94,3 +94,59 @@ def test_another_clubs_cup_is_404(api, league):
     cup = setup.cup_create(club=other, name="Theirs", teams=teams)
     mine = api.get(_url(ClubFactory(), f"{cup.pk}/"))
     assert mine.status_code in (403, 404)
+
+
+def test_a_cup_of_tables_of_three_shows_three_players_a_tie(api, club):
+    from tests.factories import PlayerFactory
+
+    players = [PlayerFactory(club=club, name=f"P{i}") for i in range(1, 5)]
+    body = {
+        "name": "Threes",
+        "players": [p.pk for p in players],
+        "rules": "klaberjass-3",
+        "entrant_kind": "players",
+        "seeding": "list",
+    }
+    made = api.post(_url(club), body, format="json")
+    assert made.status_code == 201, made.json()
+    cup_id = made.json()["id"]
+    assert api.post(_url(club, f"{cup_id}/draw/"), format="json").status_code == 200
+    bracket = api.get(_url(club, f"{cup_id}/bracket/")).json()
+    assert [s["title"] for s in bracket["sections"]] == ["Semi-finals", "Final"]
+    final = bracket["sections"][1]["ties"][0]
+    assert [final[side]["name"] for side in ("home", "away", "third")] == [
+        "P1",
+        "P2",
+        "Winner of M1-3",
+    ]
+    ties = api.get(_url(club, f"{cup_id}/ties/")).json()
+    ties = ties["results"] if isinstance(ties, dict) else ties
+    short = next(t for t in ties if t["status"] == "ready")
+    assert short["third"] is None and short["third_from"] == "Bye"
+    assert short["score"] == {"home": 0, "away": 0, "third": 0}
+    walkover = _url(club, f"{cup_id}/ties/{short['id']}/walkover/")
+    answer = api.post(walkover, {"absent": "third"}, format="json")
+    assert answer.status_code == 400
+    assert answer.json()["errors"][0]["field"] == "absent"
+    answer = api.post(walkover, {"absent": "away"}, format="json")
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["status"] == "walkover"
+    final = api.get(_url(club, f"{cup_id}/bracket/")).json()["sections"][1]["ties"][0]
+    assert final["third"]["name"] == "P3" and final["status"] == "ready"
+
+
+def test_a_double_elimination_of_tables_of_three_is_refused(api, club):
+    from tests.factories import PlayerFactory
+
+    players = [PlayerFactory(club=club) for _ in range(6)]
+    body = {
+        "name": "Threes",
+        "players": [p.pk for p in players],
+        "rules": "clabber-3",
+        "entrant_kind": "players",
+        "format": "double",
+    }
+    answer = api.post(_url(club), body, format="json")
+    assert answer.status_code == 400
+    assert answer.json()["errors"][0]["field"] == "format"
+    assert not Cup.objects.exists()

@@ -66,6 +66,10 @@ def shape(entrants: int, results: dict[str, int], **options) -> dict:
                     else [],
                     "home": side(slot.home, m.home, slot),
                     "away": side(slot.away, m.away, slot),
+                    "third": side(slot.third, m.third, slot) if m.third else None,
+                    "sides": [
+                        side(seed, src, slot) for seed, src in zip(slot.sides, m.sides, strict=True)
+                    ],
                 }
             )
         sections.append(
@@ -143,3 +147,17 @@ def test_a_bracket_not_drawn_says_so():
     html = render({"champion": None, "sections": []})
     assert "not drawn yet" in html
     assert "every 20s" not in html
+
+
+def test_a_table_of_three_shows_its_three_players():
+    html = render(shape(9, {"M1-1": 7}, table=3))
+    table = html.split('id="tie-M1-1"')[1].split("</li>")[0]
+    names = re.findall(r'<span class="entrant-name">([^<]+)', table)
+    assert names == ["Team 1", "Team 6", "Team 7"]
+    assert "tie-three" in html.split('id="tie-M1-1"')[0][-80:]
+    final = html.split('id="tie-M2-1"')[1].split("</li>")[0]
+    assert re.findall(r'<span class="entrant-name">([^<]+)', final) == [
+        "Team 7",
+        "Winner of M1-2",
+        "Winner of M1-3",
+    ]

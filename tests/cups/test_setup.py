@@ -82,11 +82,14 @@ def test_a_random_draw_shows_its_seed_and_repeats(club, league):
     assert "abc123" in " ".join(first.stages.get(kind="knockout").notes)
 
 
-def test_a_three_handed_rule_set_is_refused_for_a_knockout(club, league):
+def test_a_three_handed_rule_set_is_refused_for_a_cup_of_teams(club, league):
     _, teams = league
     with pytest.raises(ServiceError) as err:
         _cup(club, teams[:4], rules="clabber-3")
-    assert err.value.errors[0]["field"] == "rules"
+    assert err.value.errors[0] == {
+        "field": "entrant_kind",
+        "message": setup.THREE_PLAYERS.format(ruleset="clabber-3"),
+    }
 
 
 def test_double_elimination_with_third_place_is_refused(club, league):

@@ -10,6 +10,12 @@ tie. A tied game (a rule set that lets a game end level: ``tie_at_target: tie``)
 for neither side: the tie stays open and the note says a deciding game is needed. A
 walkover decides a tie for the side that turned up.
 
+A **table of three** (a three-handed rule set, ``Cup.sides`` 3) is one game of its three
+players, sides A, B, C the home, away and third entrants; its winner goes on (there is no
+loser to name). A table a player short (the planner's one short table, or a table where one
+did not turn up: ``tie_walkover`` marks them absent) plays the rule set's two-handed game
+heads-up (:data:`HEADS_UP`); a table left with one player is a walkover for that player.
+
 ``cups_game_changed`` is the handler of ``games.hooks.game_changed`` (registered in
 ``CupsConfig.ready``): it moves a tie on when one of its games changes status, and queues
 the build of a play-off's knockout when a league game's confirmation completes its stage.
@@ -46,7 +52,28 @@ TIED_GAME = (
 TEAM_OTHER_CLUB = "{team} is not one of the club's teams."
 ABSENT_SIDE = "Say which side did not turn up: home or away."
 CUP_NOT_DRAWN = "This cup is not drawn yet."
+ABSENT_NOT_PLAYING = "The {side} side is not playing at this table."
+HEADS_UP_NONE = (
+    "This table is a player short, and {ruleset} has no two-handed game to play heads-up."
+)
+SHORT_NOTE = "{name} did not turn up: {others} play heads-up ({rules})."
 MAX_TIE_GAMES = 15
+
+#: A three-handed rule set's two-handed game, played at a table a player short.
+HEADS_UP = {"clabber-3": "clabber-2", "klaberjass-3": "klaberjass"}
+
+
+def heads_up_rules(rules: Any) -> Any:
+    """The rules a table of three a player short plays by: the rule set's two-handed game
+    (house rules keep their options over the two-handed base); ``None`` if it has none."""
+    if isinstance(rules, str):
+        return HEADS_UP.get(rules)
+    if isinstance(rules, dict):
+        base = HEADS_UP.get(rules.get("base", rules.get("name")))
+        if base is None:
+            return None
+        return {"base": base, "options": dict(rules.get("options") or {})}
+    return None
 
 
 def _entrant_label(entrant: Entrant | None, source: str) -> str:
@@ -57,22 +84,29 @@ def _tie_games(tie: Tie) -> list[TieGame]:
     return list(tie.tie_games.select_related("game").order_by("number"))
 
 
-def tie_score(tie: Tie, games: Sequence[TieGame] | None = None) -> tuple[int, int, int | None]:
-    """Games won by the home and the away side (confirmed games only), and the number of the
-    last confirmed game that ended level, if any since the last game with a winner."""
+def tie_wins(tie: Tie, games: Sequence[TieGame] | None = None) -> tuple[dict[str, int], int | None]:
+    """Games won by each side of the tie (``home``, ``away``, and ``third`` at a table of
+    three; confirmed games only), and the number of the last confirmed game that ended
+    level, if any since the last game with a winner."""
     games = _tie_games(tie) if games is None else games
-    home = away = 0
+    wins = dict.fromkeys(tie.side_names(), 0)
     level: int | None = None
     for tg in games:
         if tg.game.status != Game.Status.CONFIRMED:
             continue
-        if tg.game.winner == "A":
-            home, level = home + 1, None
-        elif tg.game.winner == "B":
-            away, level = away + 1, None
+        side = tg.side_of(tg.game.winner)
+        if side in wins:
+            wins[side], level = wins[side] + 1, None
         else:
             level = tg.number
-    return home, away, level
+    return wins, level
+
+
+def tie_score(tie: Tie, games: Sequence[TieGame] | None = None) -> tuple[int, int, int | None]:
+    """Games won by the home and the away side (confirmed games only), and the number of the
+    last confirmed game that ended level, if any since the last game with a winner."""
+    wins, level = tie_wins(tie, games)
+    return wins["home"], wins["away"], level
 
 
 def _open_game(games: Sequence[TieGame]) -> TieGame | None:
@@ -86,11 +120,13 @@ def _decide_from_games(tie: Tie) -> bool:
     """Record the tie's result if its confirmed games give one; note a level game. Returns
     whether the tie became decided."""
     games = _tie_games(tie)
-    home, away, level = tie_score(tie, games)
+    wins, level = tie_wins(tie, games)
     need = tie.cup.wins_needed
-    if home >= need or away >= need:
-        tie.winner = tie.home if home >= need else tie.away
-        tie.loser = tie.away if home >= need else tie.home
+    won = next((side for side, count in wins.items() if count >= need), None)
+    if won is not None:
+        tie.winner = getattr(tie, won)
+        # A table of three has two losers: none is named (the planner names none).
+        tie.loser = None if tie.cup.sides == 3 else (tie.away if won == "home" else tie.home)
         tie.status = Tie.Status.DECIDED
         tie.decided_at = timezone.now()
         tie.note = ""
@@ -127,12 +163,13 @@ def cup_sync(*, cup: Cup, plan: planner.Bracket | None = None) -> None:
         ).values_list("tie_id", flat=True)
     )
     changed = []
-    fields = ["home", "away", "status", "winner", "loser"]
+    fields = ["home", "away", "third", "status", "winner", "loser"]
     for slot in progress:
         tie = ties[slot.match.key]
         before = tuple(getattr(tie, f"{f}_id" if f != "status" else f) for f in fields)
         tie.home = entrants.get(slot.home or 0)
         tie.away = entrants.get(slot.away or 0)
+        tie.third = entrants.get(slot.third or 0)
         if not slot.needed:
             tie.status, tie.winner, tie.loser = Tie.Status.VOID, None, None
         elif tie.status in (Tie.Status.DECIDED, Tie.Status.WALKOVER):
@@ -163,7 +200,14 @@ def _lock_tie(tie: Tie) -> Tie:
     Cup.objects.select_for_update().filter(pk=tie.cup_id).first()
     return (
         Tie.objects.select_for_update(of=("self",))
-        .select_related("cup", "home__team", "away__team", "home__player", "away__player")
+        .select_related(
+            "cup",
+            "home__team",
+            "away__team",
+            "home__player",
+            "away__player",
+            "third__player",
+        )
         .get(pk=tie.pk)
     )
 
@@ -171,11 +215,16 @@ def _lock_tie(tie: Tie) -> Tie:
 def _playable(tie: Tie) -> None:
     if tie.is_done:
         raise CupError.one("tie", TIE_DONE, kind=CONFLICT)
-    if tie.home_id is None or tie.away_id is None:
-        message = TIE_NOT_READY.format(
-            home=_entrant_label(tie.home, tie.home_from),
-            away=_entrant_label(tie.away, tie.away_from),
-        )
+    if tie.cup.sides == 3:
+        waiting = tie.status == Tie.Status.WAITING
+    else:
+        waiting = tie.home_id is None or tie.away_id is None
+    if waiting:
+        names = [
+            _entrant_label(getattr(tie, side), getattr(tie, f"{side}_from"))
+            for side in tie.side_names()
+        ]
+        message = TIE_NOT_READY.format(home=names[0], away=" v ".join(names[1:]))
         raise CupError.one("tie", message, kind=CONFLICT)
 
 
@@ -195,7 +244,7 @@ def _default_seats(tie: Tie) -> list[Player]:
     """The players of the two sides, seated alternately (partners opposite each other):
     the teams' players in their order, or the two players."""
     if tie.cup.entrant_kind == Cup.Kind.PLAYERS:
-        return [tie.home.player, tie.away.player]
+        return [entrant.player for _, entrant in tie.present()]
     home = [m.player for m in tie.home.team.members.select_related("player")]
     away = [m.player for m in tie.away.team.members.select_related("player")]
     seats: list[Player] = []
@@ -213,8 +262,10 @@ def tie_game_start(
     user: Any = None,
 ) -> Game:
     """Start the tie's next game through ``games.services.game_start``: a division-less
-    game of the cup's rules, side A the home entrant, side B the away one. Refused while
-    the tie is decided, waits for a side, or has a game not yet confirmed (409)."""
+    game of the cup's rules, side A the home entrant, side B the away one (C the third at a
+    table of three; a table of three a player short plays :data:`HEADS_UP`, its two
+    players sides A and B in the tie's order). Refused while the tie is decided, waits for
+    a side, or has a game not yet confirmed (409)."""
     from clabber_league.games.services import game_start
 
     tie = _lock_tie(tie)
@@ -224,6 +275,13 @@ def tie_game_start(
     if len(games) >= MAX_TIE_GAMES:
         raise CupError.one("tie", TIE_TOO_MANY_GAMES.format(cap=MAX_TIE_GAMES), kind=CONFLICT)
     cup = tie.cup
+    rules = cup.rules
+    present = tie.present()
+    if cup.sides == 3 and len(present) == 2:
+        rules = heads_up_rules(cup.rules)
+        if rules is None:
+            slug = cup.rules if isinstance(cup.rules, str) else cup.rules.get("base")
+            raise CupError.one("tie", HEADS_UP_NONE.format(ruleset=slug), kind=CONFLICT)
     sides: dict[str, Any] = {"A": None, "B": None}
     if cup.entrant_kind == Cup.Kind.TEAMS:
         errors = [
@@ -237,14 +295,19 @@ def tie_game_start(
     game = game_start(
         club=cup.club,
         division=None,
-        rules=cup.rules,
+        rules=rules,
         sides=sides,
         seats=list(seats) if seats is not None else _default_seats(tie),
         first_dealer=first_dealer,
         user=user,
     )
     number = (games[-1].number if games else 0) + 1
-    TieGame.objects.create(tie=tie, game=game, number=number)
+    TieGame.objects.create(
+        tie=tie,
+        game=game,
+        number=number,
+        sides="" if cup.sides == 2 else ",".join(side for side, _ in present),
+    )
     tie.status = Tie.Status.PLAYING
     tie.save(update_fields=["status"])
     return game
@@ -253,11 +316,16 @@ def tie_game_start(
 @transaction.atomic
 def tie_walkover(*, tie: Tie, absent: str, note: str = "", user: Any = None) -> Tie:
     """The ``absent`` side (``home`` or ``away``) did not turn up: the other side goes
-    through. Refused for a decided tie, one still waiting for a side, or one with a game in
-    progress (409)."""
-    if absent not in ("home", "away"):
+    through. At a table of three (``absent`` may be ``third``) the other two play heads-up,
+    and a table left with one player is a walkover for that player. Refused for a decided
+    tie, one still waiting for a side, or one with a game in progress (409)."""
+    if absent not in ("home", "away", "third"):
         raise CupError.one("absent", ABSENT_SIDE)
     tie = _lock_tie(tie)
+    if tie.cup.sides == 3:
+        return _table_walkover(tie, absent, note)
+    if absent == "third":
+        raise CupError.one("absent", ABSENT_SIDE)
     _playable(tie)
     _refuse_open_game(_tie_games(tie))
     tie.winner = tie.away if absent == "home" else tie.home
@@ -267,6 +335,31 @@ def tie_walkover(*, tie: Tie, absent: str, note: str = "", user: Any = None) -> 
     tie.note = (note or f"Walkover: {tie.loser.name} did not play.")[:200]
     tie.save(update_fields=["winner", "loser", "status", "decided_at", "note"])
     cup_sync(cup=tie.cup)
+    return tie
+
+
+def _table_walkover(tie: Tie, absent: str, note: str) -> Tie:
+    _playable(tie)
+    _refuse_open_game(_tie_games(tie))
+    present = dict(tie.present())
+    if absent not in present:
+        raise CupError.one("absent", ABSENT_NOT_PLAYING.format(side=absent))
+    gone = present.pop(absent)
+    tie.absent = ",".join(sorted({*tie.absent.split(","), absent} - {""}))
+    if len(present) == 1:
+        (winner,) = present.values()
+        tie.winner, tie.loser = winner, None
+        tie.status = Tie.Status.WALKOVER
+        tie.decided_at = timezone.now()
+        tie.note = (note or f"Walkover: {winner.name} was the only one to turn up.")[:200]
+        tie.save(update_fields=["absent", "winner", "loser", "status", "decided_at", "note"])
+        cup_sync(cup=tie.cup)
+        return tie
+    others = " and ".join(e.name for e in present.values())
+    rules = heads_up_rules(tie.cup.rules)
+    shown = rules if isinstance(rules, str) else (rules or {}).get("base", "no two-handed game")
+    tie.note = (note or SHORT_NOTE.format(name=gone.name, others=others, rules=shown))[:200]
+    tie.save(update_fields=["absent", "note"])
     return tie
 
 

@@ -42,8 +42,11 @@ NAME_TAKEN = "The club already has a cup of this name."
 NAME_MISSING = "Give the cup a name."
 BEST_OF = "A tie is played over 1, 3, 5 or 7 games."
 TWO_SIDES = (
-    "A knockout tie is played by two sides: {ruleset} is played by {sides} sides. "
-    "Choose a two-sided rule set."
+    "A knockout tie is played by two or three sides: {ruleset} is played by {sides} sides. "
+    "Choose another rule set."
+)
+THREE_PLAYERS = (
+    "{ruleset} is three-handed: its cup is of players (a tie is a table of three), not teams."
 )
 ENTRANTS_FEW = "A cup needs at least 2 entrants."
 ENTRANTS_MANY = f"A cup takes at most {MAX_ENTRANTS} entrants."
@@ -85,9 +88,12 @@ def _rules_errors(rules: Any, kind: str) -> tuple[Any, list[dict[str, str]]]:
         return None, [
             {"field": e.get("field") or "rules", "message": e["message"]} for e in exc.errors
         ]
-    if len(ruleset.sides) != 2:
+    if len(ruleset.sides) not in (2, 3):
         message = TWO_SIDES.format(ruleset=ruleset.slug, sides=len(ruleset.sides))
         return ruleset, [{"field": "rules", "message": message}]
+    if len(ruleset.sides) == 3 and kind != Cup.Kind.PLAYERS:
+        message = THREE_PLAYERS.format(ruleset=ruleset.slug)
+        return ruleset, [{"field": "entrant_kind", "message": message}]
     if kind == Cup.Kind.PLAYERS and ruleset.players_per_side != 1:
         per = _per_side(ruleset.players_per_side)
         return ruleset, [
@@ -113,8 +119,19 @@ def _options_errors(
     plate: bool,
     final_reset: bool,
     exclude_pk: int | None = None,
+    sides: int = 2,
 ) -> list[dict[str, str]]:
     errors = []
+    if sides == 3:
+        for field_name, chosen in (
+            ("format", fmt == Cup.Format.DOUBLE),
+            ("third_place", third_place),
+            ("plate", plate),
+            ("final_reset", final_reset),
+        ):
+            if chosen:
+                errors.append({"field": field_name, "message": planner.THREE_SINGLE_ONLY})
+        fmt, third_place, plate, final_reset = Cup.Format.SINGLE, False, False, False
     if not name.strip():
         errors.append({"field": "name", "message": NAME_MISSING})
     elif Cup.objects.filter(club=club, name__iexact=name.strip()).exclude(pk=exclude_pk).exists():
@@ -219,6 +236,7 @@ def cup_create(
     if rules is None:
         rules = "clabber"
     ruleset, errors = _rules_errors(rules, entrant_kind)
+    sides = len(ruleset.sides) if ruleset is not None and len(ruleset.sides) == 3 else 2
     errors += _options_errors(
         club=club,
         name=name,
@@ -227,6 +245,7 @@ def cup_create(
         third_place=third_place,
         plate=plate,
         final_reset=final_reset,
+        sides=sides,
     )
     if seeding not in Cup.Seeding.values:
         errors.append({"field": "seeding", "message": SEEDING_UNKNOWN})
@@ -238,12 +257,15 @@ def cup_create(
         if seeding == Cup.Seeding.STANDINGS:
             errors.append({"field": "seeding", "message": SEEDING_STANDINGS_NEEDS_STAGE})
         errors += _entrant_errors(club, entrant_kind, ruleset, list(teams), list(players))
+        if sides == 3 and 0 < len(players) < 3:
+            errors.append({"field": "players", "message": planner.THREE_TOO_FEW})
     if errors:
         raise CupError(errors)
     cup = Cup.objects.create(
         club=club,
         name=name.strip(),
         rules=rules,
+        sides=sides,
         entrant_kind=entrant_kind,
         format=format,
         best_of=best_of,
@@ -435,6 +457,7 @@ def cup_bracket(cup: Cup, entrants: int | None = None) -> planner.Bracket:
         third_place=cup.third_place,
         plate=cup.plate,
         reset=cup.final_reset,
+        table=cup.sides,
     )
 
 
@@ -490,6 +513,8 @@ def cup_draw(*, cup: Cup) -> Cup:
             away_from=_source_text(m.away),
             home_id=seeded.get(slot.home or 0),
             away_id=seeded.get(slot.away or 0),
+            third_id=seeded.get(slot.third or 0),
+            third_from=_source_text(m.third) if m.third is not None else "",
             status=status,
             winner_id=winner,
         )
