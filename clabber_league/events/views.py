@@ -8,6 +8,7 @@ sends the forms. Every write goes through ``events.services``, as the API's do.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -51,6 +52,18 @@ def _to_night(request: HttpRequest, event: Event, anchor: str = "") -> HttpRespo
 
 def _refused(request: HttpRequest, exc: ServiceError) -> None:
     messages.error(request, " ".join(e["message"] for e in exc.errors))
+
+
+def _act(request: HttpRequest, work: Callable[[], str | None]) -> None:
+    """Do one of the night's writes: what it answers (if anything) is said as done, a refusal
+    as the service's own messages. Every POST view below is this around its service."""
+    try:
+        done = work()
+    except ServiceError as exc:
+        _refused(request, exc)
+    else:
+        if done:
+            messages.success(request, done)
 
 
 # --- the list of nights, and a new night ------------------------------------------------------
@@ -240,14 +253,8 @@ def _int(value: Any) -> int | None:
 def entry_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
     player = _player(request)
-    if player is None:
-        return _back_to_check_in(request, event)
-    try:
-        entry = checkin.entry_check_in(event=event, player=player)
-    except ServiceError as exc:
-        _refused(request, exc)
-    else:
-        messages.success(request, _arrived(entry))
+    if player is not None:
+        _act(request, lambda: _arrived(checkin.entry_check_in(event=event, player=player)))
     return _back_to_check_in(request, event)
 
 
@@ -269,12 +276,8 @@ def entry_walk_in(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
     form = WalkInForm(request.POST)
     if form.is_valid():
-        try:
-            entry = checkin.entry_walk_in(event=event, name=form.cleaned_data["name"])
-        except ServiceError as exc:
-            _refused(request, exc)
-        else:
-            messages.success(request, _arrived(entry))
+        name = form.cleaned_data["name"]
+        _act(request, lambda: _arrived(checkin.entry_walk_in(event=event, name=name)))
     else:
         messages.error(request, checkin.WALK_IN_NAME)
     return _back_to_check_in(request, event)
@@ -286,16 +289,13 @@ def pair_walk_in(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
     form = PairForm(request.POST)
     if form.is_valid():
-        try:
-            pair = checkin.pair_walk_in(
-                event=event, name_1=form.cleaned_data["name_1"], name_2=form.cleaned_data["name_2"]
-            )
-        except ServiceError as exc:
-            _refused(request, exc)
-        else:
-            messages.success(
-                request, f"Pair {pair.number}: {pair.player_1.name} & {pair.player_2.name}."
-            )
+
+        def walk_in() -> str:
+            names = form.cleaned_data
+            pair = checkin.pair_walk_in(event=event, name_1=names["name_1"], name_2=names["name_2"])
+            return f"Pair {pair.number}: {pair.player_1.name} & {pair.player_2.name}."
+
+        _act(request, walk_in)
     else:
         messages.error(request, checkin.WALK_IN_NAME)
     return _back_to_check_in(request, event)
@@ -306,18 +306,15 @@ def pair_walk_in(request: HttpRequest, pk: int) -> HttpResponse:
 def entry_leave(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
     player = _player(request)
-    if player is None:
-        return _back_to_check_in(request, event)
-    try:
-        entry = checkin.entry_leave(event=event, player=player)
-    except ServiceError as exc:
-        _refused(request, exc)
-    else:
-        if entry is None:
-            messages.success(request, f"{player.name} is no longer on the list.")
-        else:
-            after = entry.left_after_round
-            messages.success(request, f"{player.name} leaves after round {after}.")
+    if player is not None:
+
+        def leave() -> str:
+            entry = checkin.entry_leave(event=event, player=player)
+            if entry is None:
+                return f"{player.name} is no longer on the list."
+            return f"{player.name} leaves after round {entry.left_after_round}."
+
+        _act(request, leave)
     return _back_to_check_in(request, event)
 
 
@@ -326,13 +323,13 @@ def entry_leave(request: HttpRequest, pk: int) -> HttpResponse:
 def entry_paid(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
     player = _player(request)
-    if player is None:
-        return _back_to_check_in(request, event)
-    paid = request.POST.get("paid") == "1"
-    try:
-        checkin.entry_paid_set(event=event, player=player, paid=paid)
-    except ServiceError as exc:
-        _refused(request, exc)
+    if player is not None:
+        paid = request.POST.get("paid") == "1"
+
+        def pay() -> None:  # the ticked box is the answer: nothing more to say
+            checkin.entry_paid_set(event=event, player=player, paid=paid)
+
+        _act(request, pay)
     return _back_to_check_in(request, event)
 
 
@@ -340,15 +337,14 @@ def entry_paid(request: HttpRequest, pk: int) -> HttpResponse:
 @club_view("manage")
 def round_draw(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(request, pk)
-    try:
+
+    def draw() -> str:
         drawn = rounds.round_draw(event=event, user=request.user, access=request.club_access)
-    except ServiceError as exc:
-        _refused(request, exc)
-    else:
         if drawn.status == Round.Status.DRAWING:
-            messages.success(request, f"Round {drawn.number} is being drawn.")
-        else:
-            messages.success(request, f"Round {drawn.number} is drawn: to the tables!")
+            return f"Round {drawn.number} is being drawn."
+        return f"Round {drawn.number} is drawn: to the tables!"
+
+    _act(request, draw)
     return _to_night(request, event, "round")
 
 
@@ -357,12 +353,12 @@ def round_draw(request: HttpRequest, pk: int) -> HttpResponse:
 def round_finish(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = _event(request, pk)
     round_ = selectors.round_get(event=event, number=number)
-    try:
+
+    def finish() -> str:
         rounds.round_finish(round_=round_, user=request.user, access=request.club_access)
-    except ServiceError as exc:
-        _refused(request, exc)
-    else:
-        messages.success(request, f"Round {number} is finished.")
+        return f"Round {number} is finished."
+
+    _act(request, finish)
     return _to_night(request, event, "round")
 
 
@@ -371,10 +367,10 @@ def round_finish(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def round_time(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     event = _event(request, pk)
     round_ = selectors.round_get(event=event, number=number)
-    try:
+
+    def call_time() -> str:
         rounds.round_call_time(round_=round_, user=request.user)
-    except ServiceError as exc:
-        _refused(request, exc)
-    else:
-        messages.success(request, "Time! Every table finishes the deal in progress.")
+        return "Time! Every table finishes the deal in progress."
+
+    _act(request, call_time)
     return _to_night(request, event, "round")
