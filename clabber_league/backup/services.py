@@ -28,8 +28,10 @@ teams' calendar feeds (``teams/<id>/calendar.ics?key=...``, whose keys are in th
 and a copy beside the original (``--slug``) gets new ids and new calendar keys.
 :class:`ImportResult` says how many calendar links changed, so members can be told. The
 standings rows (written last) are loaded as they are when the games, fixtures and players
-kept their ids; otherwise they are recomputed from the games, one division at a time
-(``standings_rebuild``, which holds one division in memory).
+kept their ids; otherwise (a copy) they are loaded with the ids inside their keys rewritten
+too (a match key ``f7``/``g12``, a partnership's player ids), streamed like any table. Only
+a key naming a row the backup lacks makes the import recompute them from the games instead,
+one division at a time (``standings_rebuild``, which holds one division in memory).
 
 **Accounts** are matched by username. One that does not exist yet is created with the
 backup's password hash (their login still works) and keeps its ``is_active`` and
@@ -74,7 +76,8 @@ USER_FLAGS = ("is_active", "is_staff")
 MOVED = {"scheduling.venue": "leagues.venue"}
 # Derived rows whose keys hold ids no foreign key remaps (a match key "g12", a partnership
 # "3-7"). When the games, fixtures and players kept their ids they are loaded as they are;
-# otherwise they are read past and recomputed from the games (``_rebuild_derived``).
+# otherwise their keys are rewritten with the new ids (``REKEYED``), or, failing that, they
+# are read past and recomputed from the games (``_rebuild_derived``).
 REBUILT = {
     "standings.teamstanding",
     "standings.standingcontribution",
@@ -450,7 +453,7 @@ def club_import(
         if model is None:
             raise BackupError(UNKNOWN_MODEL.format(model=value["table"]))
         state.seen.add(label)
-        if value["table"] in REBUILT and not state.ids_stable():
+        if label in REBUILT and (state.rebuild or label not in REKEYED):
             state.rebuild = True
             for _ in value["rows"]:  # recomputed from the games at the end, for the new ids
                 pass
@@ -458,6 +461,8 @@ def club_import(
                 progress(value["count"], total)
             continue
         table = _TableLoader(model, value["fields"], state)
+        if label in REKEYED and not state.ids_stable():
+            table.rekey = REKEYED[label]
         if model is Club:
             table.rename = (slug, name)
         batch: list[list[Any]] = []
@@ -506,15 +511,23 @@ class _TableLoader:
         self.rename: tuple[str | None, str | None] | None = None
         self.keeping = True  # ids are kept until one is taken; then new ids for the rest
         self.points_forward = False  # some of its references are set after the insert
+        self.rekey: Callable[[Any, _Import], bool] | None = None  # keys holding ids
 
     def load(self, batch: list[list[Any]]) -> None:
         model, state = self.model, self.state
+        if self.rekey is not None and state.rebuild:
+            return  # recomputed at the end instead
         old_pks = [row[self.pk_index] for row in batch]
         if self.keeping and model._default_manager.filter(pk__in=old_pks).exists():
             self.keeping = False
             # The database's next ids must come after those kept so far (PostgreSQL).
             _reset_sequences([model] if model in state.kept else [])
         objs = [self._object(row) for row in batch]
+        if self.rekey is not None and not all(self.rekey(obj, state) for obj in objs):
+            # A key names a row the backup did not hold: recompute the standings instead
+            # (``_rebuild_derived`` replaces whatever of them was loaded so far).
+            state.rebuild = True
+            return
         if _label(model) == "scheduling.feedkey":
             self._feed_keys(objs)
         if model._meta.parents:
@@ -593,6 +606,45 @@ class _TableLoader:
                 result.calendar_links_changed += 1
             elif obj.team_id in self.state.teams_renumbered:
                 result.calendar_links_changed += 1
+
+
+def _new_id(state: _Import, label: str, old: str) -> Any:
+    """The new id of a row of ``label`` whose backup id is ``old`` (digits); None if the
+    backup held no such row."""
+    if not old.isdigit():
+        return None
+    return state.new_ids.get(apps.get_model(label), {}).get(int(old))
+
+
+def _rekey_contribution(obj: Any, state: _Import) -> bool:
+    """A match key names its fixture (``f7``) or its game outside the schedule (``g12``):
+    the same match under the new ids."""
+    label = {"f": "scheduling.fixture", "g": "games.game"}.get(obj.match_key[:1])
+    new = _new_id(state, label, obj.match_key[1:]) if label else None
+    if new is None:
+        return False
+    obj.match_key = f"{obj.match_key[0]}{new}"
+    return True
+
+
+def _rekey_partnership(obj: Any, state: _Import) -> bool:
+    """A partnership's key is its players' ids, sorted, joined by '-': the new ids, sorted."""
+    ids = [_new_id(state, "clubs.player", old) for old in obj.key.split("-")]
+    if None in ids:
+        return False
+    obj.key = "-".join(str(i) for i in sorted(ids))
+    return True
+
+
+#: Derived tables with ids in a key, and how a copy rewrites them, so that its standings
+#: are loaded as they are (the match and partnership keys under the new ids) instead of
+#: recomputed. The other derived tables hold ids only in foreign keys, remapped as any.
+REKEYED: dict[str, Callable[[Any, _Import], bool]] = {
+    "standings.teamstanding": lambda obj, state: True,
+    "standings.standingcontribution": _rekey_contribution,
+    "standings.playergamestat": lambda obj, state: True,
+    "standings.partnershipgamestat": _rekey_partnership,
+}
 
 
 def _reset_sequences(models_: Iterable[type[models.Model]]) -> None:
