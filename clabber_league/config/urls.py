@@ -42,6 +42,7 @@ urlpatterns = [
     path("rules/<slug:slug>/sheet/", calculator_views.blank_sheet, name="rules-sheet"),
     # A game's table link (its QR code): short, so that the code stays easy to scan.
     path("t/<str:token>/", table_views.table_link_open, name="table-link"),
+    path("t/<str:token>/start/", table_views.table_link_start, name="table-link-start"),
     path("clubs/<slug:club_slug>/", club_views.club_home, name="club-home"),
     path(
         "clubs/<slug:club_slug>/house-rules/<int:pk>/sheet/",

@@ -273,7 +273,14 @@ class TableLink(models.Model):
     working when revoked, when it expires, or when its game is confirmed or abandoned. A
     game has at most one link that is not revoked."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="table_links")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="table_links"
+    )
+    #: A fixture's link, printed before its game starts: scanned, it starts that fixture's
+    #: game (``game`` is empty until then) and goes on as that game's link.
+    fixture = models.ForeignKey(
+        Fixture, null=True, blank=True, on_delete=models.CASCADE, related_name="table_links"
+    )
     nonce = models.CharField(max_length=24)
     table_label = models.CharField(
         max_length=40, blank=True, help_text='The table, as the history names it ("3").'
@@ -303,10 +310,21 @@ class TableLink(models.Model):
                 fields=["game"],
                 condition=Q(revoked_at__isnull=True),
                 name="table_link_one_live_per_game",
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["fixture"],
+                condition=Q(revoked_at__isnull=True, game__isnull=True),
+                name="table_link_one_waiting_per_fixture",
+            ),
+            models.CheckConstraint(
+                condition=Q(game__isnull=False) | Q(fixture__isnull=False),
+                name="table_link_of_a_game_or_a_fixture",
+            ),
         ]
 
     def __str__(self) -> str:
+        if self.game_id is None:
+            return f"Table link {self.pk} of fixture {self.fixture_id}"
         return f"Table link {self.pk} of game {self.game_id}"
 
 

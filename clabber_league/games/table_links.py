@@ -18,7 +18,15 @@ to ``clubs.access`` as a ``TableGrant`` (``club_view(table=page_grant)`` on the 
 game; ``table_grant = api_grant`` on the game's API views, with the header
 ``Authorization: Table <token>``); ``clubs.access`` checks the club and decides.
 
-Services (writes): ``table_link_issue``, ``table_link_revoke``, ``table_link_ensure``.
+A fixture gets its link before its game exists (``fixture_link_issue``: the night sheet
+prints it): scanned, it opens a page that starts *that fixture's* game (its teams, the
+phone choosing who sits where, ``fixture_link_start``), and from then on it is that game's
+link (``TableLink.game`` is set: "bound"). A game a scorer's page started for the fixture
+takes the fixture's waiting link as its own (``table_link_ensure``, or on the next scan).
+
+Services (writes): ``table_link_issue``, ``table_link_revoke``, ``table_link_ensure``,
+``fixture_link_issue``, ``fixture_link_revoke``, ``fixture_links_ensure``,
+``fixture_link_start``.
 Selectors (reads): ``table_link_live``, ``table_links_live``, ``table_link_url``,
 ``table_link_check``.
 """
@@ -72,6 +80,14 @@ LINK_NOT_HERE = (
 )
 LINK_GAME_CLOSED = "This game is {status}: it gets no new table link."
 LINK_NONE = "This game has no table link that works: a club admin can issue one."
+LINK_FIXTURE_NONE = "This fixture has no table link that works: a club admin can issue one."
+LINK_FIXTURE_DECIDED = "This fixture is already decided: its table link starts no game."
+LINK_FIXTURE_HAS_CARD = (
+    "This fixture's game was started with a table card of its own: scan that card's QR code."
+)
+LINK_NOT_STARTED = (
+    "This table link starts its fixture's game: open it on the phone at the table first."
+)
 LABEL_TOO_LONG = "A table's name has at most 40 characters."
 
 #: What a closed game's link answers.
@@ -123,7 +139,7 @@ def table_link_check(token: str) -> TableLink:
     link = None
     if named is not None:
         link = (
-            TableLink.objects.select_related("game", "game__club")
+            TableLink.objects.select_related("game", "game__club", "fixture", "fixture__club")
             .filter(pk=named[0], nonce=named[1])
             .first()
         )
@@ -133,6 +149,10 @@ def table_link_check(token: str) -> TableLink:
         raise TableLinkError.one("table_link", LINK_REVOKED, kind=FORBIDDEN)
     if link.expires_at is not None and link.expires_at <= timezone.now():
         raise TableLinkError.one("table_link", LINK_EXPIRED, kind=FORBIDDEN)
+    if link.game is None:
+        link = _fixture_link_bind(link)
+        if link.game is None:
+            return link  # the fixture's game is not started yet: the phone starts it
     if link.game.status in CLOSED:
         raise TableLinkError.one("table_link", _closed_message(link), kind=FORBIDDEN)
     return link
@@ -161,6 +181,54 @@ def table_links_live(*, games: Iterable[Game]) -> dict[int, TableLink]:
     ids = [g.pk for g in games]
     links = TableLink.objects.filter(game_id__in=ids, revoked_at__isnull=True)
     return {link.game_id: link for link in links}
+
+
+def link_club(link: TableLink) -> Any:
+    """The club whose game (or fixture) the link scores."""
+    return link.game.club if link.game_id is not None else link.fixture.club
+
+
+def fixture_link_live(*, fixture: Any) -> TableLink | None:
+    """The fixture's link that waits for its game to start (not revoked), or None."""
+    return fixture.table_links.filter(revoked_at__isnull=True, game__isnull=True).first()
+
+
+def fixture_started_game(*, fixture: Any) -> Game | None:
+    """The fixture's game being played (in progress or finished, not yet confirmed)."""
+    return _open_games(fixture.pk).first()
+
+
+def _open_games(fixture_id: int) -> Any:
+    return Game.objects.filter(
+        fixture_id=fixture_id, status__in=[Game.Status.IN_PROGRESS, Game.Status.FINISHED]
+    ).order_by("number", "id")
+
+
+def _fixture_link_bind(link: TableLink) -> TableLink:
+    """A fixture's link not bound to a game yet: refused once the fixture is decided; bound
+    to the fixture's game when a scorer's page started it meanwhile (the first open game
+    without a link of its own); else returned as it is, for the phone to start the game."""
+    fixture = link.fixture
+    open_games = list(_open_games(fixture.pk)[:8])
+    if not open_games and fixture.status in fixture.DONE:
+        raise TableLinkError.one("table_link", LINK_FIXTURE_DECIDED, kind=FORBIDDEN)
+    if not open_games:
+        return link
+    with_links = set(
+        TableLink.objects.filter(game__in=open_games, revoked_at__isnull=True).values_list(
+            "game_id", flat=True
+        )
+    )
+    free = [g for g in open_games if g.pk not in with_links]
+    if not free:
+        raise TableLinkError.one("table_link", LINK_FIXTURE_HAS_CARD, kind=FORBIDDEN)
+    try:
+        with transaction.atomic():
+            TableLink.objects.filter(pk=link.pk, game__isnull=True).update(game=free[0])
+    except IntegrityError:  # the game got a link of its own at that moment: start page
+        pass
+    related = ("game", "game__club", "fixture", "fixture__club")
+    return TableLink.objects.select_related(*related).get(pk=link.pk)
 
 
 def table_link_path(link: TableLink) -> str:
@@ -233,7 +301,12 @@ def table_link_issue(
 def table_link_revoke(*, game: Game, user: Any = None) -> TableLink:
     """Stop the game's live link at once (the phone that holds it can no longer score);
     409 when the game has none."""
-    link = TableLink.objects.select_for_update().filter(game=game, revoked_at__isnull=True).first()
+    link = (
+        TableLink.objects.select_for_update()
+        .filter(game=game, revoked_at__isnull=True)
+        .order_by("-created_at", "-id")  # no join to the game: its row is not locked
+        .first()
+    )
     if link is None:
         raise TableLinkError.one("table_link", LINK_NONE, kind=CONFLICT)
     link.revoked_at = timezone.now()
@@ -249,6 +322,12 @@ def table_link_ensure(*, game: Game, user: Any = None) -> TableLink | None:
     link = table_link_live(game=game)
     if link is not None or game.status in CLOSED or game.table_links.exists():
         return link
+    if game.fixture_id is not None:  # the fixture's card printed before the game started
+        waiting = TableLink.objects.filter(
+            fixture_id=game.fixture_id, game__isnull=True, revoked_at__isnull=True
+        ).update(game=game)
+        if waiting:
+            return table_link_live(game=game)
     try:
         return table_link_issue(game=game, user=user)
     except IntegrityError:  # issued at the same moment by another request
@@ -287,6 +366,107 @@ def fixtures_table_links(
     for game in games:
         by_fixture.setdefault(game.fixture_id, []).append(game)
     return by_fixture, table_links_ensure(games=games, user=user)
+
+
+@transaction.atomic
+def fixture_link_issue(
+    *, fixture: Any, table_label: str | None = None, user: Any = None
+) -> TableLink:
+    """A new link for ``fixture``'s table, printed before its game starts (the night
+    sheet): scanned, it starts the fixture's game and goes on as that game's link. The one
+    it had that was still waiting is revoked. Refused for a decided fixture (409)."""
+    if fixture.status in fixture.DONE:
+        raise TableLinkError.one("fixture", LINK_FIXTURE_DECIDED, kind=CONFLICT)
+    old = (
+        TableLink.objects.select_for_update()
+        .filter(fixture=fixture, game__isnull=True, revoked_at__isnull=True)
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    if table_label is None:
+        table_label = old.table_label if old is not None else str(fixture.table or "")
+    table_label = " ".join(str(table_label).split())
+    if len(table_label) > 40:
+        raise TableLinkError.one("table_label", LABEL_TOO_LONG)
+    if old is not None:
+        old.revoked_at = timezone.now()
+        old.revoked_by = _account(user)
+        old.save(update_fields=["revoked_at", "revoked_by"])
+    return TableLink.objects.create(
+        fixture=fixture,
+        nonce=secrets.token_urlsafe(9),
+        table_label=table_label,
+        created_by=_account(user),
+        expires_at=_expiry(),
+    )
+
+
+@transaction.atomic
+def fixture_link_revoke(*, fixture: Any, user: Any = None) -> TableLink:
+    """Stop the fixture's waiting link (409 when it has none)."""
+    link = (
+        TableLink.objects.select_for_update()
+        .filter(fixture=fixture, game__isnull=True, revoked_at__isnull=True)
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    if link is None:
+        raise TableLinkError.one("table_link", LINK_FIXTURE_NONE, kind=CONFLICT)
+    link.revoked_at = timezone.now()
+    link.revoked_by = _account(user)
+    link.save(update_fields=["revoked_at", "revoked_by"])
+    return link
+
+
+def fixture_links_ensure(*, fixtures: Iterable[Any], user: Any = None) -> dict[int, TableLink]:
+    """The waiting link of each of ``fixtures`` not decided yet, by fixture id, issuing a
+    fixture's first one; a fixture whose waiting link was revoked gets none here (a club
+    admin issues it), as a game's."""
+    fixtures = [f for f in fixtures if f.status not in f.DONE]
+    rows = TableLink.objects.filter(fixture__in=fixtures, game__isnull=True)
+    links: dict[int, TableLink] = {}
+    had: set[int] = set()
+    for link in rows:
+        had.add(link.fixture_id)
+        if link.revoked_at is None:
+            links[link.fixture_id] = link
+    for fixture in fixtures:
+        if fixture.pk not in had:
+            try:
+                links[fixture.pk] = fixture_link_issue(fixture=fixture, user=user)
+            except IntegrityError:  # issued at the same moment by another request
+                link = fixture_link_live(fixture=fixture)
+                if link is not None:
+                    links[fixture.pk] = link
+    return links
+
+
+@transaction.atomic
+def fixture_link_start(
+    *, link: TableLink, seats: list[Any], first_dealer: int | None, user: Any = None
+) -> TableLink:
+    """The phone at the table starts the fixture's game through the fixture's link: the
+    game is started (``services.game_start``, its fixture's teams) and the link becomes
+    that game's link. When the game was started meanwhile, the link as it is now."""
+    from . import services
+
+    link = TableLink.objects.select_for_update().order_by().get(pk=link.pk)
+    link = table_link_check(table_link_token(link))
+    if link.game_id is not None:
+        return link
+    fixture = link.fixture
+    game = services.game_start(
+        club=fixture.club,
+        division=fixture.division,
+        sides={"A": fixture.home, "B": fixture.away},
+        seats=seats,
+        first_dealer=first_dealer,
+        fixture=fixture,
+        user=_account(user),
+    )
+    link.game = game
+    link.save(update_fields=["game"])
+    return link
 
 
 def _account(user: Any) -> Any:
@@ -395,6 +575,8 @@ class TableLinkAuthentication(BaseAuthentication):
             link = table_link_check(token)
         except TableLinkError as exc:
             raise exceptions.PermissionDenied(exc.errors[0]["message"]) from exc
+        if link.game_id is None:
+            raise exceptions.PermissionDenied(LINK_NOT_STARTED)
         return AnonymousUser(), link
 
     def authenticate_header(self, request: Any) -> str:

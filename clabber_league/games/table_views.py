@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.privacy import sees_names
+from clabber_league.rules import get_ruleset
+from clabber_league.scheduling.models import Fixture
 
-from . import selectors, table_links
+from . import adapters, selectors, services, table_links
 from .models import Game
 from .table_links import TableLinkError, page_grant
 
@@ -19,6 +21,9 @@ OPENED = "You score game {game} at table {table} with this phone: no account nee
 OPENED_UNNAMED = "You score game {game} with this phone: no account needed."
 ISSUED = "A new table link for game {game}: the old card no longer works. Print the new one."
 REVOKED = "The table link of game {game} is revoked: it no longer records deals."
+STARTED = "Game started at table {table}. Enter the first deal: no account needed."
+FIXTURE_ISSUED = "A new table link for this fixture: the old card no longer works."
+FIXTURE_REVOKED = "The fixture's table link is revoked: it starts no game."
 
 
 def table_link_open(request: HttpRequest, token: str) -> HttpResponse:
@@ -34,6 +39,8 @@ def table_link_open(request: HttpRequest, token: str) -> HttpResponse:
             {"message": exc.errors[0]["message"]},
             status=403,
         )
+    if link.game_id is None:  # a fixture's link, its game not started yet
+        return redirect("table-link-start", token=token)
     table_links.session_remember(request, link)
     game = link.game
     words = OPENED if link.table_label else OPENED_UNNAMED
@@ -106,3 +113,128 @@ def table_link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, REVOKED.format(game=game.pk))
     return redirect("games:table-card", club_slug=request.club.slug, pk=game.pk)
+
+
+def _refused(request: HttpRequest, message: str) -> HttpResponse:
+    return render(request, "games/table_link_refused.html", {"message": message}, status=403)
+
+
+def table_link_start(request: HttpRequest, token: str) -> HttpResponse:
+    """A fixture's table link scanned before its game started: the phone at the table
+    starts that fixture's game (its two teams; who sits where and who deals first), with
+    no account, then scores it as the game's link. Once the game is started (here or on a
+    scorer's page) the link opens its deal entry."""
+    from .views import SeatsForm  # the New game page's form
+
+    try:
+        link = table_links.table_link_check(token)
+    except TableLinkError as exc:
+        return _refused(request, exc.errors[0]["message"])
+    if link.game_id is not None:
+        return redirect("table-link", token=token)
+    fixture = link.fixture
+    division = fixture.division
+    ruleset = get_ruleset(division.rules_spec())
+    sides = {"A": fixture.home, "B": fixture.away}
+    rosters = {s: selectors.team_roster(team=t) for s, t in sides.items()}
+    form = SeatsForm(
+        request.POST or None, club=fixture.club, ruleset=ruleset, sides=sides, rosters=rosters
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            link = table_links.fixture_link_start(
+                link=link,
+                seats=form.cleaned_data["seats"],
+                first_dealer=form.cleaned_data["first_dealer"],
+                user=request.user,
+            )
+        except TableLinkError as exc:
+            return _refused(request, exc.errors[0]["message"])
+        except services.GameError as exc:
+            form.add_service_errors(exc.errors)
+        else:
+            table_links.session_remember(request, link)
+            messages.success(request, STARTED.format(table=link.table_label or "-"))
+            return redirect("games:deal-new", club_slug=fixture.club.slug, pk=link.game_id)
+    seat_rows = [
+        {
+            "seat": form[f"seat_{i}"],
+            "sub": form[f"sub_{i}"],
+            "legend": form.legends[i],
+            "side": adapters.seat_side(i, len(ruleset.sides)),
+        }
+        for i in range(ruleset.players)
+    ]
+    return render(
+        request,
+        "games/table_start.html",
+        {
+            "club": fixture.club,
+            "fixture": fixture,
+            "division": division,
+            "link": link,
+            "sides": sides,
+            "form": form,
+            "seat_rows": seat_rows,
+        },
+    )
+
+
+@club_view("score")
+def fixture_table_card(request: HttpRequest, fixture_pk: int) -> HttpResponse:
+    """A fixture's printable table card before its game starts: the QR code of the
+    fixture's table link (scanned, it starts the game at the table). Once the game is
+    started, the game's own card."""
+    fixture = get_object_or_404(
+        Fixture.objects.select_related("division", "home", "away", "venue"),
+        club=request.club,
+        pk=fixture_pk,
+    )
+    started = table_links.fixture_started_game(fixture=fixture)
+    if started is not None:
+        return redirect("games:table-card", club_slug=request.club.slug, pk=started.pk)
+    links = table_links.fixture_links_ensure(fixtures=[fixture], user=request.user)
+    return render(
+        request,
+        "games/fixture_table_card.html",
+        {
+            "club": request.club,
+            "access": request.club_access,
+            "fixture": fixture,
+            "link": links.get(fixture.pk),
+            "fixture_links": links,
+        },
+    )
+
+
+def _fixture(request: HttpRequest, fixture_pk: int) -> Fixture:
+    return get_object_or_404(Fixture, club=request.club, pk=fixture_pk)
+
+
+@require_POST
+@club_view("manage")
+def fixture_link_new(request: HttpRequest, fixture_pk: int) -> HttpResponse:
+    """A club admin issues a new link for the fixture's table (the old card stops)."""
+    fixture = _fixture(request, fixture_pk)
+    label = request.POST.get("table_label")
+    try:
+        table_links.fixture_link_issue(fixture=fixture, table_label=label, user=request.user)
+    except TableLinkError as exc:
+        messages.error(request, exc.errors[0]["message"])
+    else:
+        messages.success(request, FIXTURE_ISSUED)
+    return redirect("games:fixture-table-card", club_slug=request.club.slug, fixture_pk=fixture.pk)
+
+
+@require_POST
+@club_view("manage")
+def fixture_link_revoke(request: HttpRequest, fixture_pk: int) -> HttpResponse:
+    """A club admin stops the fixture's waiting link (a lost card)."""
+    fixture = _fixture(request, fixture_pk)
+    try:
+        table_links.fixture_link_revoke(fixture=fixture, user=request.user)
+    except TableLinkError as exc:
+        messages.error(request, exc.errors[0]["message"])
+    else:
+        messages.success(request, FIXTURE_REVOKED)
+    return redirect("games:fixture-table-card", club_slug=request.club.slug, fixture_pk=fixture.pk)

@@ -17,4 +17,19 @@ urlpatterns = [
     path("<int:pk>/table-card/", table_views.table_card, name="table-card"),
     path("<int:pk>/table-link/new/", table_views.table_link_new, name="table-link-new"),
     path("<int:pk>/table-link/revoke/", table_views.table_link_revoke, name="table-link-revoke"),
+    path(
+        "fixtures/<int:fixture_pk>/table-card/",
+        table_views.fixture_table_card,
+        name="fixture-table-card",
+    ),
+    path(
+        "fixtures/<int:fixture_pk>/table-link/new/",
+        table_views.fixture_link_new,
+        name="fixture-table-link-new",
+    ),
+    path(
+        "fixtures/<int:fixture_pk>/table-link/revoke/",
+        table_views.fixture_link_revoke,
+        name="fixture-table-link-revoke",
+    ),
 ]

@@ -718,4 +718,12 @@ def _table_links(request: HttpRequest, fixtures: list[Fixture]) -> dict[str, Any
     if not request.club_access.can("score"):
         return {}
     fixture_games, links = table_links.fixtures_table_links(fixtures=fixtures, user=request.user)
-    return {"fixture_games": fixture_games, "table_links": links, "show_table_links": True}
+    waiting = table_links.fixture_links_ensure(
+        fixtures=[f for f in fixtures if f.pk not in fixture_games], user=request.user
+    )
+    return {
+        "fixture_games": fixture_games,
+        "table_links": links,
+        "fixture_links": waiting,
+        "show_table_links": True,
+    }

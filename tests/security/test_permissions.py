@@ -152,6 +152,9 @@ PAGES = {
     "games:table-card": (SCORE, SCORE),
     "games:table-link-new": (MANAGE, MANAGE),
     "games:table-link-revoke": (MANAGE, MANAGE),
+    "games:fixture-table-card": (SCORE, SCORE),
+    "games:fixture-table-link-new": (MANAGE, MANAGE),
+    "games:fixture-table-link-revoke": (MANAGE, MANAGE),
     "scheduling:index": (READ, READ),
     "scheduling:season-new": (MANAGE, MANAGE),
     "scheduling:season": (READ, MANAGE),
@@ -436,6 +439,7 @@ def _kwargs(name: str, pattern, world) -> dict:
         "event_id": objects.get("event"),
         "cup_id": objects["cup"],
         "cup_pk": objects["cup"],
+        "fixture_pk": objects["fixture"],
     }
     kwargs = {}
     keys = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", pattern.full_route)

@@ -4,6 +4,8 @@
   the link written under it; nothing for a visitor who may not score the game (a table
   link gives its holder scorer rights, so only those who have them see it) or a game
   without a link that works. A game that never had a link gets its first one here.
+- ``{% fixture_qr fixture %}``: the same for a fixture whose game is not started yet
+  (its link, from ``fixture_links`` in the context, starts the game when scanned).
 - ``{% table_link_url game as url %}``: the link's absolute URL ("" as above).
 - ``{{ url|qr_svg:"label" }}``: any URL as an inline SVG QR code.
 """
@@ -82,6 +84,31 @@ def table_qr(context: template.Context, game: Any, size: str = "small") -> SafeS
         if label
         else (f"Scan to score game {game.pk}")
     )
+    return _figure(url, words, size)
+
+
+@register.simple_tag(takes_context=True)
+def fixture_qr(context: template.Context, fixture: Any, size: str = "small") -> SafeString:
+    """The QR code of a fixture's table link, before its game starts (``fixture_links`` in
+    the context, by fixture id); nothing for a visitor who may not score."""
+    access = context.get("access") or getattr(context.get("request"), "club_access", None)
+    links = context.get("fixture_links")
+    link = links.get(fixture.pk) if isinstance(links, dict) else None
+    if link is None or access is None or access.club.pk != fixture.club_id:
+        return mark_safe("")
+    if getattr(access, "table", None) is not None or not access.can("score"):
+        return mark_safe("")
+    url = table_links.table_link_url(link, request=context.get("request"))
+    who = f"{fixture.home.name} v {fixture.away.name}"
+    words = (
+        f"Table {link.table_label}: scan to start and score {who}"
+        if link.table_label
+        else f"Scan to start and score {who}"
+    )
+    return _figure(url, words, size)
+
+
+def _figure(url: str, words: str, size: str) -> SafeString:
     svg = qr_svg(url, words, scale=8 if size == "large" else 3, omitsize=True)
     return format_html(
         '<figure class="table-qr table-qr-{}">{}<figcaption><a href="{}" '
