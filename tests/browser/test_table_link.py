@@ -102,3 +102,39 @@ def test_a_confirmed_game_closes_its_link(live_server, page, game):
     Game.objects.filter(pk=game.pk).update(status=Game.Status.CONFIRMED)
     page.goto(live_server.url + table_links.table_link_path(link))
     expect(page.locator("main")).to_contain_text("This game is confirmed")
+
+
+def test_a_fixtures_link_starts_its_game_at_the_table_then_scores_it(live_server, page, game):
+    from clabber_league.scheduling.models import Fixture
+
+    fixture = Fixture.objects.create(
+        club=game.club,
+        division=game.division,
+        round_number=2,
+        home=game.sides.get(side="A").team,
+        away=game.sides.get(side="B").team,
+        table=5,
+    )
+    link = table_links.fixture_link_issue(fixture=fixture)
+
+    page.goto(live_server.url + table_links.table_link_path(link))
+
+    expect(page.get_by_role("heading", level=1)).to_have_text("Table 5: start the game")
+    expect(page.locator(".match")).to_contain_text("Mules v Dads")
+    assert not page.evaluate(SIDEWAYS)
+    assert_accessible(page)
+    page.get_by_text("Seat 2: Ann").click()
+    page.get_by_role("button", name="Start the game").click()
+
+    started = Game.objects.get(fixture=fixture)
+    assert page.url == f"{live_server.url}/clubs/{game.club.slug}/games/{started.pk}/deal/"
+    expect(page.locator(".messages")).to_contain_text("Game started at table 5")
+    assert started.first_dealer == 1
+    page.locator("label[for=id_trump_2]").click()
+    page.locator("label[for=id_maker_seat_1]").click()
+    page.get_by_label("Card points, Dads").fill("100")
+    page.locator("label[for=id_last_trick_1]").click()
+    page.get_by_role("button", name="Save deal 1").click()
+    expect(page.locator(".messages")).to_contain_text("Deal 1 saved")
+    assert started.deals.get().entered_at_table == "5"
+    assert_accessible(page)
