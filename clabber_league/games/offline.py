@@ -69,4 +69,21 @@ def offline_game(
         "table_token": table_links.session_token(request, game.pk)
         if not request.user.is_authenticated
         else None,
+        # The table links that open this game (``/t/<token>/``): the service worker answers
+        # them with this page when the link is opened again with no network.
+        "table_pages": _table_pages(request, game),
     }
+
+
+def _table_pages(request: HttpRequest, game: Game) -> list[str]:
+    """The paths of the table links that lead to this game's deal entry: the one this
+    phone opened, and for a logged-in scorer the game's live links (one query)."""
+    token = table_links.session_token(request, game.pk)
+    paths = [reverse("table-link", kwargs={"token": token})] if token else []
+    access = getattr(request, "club_access", None)
+    if request.user.is_authenticated and access is not None and access.can("score"):
+        for link in game.table_links.filter(revoked_at__isnull=True).order_by():
+            path = table_links.table_link_path(link)
+            if path not in paths:
+                paths.append(path)
+    return paths

@@ -31,7 +31,11 @@
       return navigator.serviceWorker.ready;
     }).then(function (registration) {
       if (registration.active) {
-        registration.active.postMessage({ type: "cache-game", urls: [game.deal_page, game.sheet_page] });
+        registration.active.postMessage({
+          type: "cache-game", urls: [game.deal_page, game.sheet_page],
+          // Table links that open this game: offline, the worker answers them with this page.
+          aliases: (game.table_pages || []).map(function (path) { return { from: path, to: game.deal_page }; })
+        });
       }
     }).catch(function () { /* no service worker: online entry still works */ });
   }

@@ -13,6 +13,11 @@ importScripts({{ outbox|safe }});
 // fetched online (a correction's page opened online can then be used offline).
 const GAME_PAGE = /^\/clubs\/[^/]+\/games\/\d+\/(deal\/|deals\/\d+\/edit\/)?$/;
 const GAME_DATA = /^\/api\/clubs\/[^/]+\/games\/\d+\/(deals\/)?$/;
+// A table link (/t/<token>/): online it is the server's (it remembers the link and
+// redirects); with no network, a redirect to the deal page of the game it opened, which
+// the deal page told the worker (a "cache-game" message's aliases).
+const TABLE_LINK = /^\/t\/[^/]+\/$/;
+const ALIAS_PREFIX = "/__table-link__";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
@@ -51,6 +56,20 @@ async function cacheFirst(request) {
   return response;
 }
 
+async function tableLink(request, url) {
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const cache = await caches.open(PAGES);
+    const kept = await cache.match(ALIAS_PREFIX + url.pathname);
+    const to = kept ? await kept.text() : "";
+    if (to && (await cache.match(new URL(to, self.location.origin).href))) {
+      return Response.redirect(new URL(to, self.location.origin).href, 302);
+    }
+    throw error;
+  }
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") { return; }
@@ -60,6 +79,8 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(cacheFirst(request));
   } else if (GAME_PAGE.test(url.pathname) || GAME_DATA.test(url.pathname)) {
     event.respondWith(networkFirst(request));
+  } else if (TABLE_LINK.test(url.pathname) && request.mode === "navigate") {
+    event.respondWith(tableLink(request, url));
   }
 });
 
@@ -69,7 +90,9 @@ self.addEventListener("message", (event) => {
   if (data.type === "cache-game") {
     event.waitUntil(caches.open(PAGES).then((cache) => Promise.all((data.urls || []).map((u) =>
       fetch(u, { credentials: "same-origin" }).then((r) => (r.ok && !r.redirected ? cache.put(u, r) : null)).catch(() => null)
-    ))));
+    ).concat((data.aliases || []).filter((a) => TABLE_LINK.test(a.from) && GAME_PAGE.test(a.to)).map((a) =>
+      cache.put(ALIAS_PREFIX + a.from, new Response(a.to, { headers: { "Content-Type": "text/plain" } }))
+    )))));
   }
 });
 

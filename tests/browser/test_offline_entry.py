@@ -362,3 +362,27 @@ def test_a_correction_the_server_refuses_waits_for_a_person(phones, game):
         page.get_by_role("button", name="Discard correction of deal 1").click()
     assert page.evaluate(OUTBOX_SIZE) == 0
     assert [d.data["points"]["A"] for d in game.deals.all()] == [80]
+
+
+@pytest.mark.parametrize("username", [TABLE, "marge"])
+def test_the_table_link_opened_again_offline_lands_on_the_kept_deal_entry(
+    phones, game, live_server, username
+):
+    link = table_links.table_link_live(game=game) or table_links.table_link_issue(
+        game=game, table_label="3"
+    )
+    context, page = phones(username)  # opened online: by the link, or by a scorer
+    link_url = live_server.url + table_links.table_link_path(link)
+    alias = live_server.url + "/__table-link__" + table_links.table_link_path(link)
+    assert page.evaluate(KEPT, alias), "the service worker did not keep the table link"
+    go_offline(context)
+
+    page.goto(link_url)
+
+    assert page.url == f"{live_server.url}/clubs/{game.club.slug}/games/{game.pk}/deal/"
+    expect(page.locator("h1")).to_have_text("Deal 1")
+    engine_on_the_phone(page)
+    enter(page, 80)
+    save(page, 1)
+    expect(page.locator("#outbox-status")).to_contain_text("1 deal waiting to send")
+    assert game.deals.count() == 0
