@@ -15,13 +15,14 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/{name}"
 
 
-def setup(name: str) -> str:
-    """Point Django at a fresh ``name`` database, migrate it, return its URL."""
+def setup(name: str, *, keep: bool = False) -> str:
+    """Point Django at a fresh ``name`` database (``keep``: the one there is), migrate it,
+    return its URL."""
     url = os.environ.get("BENCH_DATABASE_URL") or DEFAULT_URL.format(name=name)
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clabber_league.config.settings.test")
     sys.path.insert(0, str(ROOT))
-    if url.startswith(("postgres://", "postgresql://")):
+    if url.startswith(("postgres://", "postgresql://")) and not keep:
         _recreate_postgres(url)
     import django
     from django.core.management import call_command

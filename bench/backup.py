@@ -197,7 +197,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--tracemalloc", action="store_true", help="also Python's peak")
     parser.add_argument("--phase", choices=["export", "import", "restore"], help=argparse.SUPPRESS)
-    parser.add_argument("--file", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--file", help="keep the (last size's) backup file here, e.g. to import it elsewhere"
+    )
     args = parser.parse_args()
     if args.phase:
         phase(args.phase, args.file, args.tracemalloc)
@@ -215,7 +217,7 @@ def main() -> None:
         build(teams, args.games_per_fixture, args.seed)
         print(f"built a club of {teams} teams in {time.perf_counter() - start:.0f} s")
         with tempfile.TemporaryDirectory() as tmp:
-            path = str(Path(tmp) / "club.jsonl")
+            path = args.file or str(Path(tmp) / "club.jsonl")
             for name in ("export", "import", "restore"):
                 figures = run_phase(name, path, trace=False)
                 traced, traced_fig = "-", {}
