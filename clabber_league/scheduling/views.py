@@ -50,7 +50,9 @@ from .services.generation import (
     schedule_run_stalled,
 )
 
-ROUNDS_PER_PAGE = 10
+#: Rounds on one page of a division's schedule: about 60 fixtures of a 25-team division, so
+#: the page costs under 150 ms of CPU (`bench/pages.py`; 10 rounds took about 170 ms).
+ROUNDS_PER_PAGE = 5
 #: "The whole season" on one page (to print it) up to this many rounds.
 MAX_ROUNDS_ON_ONE_PAGE = 120
 
