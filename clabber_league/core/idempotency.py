@@ -16,6 +16,12 @@ that unique index is the check, so a first request reads nothing more. A retry (
 racing the first request) fails on that row, its work is rolled back with it, and it
 answers the first one's response. Anonymous requests
 and requests without the header work as before.
+
+A view whose POST creates one row that can carry the key itself (recording a deal: the
+deal's own ``idempotency_key`` column, unique per game) is marked :func:`keyed_by_row`
+instead: no separate row is written, the row's unique index is the check, and the view
+replays from the row it finds (:func:`caller_key`, :func:`check_replay`), with the same
+400 and 422 answers as above. Such a key is kept as long as its row.
 """
 
 from __future__ import annotations
@@ -80,6 +86,39 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
 
     wrapper.idempotent = True  # type: ignore[attr-defined]
     return wrapper
+
+
+def keyed_by_row(method: Callable[..., Response]) -> Callable[..., Response]:
+    """Mark a view's POST that keeps ``Idempotency-Key`` on the row it creates: the schema
+    documents the header and 422 as for :func:`idempotent`; the view calls
+    :func:`caller_key` and, on a replay, :func:`check_replay`."""
+    method.idempotent = True  # type: ignore[attr-defined]
+    return method
+
+
+def caller_key(request: Request) -> tuple[str, str] | None:
+    """The request's key as a row keeps it, and the request's fingerprint; ``None`` without
+    the header or for an anonymous caller (as :func:`idempotent`). 400 for a bad key.
+
+    The stored key is the caller's: ``u<user id>:<key>``, so two callers never share one
+    (a key too long for that is kept by its SHA-256 instead)."""
+    key = request.headers.get(HEADER)
+    if key is None or not request.user.is_authenticated:
+        return None
+    if not 0 < len(key) <= KEY_MAX_LENGTH or not key.isascii() or not key.isprintable():
+        raise ValidationError(errors_body(HEADER, KEY_INVALID))
+    stored = f"u{request.user.pk}:{key}"
+    if len(stored) > KEY_MAX_LENGTH:
+        digest = hashlib.sha256(key.encode("ascii")).hexdigest()
+        stored = f"u{request.user.pk}#{digest}"[:KEY_MAX_LENGTH]
+    return stored, _fingerprint(request)
+
+
+def check_replay(kept_fingerprint: str, fingerprint: str) -> None:
+    """A key found on its row answers that row again, unless this request is another one
+    (422). A row kept without a fingerprint is replayed."""
+    if kept_fingerprint and kept_fingerprint != fingerprint:
+        raise Unprocessable(KEY_REUSED)
 
 
 def _run_once(

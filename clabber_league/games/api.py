@@ -38,7 +38,13 @@ from clabber_league.clubs.privacy import sees_names
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
 from clabber_league.core.api import Unprocessable, error_list
 from clabber_league.core.errors import CONFLICT
-from clabber_league.core.idempotency import KEY_REUSED, idempotent
+from clabber_league.core.idempotency import (
+    KEY_REUSED,
+    caller_key,
+    check_replay,
+    idempotent,
+    keyed_by_row,
+)
 from clabber_league.leagues.models import Division, Team
 from clabber_league.scheduling.models import Fixture
 
@@ -614,17 +620,22 @@ class DealViewSet(ClubScopedModelViewSet):
         responses={201: DealSerializer, 400: ERROR_BODY, 409: ERROR_BODY},
         parameters=[DEAL_NUMBER_PARAMETER],
     )
-    @idempotent
+    @keyed_by_row
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Record the next deal. Send an ``Idempotency-Key`` so that a retry after a lost
-        answer never records it twice (with ``Authorization: Table <token>`` the key is
-        kept with the deal, per game: a retry answers the deal it recorded), and
-        ``?number=`` (the deal's number as you counted it) to be told with 409, instead of
-        recording it, when another phone recorded that deal first."""
+        answer never records it twice (the key is kept with the deal, per game and caller:
+        a retry answers the deal it recorded, 201; the same key with another body is
+        refused with 422), and ``?number=`` (the deal's number as you counted it) to be
+        told with 409, instead of recording it, when another phone recorded that deal
+        first."""
+        keyed = caller_key(request)  # a logged-in caller's key (400 when malformed)
         data, maker_seat = _deal_body(request)
         number = _deal_number(request)
         at_table = _at_table(self, request)
-        key = request.headers.get("Idempotency-Key") if at_table else None
+        key, fingerprint = keyed or (None, "")
+        if at_table:  # the phone at a table: its key as it sent it, per game
+            key = request.headers.get("Idempotency-Key")
+            key = key[:80] if key else None
         try:  # the game is read once, locked, by the service
             recorded = services.deal_record(
                 club=self.club,
@@ -632,13 +643,16 @@ class DealViewSet(ClubScopedModelViewSet):
                 data=data,
                 maker_seat=maker_seat,
                 user=_actor(request),
-                idempotency_key=key[:80] if key else None,
+                idempotency_key=key,
+                idempotency_fingerprint=fingerprint,
                 at_table=at_table,
                 number=number,
             )
         except Game.DoesNotExist as exc:
             raise Http404("No Game matches the given query.") from exc  # as get_object_or_404
-        if not recorded.created and not services.deal_same_as_first(
+        if not recorded.created and recorded.deal.idempotency_fingerprint:
+            check_replay(recorded.deal.idempotency_fingerprint, fingerprint)  # 422 if another
+        elif not recorded.created and not services.deal_same_as_first(
             deal=recorded.deal, data=data, maker_seat=maker_seat
         ):  # the table phone's key came back with another deal
             raise Unprocessable(KEY_REUSED)

@@ -181,8 +181,13 @@ class Deal(models.Model):
     running_b = models.IntegerField(default=0)
     running_c = models.IntegerField(null=True, blank=True)
     result = models.JSONField(default=dict, help_text="The rules engine's answer for this deal.")
-    # NULL means "no key": the partial unique index below then ignores the row.
+    # NULL means "no key": the partial unique index below then ignores the row. The API's
+    # Idempotency-Key of a logged-in caller is kept here as ``u<user id>:<key>`` (each caller's
+    # keys their own), a table phone's as it sent it: the index is the replay check.
     idempotency_key = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001
+    #: SHA-256 of the request that recorded the deal under its key (method, path, body), so a
+    #: reused key with another body is refused (422); blank when there is none to compare.
+    idempotency_fingerprint = models.CharField(max_length=64, blank=True, default="", db_default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

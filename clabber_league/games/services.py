@@ -552,6 +552,7 @@ def deal_record(
     game_id: int | None = None,
     at_table: str = "",
     number: int | None = None,
+    idempotency_fingerprint: str = "",
 ) -> Recorded:
     """Record the next deal of a game, whole or not at all.
 
@@ -560,7 +561,11 @@ def deal_record(
     there first: a 409 conflict, nothing recorded, for a person to resolve.
 
     With an ``idempotency_key`` a retried request returns the deal the first one
-    recorded (``created=False``) instead of recording it twice.
+    recorded (``created=False``) instead of recording it twice. The deal's unique
+    ``(game, idempotency_key)`` index is the check, so a first request reads nothing more:
+    a retry fails on it (or is refused, the first request having finished the game, say),
+    is rolled back, and only then is the deal with its key read. ``idempotency_fingerprint``
+    is kept with the key (the API compares a replay's request with it).
 
     The API passes the ``club`` of the URL and the ``game_id`` instead of a game it read:
     the game is then read once, locked, and only if it is that club's
@@ -570,17 +575,18 @@ def deal_record(
     the deal and in the history ("entered at table 3 (table link)").
     """
     pk = game.pk if game is not None else game_id
+    key = (idempotency_key or None, idempotency_fingerprint)
     if connection.in_atomic_block and not idempotency_key:
-        # Inside the caller's transaction (the API's Idempotency-Key keeps its response in
-        # the same one): every check comes before the first write, so a refused deal
-        # leaves that transaction as it was, and no savepoint is needed.
-        return _deal_record(pk, club, data, maker_seat, user, idempotency_key, at_table, number)
+        # Inside the caller's transaction: every check comes before the first write, so a
+        # refused deal leaves that transaction as it was, and no savepoint is needed.
+        return _deal_record(pk, club, data, maker_seat, user, key, at_table, number)
     try:
         with transaction.atomic():
-            return _deal_record(pk, club, data, maker_seat, user, idempotency_key, at_table, number)
-    except IntegrityError:
-        # Only a concurrent retry with the same key can get here: the lock serialises
-        # everything else. Hand back the deal that request recorded.
+            return _deal_record(pk, club, data, maker_seat, user, key, at_table, number)
+    except (IntegrityError, GameError):
+        # With a key: a retry (the lock serialises it after the first request) fails on the
+        # key's unique index, or is refused now that the first one finished the game or
+        # took its number. Its work is rolled back; hand back the deal the first recorded.
         if idempotency_key:
             existing = Deal.objects.filter(game_id=pk, idempotency_key=idempotency_key).first()
             if existing is not None:
@@ -594,7 +600,7 @@ def _deal_record(
     data: Mapping[str, Any],
     maker_seat: int | None,
     user: Any,
-    idempotency_key: str | None,
+    key: tuple[str | None, str],
     at_table: str = "",
     number: int | None = None,
 ) -> Recorded:
@@ -602,10 +608,6 @@ def _deal_record(
     if club is not None:
         games = games.filter(club=club)
     game = games.get(pk=game_id)
-    if idempotency_key:
-        existing = game.deals.filter(idempotency_key=idempotency_key).first()
-        if existing is not None:
-            return Recorded(deal=existing, created=False)
     if game.status != Game.Status.IN_PROGRESS:
         raise GameError.one("game", _closed_message(game), kind=CONFLICT)
     if number is not None and number != game.deal_count + 1:
@@ -629,7 +631,8 @@ def _deal_record(
         user,
         columns=adapters.deal_columns(preview.answer, preview.running),
         maker_seat=maker_seat,
-        idempotency_key=idempotency_key,
+        idempotency_key=key[0],
+        idempotency_fingerprint=key[1],
         at_table=at_table,
     )
     status_before = game.status
@@ -682,6 +685,7 @@ def _deal_insert(
     columns: Mapping[str, Any],
     maker_seat: int | None = None,
     idempotency_key: str | None = None,
+    idempotency_fingerprint: str = "",
     at_table: str = "",
 ) -> Deal:
     """Insert deal ``number`` with its scored ``columns``, and its audit row."""
@@ -693,6 +697,7 @@ def _deal_insert(
         data=data,
         maker=data.get("maker") or "",
         idempotency_key=idempotency_key or None,
+        idempotency_fingerprint=idempotency_fingerprint if idempotency_key else "",
         created_by=user,
         entered_at_table=at_table,
         **columns,

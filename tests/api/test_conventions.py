@@ -214,13 +214,33 @@ def test_a_bad_key_is_400_naming_the_header(game, scorer, key):
     assert game.deals.count() == 0
 
 
+def _sheet(game) -> str:
+    return f"/api/clubs/{game.club.slug}/games/{game.pk}/paper-sheet/"
+
+
+def _rows(a: int) -> dict:
+    return {"rows": [{"maker": "A", "mark": "made", "sheet": {"A": a, "B": 162 - a}}]}
+
+
 def test_a_key_past_its_retention_is_free_again(game, scorer, settings):
     client = _client(scorer)
-    client.post(_deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="old")
+    client.post(_sheet(game), _rows(110), format="json", HTTP_IDEMPOTENCY_KEY="old")
     settings.IDEMPOTENCY_RETENTION_HOURS = 0
-    again = client.post(_deals(game), made(a=90), format="json", HTTP_IDEMPOTENCY_KEY="old")
+    again = client.post(_sheet(game), _rows(100), format="json", HTTP_IDEMPOTENCY_KEY="old")
     assert again.status_code == 201
     assert game.deals.count() == 2
+
+
+def test_a_deals_key_is_kept_as_long_as_the_deal(game, scorer, settings):
+    # The deal itself keeps its key: a retry finds it however late it comes.
+    client = _client(scorer)
+    first = client.post(_deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="old")
+    settings.IDEMPOTENCY_RETENTION_HOURS = 0
+    again = client.post(_deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="old")
+    other = client.post(_deals(game), made(a=90), format="json", HTTP_IDEMPOTENCY_KEY="old")
+    assert (again.status_code, again.json()) == (201, first.json())
+    assert _assert_error_body(other, 422)[0]["message"] == KEY_REUSED
+    assert game.deals.count() == 1
 
 
 def test_game_start_is_idempotent(game, scorer):
@@ -303,8 +323,8 @@ def test_the_daily_clean_up_forgets_keys_past_their_retention(game, scorer):
     from clabber_league.core import tasks
 
     client = _client(scorer)
-    client.post(_deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="old")
-    client.post(_deals(game), made(a=90), format="json", HTTP_IDEMPOTENCY_KEY="new")
+    client.post(_sheet(game), _rows(110), format="json", HTTP_IDEMPOTENCY_KEY="old")
+    client.post(_sheet(game), _rows(100), format="json", HTTP_IDEMPOTENCY_KEY="new")
     IdempotencyRecord.objects.filter(key="old").update(
         created_at=timezone.now() - dt.timedelta(hours=25)
     )
