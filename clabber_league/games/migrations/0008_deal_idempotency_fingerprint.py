@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0006_table_links"),
+        ("games", "0007_correction_keys"),
     ]
 
     operations = [
