@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0007_correction_keys"),
+        ("games", "0008_fixture_table_links"),
     ]
 
     operations = [
