@@ -270,7 +270,7 @@ def server_env(url: str, static_root: Path) -> dict[str, str]:
     return env
 
 
-def wait_healthy(base: str, server, timeout: float = 30.0) -> None:
+def wait_healthy(base: str, server, timeout: float = 120.0) -> None:
     import urllib.error
     import urllib.request
 
@@ -462,7 +462,8 @@ def orchestrate(args: argparse.Namespace) -> int:
             )
             load_from, own_from = cpu_times(), own_cpu_ticks(server.pid, url)
             client_from, wall_from = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
-            with OtherLoad(databases=[DB_NAME]) as other:
+            # The database's backends are this run's own (BENCH_DATABASE_URL may name another).
+            with OtherLoad(databases=[url.rsplit("/", 1)[1]]) as other:
                 subprocess.run(
                     [sys.executable, __file__, "--locust-child", str(plan_path), str(results_path)],
                     cwd=ROOT,
