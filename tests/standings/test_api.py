@@ -3,6 +3,7 @@ ratings; scoped to the club in the URL."""
 
 import csv
 import io
+import json
 
 import pytest
 from rest_framework.test import APIClient
@@ -53,6 +54,28 @@ def test_the_table_as_json(division, viewer, played):
         (3, "Dads", 0, 40),
     ]
     assert rows[0]["shared"] is True and rows[1]["games_unconfirmed"] == 1
+
+
+def test_the_table_as_json_is_what_its_documented_serializer_renders(division, viewer, played):
+    """The rows are built without DRF's fields: the body stays the schema's, key for key."""
+    from clabber_league.standings import exports, selectors
+    from clabber_league.standings.api import StandingRowSerializer, StandingsSerializer
+
+    body = _client(viewer).get(f"{_base(division)}/standings/{division.pk}/").json()
+    table = selectors.standings_table(division=division)
+    documented = StandingsSerializer(
+        {
+            "division": division.pk,
+            "division_name": division.name,
+            "season": division.season.name,
+            "points": table.points,
+            "tiebreakers": table.tiebreakers,
+            "explanation": table.explanation,
+            "rows": exports.standings_rows(table),
+        }
+    ).data
+    assert body == json.loads(json.dumps(documented))
+    assert all(list(row) == list(StandingRowSerializer().fields) for row in body["rows"])
 
 
 def test_the_table_and_every_deal_as_csv(division, viewer, played):
