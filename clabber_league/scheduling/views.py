@@ -524,8 +524,13 @@ def _fixture(request: HttpRequest, pk: int) -> Fixture:
 
 
 def _back(request: HttpRequest, fixture: Fixture) -> HttpResponse:
+    """Back to the fixture's round, on the page of the division's schedule that holds it."""
     url = reverse("scheduling:division", args=[request.club.slug, fixture.division_id])
-    return redirect(f"{url}#round-{fixture.round_number}")
+    numbers = selectors.round_numbers(division=fixture.division)
+    at = numbers.index(fixture.round_number) if fixture.round_number in numbers else 0
+    page = at // ROUNDS_PER_PAGE + 1
+    query = f"?page={page}" if page > 1 else ""
+    return redirect(f"{url}{query}#round-{fixture.round_number}")
 
 
 @club_view("manage")

@@ -161,6 +161,21 @@ def test_moving_and_forfeiting_from_the_pages(client, club, division, scheduled,
     assert f"Walkover: {fixture.away.name} win" in page
 
 
+def test_after_moving_a_late_fixture_the_schedule_opens_on_its_round(
+    client, club, division, teams, hall, generate, secretary
+):
+    configure(division, venues=[hall], cycles=2)  # 10 rounds: more than a page holds
+    generate(division)
+    client.force_login(secretary)
+    fixture = Fixture.objects.filter(division=division).order_by("-round_number", "id").first()
+    response = client.post(_url("fixture-move", club, fixture.pk), {"date": "", "note": "Flood"})
+    assert response.status_code == 302
+    assert response.url.endswith(f"#round-{fixture.round_number}")
+    page = client.get(response.url.split("#")[0]).content.decode()
+    assert f'id="round-{fixture.round_number}"' in page
+    assert 'id="round-1"' not in page
+
+
 def test_a_move_onto_a_busy_night_is_refused_beside_the_date(
     client, club, division, scheduled, secretary
 ):
