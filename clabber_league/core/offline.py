@@ -32,6 +32,7 @@ PYODIDE_FILES: Final = (
 )
 PAGE_ASSETS: Final = (
     "css/site.css",
+    "css/print.css",
     "favicon.svg",
     "manifest.webmanifest",
     "icons/icon-192.png",

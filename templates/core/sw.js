@@ -31,6 +31,11 @@ self.addEventListener("activate", (event) => {
 
 async function networkFirst(request) {
   const cache = await caches.open(PAGES);
+  if (self.navigator && self.navigator.onLine === false) {
+    // No network at all: the kept copy at once, without waiting for a fetch to fail.
+    const kept = await cache.match(request.url);
+    if (kept) { return kept; }
+  }
   try {
     const response = await fetch(request);
     if (response.ok && !response.redirected && response.type === "basic") {
@@ -44,14 +49,25 @@ async function networkFirst(request) {
   }
 }
 
-async function cacheFirst(request) {
-  // Static files are versioned by their names; a worker's URL carries its settings.
-  const kept = await caches.match(request, { ignoreSearch: true });
+// The precache, opened once per worker start: a cold start offline asks it for every
+// asset of the page at once.
+let shell = null;
+function shellCache() {
+  if (!shell) { shell = caches.open(SHELL); }
+  return shell;
+}
+
+async function cacheFirst(request, url) {
+  // Static files are versioned by their names; a worker's URL carries its settings. The
+  // precache holds each under its path without a query: one exact lookup in one cache
+  // (a lookup ignoring the query, or across every cache, reads every entry: slow on a
+  // cold start).
+  const cache = await shellCache();
+  const kept = await cache.match(url.origin + url.pathname);
   if (kept) { return kept; }
   const response = await fetch(request);
   if (response.ok && response.type === "basic") {
-    const cache = await caches.open(SHELL);
-    await cache.put(request, response.clone());
+    await cache.put(url.origin + url.pathname, response.clone());
   }
   return response;
 }
@@ -76,7 +92,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) { return; }
   if (PRECACHE.includes(url.pathname)) {
-    event.respondWith(cacheFirst(request));
+    event.respondWith(cacheFirst(request, url));
   } else if (GAME_PAGE.test(url.pathname) || GAME_DATA.test(url.pathname)) {
     event.respondWith(networkFirst(request));
   } else if (TABLE_LINK.test(url.pathname) && request.mode === "navigate") {
