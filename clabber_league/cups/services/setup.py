@@ -36,6 +36,7 @@ from clabber_league.standings.models import PlayerRating
 from .. import bracket as planner
 from ..models import Cup, Entrant, Stage, Tie
 from . import CupError
+from .bulk import write_rows
 
 MAX_ENTRANTS = 1024
 NAME_TAKEN = "The club already has a cup of this name."
@@ -76,9 +77,25 @@ WAITING_STAGE = "This cup waits for its league stage: it is seeded when the stag
 NOT_SEEDED = "This cup has no entrants yet: seed it first."
 PLAN_REFUSED = "{message}"
 SEED_TEXT = "A random draw's seed is 1 to 40 letters or digits."
-#: Ties per INSERT: a 1,024-entrant double elimination (2,047 ties) in two statements,
-#: within SQLite's 32,766 parameters (and PostgreSQL's 65,535) per statement.
-TIE_BATCH = 1500
+#: The columns of a tie as drawn (``cup_draw``); the others (loser, night, table, when
+#: decided) are empty until it is played.
+TIE_COLUMNS = (
+    "cup_id",
+    "key",
+    "bracket",
+    "round",
+    "order",
+    "home_id",
+    "away_id",
+    "third_id",
+    "home_from",
+    "away_from",
+    "third_from",
+    "absent",
+    "status",
+    "winner_id",
+    "note",
+)
 
 
 def _rules_errors(rules: Any, kind: str) -> tuple[Any, list[dict[str, str]]]:
@@ -336,7 +353,7 @@ def _rating_of(cup: Cup, things: Sequence[Team | Player]) -> dict[int, float | N
     return out
 
 
-def _seed_from(cup: Cup, candidates: list[Candidate], seeding: str) -> list[Entrant]:
+def _seed_from(cup: Cup, candidates: list[Candidate], seeding: str) -> None:
     """Order ``candidates`` by the cup's seeding and store them as its entrants (replacing
     any before), each with the reason for its seed."""
     notes: list[str] = []
@@ -367,25 +384,28 @@ def _seed_from(cup: Cup, candidates: list[Candidate], seeding: str) -> list[Entr
     elif seeding == Cup.Seeding.LIST:
         notes.append("Seeded in the order the entrants were given.")
     Entrant.objects.filter(cup=cup).delete()
-    # Ids rather than instances: a 1,024-entrant cup's rows are cheap to make, and they go
-    # in one INSERT (PostgreSQL returns their ids; SQLite's batches are Django's).
+    # Plain rows, no instances: a 1,024-entrant cup's go in one COPY on PostgreSQL
+    # (``bulk.write_rows``).
     is_team = cup.entrant_kind == Cup.Kind.TEAMS
-    entrants = Entrant.objects.bulk_create(
-        Entrant(
-            cup_id=cup.pk,
-            seed=seed,
-            team_id=c.thing.pk if is_team else None,
-            player_id=None if is_team else c.thing.pk,
-            name=c.thing.name,
-            note=c.note[:200],
-        )
-        for seed, c in enumerate(candidates, start=1)
+    write_rows(
+        Entrant,
+        ("cup_id", "seed", "team_id", "player_id", "name", "note"),
+        (
+            (
+                cup.pk,
+                seed,
+                c.thing.pk if is_team else None,
+                None if is_team else c.thing.pk,
+                c.thing.name,
+                c.note[:200],
+            )
+            for seed, c in enumerate(candidates, start=1)
+        ),
     )
     knockout = cup.stages.filter(kind=Stage.Kind.KNOCKOUT).first()
     if knockout is not None:
         knockout.notes = (knockout.notes if seeding == Cup.Seeding.STANDINGS else []) + notes
         knockout.save(update_fields=["notes"])
-    return entrants
 
 
 def cup_has_results(cup: Cup) -> bool:
@@ -489,7 +509,8 @@ def cup_draw(*, cup: Cup) -> Cup:
     # Each tie is written with its sides and state as the planner has them before any
     # result (the seeds of round 1, the byes let through, a reset not needed void): what
     # ``progress.cup_sync`` would make of them, so it is not run (nor the ties read back).
-    # The rows carry ids, not instances, and go in a few INSERTs (``bulk_create``).
+    # The rows are plain tuples, not instances, and go in one COPY on PostgreSQL
+    # (``bulk.write_rows``).
     seeded = dict(cup.entrants.values_list("seed", "pk"))
     start = planner.advance(plan, {})
 
@@ -500,28 +521,28 @@ def cup_draw(*, cup: Cup) -> Cup:
             return Tie.Status.BYE, seeded.get(slot.winner)
         return (Tie.Status.READY if slot.ready else Tie.Status.WAITING), None
 
-    def tie(order: int, m: planner.Match) -> Tie:
+    def tie(order: int, m: planner.Match) -> tuple:
         slot = start[m.key]
         status, winner = state(slot)
-        return Tie(
-            cup_id=cup.pk,
-            key=m.key,
-            bracket=m.bracket,
-            round=m.round,
-            order=order,
-            home_from=_source_text(m.home),
-            away_from=_source_text(m.away),
-            home_id=seeded.get(slot.home or 0),
-            away_id=seeded.get(slot.away or 0),
-            third_id=seeded.get(slot.third or 0),
-            third_from=_source_text(m.third) if m.third is not None else "",
-            status=status,
-            winner_id=winner,
+        return (
+            cup.pk,
+            m.key,
+            m.bracket,
+            m.round,
+            order,
+            seeded.get(slot.home or 0),
+            seeded.get(slot.away or 0),
+            seeded.get(slot.third or 0),
+            _source_text(m.home),
+            _source_text(m.away),
+            _source_text(m.third) if m.third is not None else "",
+            "",
+            status,
+            winner,
+            "",
         )
 
-    Tie.objects.bulk_create(
-        [tie(order, m) for order, m in enumerate(plan.matches)], batch_size=TIE_BATCH
-    )
+    write_rows(Tie, TIE_COLUMNS, (tie(order, m) for order, m in enumerate(plan.matches)))
     champion = seeded.get(start.champion or 0)
     cup.status = Cup.Status.FINISHED if champion else Cup.Status.DRAWN
     cup.champion_id = champion
