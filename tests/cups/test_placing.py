@@ -149,3 +149,24 @@ def test_a_schedule_generated_leaves_a_cup_ties_table_and_teams_alone(
     assert not that_night.filter(venue=hall, table=2).exists()
     assert not that_night.filter(home__name__in=["Bells", "Clubs"]).exists()
     assert not that_night.filter(away__name__in=["Bells", "Clubs"]).exists()
+
+
+def test_a_table_of_three_waits_for_a_night_its_third_player_is_free(nights, club):
+    from tests.factories import PlayerFactory
+
+    _, division, hall = nights
+    aces = division.teams.get(name="Aces")
+    busy = aces.members.first().player  # plays the league fixture on the first Monday
+    players = [PlayerFactory(club=club, name="Una"), PlayerFactory(club=club, name="Vic"), busy]
+    cup = setup.cup_draw(
+        cup=setup.cup_create(
+            club=club, name="Threes", rules="clabber-3", entrant_kind="players", players=players
+        )
+    )
+    table = cup.ties.get(key="M1-1")
+    assert table.third.player == busy
+    (placed,) = placing.round_place(cup=cup, round=1, division=division, start=MONDAY)
+    assert placed.date == MONDAY + dt.timedelta(days=7)
+    with pytest.raises(ServiceError) as err:
+        placing.tie_place(tie=table, date=MONDAY, venue=hall, table=2)
+    assert err.value.status == 409

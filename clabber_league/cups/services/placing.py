@@ -61,8 +61,17 @@ class _Nights(Mapping):
     """What is taken on a night (the entrants busy and the tables in use), read when the
     timetable first asks for that night."""
 
-    def __init__(self, cup: Cup, entrants: list[Entrant], placing: set[int]) -> None:
+    def __init__(
+        self,
+        cup: Cup,
+        entrants: list[Entrant],
+        placing: set[int],
+        thirds: dict[int, int] | None = None,
+    ) -> None:
         self.cup = cup
+        # A table of three's third player, and the id its table is known by in the
+        # timetable (its home side's): the table cannot go on a night the third is busy.
+        self.thirds = thirds or {}
         self.teams_of = _entrant_teams(entrants)
         self.players_of = {e.pk: e.player_id for e in entrants if e.player_id}
         self.placing = placing
@@ -103,17 +112,18 @@ class _Nights(Mapping):
             busy_teams.update(t for t in (home, away) if t)
             if table is not None:
                 taken.add(planning.Table(venue, table))
-        for home, away in (
+        for home, away, third in (
             Tie.objects.filter(cup__club_id=club_id, date=night)
             .exclude(pk__in=self.placing)
-            .values_list("home__player_id", "away__player_id")
+            .values_list("home__player_id", "away__player_id", "third__player_id")
         ):
-            busy_entrants.update(("player", p) for p in (home, away) if p)
+            busy_entrants.update(("player", p) for p in (home, away, third) if p)
         busy = {
             pk
             for pk, teams in self.teams_of.items()
             if teams & busy_teams or ("player", self.players_of.get(pk)) in busy_entrants
         }
+        busy |= {table for third, table in self.thirds.items() if third in busy}
         return busy, taken
 
 
@@ -159,7 +169,8 @@ def round_place(
         skip=list(config.skip_dates.values_list("date", flat=True)),
         after=first - dt.timedelta(days=1),
     )
-    occupied = _Nights(cup, entrants, {t.pk for t in ties})
+    thirds = {t.third_id: t.home_id or -(2 * t.pk) for t in ties if t.third_id}
+    occupied = _Nights(cup, entrants, {t.pk for t in ties}, thirds)
     try:
         placements = list(
             planning.timetable(
@@ -188,14 +199,14 @@ def tie_place(
     checks against the other cup ties of that night."""
     tie = (
         Tie.objects.select_for_update(of=("self",))
-        .select_related("cup", "home", "away")
+        .select_related("cup", "home", "away", "third")
         .get(pk=tie.pk)
     )
     if tie.is_done:
         raise CupError.one("tie", TIE_DONE, kind=CONFLICT)
     if date is None and (venue is not None or table is not None):
         raise CupError.one("date", PLACE_NEEDS_DATE)
-    entrants = [e for e in (tie.home, tie.away) if e is not None]
+    entrants = [e for e in (tie.home, tie.away, tie.third) if e is not None]
     teams_of = _entrant_teams(entrants)
     team_ids = set().union(*teams_of.values()) if teams_of else set()
     night_check(
@@ -219,12 +230,12 @@ def _check_ties(
         Tie.objects.select_for_update(of=("self",))
         .filter(cup__club_id=tie.cup.club_id, date=date)
         .exclude(pk=tie.pk)
-        .select_related("cup", "home", "away")
+        .select_related("cup", "home", "away", "third")
     )
     teams = {e.team_id for e in entrants if e.team_id}
     players = {e.player_id for e in entrants if e.player_id}
     for other in same_night:
-        for e in (other.home, other.away):
+        for e in (other.home, other.away, other.third):
             if e is not None and (
                 (e.team_id and e.team_id in teams) or (e.player_id and e.player_id in players)
             ):
@@ -247,26 +258,30 @@ def cups_night_bookings(
     ties = (
         Tie.objects.filter(cup__club_id=club_id, date__gte=start)
         .exclude(status__in=[Tie.Status.BYE, Tie.Status.VOID])
-        .select_related("cup", "home", "away")
+        .select_related("cup", "home", "away", "third")
         .order_by("date", "pk")
     )
     if end is not None:
         ties = ties.filter(date__lte=end)
     ties = list(ties)
-    entrants = {e.pk: e for t in ties for e in (t.home, t.away) if e is not None}
+    entrants = {e.pk: e for t in ties for e in (t.home, t.away, t.third) if e is not None}
     teams_of = _entrant_teams(list(entrants.values()))
     bookings = []
     for t in ties:
         sides = " v ".join(
             e.name if e is not None else source
-            for e, source in ((t.home, t.home_from), (t.away, t.away_from))
+            for e, source in (
+                (t.home, t.home_from),
+                (t.away, t.away_from),
+                *([(t.third, t.third_from)] if t.third_from else []),
+            )
         )
         bookings.append(
             Booking(
                 date=t.date,
                 label=f"the cup tie {t.cup.name} {t.key}: {sides}",
                 team_ids=frozenset(
-                    team for e in (t.home_id, t.away_id) if e for team in teams_of[e]
+                    team for e in (t.home_id, t.away_id, t.third_id) if e for team in teams_of[e]
                 ),
                 venue_id=t.venue_id,
                 table=t.table,
