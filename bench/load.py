@@ -16,8 +16,9 @@ for ``--duration`` seconds); it stops by itself. In order:
    key, no HTTPS redirect, ``REDIS_URL`` unset: recording deals and reading standings
    queue no Celery task, so no broker is involved and the shared Redis is left alone) on a
    free port of 127.0.0.1 with docker/Dockerfile's options (gthread, keep-alive 5 s,
-   max-requests 1000), ``--workers`` x ``--threads`` (4 x 4 for two cores), waited for on
-   ``/healthz`` and warmed up with every request type at a table of its own;
+   max-requests 1000, the application preloaded), ``--workers`` x ``--threads`` (4 x 4
+   for two cores), waited for on ``/healthz`` and warmed up with every request type at a
+   table of its own;
 4. locust (as a library, in a child process: gevent patches the process it runs in) with
    one user per scorer. A user behaves like the scorer of a table: it starts a game
    (``POST /api/clubs/<club>/games/``), posts the game's deals one by one
@@ -428,6 +429,7 @@ def orchestrate(args: argparse.Namespace) -> int:
             "--keep-alive", "5",
             "--max-requests", "1000",
             "--max-requests-jitter", "100",
+            "--preload",
             "--worker-tmp-dir", "/dev/shm" if Path("/dev/shm").is_dir() else tmp,
             "--no-control-socket",
             "--access-logfile", str(access),
@@ -437,7 +439,8 @@ def orchestrate(args: argparse.Namespace) -> int:
         ]  # fmt: skip
         print(
             f"gunicorn on {base}: {args.workers} workers x {args.threads} threads (gthread), "
-            "keep-alive 5 s, max-requests 1000 (+jitter 100); production settings, REDIS_URL unset"
+            "keep-alive 5 s, max-requests 1000 (+jitter 100), preloaded; production settings, "
+            "REDIS_URL unset"
         )
         server = subprocess.Popen(gunicorn, cwd=ROOT, env=env)
 
