@@ -64,6 +64,10 @@ def test_a_deal_costs_the_same_statements_first_in_the_middle_and_at_60_deals(ga
         assert response.status_code == 201
         costs.append(count)
     assert max(costs) <= 8
+    if connection.vendor == "postgresql":
+        # The deal, its audit row and the game's totals are one statement there: as many
+        # round trips as bench/record.py's floor (token, lock, insert, update in a BEGIN).
+        assert max(costs) <= 6
     assert costs[0] == costs[1] == costs[30] == costs[60]
 
 
