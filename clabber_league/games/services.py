@@ -13,6 +13,7 @@ from the deals, and a correction re-scores everything after it.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -710,13 +711,17 @@ def _deal_game_write(deal: Deal, revision: DealRevision, game: Game) -> None:
 def _insert_values(obj: Deal | DealRevision) -> tuple[str, list[Any]]:
     """``INSERT INTO <table> (...) VALUES (...)`` of a new row, its values prepared as the
     ORM's insert prepares them (``auto_now_add`` and defaults filled in on ``obj``)."""
+    sql, fields = _insert_sql(type(obj))
+    return sql, [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+
+
+@functools.cache
+def _insert_sql(model: type[Deal] | type[DealRevision]) -> tuple[str, list[Any]]:
     q = connection.ops.quote_name
-    meta = obj._meta
-    fields = [f for f in meta.concrete_fields if not f.primary_key]
-    values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     columns = ", ".join(q(f.column) for f in fields)
     placeholders = ", ".join(["%s"] * len(fields))
-    return f"INSERT INTO {q(meta.db_table)} ({columns}) VALUES ({placeholders})", values
+    return f"INSERT INTO {q(model._meta.db_table)} ({columns}) VALUES ({placeholders})", fields
 
 
 def _deal_create(

@@ -141,3 +141,13 @@ def test_a_team_of_another_club_cannot_be_used_by_id(club, division, teams, scor
     )
     assert response.status_code == 400
     assert [e["field"] for e in response.json()["errors"]] == ["sides.B"]
+
+
+def test_the_recorded_deals_answer_is_the_deal_as_the_api_reads_it(game, scorer):
+    client = _client(scorer)
+    bodies = (made(), {"passed": True}, made("B", 40, last="B", maker_seat=1))
+    for n, body in enumerate(bodies):
+        created = client.post(_deals_url(game), body, format="json", HTTP_IDEMPOTENCY_KEY=f"k{n}")
+        assert created.status_code == 201, created.content
+        read = client.get(f"{_deals_url(game)}{created.json()['id']}/")
+        assert created.json() == read.json()
