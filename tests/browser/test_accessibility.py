@@ -80,6 +80,7 @@ PAGES = [
     Visit("abandon a game", "/clubs/{club}/games/{game_open}/abandon/", ADMIN),
     Visit("paper sheet copy", "/clubs/{club}/games/{game_open}/paper-sheet/", ADMIN),
     Visit("table card", "/clubs/{club}/games/{game_open}/table-card/", ADMIN),
+    Visit("fixture table card", "/clubs/{club}/games/fixtures/{fixture}/table-card/", ADMIN),
     Visit("standings", "/clubs/{club}/standings/"),
     Visit("division standings", "/clubs/{club}/standings/divisions/{division}/"),
     Visit("tiebreakers", "/clubs/{club}/standings/divisions/{division}/tiebreakers/", ADMIN),
