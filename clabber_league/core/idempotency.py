@@ -77,7 +77,7 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
             return method(view, request, *args, **kwargs)
         if not 0 < len(key) <= KEY_MAX_LENGTH or not key.isascii() or not key.isprintable():
             raise ValidationError(errors_body(HEADER, KEY_INVALID))
-        fingerprint = _fingerprint(request)
+        fingerprint = request_fingerprint(request)
         for _ in range(2):  # twice only when the key's old row was past its retention
             outcome = _run_once(method, view, request, args, kwargs, key, fingerprint)
             if outcome is not None:
@@ -111,7 +111,7 @@ def caller_key(request: Request) -> tuple[str, str] | None:
     if len(stored) > KEY_MAX_LENGTH:
         digest = hashlib.sha256(key.encode("ascii")).hexdigest()
         stored = f"u{request.user.pk}#{digest}"[:KEY_MAX_LENGTH]
-    return stored, _fingerprint(request)
+    return stored, request_fingerprint(request)
 
 
 def check_replay(kept_fingerprint: str, fingerprint: str) -> None:
@@ -199,7 +199,9 @@ def is_idempotent(view: Any, http_method: str) -> bool:
     return bool(getattr(getattr(view, name, None), "idempotent", False))
 
 
-def _fingerprint(request: Request) -> str:
+def request_fingerprint(request: Request) -> str:
+    """SHA-256 of the request's method, path and JSON body (keys sorted): what tells a retry
+    from another request sent with the same key."""
     try:
         body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
     except (TypeError, ValueError):

@@ -20,8 +20,6 @@ is rolled back with the failed insert, and only then is the kept answer read.
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -32,7 +30,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from clabber_league.core.api import Unprocessable, errors_body
-from clabber_league.core.idempotency import HEADER, KEY_INVALID, KEY_MAX_LENGTH, KEY_REUSED
+from clabber_league.core.idempotency import (
+    HEADER,
+    KEY_INVALID,
+    KEY_MAX_LENGTH,
+    KEY_REUSED,
+    request_fingerprint,
+)
 from clabber_league.core.services import retention
 
 from .models import CorrectionKey, TableLink
@@ -61,7 +65,7 @@ def idempotent_correction(method: Callable[..., Response]) -> Callable[..., Resp
             return method(view, request, *args, **kwargs)
         if not 0 < len(key) <= KEY_MAX_LENGTH or not key.isascii() or not key.isprintable():
             raise ValidationError(errors_body(HEADER, KEY_INVALID))
-        once = _Once(int(game_id), caller, key, fingerprint(request))
+        once = _Once(int(game_id), caller, key, request_fingerprint(request))
         for _ in range(2):  # twice only when the key's old row was past its retention
             outcome = once.run(lambda: method(view, request, *args, **kwargs))
             if outcome is not None:
@@ -129,13 +133,3 @@ class _Once:
         if record.fingerprint != self.fingerprint:
             raise Unprocessable(KEY_REUSED)
         return Response(record.body, status=record.status)
-
-
-def fingerprint(request: Request) -> str:
-    """SHA-256 of the request's method, path and JSON body (keys sorted)."""
-    try:
-        body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
-    except (TypeError, ValueError):
-        body = repr(request.data)
-    text = f"{request.method} {request.path}\n{body}"
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
