@@ -3,6 +3,8 @@ a club admin issuing a new link or revoking it (``games.table_links``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -90,15 +92,22 @@ def table_link_new(request: HttpRequest, pk: int) -> HttpResponse:
     """A club admin issues a new link for the game's table (the old one stops working)."""
     game = _game(request, pk)
     label = request.POST.get("table_label")
+    _link_change(
+        request,
+        lambda: table_links.table_link_issue(game=game, table_label=label, user=request.user),
+        ISSUED.format(game=game.pk),
+    )
+    return redirect("games:table-card", club_slug=request.club.slug, pk=game.pk)
+
+
+def _link_change(request: HttpRequest, change: Callable[[], object], done: str) -> None:
+    """Issue or revoke a link: ``done`` when it worked, else the refusal's own message."""
     try:
-        table_links.table_link_issue(
-            game=game, table_label=label if label is not None else None, user=request.user
-        )
+        change()
     except TableLinkError as exc:
         messages.error(request, exc.errors[0]["message"])
     else:
-        messages.success(request, ISSUED.format(game=game.pk))
-    return redirect("games:table-card", club_slug=request.club.slug, pk=game.pk)
+        messages.success(request, done)
 
 
 @require_POST
@@ -106,12 +115,11 @@ def table_link_new(request: HttpRequest, pk: int) -> HttpResponse:
 def table_link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     """A club admin stops the game's table link (a lost card, a finished evening)."""
     game = _game(request, pk)
-    try:
-        table_links.table_link_revoke(game=game, user=request.user)
-    except TableLinkError as exc:
-        messages.error(request, exc.errors[0]["message"])
-    else:
-        messages.success(request, REVOKED.format(game=game.pk))
+    _link_change(
+        request,
+        lambda: table_links.table_link_revoke(game=game, user=request.user),
+        REVOKED.format(game=game.pk),
+    )
     return redirect("games:table-card", club_slug=request.club.slug, pk=game.pk)
 
 
@@ -217,12 +225,12 @@ def fixture_link_new(request: HttpRequest, fixture_pk: int) -> HttpResponse:
     """A club admin issues a new link for the fixture's table (the old card stops)."""
     fixture = _fixture(request, fixture_pk)
     label = request.POST.get("table_label")
-    try:
-        table_links.fixture_link_issue(fixture=fixture, table_label=label, user=request.user)
-    except TableLinkError as exc:
-        messages.error(request, exc.errors[0]["message"])
-    else:
-        messages.success(request, FIXTURE_ISSUED)
+    user = request.user
+    _link_change(
+        request,
+        lambda: table_links.fixture_link_issue(fixture=fixture, table_label=label, user=user),
+        FIXTURE_ISSUED,
+    )
     return redirect("games:fixture-table-card", club_slug=request.club.slug, fixture_pk=fixture.pk)
 
 
@@ -231,10 +239,9 @@ def fixture_link_new(request: HttpRequest, fixture_pk: int) -> HttpResponse:
 def fixture_link_revoke(request: HttpRequest, fixture_pk: int) -> HttpResponse:
     """A club admin stops the fixture's waiting link (a lost card)."""
     fixture = _fixture(request, fixture_pk)
-    try:
-        table_links.fixture_link_revoke(fixture=fixture, user=request.user)
-    except TableLinkError as exc:
-        messages.error(request, exc.errors[0]["message"])
-    else:
-        messages.success(request, FIXTURE_REVOKED)
+    _link_change(
+        request,
+        lambda: table_links.fixture_link_revoke(fixture=fixture, user=request.user),
+        FIXTURE_REVOKED,
+    )
     return redirect("games:fixture-table-card", club_slug=request.club.slug, fixture_pk=fixture.pk)
