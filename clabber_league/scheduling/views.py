@@ -51,10 +51,10 @@ from .services.generation import (
 )
 
 #: Rounds on one page of a division's schedule: about 60 fixtures of a 25-team division, so
-#: the page costs under 150 ms of CPU (`bench/pages.py`; 10 rounds took about 170 ms).
+#: the page costs under 150 ms of CPU and weighs about 30 KB (`bench/pages.py`; 10 rounds
+#: took about 170 ms). The season prints a page at a time: the whole of a 25-team double
+#: round robin on one page was 280 KB, and it grows with the division.
 ROUNDS_PER_PAGE = 5
-#: "The whole season" on one page (to print it) up to this many rounds.
-MAX_ROUNDS_ON_ONE_PAGE = 120
 
 
 def _division(request: HttpRequest, pk: int) -> Division:
@@ -362,9 +362,7 @@ def _with_outcomes(division: Division, fixtures: list[Fixture]) -> list[Fixture]
 def division_schedule(request: HttpRequest, pk: int) -> HttpResponse:
     division = _division(request, pk)
     numbers = selectors.round_numbers(division=division)
-    whole = request.GET.get("all") == "1" and len(numbers) <= MAX_ROUNDS_ON_ONE_PAGE
-    per_page = max(len(numbers), 1) if whole else ROUNDS_PER_PAGE
-    page = Paginator(numbers, per_page).get_page(request.GET.get("page"))
+    page = Paginator(numbers, ROUNDS_PER_PAGE).get_page(request.GET.get("page"))
     fixtures = _with_outcomes(
         division, list(selectors.division_fixtures(division=division, rounds=page.object_list))
     )
@@ -391,12 +389,23 @@ def division_schedule(request: HttpRequest, pk: int) -> HttpResponse:
             config=selectors.config_get(division=division),
             rounds=rounds,
             page=page,
-            whole=whole,
+            blocks=_round_blocks(page.paginator),
             notes=run.notes if run else [],
             no_play_dates=selectors.no_play_dates(division=division),
             last_run=selectors.latest_run(division=division),
         ),
     )
+
+
+def _round_blocks(paginator: Paginator) -> list[dict[str, int]]:
+    """Every page of the schedule by its rounds (``Rounds 6-10``), for the pager: the season
+    is printed a page at a time, so each is a link of its own."""
+    pages = (paginator.page(n) for n in paginator.page_range)
+    return [
+        {"page": p.number, "first": p.object_list[0], "last": p.object_list[-1]}
+        for p in pages
+        if p.object_list
+    ]
 
 
 def _feed_url(request: HttpRequest, team: Team, key: str = "") -> str:

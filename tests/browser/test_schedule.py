@@ -6,15 +6,28 @@ on the run's page follows the Celery task (a real worker on Redis when REDIS_URL
 in-process otherwise) without reloading the page, and the fixtures follow.
 """
 
+import datetime as dt
 import re
 
 import pytest
 from playwright.sync_api import expect
 
 from clabber_league.clubs.models import Role
+from clabber_league.leagues.services import venue_create
 from clabber_league.scheduling.models import Fixture, ScheduleRun
+from clabber_league.scheduling.services.generation import (
+    schedule_config_save,
+    schedule_run_execute,
+)
 from tests.browser.conftest import assert_accessible
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.factories import (
+    ClubFactory,
+    DivisionFactory,
+    MembershipFactory,
+    SeasonFactory,
+    TeamFactory,
+    UserFactory,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -121,4 +134,41 @@ def test_the_secretary_generates_a_season_and_sees_its_fixtures(
     # The secretary (a club admin) may also revoke everyone's links to the team.
     expect(page.get_by_role("button", name=re.compile(r"^Revoke everyone"))).to_be_visible()
     expect(page.get_by_role("button", name="New calendar link")).to_be_visible()
+    assert_accessible(page)
+
+
+def test_a_visitor_steps_through_a_long_season_on_a_phone_a_page_of_rounds_at_a_time(
+    live_server, page, club
+):
+    """Ten rounds (five teams, twice round): five a page, each page named by its rounds in
+    the pager, to print the season a page at a time."""
+    club.is_public = True
+    club.save()
+    division = DivisionFactory(
+        season=SeasonFactory(club=club, start_date=dt.date(2027, 1, 4)), name="Monday Night"
+    )
+    for name in TEAMS:
+        TeamFactory(division=division, name=name)
+    hall = venue_create(club=club, name="Knights of St. John Hall", tables=2)
+    schedule_config_save(
+        division=division, cycles=2, weekday=0, start_date=dt.date(2027, 1, 4), venues=[hall]
+    )
+    # Generated here and now rather than queued: the page needs the fixtures, not the queue.
+    run = ScheduleRun.objects.create(club=club, division=division, message="Queued.")
+    schedule_run_execute(run_id=run.pk, today=dt.date(2027, 1, 1))
+
+    page.goto(f"{live_server.url}/clubs/{club.slug}/schedule/divisions/{division.pk}/")
+    expect(page.get_by_role("heading", name=re.compile(r"^Round 5"))).to_be_visible()
+    expect(page.get_by_role("heading", name=re.compile(r"^Round 6"))).to_have_count(0)
+    expect(page.get_by_role("button", name="Print rounds 1\u20135")).to_be_visible()
+    pages = page.get_by_role("navigation", name="Every page of rounds")
+    expect(pages.get_by_role("link", name="Rounds 1\u20135")).to_have_attribute(
+        "aria-current", "page"
+    )
+    pages.get_by_role("link", name="Rounds 6\u201310").click()
+    expect(page.get_by_role("heading", name=re.compile(r"^Round 10"))).to_be_visible()
+    expect(page.get_by_role("heading", name=re.compile(r"^Round 5"))).to_have_count(0)
+    expect(page.get_by_role("button", name="Print rounds 6\u201310")).to_be_visible()
+    # The pager fits the phone's width.
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert_accessible(page)

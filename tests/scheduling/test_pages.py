@@ -100,6 +100,39 @@ def test_the_schedule_by_round_says_where_fixtures_overflowed(client, club, divi
     assert "css/print.css" in page and "css/schedule.css" in page
 
 
+def test_the_schedule_shows_five_rounds_a_page_and_names_every_page_to_print(
+    client, club, division, teams, hall, generate
+):
+    """A season prints a page of rounds at a time: the whole of a long one on one page
+    grew with the division (280 KB for 25 teams), so there is no such page any more."""
+    club.is_public = True
+    club.save()
+    configure(division, venues=[hall], cycles=2)  # 6 teams twice round: 10 rounds
+    assert generate(division).state == "done"
+    url = _url("division", club, division.pk)
+    first = client.get(url).content.decode()
+    assert 'id="round-5"' in first and 'id="round-6"' not in first
+    assert "Print rounds 1\u20135" in first
+    assert '<a href="?page=1" aria-current="page">Rounds 1\u20135</a>' in first
+    assert '<a href="?page=2">Rounds 6\u201310</a>' in first
+    second = client.get(url + "?page=2").content.decode()
+    assert 'id="round-6"' in second and 'id="round-10"' in second
+    assert 'id="round-5"' not in second
+    assert '<a href="?page=2" aria-current="page">Rounds 6\u201310</a>' in second
+    # The old "whole season" address is the first page now, not every round.
+    assert 'id="round-6"' not in client.get(url + "?all=1").content.decode()
+
+
+def test_a_short_season_is_one_page_with_no_pager(client, club, division, teams, hall, generate):
+    club.is_public = True
+    club.save()
+    configure(division, venues=[hall])  # 6 teams once round: 5 rounds
+    assert generate(division).state == "done"
+    page = client.get(_url("division", club, division.pk)).content.decode()
+    assert 'id="round-5"' in page and ">Print<" in page
+    assert 'aria-label="Every page of rounds"' not in page
+
+
 def test_a_teams_page_and_its_calendar_feed(client, club, division, scheduled, viewer):
     team = division.teams.order_by("name").first()
     client.force_login(viewer)
