@@ -67,3 +67,9 @@ class Hook:
     def __repr__(self) -> str:
         names = ", ".join(getattr(h, "__qualname__", repr(h)) for h in self._handlers)
         return f"<Hook {self.name}: {names or 'no handlers'}>"
+
+
+#: Asked with ``cutoff`` (a datetime) by the daily clean-up of Idempotency-Keys
+#: (``core.services.idempotency_records_purge``): each handler deletes the keys its app keeps
+#: that were made before it, and answers ``[how many]``.
+idempotency_purging = Hook("idempotency_purging")

@@ -8,7 +8,11 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # A merged player's seats follow them (clubs.hooks, docs/ARCHITECTURE.md).
         from clabber_league.clubs.hooks import player_merging
+        from clabber_league.core.hooks import idempotency_purging
 
+        from .replay import correction_keys_purge
         from .services import seats_player_merging
 
         player_merging.connect(seats_player_merging)
+        # A correction's Idempotency-Key is forgotten by the daily clean-up too (core.tasks).
+        idempotency_purging.connect(correction_keys_purge)

@@ -12,13 +12,16 @@ the answer is lost it sends the same request again. As on the API's creating POS
 
 The key is kept with its game (``CorrectionKey``), per caller: a logged-in caller's own,
 or the game's table link phone's (``Authorization: Table``, anonymous, so the core's
-per-user record cannot hold it), for ``IDEMPOTENCY_RETENTION_HOURS``. The row is written in
+per-user record cannot hold it), for ``IDEMPOTENCY_RETENTION_HOURS``: the daily clean-up
+(``core.purge_idempotency_keys``) deletes the older ones (:func:`correction_keys_purge`,
+on ``core.hooks.idempotency_purging``). The row is written in
 the same transaction as the correction and its unique index is the check: a retry's work
 is rolled back with the failed insert, and only then is the kept answer read.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 from collections.abc import Callable
 from typing import Any
@@ -51,6 +54,13 @@ def caller_of(request: Request) -> str | None:
     if request.user.is_authenticated:
         return f"user:{request.user.pk}"
     return None
+
+
+def correction_keys_purge(*, cutoff: dt.datetime) -> list[int]:
+    """The daily clean-up's part for corrections: delete the keys made before
+    ``cutoff``; answers ``[how many]`` (a handler of ``core.hooks.idempotency_purging``)."""
+    deleted, _ = CorrectionKey.objects.filter(created_at__lt=cutoff).delete()
+    return [deleted]
 
 
 def idempotent_correction(method: Callable[..., Response]) -> Callable[..., Response]:

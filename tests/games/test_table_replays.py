@@ -2,13 +2,17 @@
 a request again when its answer was lost; the retry answers the first answer and writes
 nothing, and the same key sent with another request is refused (422)."""
 
+import datetime as dt
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
+from clabber_league.core import tasks
 from clabber_league.core.idempotency import KEY_REUSED
 from clabber_league.games import services
-from clabber_league.games.models import Deal, DealRevision
+from clabber_league.games.models import CorrectionKey, Deal, DealRevision
 from clabber_league.games.table_links import table_link_issue, table_link_token
 
 from .conftest import made
@@ -116,3 +120,18 @@ def test_the_table_phones_retry_answers_its_deal_after_a_correction(game, link):
     assert retry.status_code in (200, 201), retry.content
     assert retry.json()["id"] == first.json()["id"]
     assert Deal.objects.filter(game=game).count() == 1
+
+
+def test_the_daily_clean_up_forgets_a_corrections_key_past_its_retention(phone, game):
+    deal = services.deal_record(game=game, data=made(a=100)).deal
+    assert _put(phone, game, deal, made(a=90), "fix-old").status_code == 200
+    assert _put(phone, game, deal, made(a=80), "fix-new").status_code == 200
+    CorrectionKey.objects.filter(key="fix-old").update(
+        created_at=timezone.now() - dt.timedelta(hours=25)
+    )
+    assert tasks.purge_idempotency_keys.apply().get() == 1
+    assert list(CorrectionKey.objects.values_list("key", flat=True)) == ["fix-new"]
+    history = _history(game)
+    replay = _put(phone, game, deal, made(a=80), "fix-new")  # the fresh key still answers
+    assert replay.status_code == 200 and replay.json()["data"]["points"]["A"] == 80
+    assert _history(game) == history
