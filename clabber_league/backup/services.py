@@ -84,6 +84,9 @@ REBUILT = {
     "standings.playergamestat",
     "standings.partnershipgamestat",
 }
+# Derived rows never written to a backup: the import adds them up again from the rows it
+# loaded (``_recompute_totals``), whatever ids those kept.
+RECOMPUTED = {"standings.leaderboardtotal"}
 IDS_IN_KEYS = {
     "clubs.player",
     "leagues.division",
@@ -210,7 +213,7 @@ def _export_order(paths: dict[type[models.Model], str]) -> list[type[models.Mode
     """Rows only point back; the derived standings rows come last, so the import knows,
     when it reaches them, whether the games kept their ids (then they are loaded as they
     are) or not (then they are recomputed)."""
-    order = _ordered(paths)
+    order = [m for m in _ordered(paths) if _label(m) not in RECOMPUTED]
     return [m for m in order if _label(m) not in REBUILT] + [
         m for m in order if _label(m) in REBUILT
     ]
@@ -453,8 +456,8 @@ def club_import(
         if model is None:
             raise BackupError(UNKNOWN_MODEL.format(model=value["table"]))
         state.seen.add(label)
-        if label in REBUILT and (state.rebuild or label not in REKEYED):
-            state.rebuild = True
+        if label in RECOMPUTED or (label in REBUILT and (state.rebuild or label not in REKEYED)):
+            state.rebuild = state.rebuild or label not in RECOMPUTED
             for _ in value["rows"]:  # recomputed from the games at the end, for the new ids
                 pass
             if progress is not None:
@@ -488,6 +491,8 @@ def club_import(
     club = Club.objects.get(pk=next(iter(state.new_ids[Club].values())))
     if state.rebuild:
         _rebuild_derived(club)
+    else:
+        _recompute_totals(club)
     state.result.club = club
     return state.result
 
@@ -664,6 +669,13 @@ def _rebuild_derived(club: Club) -> None:
 
     for division in club.divisions.all():
         standings_rebuild(division=division)
+
+
+def _recompute_totals(club: Club) -> None:
+    """The leaderboards' season totals, added up from the game lines just loaded."""
+    from clabber_league.standings.services.totals import totals_rebuild
+
+    totals_rebuild(season_ids=club.seasons.values_list("pk", flat=True))
 
 
 def _user(info: dict[str, Any], state: _Import) -> None:

@@ -20,8 +20,6 @@ from clabber_league.rules import RulesError, parse_deal
 
 from .models import Counters, GameStat
 
-DEAL_FIELDS = ("game_id", "number", "outcome", "maker", "maker_seat", "data", "result")
-
 
 @dataclass
 class GameInfo:

@@ -292,3 +292,60 @@ class RatingChange(models.Model):
     @property
     def change(self) -> float:
         return self.ordinal - self.ordinal_before
+
+
+class LeaderboardTotal(models.Model):
+    """A player's or a partnership's sums over their counted games of one season: the
+    leaderboards read these (one row per player or partnership and season) instead of
+    adding up every game's line. The write-through adds the difference between a game's
+    old and new lines in the transaction that changes them (``services.totals``); a rebuild
+    or an import recomputes them from the lines. Players and partnerships share the table
+    so that a finishing game's totals are one statement however many boards it moves.
+
+    ``board`` is ``players`` (``key`` the player's id, ``player_1`` the player) or
+    ``partnerships`` (``key`` as ``PartnershipGameStat.key``, its two or three players).
+    ``games`` counts the lines; ``best_meld`` is the best of them, the others their sums.
+    A row whose lines are all gone is deleted."""
+
+    class Board(models.TextChoices):
+        PLAYERS = "players"
+        PARTNERSHIPS = "partnerships"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    board = models.CharField(max_length=12, choices=Board.choices)
+    key = models.CharField(max_length=64)
+    player_1 = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_2 = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    player_3 = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    games = models.IntegerField(default=0)
+    won = models.IntegerField(default=0)
+    tied = models.IntegerField(default=0)
+    lost = models.IntegerField(default=0)
+    deals = models.IntegerField(default=0)
+    points = models.IntegerField(default=0)
+    calls = models.IntegerField(default=0)
+    calls_made = models.IntegerField(default=0)
+    calls_set = models.IntegerField(default=0)
+    melds = models.IntegerField(default=0)
+    meld_deals = models.IntegerField(default=0)
+    best_meld = models.IntegerField(default=0)
+    reneges = models.IntegerField(default=0)
+
+    #: The columns added up from the lines (``best_meld`` is their maximum).
+    SUMS = ("games", *(name for name in GameStat.STATS if name != "best_meld"))
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "board", "key"], name="leaderboard_total_once"
+            )
+        ]
+        indexes = [models.Index(fields=["club", "board", "season"])]
+
+    def __str__(self) -> str:
+        return f"{self.board} {self.key} in season {self.season_id}"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
-from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Sum
+from django.db.models import Exists, Max, OuterRef, QuerySet, Sum
 from django.utils import timezone
 
 from clabber_league.clubs.models import Club, Player
@@ -27,8 +27,7 @@ from .contributions import zero_counters
 from .models import (
     DEFAULT_TIEBREAKERS,
     Counters,
-    PartnershipGameStat,
-    PlayerGameStat,
+    LeaderboardTotal,
     PlayerRating,
     RatingChange,
     StandingContribution,
@@ -319,8 +318,11 @@ def team_form(*, team: Team) -> dict[str, Any]:
 
 # --- leaderboards ----------------------------------------------------------------------------
 
+#: A leaderboard row's numbers, added up from the season totals (``LeaderboardTotal``):
+#: one row per season and player or partnership, so a season's board reads one row each and
+#: the all-time board the few seasons of each.
 STAT_SUMS = {
-    "games": Count("id"),
+    "games": Sum("games"),
     "wins": Sum("won"),
     "ties": Sum("tied"),
     "losses": Sum("lost"),
@@ -419,8 +421,9 @@ class Entry:
 Fetch = Callable[[list[Any] | None], dict[Any, dict[str, Any]]]
 
 
-def _stats_filter(club: Club, season: Season | None) -> Q:
-    return Q(club=club, season=season) if season is not None else Q(club=club)
+def _totals(club: Club, season: Season | None, board: str) -> QuerySet[LeaderboardTotal]:
+    rows = LeaderboardTotal.objects.filter(club=club, board=board)
+    return rows.filter(season=season) if season is not None else rows
 
 
 def _club_players(club: Club, ids: set[int]) -> dict[int, tuple[str, bool, Any, Any]]:
@@ -439,11 +442,12 @@ def _club_players(club: Club, ids: set[int]) -> dict[int, tuple[str, bool, Any, 
 def player_leaderboard(
     *, club: Club, season: Season | None = None, to_member: bool = True
 ) -> Leaderboard:
-    """Per player over counted games of a season (or all time), best first. Two queries for
-    the order (the sums it needs, the names), one for the numbers of the rows read. Names as
+    """Per player over counted games of a season (or all time), best first, from the season
+    totals (one row per player and season, however many games). Two queries for the order
+    (the sums it needs, the names), one for the numbers of the rows read. Names as
     shown to a member of the club (``to_member``) or to anyone (``clubs.privacy``)."""
-    stats = PlayerGameStat.objects.filter(_stats_filter(club, season))
-    sums = list(stats.values_list("player_id").annotate(**ORDER_SUMS).order_by())
+    stats = _totals(club, season, LeaderboardTotal.Board.PLAYERS)
+    sums = list(stats.values_list("player_1_id").annotate(**ORDER_SUMS).order_by())
     players = _club_players(club, {r[0] for r in sums})
     entries = []
     for player_id, games, wins, points, deals in sums:
@@ -460,9 +464,10 @@ def player_leaderboard(
         )
 
     def fetch(ids: list[int] | None) -> dict[int, dict[str, Any]]:
-        rows = stats if ids is None else stats.filter(player_id__in=ids)
+        rows = stats if ids is None else stats.filter(player_1_id__in=ids)
         return {
-            r.pop("player_id"): r for r in rows.values("player_id").annotate(**STAT_SUMS).order_by()
+            r.pop("player_1_id"): r
+            for r in rows.values("player_1_id").annotate(**STAT_SUMS).order_by()
         }
 
     return Leaderboard(entries, fetch)
@@ -476,7 +481,7 @@ def partnership_leaderboard(
 ) -> Leaderboard:
     """Per partnership (the same two or three players on one side), best first: as
     ``player_leaderboard``."""
-    stats = PartnershipGameStat.objects.filter(_stats_filter(club, season))
+    stats = _totals(club, season, LeaderboardTotal.Board.PARTNERSHIPS)
     sums = list(stats.values_list(*PARTNERS).annotate(**ORDER_SUMS).order_by())
     players = _club_players(club, {i for r in sums for i in r[1:4] if i is not None})
     entries = []
@@ -538,7 +543,9 @@ def player_profile(*, club: Club, player: Player) -> dict[str, Any]:
         .order_by("at", "id")
     )
     seasons = (
-        PlayerGameStat.objects.filter(club=club, player=player)
+        LeaderboardTotal.objects.filter(
+            club=club, board=LeaderboardTotal.Board.PLAYERS, player_1=player
+        )
         .values("season_id", "season__name")
         .annotate(**STAT_SUMS)
         .order_by("-season__start_date")

@@ -18,7 +18,9 @@ from clabber_league.rules.simulate import simulate_deal
 from clabber_league.scheduling.models import Fixture
 from clabber_league.scheduling.services import ScheduleError
 from clabber_league.scheduling.services.fixture_changes import fixture_forfeit
+from clabber_league.standings.models import LeaderboardTotal
 from clabber_league.standings.services.rebuild import standings_differences
+from clabber_league.standings.services.totals import totals_differences
 
 from .conftest import start
 
@@ -67,6 +69,8 @@ def _apply(game: Game, kind: str, seed: int, *, scorer, admin) -> None:
             games.deal_delete(deal=deals[seed % len(deals)], user=scorer)
         elif kind == "confirm":
             games.game_confirm(game=game, user=admin, access=access_for(club=game.club, user=admin))
+        elif kind == "abandon":
+            games.game_abandon(game=game, user=scorer)
     except games.GameError:
         pass  # a rejected change changes nothing; the property must hold all the same
 
@@ -116,5 +120,43 @@ def test_the_aggregates_always_equal_a_full_recomputation(
             _apply(table[index], kind, seed, scorer=scorer, admin=admin)
         counted = Game.objects.filter(pk__in=[g.pk for g in table]).exclude(status="in_progress")
         event(f"games counted: {counted.count()}")
+        assert standings_differences(division=division) == []
+        transaction.set_rollback(True)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    operations=st.lists(
+        st.tuples(
+            st.sampled_from(["finish", "finish", "correct", "delete", "abandon", "confirm"]),
+            st.integers(0, 2),
+            st.integers(0, 10**6),
+        ),
+        min_size=1,
+        max_size=10,
+    )
+)
+def test_the_leaderboard_totals_always_equal_their_games_lines(
+    operations, division, teams, scorer, admin
+):
+    """Finishes, corrections (a meld or a game's result undone), deletions and abandons of
+    games whose players meet again at another table: after every one, each season total is
+    the sum (and best meld the best) of its player's or partnership's lines."""
+    with transaction.atomic():
+        table = [
+            start(division, teams[0], teams[1], user=scorer),
+            start(division, teams[0], teams[1], user=scorer),
+            start(division, teams[1], teams[2], user=scorer),
+        ]
+        for kind, index, seed in operations:
+            _apply(table[index], kind, seed, scorer=scorer, admin=admin)
+            assert totals_differences(season_ids=[division.season_id]) == []
+        totals = LeaderboardTotal.objects.filter(season=division.season)
+        event(f"totals rows: {totals.count()}")
+        assert not totals.filter(games__lte=0).exists()
         assert standings_differences(division=division) == []
         transaction.set_rollback(True)

@@ -4,19 +4,19 @@ division) both compute with it."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import F, IntegerField, QuerySet, Value
+from django.db import connection
+from django.db.models import F, QuerySet
 
 from clabber_league.games.models import Deal, Game, GameSeat, GameSide
 from clabber_league.leagues.models import Division
-from clabber_league.leagues.results import COUNTED_STATUSES
 from clabber_league.scheduling.models import Fixture
 
 from ..contributions import (
-    DEAL_FIELDS,
     GameInfo,
     forfeit_contributions,
     game_stats,
@@ -28,46 +28,68 @@ from ..models import Counters
 
 
 def _load(games: QuerySet[Game]) -> dict[int, GameInfo]:
-    """Games with their sides, seats and (for counted games) deals: three queries."""
+    """Games with their sides, seats and (for counted games) deals: two queries."""
     # Only the two fixture columns we need, not the whole row: scheduling owns that table.
     games = games.annotate(
         fixture_planned=F("fixture__games_planned"), fixture_round=F("fixture__round_number")
     ).order_by("pk")
-    infos = {g.pk: GameInfo(game=g) for g in games}
-    if infos:
-        _attach(infos, games, games.filter(status__in=COUNTED_STATUSES))
-    return infos
+    return _load_rows(list(games))
 
 
 def _load_rows(games: list[Game]) -> dict[int, GameInfo]:
     """:func:`_load` for game rows already read (the write-through is handed the locked
-    game): their sides, seats and deals in two queries."""
+    game): their sides, seats and (for counted games) deals in one query."""
     infos = {g.pk: GameInfo(game=g) for g in sorted(games, key=lambda g: g.pk)}
+    if not infos:
+        return infos
     counted = [pk for pk, info in infos.items() if info.counts]
-    _attach(infos, list(infos), counted)
+    q = connection.ops.quote_name
+    branches, params = [], []
+    if counted:  # first: its JSON columns give the union's types (a NULL would be text)
+        fields = ", ".join(q(name) for name in ("outcome", "maker_seat", "number", "maker"))
+        branches.append(
+            f"SELECT 2, game_id, {fields}, {q('data')}, {q('result')} "
+            f"FROM {q(Deal._meta.db_table)} WHERE game_id IN ({', '.join(['%s'] * len(counted))})"
+        )
+        params += counted
+    ids = ", ".join(["%s"] * len(infos))
+    branches.append(
+        f"SELECT 0, game_id, side, team_id, NULL, NULL, NULL, NULL "
+        f"FROM {q(GameSide._meta.db_table)} WHERE game_id IN ({ids})"
+    )
+    branches.append(
+        f"SELECT 1, game_id, side, player_id, seat, NULL, NULL, NULL "
+        f"FROM {q(GameSeat._meta.db_table)} WHERE game_id IN ({ids})"
+    )
+    params += [*infos, *infos]
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(branches) + " ORDER BY 1, 2, 5", params)
+        rows = cursor.fetchall()
+    for kind, game_id, text, ref, number, maker, data, result in rows:
+        info = infos[game_id]
+        if kind == 0:
+            info.sides[text] = ref
+        elif kind == 1:
+            info.seats.append((number, text, ref))
+        else:
+            info.deals.append(
+                {
+                    "game_id": game_id,
+                    "number": number,
+                    "outcome": text,
+                    "maker": maker,
+                    "maker_seat": ref,
+                    "data": _json(data),
+                    "result": _json(result),
+                }
+            )
     return infos
 
 
-def _attach(infos: dict[int, GameInfo], games: Any, counted: Any) -> None:
-    """Fill in the sides and seats of ``games`` (one query: a side row carries its team, a
-    seat row its player and seat) and the deals of the ``counted`` ones (game ids or a
-    queryset of games)."""
-    sides = GameSide.objects.filter(game__in=games).values_list(
-        "game_id", "side", "team_id", Value(None, output_field=IntegerField())
-    )
-    seats = GameSeat.objects.filter(game__in=games).values_list(
-        "game_id", "side", "player_id", "seat"
-    )
-    for game_id, side, ref, seat in sides.order_by().union(seats.order_by(), all=True):
-        if seat is None:
-            infos[game_id].sides[side] = ref
-        else:
-            infos[game_id].seats.append((seat, side, ref))
-    if isinstance(counted, list) and not counted:
-        return
-    deals = Deal.objects.filter(game__in=counted).order_by("game_id", "number")
-    for deal in deals.values(*DEAL_FIELDS):
-        infos[deal["game_id"]].deals.append(deal)
+def _json(value: Any) -> Any:
+    """A JSON column read by a raw query: text on SQLite (and as Django has psycopg load
+    it), already decoded otherwise."""
+    return json.loads(value) if isinstance(value, str) else value
 
 
 @dataclass

@@ -26,6 +26,7 @@ from ..models import (
 )
 from ..ratings import ratings_rebuild, ratings_replay
 from .matches import _compute, _contribution_fields, _season_of
+from .totals import totals_differences, totals_rebuild
 
 
 def _divisions(division: Division | None) -> list[Division]:
@@ -88,6 +89,8 @@ def standings_differences(*, division: Division | None = None) -> list[str]:
                         f"{label}: {name} {key}: stored {stored_rows.get(key)}, "
                         f"recomputed {wanted.get(key)}"
                     )
+    seasons = [division.season_id] if division is not None else None
+    out.extend(totals_differences(season_ids=seasons))
     unrated = Game.objects.filter(status=Game.Status.CONFIRMED).exclude(
         pk__in=RatingChange.objects.values("game_id")
     )
@@ -121,8 +124,9 @@ def _moved(div: Division, label: str) -> list[str]:
 
 @transaction.atomic
 def standings_rebuild(*, division: Division | None = None) -> int:
-    """Throw the aggregates away and store a full recomputation; returns teams written.
-    Confirmed games not yet rated are rated, in the order they were confirmed."""
+    """Throw the aggregates away and store a full recomputation (with the leaderboard totals
+    of the divisions' seasons); returns teams written.
+        Confirmed games not yet rated are rated, in the order they were confirmed."""
     teams = 0
     for div in _divisions(division):
         computed = _compute(
@@ -154,6 +158,7 @@ def standings_rebuild(*, division: Division | None = None) -> int:
             PartnershipGameStat(**row) for row in computed.partnerships.values()
         )
         teams += len(computed.standings)
+    totals_rebuild(season_ids={div.season_id for div in _divisions(division)})
     unrated = Game.objects.filter(status=Game.Status.CONFIRMED).exclude(
         pk__in=RatingChange.objects.values("game_id")
     )

@@ -21,6 +21,7 @@ whatever games it may have.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.db import connection, transaction
@@ -48,6 +49,15 @@ from .matches import (
     _load_rows,
     _match_rows,
     _stat_rows,
+)
+from .totals import (
+    LINE_COLUMNS,
+    PARTNERSHIP_COLUMNS,
+    PLAYER_COLUMNS,
+    line_insert,
+    totals_deltas,
+    totals_settle,
+    totals_upsert,
 )
 
 
@@ -81,26 +91,80 @@ def _apply_deltas(deltas: dict[int, dict[str, int]], rows: dict[int, dict[str, A
         cursor.execute(sql, params)
 
 
+def _old_lines(game_id: int) -> tuple[list[dict], list[dict]]:
+    """The game's stored leaderboard lines, player lines and partnership lines: one query."""
+    q = connection.ops.quote_name
+    line = ", ".join(q(c) for c in LINE_COLUMNS)
+    sql = (
+        f"SELECT 0, {line}, player_id, seat, NULL, NULL, NULL, NULL "
+        f"FROM {q(PlayerGameStat._meta.db_table)} WHERE game_id = %s UNION ALL "
+        f"SELECT 1, {line}, NULL, NULL, {q('key')}, player_1_id, player_2_id, player_3_id "
+        f"FROM {q(PartnershipGameStat._meta.db_table)} WHERE game_id = %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id, game_id])
+        rows = cursor.fetchall()
+    players, sides = [], []
+    for kind, *values in rows:
+        row = dict(zip((*LINE_COLUMNS, *PLAYER_COLUMNS, *PARTNERSHIP_COLUMNS), values, strict=True))
+        if isinstance(row["played_on"], str):  # SQLite hands a raw SELECT's date as text
+            row["played_on"] = datetime.date.fromisoformat(row["played_on"])
+        own = PLAYER_COLUMNS if kind == 0 else PARTNERSHIP_COLUMNS
+        keep = {c: row[c] for c in (*LINE_COLUMNS, *own)}
+        (players if kind == 0 else sides).append(keep)
+    return players, sides
+
+
 def _store_stats(game: Game, info: GameInfo, *, stored_before: bool) -> None:
     """Make the game's leaderboard lines the ones ``info`` gives (none when it does not
-    count). ``stored_before=False``: the game did not count before this write, so it has
-    no lines yet and nothing is deleted."""
+    count), and add the difference to the season totals (``totals``). ``stored_before=
+    False``: the game did not count before this write, so it has no lines yet and nothing
+    is read or deleted; on PostgreSQL its lines and their totals are then one statement."""
     players, sides = _stat_rows(info)
-    if stored_before:
-        PlayerGameStat.objects.filter(game_id=game.pk).delete()
-        PartnershipGameStat.objects.filter(game_id=game.pk).delete()
-    if not players and not sides:
-        return
     season_id = game.division.season_id
-    if players:
-        PlayerGameStat.objects.bulk_create(
-            PlayerGameStat(season_id=season_id, player_id=player_id, **line)
-            for player_id, line in players.items()
-        )
-    if sides:
-        PartnershipGameStat.objects.bulk_create(
-            PartnershipGameStat(season_id=season_id, **line) for line in sides.values()
-        )
+    new = (
+        [{**line, "season_id": season_id, "player_id": pid} for pid, line in players.items()],
+        [{**line, "season_id": season_id} for line in sides.values()],
+    )
+    old: tuple[list[dict], list[dict]] = _old_lines(game.pk) if stored_before else ([], [])
+    if _same(old, new):  # a confirmation: the lines do not change
+        return
+    rows, lowered, shrunk = totals_deltas(old=old, new=new)
+    statements = []
+    for model, before, after in zip((PlayerGameStat, PartnershipGameStat), old, new, strict=True):
+        if before:
+            model.objects.filter(game_id=game.pk).delete()
+        if after:
+            statements.append(line_insert(model, after))
+    if rows:
+        statements.append(totals_upsert(club_id=game.club_id, season_id=season_id, rows=rows))
+    _execute(statements)
+    totals_settle(season_id=season_id, lowered=lowered, shrunk=shrunk)
+
+
+def _same(old: tuple[list[dict], list[dict]], new: tuple[list[dict], list[dict]]) -> bool:
+    def by_line(lines: list[dict]) -> dict:
+        return {(line["side"], line.get("player_id")): line for line in lines}
+
+    return all(by_line(a) == by_line(b) for a, b in zip(old, new, strict=True))
+
+
+def _execute(statements: list[tuple[str, list]]) -> None:
+    """Run these statements in order: on PostgreSQL as one (the first ones in a ``WITH``,
+    which runs each of them once whatever the last one reads), elsewhere one by one."""
+    if not statements:
+        return
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql":
+            for sql, params in statements:
+                cursor.execute(sql, params)
+            return
+        *first, (last, params) = statements
+        if first:
+            ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(first))
+            last = f"WITH {ctes} {last}"
+            params = [p for _, ps in first for p in ps] + params
+        cursor.execute(last, params)
 
 
 def _counted_neither_before_nor_after(game: Game, status_before: str | None) -> bool:

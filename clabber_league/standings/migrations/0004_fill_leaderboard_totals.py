@@ -1,0 +1,28 @@
+"""The leaderboards' season totals, added up from the game lines already stored."""
+
+from django.db import migrations
+
+COLUMNS = (
+    "club_id, season_id, board, key, player_1_id, player_2_id, player_3_id, games, won, tied, "
+    "lost, deals, points, calls, calls_made, calls_set, melds, meld_deals, reneges, best_meld"
+)
+SUMS = (
+    "SUM(won), SUM(tied), SUM(lost), SUM(deals), SUM(points), SUM(calls), SUM(calls_made), "
+    "SUM(calls_set), SUM(melds), SUM(meld_deals), SUM(reneges), MAX(best_meld)"
+)
+FILL = (
+    f"INSERT INTO standings_leaderboardtotal ({COLUMNS}) "
+    f"SELECT club_id, season_id, 'players', CAST(player_id AS TEXT), player_id, NULL, NULL, "
+    f"COUNT(*), {SUMS} FROM standings_playergamestat GROUP BY club_id, season_id, player_id "
+    f"UNION ALL SELECT club_id, season_id, 'partnerships', key, player_1_id, player_2_id, "
+    f"player_3_id, COUNT(*), {SUMS} FROM standings_partnershipgamestat "
+    "GROUP BY club_id, season_id, key, player_1_id, player_2_id, player_3_id"
+)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("standings", "0003_leaderboard_totals")]
+
+    operations = [
+        migrations.RunSQL(FILL, reverse_sql="DELETE FROM standings_leaderboardtotal"),
+    ]
