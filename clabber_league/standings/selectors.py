@@ -7,9 +7,10 @@ match points; one more counts the results not yet confirmed, when there are any.
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -360,120 +361,225 @@ def _place_key(games: int, wins: int, points: int, deals: int, name: str) -> tup
     return (-(_pct(wins, games) or 0), -games, -(_per(points, deals) or 0), name)
 
 
-#: The sums a leaderboard's order needs (``_place_key``); the other numbers are summed only
-#: for the rows shown.
-ORDER_SUMS = {k: STAT_SUMS[k] for k in ("games", "wins", "points", "deals")}
+#: Above this many games a win % rounded in SQL (``_TENTHS``) may differ from Python's
+#: rounding of the float (a tie 2000 games can hold); such a board is ordered in Python.
+EXACT_GAMES = 2000
+
+#: A board row's win % in tenths, as ``_pct`` rounds it (half to even) for fewer than
+#: ``EXACT_GAMES`` games, from integer columns ``wins`` and ``games`` (no ``%``: the
+#: drivers' placeholders): q = 1000 w div g, r its remainder.
+_Q = "(1000 * s.wins / s.games)"
+_R = f"(1000 * s.wins - {_Q} * s.games)"
+_TENTHS = (
+    f"CASE WHEN s.games = 0 THEN 0 ELSE {_Q} + CASE WHEN 2 * {_R} > s.games OR "
+    f"(2 * {_R} = s.games AND {_Q} - ({_Q} / 2) * 2 = 1) THEN 1 ELSE 0 END END"
+)
+
+
+@dataclass(frozen=True)
+class _Board:
+    """How one board is read from the season totals: the columns naming its row (``ident``),
+    the joins and columns for its names, and how a row is built from them."""
+
+    board: str
+    ident: tuple[str, ...]
+    joins: str
+    names: tuple[str, ...]
+
+
+def _q(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+_SUM_SQL = ", ".join(
+    f"{'MAX' if name == 'best_meld' else 'SUM'}(t.{_q(column)}) AS {_q(name)}"
+    for name, column in (
+        ("games", "games"),
+        ("wins", "won"),
+        ("ties", "tied"),
+        ("losses", "lost"),
+        ("deals", "deals"),
+        ("points", "points"),
+        ("calls", "calls"),
+        ("calls_made", "calls_made"),
+        ("calls_set", "calls_set"),
+        ("melds", "melds"),
+        ("meld_deals", "meld_deals"),
+        ("best_meld", "best_meld"),
+        ("reneges", "reneges"),
+    )
+)
 
 
 class Leaderboard(Sequence):
-    """A leaderboard, best first: every row's place is known, its numbers are fetched only
-    for the rows read (a page of 50 and the chart's top 12 of a club's thousand players).
+    """A leaderboard, best first, read a page at a time from the season totals.
 
-    The order comes from one narrow aggregate (per player or partnership: games, wins,
-    points, deals) and the names; ``fetch`` sums every number for the given rows (``None``:
-    every row at once, for the API and the CSV). Rows fetched once are kept, so the chart's
-    top 12 on the first page cost nothing more. Django's ``Paginator`` pages it as it is.
+    Its order is win % as shown (rounded), games, points per deal as shown, name (as shown
+    to the reader). The first two are read from the database: one query counts the rows of
+    each (win %, games) in order, so the board's length and where each such group starts
+    are known without reading its rows; reading a slice fetches only the groups it
+    overlaps (one query, with their names) and orders each group in Python on the rest.
+    Groups fetched once are kept, so the chart's top 12 on the first page cost nothing
+    more. Iterating reads every row at once (the API and the CSV). Django's ``Paginator``
+    pages it as it is. A board with a row of ``EXACT_GAMES`` games or more is read and
+    ordered whole in Python (see ``_TENTHS``).
     """
 
-    def __init__(self, entries: list[Entry], fetch: Fetch) -> None:
-        self._entries = sorted(entries, key=lambda e: e.order)
-        self._fetch = fetch
-        self._sums: dict[Any, dict[str, Any]] = {}
+    def __init__(self, spec: _Board, *, club: Club, season: Season | None, to_member: bool):
+        self._spec, self._to_member = spec, to_member
+        where = f"t.club_id = %s AND t.{_q('board')} = %s"
+        self._params: list[Any] = [club.pk, spec.board]
+        if season is not None:
+            where += " AND t.season_id = %s"
+            self._params.append(season.pk)
+        idents = ", ".join(f"t.{c}" for c in spec.ident)
+        self._sums = (
+            f"SELECT {idents}, {_SUM_SQL} FROM {_q(LeaderboardTotal._meta.db_table)} t "
+            f"WHERE {where} GROUP BY {idents}"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT {_TENTHS}, s.games, COUNT(*) FROM ({self._sums}) s "
+                "GROUP BY 1, 2 ORDER BY 1 DESC, 2 DESC",
+                self._params,
+            )
+            self._groups = [tuple(row) for row in cursor.fetchall()]
+        self._starts = [0]
+        for *_, count in self._groups:
+            self._starts.append(self._starts[-1] + count)
+        self._read: dict[int, list[dict[str, Any]]] = {}  # group index -> its rows, in order
+        if any(games >= EXACT_GAMES for _, games, _ in self._groups):
+            self._read_whole()
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return self._starts[-1]
 
     def __getitem__(self, index: int | slice) -> Any:  # type: ignore[override]
-        positions = range(len(self._entries))
+        positions = range(len(self))
         if isinstance(index, slice):
             return self._rows(positions[index])
         at = positions[index]
         return self._rows(range(at, at + 1))[0]
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        return iter(self._rows(range(len(self._entries))))
+        if len(self._read) < len(self._groups):
+            self._read_whole()
+        return iter(self._rows(range(len(self))))
 
     def _rows(self, positions: range) -> list[dict[str, Any]]:
-        missing = [
-            self._entries[i].ident for i in positions if self._entries[i].ident not in self._sums
-        ]
-        if missing:
-            self._sums.update(self._fetch(None if len(missing) == len(self) else missing))
-        rows = []
-        for i in positions:
-            entry = self._entries[i]
-            row = {**entry.first, **self._sums[entry.ident], **entry.last}
-            rows.append({**_derive(row), "place": i + 1})
-        return rows
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One row of a leaderboard before its numbers: who (``ident``, the ``first`` and
-    ``last`` keys of its row around the numbers) and its ``order`` (``_place_key``)."""
-
-    ident: Any
-    first: dict[str, Any]
-    last: dict[str, Any]
-    order: tuple
-
-
-Fetch = Callable[[list[Any] | None], dict[Any, dict[str, Any]]]
-
-
-def _totals(club: Club, season: Season | None, board: str) -> QuerySet[LeaderboardTotal]:
-    rows = LeaderboardTotal.objects.filter(club=club, board=board)
-    return rows.filter(season=season) if season is not None else rows
-
-
-def _club_players(club: Club, ids: set[int]) -> dict[int, tuple[str, bool, Any, Any]]:
-    """id -> (name, name_public, rating mu, rating sigma) of the club's players: one query
-    (and one more for any player of the stats not in the club, which cannot happen)."""
-    fields = ("id", "name", "name_public", "rating__mu", "rating__sigma")
-    players = {p[0]: p[1:] for p in Player.objects.filter(club=club).values_list(*fields)}
-    strays = ids - players.keys()
-    if strays:
-        players.update(
-            {p[0]: p[1:] for p in Player.objects.filter(pk__in=strays).values_list(*fields)}
+        if not positions:
+            return []
+        first, last = min(positions[0], positions[-1]), max(positions[0], positions[-1])
+        wanted = range(
+            bisect.bisect_right(self._starts, first) - 1,
+            bisect.bisect_right(self._starts, last),
         )
-    return players
+        missing = [g for g in wanted if g not in self._read]
+        if missing:
+            self._fetch(missing)
+        return [self._at(i) for i in positions]
+
+    def _at(self, position: int) -> dict[str, Any]:
+        group = bisect.bisect_right(self._starts, position) - 1
+        row = self._read[group][position - self._starts[group]]
+        return {**row, "place": position + 1}
+
+    def _select(self, where: str) -> list[tuple]:
+        spec = self._spec
+        sql = (
+            f"SELECT {_TENTHS}, s.* , {', '.join(spec.names)} FROM ({self._sums}) s "
+            f"{spec.joins} {where}"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, self._params)
+            return cursor.fetchall()
+
+    def _fetch(self, groups: list[int]) -> None:
+        """Read the rows of these groups (one query) and order each."""
+        clauses = " OR ".join(
+            f"({_TENTHS} = {int(self._groups[g][0])} AND s.games = {int(self._groups[g][1])})"
+            for g in groups
+        )
+        self._store(self._select(f"WHERE {clauses}"), {self._groups[g][:2]: g for g in groups})
+
+    def _read_whole(self) -> None:
+        """Every row at once, ordered in Python (the API, the CSV, a very long career)."""
+        rows = [self._row(r) for r in self._select("")]
+        rows.sort(key=lambda r: r["order"])
+        self._read = {0: rows}
+        self._groups, self._starts = [(None, None, len(rows))], [0, len(rows)]
+        for row in rows:
+            row.pop("order")
+
+    def _store(self, fetched: list[tuple], group_of: dict[tuple, int]) -> None:
+        by_group: dict[int, list[dict[str, Any]]] = {g: [] for g in group_of.values()}
+        for raw in fetched:
+            by_group[group_of[(raw[0], raw[len(self._spec.ident) + 1])]].append(self._row(raw))
+        for group, rows in by_group.items():
+            rows.sort(key=lambda r: r["order"])
+            for row in rows:
+                row.pop("order")
+            self._read[group] = rows
+
+    def _row(self, raw: tuple) -> dict[str, Any]:
+        """A board row from one fetched row: tenths, ident columns, the sums, the names."""
+        n = len(self._spec.ident)
+        ident, sums, names = (
+            raw[1 : 1 + n],
+            raw[1 + n : 1 + n + len(STAT_SUMS)],
+            raw[1 + n + len(STAT_SUMS) :],
+        )
+        numbers = dict(zip(STAT_SUMS, (int(v) for v in sums), strict=True))
+        if self._spec.board == LeaderboardTotal.Board.PLAYERS:
+            name, public, mu, sigma = names
+            shown_name = shown(name, public, to_member=self._to_member)
+            rating = round(mu - 3 * sigma, 2) if mu is not None else None
+            row = {"player_id": ident[0], **numbers, "name": shown_name, "rating": rating}
+        else:
+            parts = [
+                shown(names[i], names[i + 1] is not False, to_member=self._to_member)
+                for i in range(0, len(names), 2)
+                if names[i] is not None
+            ]
+            shown_name = " & ".join(n for n in parts if n)
+            row = {"key": ident[0], **numbers, "name": shown_name}
+        row = _derive(row)
+        row["order"] = _place_key(
+            row["games"], row["wins"], row["points"], row["deals"], shown_name
+        )
+        return row
+
+
+_PLAYER = _q(Player._meta.db_table)
+_PLAYERS_BOARD = _Board(
+    board=LeaderboardTotal.Board.PLAYERS,
+    ident=("player_1_id",),
+    joins=(
+        f"JOIN {_PLAYER} p ON p.id = s.player_1_id "
+        f"LEFT JOIN {_q(PlayerRating._meta.db_table)} r ON r.player_id = s.player_1_id"
+    ),
+    names=("p.name", "p.name_public", "r.mu", "r.sigma"),
+)
+_PARTNERSHIPS_BOARD = _Board(
+    board=LeaderboardTotal.Board.PARTNERSHIPS,
+    ident=("key", "player_1_id", "player_2_id", "player_3_id"),
+    joins=(
+        f"JOIN {_PLAYER} p1 ON p1.id = s.player_1_id "
+        f"LEFT JOIN {_PLAYER} p2 ON p2.id = s.player_2_id "
+        f"LEFT JOIN {_PLAYER} p3 ON p3.id = s.player_3_id"
+    ),
+    names=("p1.name", "p1.name_public", "p2.name", "p2.name_public", "p3.name", "p3.name_public"),
+)
 
 
 def player_leaderboard(
     *, club: Club, season: Season | None = None, to_member: bool = True
 ) -> Leaderboard:
     """Per player over counted games of a season (or all time), best first, from the season
-    totals (one row per player and season, however many games). Two queries for the order
-    (the sums it needs, the names), one for the numbers of the rows read. Names as
-    shown to a member of the club (``to_member``) or to anyone (``clubs.privacy``)."""
-    stats = _totals(club, season, LeaderboardTotal.Board.PLAYERS)
-    sums = list(stats.values_list("player_1_id").annotate(**ORDER_SUMS).order_by())
-    players = _club_players(club, {r[0] for r in sums})
-    entries = []
-    for player_id, games, wins, points, deals in sums:
-        name, public, mu, sigma = players[player_id]
-        shown_name = shown(name, public, to_member=to_member)
-        rating = round(mu - 3 * sigma, 2) if mu is not None else None
-        entries.append(
-            Entry(
-                ident=player_id,
-                first={"player_id": player_id},
-                last={"name": shown_name, "rating": rating},
-                order=_place_key(games, wins, points, deals, shown_name),
-            )
-        )
-
-    def fetch(ids: list[int] | None) -> dict[int, dict[str, Any]]:
-        rows = stats if ids is None else stats.filter(player_1_id__in=ids)
-        return {
-            r.pop("player_1_id"): r
-            for r in rows.values("player_1_id").annotate(**STAT_SUMS).order_by()
-        }
-
-    return Leaderboard(entries, fetch)
-
-
-PARTNERS = ("key", "player_1_id", "player_2_id", "player_3_id")
+    totals (one row per player and season, however many games): one query for the board's
+    groups, one for the rows read. Names as shown to a member of the club (``to_member``)
+    or to anyone (``clubs.privacy``)."""
+    return Leaderboard(_PLAYERS_BOARD, club=club, season=season, to_member=to_member)
 
 
 def partnership_leaderboard(
@@ -481,40 +587,7 @@ def partnership_leaderboard(
 ) -> Leaderboard:
     """Per partnership (the same two or three players on one side), best first: as
     ``player_leaderboard``."""
-    stats = _totals(club, season, LeaderboardTotal.Board.PARTNERSHIPS)
-    sums = list(stats.values_list(*PARTNERS).annotate(**ORDER_SUMS).order_by())
-    players = _club_players(club, {i for r in sums for i in r[1:4] if i is not None})
-    entries = []
-    for *partners, games, wins, points, deals in sums:
-        names = [
-            shown(players[i][0], players[i][1] is not False, to_member=to_member)
-            if i is not None
-            else ""
-            for i in partners[1:]
-        ]
-        shown_name = " & ".join(n for n in names if n)
-        entries.append(
-            Entry(
-                ident=tuple(partners),
-                first={"key": partners[0]},
-                last={"name": shown_name},
-                order=_place_key(games, wins, points, deals, shown_name),
-            )
-        )
-
-    def fetch(idents: list[tuple] | None) -> dict[tuple, dict[str, Any]]:
-        rows = stats
-        if idents is not None:
-            rows = stats.filter(
-                key__in={i[0] for i in idents}, player_1_id__in={i[1] for i in idents}
-            )
-        out = {}
-        for r in rows.values(*PARTNERS).annotate(**STAT_SUMS).order_by():
-            ident = tuple(r.pop(k) for k in PARTNERS)
-            out[ident] = r
-        return out
-
-    return Leaderboard(entries, fetch)
+    return Leaderboard(_PARTNERSHIPS_BOARD, club=club, season=season, to_member=to_member)
 
 
 def leaderboard_chart(rows: Sequence[dict[str, Any]], *, top: int = 12) -> dict[str, Any]:

@@ -195,3 +195,36 @@ def test_the_leaderboards_page_reads_as_many_queries_whatever_the_club_has_playe
     assert after == before
     response = client.get(url, {"players_page": 3})
     assert [r["place"] for r in response.context["players"]] == [7, 8]
+
+
+@pytest.mark.parametrize("to_member", [True, False])
+@pytest.mark.parametrize("board", BOARDS)
+def test_a_board_read_a_page_at_a_time_is_the_board_ordered_whole(
+    board, to_member, division, teams, scorer, admin, season_games, monkeypatch
+):
+    """The database orders a board by (win %, games) and Python orders each such group on
+    the rest; a board ordered whole in Python (as one with a very long career is) is the
+    same board, slice by slice."""
+    dads, mules = teams[2:]
+    play(division, dads, mules, A_WINS, user=scorer, confirm_by=admin)
+    play(division, mules, dads, CRAFTED, user=scorer, confirm_by=admin)
+    club, season = division.club, division.season
+    paged = board(club=club, season=season, to_member=to_member)
+    read = [paged[i : i + 2] for i in range(0, len(paged), 2)]
+    monkeypatch.setattr(selectors, "EXACT_GAMES", 1)
+    whole = list(board(club=club, season=season, to_member=to_member))
+    assert [row for part in read for row in part] == whole
+    assert len(whole) == len(paged) > 2
+
+
+def test_the_database_rounds_a_win_percentage_as_the_page_shows_it():
+    """Win % in tenths, rounded by the database for the board's order, is the one the page
+    shows (Python's rounding of the float) for every record of fewer than EXACT_GAMES."""
+    records = [(w, g) for g in [*range(1, 130), 400, 1600, 1984, 1999] for w in range(g + 1)]
+    values = ", ".join(f"({w}, {g})" for w, g in records)
+    records_sql = f"SELECT column1 AS wins, column2 AS games FROM (VALUES {values}) v"
+    sql = f"SELECT {selectors._TENTHS} FROM ({records_sql}) s"
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        tenths = [row[0] for row in cursor.fetchall()]
+    assert tenths == [round(selectors._pct(w, g) * 10) for w, g in records]
