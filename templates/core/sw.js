@@ -29,24 +29,36 @@ self.addEventListener("activate", (event) => {
   )).then(() => self.clients.claim()));
 });
 
-async function networkFirst(request) {
+// A hall's Wi-Fi that is connected but carries nothing: a fetch that has not answered in
+// this long gives way to the kept copy (the browser's own timeout is minutes). Only reads
+// with a kept copy wait this way: a POST (a deal) never passes through this worker, and a
+// page never kept waits for the network as long as it takes.
+const NETWORK_TIMEOUT_MS = 4000;
+
+// The response, or the kept copy once the network has taken NETWORK_TIMEOUT_MS or failed.
+// A late response still lands (in the cache, by the caller's own .then) for next time.
+function networkOrKept(event, fetched, kept) {
+  event.waitUntil(fetched.catch(() => null));
+  const late = new Promise((resolve) => setTimeout(() => resolve(kept), NETWORK_TIMEOUT_MS));
+  return Promise.race([fetched, late]).catch(() => kept);
+}
+
+async function networkFirst(event) {
+  const request = event.request;
   const cache = await caches.open(PAGES);
   if (self.navigator && self.navigator.onLine === false) {
     // No network at all: the kept copy at once, without waiting for a fetch to fail.
     const kept = await cache.match(request.url);
     if (kept) { return kept; }
   }
-  try {
-    const response = await fetch(request);
+  const fetched = fetch(request).then(async (response) => {
     if (response.ok && !response.redirected && response.type === "basic") {
       await cache.put(request.url, response.clone());
     }
     return response;
-  } catch (error) {
-    const kept = await cache.match(request.url);
-    if (kept) { return kept; }
-    throw error;
-  }
+  });
+  const kept = await cache.match(request.url);
+  return kept ? networkOrKept(event, fetched, kept) : fetched;
 }
 
 // The precache, opened once per worker start: a cold start offline asks it for every
@@ -72,18 +84,13 @@ async function cacheFirst(request, url) {
   return response;
 }
 
-async function tableLink(request, url) {
-  try {
-    return await fetch(request);
-  } catch (error) {
-    const cache = await caches.open(PAGES);
-    const kept = await cache.match(ALIAS_PREFIX + url.pathname);
-    const to = kept ? await kept.text() : "";
-    if (to && (await cache.match(new URL(to, self.location.origin).href))) {
-      return Response.redirect(new URL(to, self.location.origin).href, 302);
-    }
-    throw error;
-  }
+async function tableLink(event, url) {
+  const fetched = fetch(event.request);
+  const cache = await caches.open(PAGES);
+  const alias = await cache.match(ALIAS_PREFIX + url.pathname);
+  const to = alias ? new URL(await alias.text(), self.location.origin).href : "";
+  if (!to || !(await cache.match(to))) { return fetched; }
+  return networkOrKept(event, fetched, Response.redirect(to, 302));
 }
 
 self.addEventListener("fetch", (event) => {
@@ -94,9 +101,9 @@ self.addEventListener("fetch", (event) => {
   if (PRECACHE.includes(url.pathname)) {
     event.respondWith(cacheFirst(request, url));
   } else if (GAME_PAGE.test(url.pathname) || GAME_DATA.test(url.pathname)) {
-    event.respondWith(networkFirst(request));
+    event.respondWith(networkFirst(event));
   } else if (TABLE_LINK.test(url.pathname) && request.mode === "navigate") {
-    event.respondWith(tableLink(request, url));
+    event.respondWith(tableLink(event, url));
   }
 });
 

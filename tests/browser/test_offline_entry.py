@@ -6,7 +6,11 @@ recorded the same deals offline are shown the clash and a person keeps one seque
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
+from django.core.handlers.wsgi import WSGIHandler
 from playwright.sync_api import expect
 
 from clabber_league.clubs.models import Role
@@ -386,3 +390,39 @@ def test_the_table_link_opened_again_offline_lands_on_the_kept_deal_entry(
     save(page, 1)
     expect(page.locator("#outbox-status")).to_contain_text("1 deal waiting to send")
     assert game.deals.count() == 0
+
+
+#: The service worker's wait for a network that carries nothing (templates/core/sw.js).
+NETWORK_TIMEOUT_S = 4
+
+
+def test_a_wifi_that_carries_nothing_gives_the_kept_page_after_a_few_seconds(
+    phones, game, monkeypatch
+):
+    """A hall's Wi-Fi that is connected but answers nothing: the phone reloads the deal page
+    and gets the copy it kept once the network has had its few seconds, not after the
+    browser's own timeout of minutes. The live server holds the page's request unanswered
+    (in this process, until the test lets it go) to stand for that Wi-Fi."""
+    _context, page = phones()
+    deal_path = f"/clubs/{game.club.slug}/games/{game.pk}/deal/"
+    let_go = threading.Event()
+    held = []
+    answer = WSGIHandler.__call__
+
+    def dead_wifi(handler, environ, start_response):
+        if environ["PATH_INFO"] == deal_path:
+            held.append(deal_path)
+            let_go.wait(120)
+        return answer(handler, environ, start_response)
+
+    monkeypatch.setattr(WSGIHandler, "__call__", dead_wifi)
+    try:
+        started = time.monotonic()
+        page.reload(timeout=30_000)
+        waited = time.monotonic() - started
+        expect(page.locator("h1")).to_have_text("Deal 1")
+        assert held and not let_go.is_set()  # the server has not answered: the kept copy
+        assert waited >= NETWORK_TIMEOUT_S - 0.5  # the network had its chance first
+        expect(page.get_by_role("button", name="Save deal 1")).to_be_enabled()
+    finally:
+        let_go.set()
