@@ -29,13 +29,15 @@ that take a grant are only those of the granted game, so "score" means "score th
 """
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
-from django.db.models import Model
 from django.http import Http404
+
+from clabber_league.core import rows
 
 from .models import Club, Membership, Role
 
@@ -103,6 +105,19 @@ class ClubAccess:
         return self.membership.has_role(NEED_ROLE[need])
 
 
+@dataclass(frozen=True)
+class ClubFound:
+    """The club of a URL and a user's membership in it, as a query that had to run anyway
+    read them (the API's token authentication reads them with the token: one query for all
+    three, ``clubs.authentication``). :func:`club_access` takes them instead of reading
+    them again, for that slug and that user only."""
+
+    slug: str
+    user_id: int
+    club: Club | None
+    membership: Membership | None
+
+
 def access_for(*, club: Club, user: AbstractBaseUser | AnonymousUser | None) -> ClubAccess:
     """What ``user`` may do in ``club`` (no 404: for services called outside a request,
     a command or a test; a page or the API passes the access it resolved instead)."""
@@ -118,20 +133,28 @@ def club_access(
     user: AbstractBaseUser | AnonymousUser,
     key_holder: Membership | None = None,
     table: TableGrant | None = None,
+    found: ClubFound | None = None,
 ) -> ClubAccess:
     """The club of the URL with the person's membership; 404 when they may not read it.
 
     One hand-written query for both, on every page and API request (a fifth of what the
-    ORM took to build it): the club joined with the person's membership row, if any.
+    ORM took to build it): the club joined with the person's membership row, if any; none
+    at all when ``found`` brings them.
 
     ``key_holder`` is the member whose feed key the URL carries (looked up by the feed's
     app, for that one feed): it lets a caller who may not read the club read it as that
     member, if the member still belongs to this club and their account is active.
 
     ``table`` is a table link's grant (checked by the games app): it counts only for the
-    club it was issued in; for another club's URL it opens nothing (404 as ever)."""
+    club it was issued in; for another club's URL it opens nothing (404 as ever).
+
+    ``found``: the club and membership already read for this request (with the caller's
+    token), used instead of the query when they are for this slug and this user."""
     user_id = user.pk if user is not None and user.is_authenticated else None
-    club, membership = _club_with_membership(slug, user_id)
+    if found is not None and user_id is not None and (found.slug, found.user_id) == (slug, user_id):
+        club, membership = found.club, found.membership
+    else:
+        club, membership = _club_with_membership(slug, user_id)
     if club is None:
         raise Http404(NOT_FOUND)
     access = ClubAccess(club=club, membership=membership)
@@ -149,28 +172,36 @@ def club_access(
 
 @functools.cache
 def _club_sql() -> str:
-    club, member = Club._meta, Membership._meta
-    columns = [f"c.{f.column}" for f in club.concrete_fields]
-    columns += [f"m.{f.column}" for f in member.concrete_fields]
     return (
-        f"SELECT {', '.join(columns)} FROM {club.db_table} c "
-        f"LEFT JOIN {member.db_table} m ON m.club_id = c.id AND m.user_id = %s "
+        f"SELECT {', '.join(club_columns())} FROM {Club._meta.db_table} c "
+        f"LEFT JOIN {Membership._meta.db_table} m ON m.club_id = c.id AND m.user_id = %s "
         "WHERE c.slug = %s"
     )
 
 
-def _instance(model: type[Model], values: list[Any]) -> Model:
-    """A model instance from its columns as the database sent them, converted as the ORM
-    converts them (dates on SQLite, say)."""
-    converted = []
-    for field, value in zip(model._meta.concrete_fields, values, strict=True):
-        column = field.get_col(model._meta.db_table)
-        converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-        for converter in converters:
-            value = converter(value, column, connection)
-        converted.append(value)
-    names = [f.attname for f in model._meta.concrete_fields]
-    return model.from_db(connection.alias, names, converted)
+def club_columns() -> list[str]:
+    """The columns of the club (``c``) and of a membership in it (``m``), in the order
+    :func:`club_from_row` takes them; for a query that joins them to another table."""
+    return rows.columns(Club, "c") + rows.columns(Membership, "m")
+
+
+def club_from_row(values: Sequence[Any]) -> tuple[Club | None, Membership | None]:
+    """The club and membership of :func:`club_columns`' values (each None where its row was
+    not found), the membership's club set (no query to reach it)."""
+    width = len(Club._meta.concrete_fields)
+    if values[_pk_index(Club)] is None:  # no such club
+        return None, None
+    club = rows.instance(Club, values[:width])
+    if values[width + _pk_index(Membership)] is None:
+        return club, None
+    membership = rows.instance(Membership, values[width:])
+    membership.club = club  # already here: no query to reach it
+    return club, membership
+
+
+@functools.cache
+def _pk_index(model: type[Club] | type[Membership]) -> int:
+    return list(model._meta.concrete_fields).index(model._meta.pk)
 
 
 def _club_with_membership(slug: str, user_id: int | None) -> tuple[Club | None, Membership | None]:
@@ -179,10 +210,4 @@ def _club_with_membership(slug: str, user_id: int | None) -> tuple[Club | None, 
         row = cursor.fetchone()
     if row is None:
         return None, None
-    width = len(Club._meta.concrete_fields)
-    club = _instance(Club, list(row[:width]))
-    if row[width] is None:
-        return club, None
-    membership = _instance(Membership, list(row[width:]))
-    membership.club = club  # already here: no query to reach it
-    return club, membership
+    return club_from_row(row)

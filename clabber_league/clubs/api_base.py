@@ -1,7 +1,8 @@
 """The base of every club-scoped API view.
 
 The club comes from the URL (``/api/clubs/<club_slug>/...``), is looked up and
-checked once in ``initial()``, and every queryset starts from it. Safe methods
+checked once in ``initial()`` (read with the caller's token when one is sent:
+``clubs.authentication``), and every queryset starts from it. Safe methods
 need ``read``; writes need the view's ``write_need`` (``score`` or ``manage``).
 """
 
@@ -17,6 +18,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 
 from .access import NOT_FOUND, ClubAccess, Need, TableGrant, club_access
+from .authentication import FOUND_ATTRIBUTE
 
 CLUB_PARAMETER = OpenApiParameter(
     "club_slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's slug."
@@ -58,7 +60,10 @@ class ClubScopedMixin:
         grant = self.table_grant(request, kwargs) if self.table_grant else None
         try:
             self.club_access = club_access(
-                slug=kwargs.get("club_slug", ""), user=request.user, table=grant
+                slug=kwargs.get("club_slug", ""),
+                user=request.user,
+                table=grant,
+                found=getattr(request, FOUND_ATTRIBUTE, None),  # read with the token
             )
         except Http404 as exc:
             raise NotFound(NOT_FOUND) from exc

@@ -56,10 +56,10 @@ def test_the_same_idempotency_key_never_records_a_deal_twice(game, scorer):
 
 
 def test_recording_a_deal_costs_at_most_8_queries(game, scorer, django_assert_max_num_queries):
-    # token, the club with the caller's membership, BEGIN (a savepoint inside the test's
-    # transaction), the game locked (its running state: no earlier deal is read), the deal
-    # (its Idempotency-Key on it: the unique index is the check), its audit row, the game's
-    # totals (those three one statement on PostgreSQL), COMMIT.
+    # the token with the club and the caller's membership (one query), BEGIN (a savepoint
+    # inside the test's transaction), the game locked (its running state: no earlier deal is
+    # read), the deal (its Idempotency-Key on it: the unique index is the check), its audit
+    # row, the game's totals (those three one statement on PostgreSQL), COMMIT.
     client = _client(scorer)
     client.post(_deals_url(game), made(), format="json")  # warm the token and caches
     with django_assert_max_num_queries(8):

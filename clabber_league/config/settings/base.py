@@ -236,8 +236,9 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 2000
 # --- Django REST framework -------------------------------------------------
 REST_FRAMEWORK = {
     # Token first: a request without credentials gets 401 with WWW-Authenticate: Token.
+    # DRF's, reading the club of a club's URL with the token in one query (clubs/authentication).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "clabber_league.clubs.authentication.ClubTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # API bodies are JSON only (the pages keep their forms): one request body per operation.

@@ -1,0 +1,90 @@
+"""The API's token authentication, reading the club of the URL in the same query.
+
+Every club-scoped API request reads the caller's token with its user, then the club of the
+URL with the caller's membership (``clubs.access.club_access``). Where the URL names a club
+(``club_slug``), :class:`ClubTokenAuthentication` reads all four in one hand-written
+statement: the token, joined to its user, with the club by slug and the user's membership
+in it. ``clubs.api_base.ClubScopedMixin`` then takes that club and membership
+(``request.club_found``) instead of asking again. Anywhere else it is DRF's
+``TokenAuthentication``, unchanged.
+
+What a token opens does not change: an unknown (or revoked: deleted) token is 401 "Invalid
+token.", an inactive user's is 401 "User inactive or deleted.", as DRF answers; the club
+and the membership then decide as ever (404 for a club the caller may not read, 403 for a
+role too low). A club that does not exist reads as no club, so a bad token is still 401
+before any 404.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.models import Token
+
+from clabber_league.core import rows
+
+from .access import ClubFound, club_columns, club_from_row
+from .models import Club, Membership
+
+#: Where the club and membership read with the token wait for ``ClubScopedMixin``.
+FOUND_ATTRIBUTE = "club_found"
+
+
+class ClubTokenAuthentication(TokenAuthentication):
+    """``Authorization: Token <key>``; on a club's URL, the club and membership come with it."""
+
+    def authenticate(self, request: Any) -> tuple[Any, Token] | None:
+        self.request = request  # authenticators are made for each request
+        return super().authenticate(request)
+
+    def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
+        slug = _club_slug(self.request)
+        if slug is None or self.get_model() is not Token:
+            return super().authenticate_credentials(key)
+        with connection.cursor() as cursor:
+            cursor.execute(_token_sql(), [slug, key])
+            row = cursor.fetchone()
+        if row is None:
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        user_model = get_user_model()
+        token_width = len(Token._meta.concrete_fields)
+        user_width = len(user_model._meta.concrete_fields)
+        token = rows.instance(Token, row[:token_width])
+        user = rows.instance(user_model, row[token_width : token_width + user_width])
+        token.user = user
+        if not user.is_active:
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        club, membership = club_from_row(row[token_width + user_width :])
+        found = ClubFound(slug=slug, user_id=user.pk, club=club, membership=membership)
+        setattr(self.request, FOUND_ATTRIBUTE, found)
+        return user, token
+
+
+def _club_slug(request: Any) -> str | None:
+    """The ``club_slug`` of the URL the request's view serves, if it has one."""
+    kwargs = (getattr(request, "parser_context", None) or {}).get("kwargs") or {}
+    slug = kwargs.get("club_slug")
+    return slug if isinstance(slug, str) else None
+
+
+@functools.cache
+def _token_sql() -> str:
+    """The token by its key, its user, the club by slug and the user's membership in it; no
+    row for an unknown key, the club's and membership's columns null where there are none."""
+    user = get_user_model()._meta
+    token_user = Token._meta.get_field("user").column
+    select = rows.columns(Token, "t") + rows.columns(get_user_model(), "u") + club_columns()
+    return (
+        f"SELECT {', '.join(select)} FROM {Token._meta.db_table} t "
+        f"JOIN {user.db_table} u ON u.{user.pk.column} = t.{token_user} "
+        f"LEFT JOIN {Club._meta.db_table} c ON c.slug = %s "
+        f"LEFT JOIN {Membership._meta.db_table} m "
+        f"ON m.club_id = c.id AND m.user_id = t.{token_user} "
+        f"WHERE t.{Token._meta.pk.column} = %s"
+    )
