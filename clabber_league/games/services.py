@@ -20,11 +20,11 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Club, Player
+from clabber_league.core import rows
 from clabber_league.core.errors import CONFLICT, FORBIDDEN, ServiceError, conflict
 from clabber_league.leagues.models import Division, Team
 from clabber_league.leagues.results import game_counts
@@ -605,10 +605,7 @@ def _deal_record(
     at_table: str = "",
     number: int | None = None,
 ) -> Recorded:
-    games = _games_locked()
-    if club is not None:
-        games = games.filter(club=club)
-    game = games.get(pk=game_id)
+    game = _game_locked(game_id, club=club)
     if game.status != Game.Status.IN_PROGRESS:
         raise GameError.one("game", _closed_message(game), kind=CONFLICT)
     if number is not None and number != game.deal_count + 1:
@@ -900,15 +897,44 @@ def _closed_message(game: Game) -> str:
     return GAME_CONFIRMED if game.confirmed_at else GAME_FINISHED
 
 
-def _games_locked() -> QuerySet[Game]:
-    """Games read to be written: the game row locked, with its division (not locked), whose
-    season the standings need when the write makes the game count (``hooks.game_changed``
-    is sent this very row, not a second read of it)."""
-    return Game.objects.select_for_update(of=("self",)).select_related("division")
+def _game_locked(game_id: int, *, club: Club | None = None) -> Game:
+    """A game read to be written: its row locked (``SELECT ... FOR UPDATE``), with its
+    division (not locked), whose season the standings need when the write makes the game
+    count (``hooks.game_changed`` is sent this very row, not a second read of it); only if it
+    is ``club``'s, when one is given (``Game.DoesNotExist`` otherwise).
+
+    One statement written once (``core.rows``): on every deal, the ORM's building of this
+    query cost several times its round trip."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _game_locked_sql(connection.vendor, club is not None),
+            [int(game_id), club.pk] if club else [int(game_id)],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise Game.DoesNotExist("Game matching query does not exist.")
+    width = len(Game._meta.concrete_fields)
+    game = rows.instance(Game, row[:width])
+    division = rows.instance(Division, row[width:]) if game.division_id is not None else None
+    Game._meta.get_field("division").set_cached_value(game, division)
+    if club is not None:
+        Game._meta.get_field("club").set_cached_value(game, club)
+    return game
+
+
+@functools.cache
+def _game_locked_sql(vendor: str, by_club: bool) -> str:
+    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
+    return (
+        f"SELECT {', '.join(rows.columns(Game, 'g') + rows.columns(Division, 'd'))} "
+        f"FROM {Game._meta.db_table} g "
+        f"LEFT JOIN {Division._meta.db_table} d ON d.id = g.division_id "
+        f"WHERE g.id = %s{' AND g.club_id = %s' if by_club else ''}{lock}"
+    )
 
 
 def _locked_open_game(game_id: int) -> Game:
-    game = _games_locked().get(pk=game_id)
+    game = _game_locked(game_id)
     if game.status in (Game.Status.CONFIRMED, Game.Status.ABANDONED):
         raise GameError.one("game", _closed_message(game), kind=CONFLICT)
     return game
@@ -1064,7 +1090,7 @@ def game_close(*, game: Game, after_deal_in_progress: bool = True, user: Any = N
     in progress). A game closed short of the target is won by the side ahead
     (``rules.winner_at_close``), and a deal correction or deletion keeps to the limit. The
     history records who called time."""
-    game = _games_locked().get(pk=game.pk)
+    game = _game_locked(game.pk)
     if game.status != Game.Status.IN_PROGRESS:
         raise GameError.one("game", GAME_CLOSE_NOT_OPEN, kind=CONFLICT)
     limit = game.deal_count + (1 if after_deal_in_progress else 0)
@@ -1192,7 +1218,7 @@ def game_confirm(
     how = how or ("pin" if player is not None else "own_phone")
     if how not in CONFIRM_HOW:
         raise ValueError(f"unknown way of confirming: {how!r}")
-    game = _games_locked().get(pk=game.pk)
+    game = _game_locked(game.pk)
     if game.status == Game.Status.CONFIRMED:
         raise GameError.one("game", GAME_ALREADY_CONFIRMED, kind=CONFLICT)
     if game.status != Game.Status.FINISHED:

@@ -182,3 +182,21 @@ def test_starting_a_game_checks_the_seats_against_the_teams(club, division, team
     with pytest.raises(services.GameError) as caught:
         services.game_start(club=club, division=division, sides={"A": a, "B": b}, seats=seats)
     assert caught.value.errors[0]["field"] == "seats"
+
+
+def test_the_game_a_write_locks_is_the_game_as_the_orm_reads_it_and_only_in_its_club(game, scorer):
+    from django.db import transaction
+
+    from tests.factories import ClubFactory
+
+    def values(instance):
+        return {f.attname: getattr(instance, f.attname) for f in type(instance)._meta.fields}
+
+    services.deal_record(game=game, data=made(), user=scorer)
+    fresh = Game.objects.select_related("division").get(pk=game.pk)
+    with transaction.atomic():
+        locked = services._game_locked(game.pk, club=game.club)
+    assert values(locked) == values(fresh)
+    assert values(locked.division) == values(fresh.division)
+    with pytest.raises(Game.DoesNotExist), transaction.atomic():
+        services._game_locked(game.pk, club=ClubFactory())
