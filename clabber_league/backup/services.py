@@ -672,10 +672,10 @@ def _rebuild_derived(club: Club) -> None:
 
 
 def _recompute_totals(club: Club) -> None:
-    """The leaderboards' season totals, added up from the game lines just loaded."""
+    """The leaderboards' totals, added up from the game lines just loaded."""
     from clabber_league.standings.services.totals import totals_rebuild
 
-    totals_rebuild(season_ids=club.seasons.values_list("pk", flat=True))
+    totals_rebuild(division_ids=club.divisions.values_list("pk", flat=True))
 
 
 def _user(info: dict[str, Any], state: _Import) -> None:

@@ -295,12 +295,14 @@ class RatingChange(models.Model):
 
 
 class LeaderboardTotal(models.Model):
-    """A player's or a partnership's sums over their counted games of one season: the
-    leaderboards read these (one row per player or partnership and season) instead of
-    adding up every game's line. The write-through adds the difference between a game's
-    old and new lines in the transaction that changes them (``services.totals``); a rebuild
-    or an import recomputes them from the lines. Players and partnerships share the table
-    so that a finishing game's totals are one statement however many boards it moves.
+    """A player's or a partnership's sums over their counted games in one division (one
+    season): the leaderboards read these (a row per division a player played in, a season's
+    board one or two rows each) instead of adding up every game's line. The write-through
+    adds the difference between a game's old and new lines in the transaction that changes
+    them (``services.totals``); a rebuild or an import recomputes a division's rows from its
+    lines, and deleting a division deletes its rows with its lines. Players and
+    partnerships share the table so that a finishing game's totals are one statement
+    however many boards it moves.
 
     ``board`` is ``players`` (``key`` the player's id, ``player_1`` the player) or
     ``partnerships`` (``key`` as ``PartnershipGameStat.key``, its two or three players).
@@ -313,6 +315,7 @@ class LeaderboardTotal(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="+")
     board = models.CharField(max_length=12, choices=Board.choices)
     key = models.CharField(max_length=64)
     player_1 = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
@@ -342,10 +345,10 @@ class LeaderboardTotal(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["season", "board", "key"], name="leaderboard_total_once"
+                fields=["division", "board", "key"], name="leaderboard_total_once_a_division"
             )
         ]
         indexes = [models.Index(fields=["club", "board", "season"])]
 
     def __str__(self) -> str:
-        return f"{self.board} {self.key} in season {self.season_id}"
+        return f"{self.board} {self.key} in division {self.division_id}"

@@ -319,9 +319,9 @@ def team_form(*, team: Team) -> dict[str, Any]:
 
 # --- leaderboards ----------------------------------------------------------------------------
 
-#: A leaderboard row's numbers, added up from the season totals (``LeaderboardTotal``):
-#: one row per season and player or partnership, so a season's board reads one row each and
-#: the all-time board the few seasons of each.
+#: A leaderboard row's numbers, added up from the totals (``LeaderboardTotal``): one row
+#: per division and player or partnership, so a season's board reads one row or two each
+#: and the all-time board the few of each career.
 STAT_SUMS = {
     "games": Sum("games"),
     "wins": Sum("won"),
@@ -378,7 +378,7 @@ _TENTHS = (
 
 @dataclass(frozen=True)
 class _Board:
-    """How one board is read from the season totals: the columns naming its row (``ident``),
+    """How one board is read from the totals: the columns naming its row (``ident``),
     the joins and columns for its names, and how a row is built from them."""
 
     board: str
@@ -412,7 +412,7 @@ _SUM_SQL = ", ".join(
 
 
 class Leaderboard(Sequence):
-    """A leaderboard, best first, read a page at a time from the season totals.
+    """A leaderboard, best first, read a page at a time from the totals.
 
     Its order is win % as shown (rounded), games, points per deal as shown, name (as shown
     to the reader). The first two are read from the database: one query counts the rows of
@@ -576,7 +576,7 @@ def player_leaderboard(
     *, club: Club, season: Season | None = None, to_member: bool = True
 ) -> Leaderboard:
     """Per player over counted games of a season (or all time), best first, from the season
-    totals (one row per player and season, however many games): one query for the board's
+    totals (a row per player and division, however many games): one query for the board's
     groups, one for the rows read. Names as shown to a member of the club (``to_member``)
     or to anyone (``clubs.privacy``)."""
     return Leaderboard(_PLAYERS_BOARD, club=club, season=season, to_member=to_member)

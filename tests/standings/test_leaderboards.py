@@ -228,3 +228,25 @@ def test_the_database_rounds_a_win_percentage_as_the_page_shows_it():
         cursor.execute(sql)
         tenths = [row[0] for row in cursor.fetchall()]
     assert tenths == [round(selectors._pct(w, g) * 10) for w, g in records]
+
+
+def test_a_season_board_adds_up_a_player_s_divisions_and_a_division_rebuilds_alone(
+    division, teams, scorer, admin, season_games
+):
+    """The totals are kept a row per division: a season's board adds up the divisions a
+    player played in that season, and rebuilding one division leaves the board as it was
+    and every row equal to a recount of its lines."""
+    from clabber_league.standings.services.rebuild import standings_rebuild
+    from clabber_league.standings.services.totals import totals_differences
+
+    other = DivisionFactory(club=division.club, season=division.season)
+    home, away = (TeamFactory(division=other, members=0) for _ in range(2))
+    for team, taken in ((home, teams[0]), (away, teams[1])):
+        for member in taken.members.order_by("position"):
+            TeamMember.objects.create(team=team, player=member.player, position=member.position)
+    play(other, home, away, A_WINS, user=scorer, confirm_by=admin)
+    board = list(selectors.player_leaderboard(club=division.club, season=division.season))
+    assert {row["games"] for row in board} == {3}
+    standings_rebuild(division=other)
+    assert list(selectors.player_leaderboard(club=division.club, season=division.season)) == board
+    assert totals_differences() == []

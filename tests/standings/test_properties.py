@@ -144,7 +144,7 @@ def test_the_leaderboard_totals_always_equal_their_games_lines(
     operations, division, teams, scorer, admin
 ):
     """Finishes, corrections (a meld or a game's result undone), deletions and abandons of
-    games whose players meet again at another table: after every one, each season total is
+    games whose players meet again at another table: after every one, each total is
     the sum (and best meld the best) of its player's or partnership's lines."""
     with transaction.atomic():
         table = [
@@ -154,8 +154,8 @@ def test_the_leaderboard_totals_always_equal_their_games_lines(
         ]
         for kind, index, seed in operations:
             _apply(table[index], kind, seed, scorer=scorer, admin=admin)
-            assert totals_differences(season_ids=[division.season_id]) == []
-        totals = LeaderboardTotal.objects.filter(season=division.season)
+            assert totals_differences(division_ids=[division.pk]) == []
+        totals = LeaderboardTotal.objects.filter(division=division)
         event(f"totals rows: {totals.count()}")
         assert not totals.filter(games__lte=0).exists()
         assert standings_differences(division=division) == []

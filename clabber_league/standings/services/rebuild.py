@@ -89,8 +89,7 @@ def standings_differences(*, division: Division | None = None) -> list[str]:
                         f"{label}: {name} {key}: stored {stored_rows.get(key)}, "
                         f"recomputed {wanted.get(key)}"
                     )
-    seasons = [division.season_id] if division is not None else None
-    out.extend(totals_differences(season_ids=seasons))
+    out.extend(totals_differences(division_ids=[division.pk] if division is not None else None))
     unrated = Game.objects.filter(status=Game.Status.CONFIRMED).exclude(
         pk__in=RatingChange.objects.values("game_id")
     )
@@ -158,7 +157,7 @@ def standings_rebuild(*, division: Division | None = None) -> int:
             PartnershipGameStat(**row) for row in computed.partnerships.values()
         )
         teams += len(computed.standings)
-    totals_rebuild(season_ids={div.season_id for div in _divisions(division)})
+    totals_rebuild(division_ids=[div.pk for div in _divisions(division)])
     unrated = Game.objects.filter(status=Game.Status.CONFIRMED).exclude(
         pk__in=RatingChange.objects.values("game_id")
     )

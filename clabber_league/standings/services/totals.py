@@ -1,5 +1,6 @@
-"""The leaderboards' season totals (``LeaderboardTotal``): kept by the write-through,
-recomputed by a rebuild or an import, checked against the game lines.
+"""The leaderboards' totals (``LeaderboardTotal``, a row per division and player or
+partnership): kept by the write-through, recomputed by a rebuild or an import, checked
+against the game lines.
 
 A game's leaderboard lines (``PlayerGameStat``, ``PartnershipGameStat``) change only in
 ``write_through._store_stats``, which hands this module the lines before and after; the
@@ -12,7 +13,7 @@ abandoned or reopened game: never a deal at the table). Rows left with no line a
 deleted. On PostgreSQL a finishing game's lines and their totals are one statement.
 
 Everything else that writes the lines in bulk (``standings_rebuild``, a player merge
-through it, a backup import) recomputes the totals of the seasons it touched
+through it, a backup import) recomputes the totals of the divisions it touched
 (``totals_rebuild``); ``totals_differences`` is the check (``manage.py standings_check``).
 """
 
@@ -39,7 +40,16 @@ LINE_COLUMNS = (
     "played_on",
     *GameStat.STATS,
 )
-TOTAL_KEY = ("club_id", "season_id", "board", "key", "player_1_id", "player_2_id", "player_3_id")
+TOTAL_KEY = (
+    "club_id",
+    "season_id",
+    "division_id",
+    "board",
+    "key",
+    "player_1_id",
+    "player_2_id",
+    "player_3_id",
+)
 TOTAL_COLUMNS = (*TOTAL_KEY, *LeaderboardTotal.SUMS, "best_meld")
 
 Ident = tuple[str, str]  # (board, key)
@@ -82,7 +92,7 @@ def totals_deltas(
     *, old: tuple[list[dict], list[dict]], new: tuple[list[dict], list[dict]]
 ) -> tuple[list[tuple], set[Ident], set[Ident]]:
     """What one game's lines changing from ``old`` to ``new`` (player lines, partnership
-    lines) does to the totals: the rows to add (``TOTAL_COLUMNS`` but the club and season,
+    lines) does to the totals: the rows to add (``TOTAL_COLUMNS`` but club, season, division,
     in key order), the rows whose best meld must be read again, and the rows that lost a
     line (deleted if they have none left)."""
     before, after = _by_ident(*old), _by_ident(*new)
@@ -110,8 +120,10 @@ def totals_deltas(
     return rows, lowered, shrunk
 
 
-def totals_upsert(*, club_id: int, season_id: int, rows: list[tuple]) -> tuple[str, list]:
-    """The upsert adding ``rows`` (from :func:`totals_deltas`) to the season's totals: SQL
+def totals_upsert(
+    *, club_id: int, season_id: int, division_id: int, rows: list[tuple]
+) -> tuple[str, list]:
+    """The upsert adding ``rows`` (from :func:`totals_deltas`) to the division's totals: SQL
     and parameters, to run alone or after a ``WITH``."""
     table = _q(LeaderboardTotal._meta.db_table)
     greatest = "GREATEST" if connection.vendor == "postgresql" else "MAX"
@@ -123,100 +135,95 @@ def totals_upsert(*, club_id: int, season_id: int, rows: list[tuple]) -> tuple[s
     sql = (
         f"INSERT INTO {table} ({', '.join(_q(c) for c in TOTAL_COLUMNS)}) "
         f"VALUES {', '.join([one] * len(rows))} "
-        f"ON CONFLICT ({_q('season_id')}, {_q('board')}, {_q('key')}) DO UPDATE SET {changes}, "
-        f"{best} = {greatest}({table}.{best}, excluded.{best})"
+        f"ON CONFLICT ({_q('division_id')}, {_q('board')}, {_q('key')}) DO UPDATE SET "
+        f"{changes}, {best} = {greatest}({table}.{best}, excluded.{best})"
     )
-    return sql, [v for row in rows for v in (club_id, season_id, *row)]
+    return sql, [v for row in rows for v in (club_id, season_id, division_id, *row)]
 
 
-def _where_idents(season_id: int, idents: set[Ident]) -> tuple[str, list]:
-    clauses, params = [], [season_id]
+def _where_idents(division_id: int, idents: set[Ident]) -> tuple[str, list]:
+    clauses, params = [], [division_id]
     for board in (PLAYERS, PARTNERSHIPS):
         keys = sorted(key for b, key in idents if b == board)
         if keys:
             marks = ", ".join(["%s"] * len(keys))
             clauses.append(f"({_q('board')} = %s AND {_q('key')} IN ({marks}))")
             params += [board, *keys]
-    return f"{_q('season_id')} = %s AND ({' OR '.join(clauses)})", params
+    return f"{_q('division_id')} = %s AND ({' OR '.join(clauses)})", params
 
 
-def totals_settle(*, season_id: int, lowered: set[Ident], shrunk: set[Ident]) -> None:
+def totals_settle(*, division_id: int, lowered: set[Ident], shrunk: set[Ident]) -> None:
     """After the upsert: read the best meld of ``lowered`` rows again from their lines and
     delete the ``shrunk`` rows that have no line left."""
     table = _q(LeaderboardTotal._meta.db_table)
     with connection.cursor() as cursor:
         if lowered:
-            where, params = _where_idents(season_id, lowered)
+            where, params = _where_idents(division_id, lowered)
             player, side = _q(PlayerGameStat._meta.db_table), _q(PartnershipGameStat._meta.db_table)
-            best = _q("best_meld")
+            best, same = _q("best_meld"), f"s.division_id = {table}.division_id"
             cursor.execute(
                 f"UPDATE {table} SET {best} = CASE WHEN {_q('board')} = %s THEN COALESCE(("
-                f"SELECT MAX(s.{best}) FROM {player} s WHERE s.season_id = {table}.season_id "
+                f"SELECT MAX(s.{best}) FROM {player} s WHERE {same} "
                 f"AND s.player_id = {table}.player_1_id), 0) ELSE COALESCE(("
-                f"SELECT MAX(s.{best}) FROM {side} s WHERE s.season_id = {table}.season_id "
+                f"SELECT MAX(s.{best}) FROM {side} s WHERE {same} "
                 f"AND s.{_q('key')} = {table}.{_q('key')}), 0) END WHERE {where}",
                 [PLAYERS, *params],
             )
         if shrunk:
-            where, params = _where_idents(season_id, shrunk)
+            where, params = _where_idents(division_id, shrunk)
             cursor.execute(f"DELETE FROM {table} WHERE {_q('games')} = 0 AND {where}", params)
 
 
-def _totals_select(seasons: str) -> str:
-    """The totals of the seasons ``seasons`` (an SQL condition on ``season_id``, its
+def _totals_select(divisions: str) -> str:
+    """The totals of the divisions ``divisions`` (an SQL condition on ``division_id``, its
     parameters given twice) added up from the lines, as ``TOTAL_COLUMNS``."""
     sums = ", ".join(f"SUM({_q(n)})" for n in LeaderboardTotal.SUMS[1:])
     player, side = _q(PlayerGameStat._meta.db_table), _q(PartnershipGameStat._meta.db_table)
+    key = _q("key")
     return (
-        f"SELECT club_id, season_id, '{PLAYERS}', CAST(player_id AS TEXT), player_id, NULL, "
-        f"NULL, COUNT(*), {sums}, MAX(best_meld) FROM {player} WHERE {seasons} "
-        "GROUP BY club_id, season_id, player_id "
-        f"UNION ALL SELECT club_id, season_id, '{PARTNERSHIPS}', {_q('key')}, player_1_id, "
-        f"player_2_id, player_3_id, COUNT(*), {sums}, MAX(best_meld) FROM {side} "
-        f"WHERE {seasons} GROUP BY club_id, season_id, {_q('key')}, player_1_id, player_2_id, "
-        "player_3_id"
+        f"SELECT club_id, season_id, division_id, '{PLAYERS}', CAST(player_id AS TEXT), "
+        f"player_id, NULL, NULL, COUNT(*), {sums}, MAX(best_meld) FROM {player} "
+        f"WHERE {divisions} GROUP BY club_id, season_id, division_id, player_id "
+        f"UNION ALL SELECT club_id, season_id, division_id, '{PARTNERSHIPS}', {key}, "
+        f"player_1_id, player_2_id, player_3_id, COUNT(*), {sums}, MAX(best_meld) FROM {side} "
+        f"WHERE {divisions} GROUP BY club_id, season_id, division_id, {key}, player_1_id, "
+        "player_2_id, player_3_id"
     )
 
 
-def totals_rebuild(*, season_ids: Iterable[int]) -> None:
-    """Throw the totals of these seasons away and add them up again from the lines."""
-    ids = sorted(set(season_ids))
+def totals_rebuild(*, division_ids: Iterable[int]) -> None:
+    """Throw the totals of these divisions away and add them up again from the lines."""
+    ids = sorted(set(division_ids))
     if not ids:
         return
-    LeaderboardTotal.objects.filter(season_id__in=ids).delete()
-    seasons = f"season_id IN ({', '.join(['%s'] * len(ids))})"
+    LeaderboardTotal.objects.filter(division_id__in=ids).delete()
+    divisions = f"division_id IN ({', '.join(['%s'] * len(ids))})"
+    columns = ", ".join(_q(c) for c in TOTAL_COLUMNS)
     with connection.cursor() as cursor:
-        columns = ", ".join(_q(c) for c in TOTAL_COLUMNS)
         cursor.execute(
             f"INSERT INTO {_q(LeaderboardTotal._meta.db_table)} ({columns}) "
-            + _totals_select(seasons),
+            + _totals_select(divisions),
             [*ids, *ids],
         )
 
 
-def _stored(season_ids: list[int] | None) -> dict[tuple, tuple]:
-    rows = LeaderboardTotal.objects.all()
-    if season_ids is not None:
-        rows = rows.filter(season_id__in=season_ids)
-    return {
-        r[:3]: r[3:]
-        for r in rows.values_list("season_id", "board", "key", *TOTAL_COLUMNS).order_by()
-    }
-
-
-def totals_differences(*, season_ids: list[int] | None = None) -> list[str]:
+def totals_differences(*, division_ids: list[int] | None = None) -> list[str]:
     """Where the stored totals differ from their sums over the lines (empty: they agree)."""
-    seasons = "1 = 1"
-    params: list[int] = []
-    if season_ids is not None:
-        if not season_ids:
+    divisions, params = "1 = 1", []
+    stored_rows = LeaderboardTotal.objects.all()
+    if division_ids is not None:
+        if not division_ids:
             return []
-        seasons = f"season_id IN ({', '.join(['%s'] * len(season_ids))})"
-        params = list(season_ids)
+        divisions = f"division_id IN ({', '.join(['%s'] * len(division_ids))})"
+        params = list(division_ids)
+        stored_rows = stored_rows.filter(division_id__in=division_ids)
     with connection.cursor() as cursor:
-        cursor.execute(_totals_select(seasons), params * 2)
-        wanted = {(r[1], r[2], r[3]): tuple(r) for r in cursor.fetchall()}
-    stored = _stored(season_ids)
+        cursor.execute(_totals_select(divisions), params * 2)
+        wanted = {(r[2], r[3], r[4]): tuple(r) for r in cursor.fetchall()}
+    stored = {
+        r[:3]: r[3:]
+        for r in stored_rows.values_list("division_id", "board", "key", *TOTAL_COLUMNS).order_by()
+    }
     out = []
     for key in sorted(set(stored) | set(wanted), key=str):
         have, want = stored.get(key), wanted.get(key)

@@ -117,7 +117,7 @@ def _old_lines(game_id: int) -> tuple[list[dict], list[dict]]:
 
 def _store_stats(game: Game, info: GameInfo, *, stored_before: bool) -> None:
     """Make the game's leaderboard lines the ones ``info`` gives (none when it does not
-    count), and add the difference to the season totals (``totals``). ``stored_before=
+    count), and add the difference to the leaderboard totals (``totals``). ``stored_before=
     False``: the game did not count before this write, so it has no lines yet and nothing
     is read or deleted; on PostgreSQL its lines and their totals are then one statement."""
     players, sides = _stat_rows(info)
@@ -137,9 +137,16 @@ def _store_stats(game: Game, info: GameInfo, *, stored_before: bool) -> None:
         if after:
             statements.append(line_insert(model, after))
     if rows:
-        statements.append(totals_upsert(club_id=game.club_id, season_id=season_id, rows=rows))
+        statements.append(
+            totals_upsert(
+                club_id=game.club_id,
+                season_id=season_id,
+                division_id=game.division_id,
+                rows=rows,
+            )
+        )
     _execute(statements)
-    totals_settle(season_id=season_id, lowered=lowered, shrunk=shrunk)
+    totals_settle(division_id=game.division_id, lowered=lowered, shrunk=shrunk)
 
 
 def _same(old: tuple[list[dict], list[dict]], new: tuple[list[dict], list[dict]]) -> bool:
