@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
 from clabber_league.clubs.access import ClubAccess
@@ -678,43 +678,50 @@ GAME_STATE_FIELDS = (
 def _deal_game_write(deal: Deal, revision: DealRevision, game: Game) -> None:
     """Insert a new deal and its audit row and save the game's state, in one statement on
     PostgreSQL (data-modifying ``WITH``: one round trip instead of three, all of it or
-    nothing, like any statement); elsewhere (SQLite) as three."""
-    if connection.vendor != "postgresql":
+    nothing, like any statement); elsewhere (SQLite) as three.
+
+    The values are prepared as the ORM's insert and update prepare them (``auto_now_add``
+    and defaults filled in), with the connection itself: each attribute read through
+    ``django.db.connection`` is a thread-local lookup, and there are dozens per deal."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor != "postgresql":
         deal.save(force_insert=True)
         revision.save(force_insert=True)
         game.save(update_fields=GAME_STATE_FIELDS)
         return
-    q = connection.ops.quote_name
-    deal_sql, deal_params = _insert_values(deal)
-    revision_sql, revision_params = _insert_values(revision)
-    sets, set_params = [], []
-    for name in GAME_STATE_FIELDS:
-        f = Game._meta.get_field(name)
-        sets.append(f"{q(f.column)} = %s")
-        set_params.append(f.get_db_prep_save(f.pre_save(game, False), connection))
-    sql = (
-        f"WITH d AS ({deal_sql} RETURNING {q('id')}), "
-        f"r AS ({revision_sql}), "
-        f"g AS (UPDATE {q(Game._meta.db_table)} SET {', '.join(sets)} WHERE {q('id')} = %s) "
-        f"SELECT {q('id')} FROM d"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*deal_params, *revision_params, *set_params, game.pk])
+    sql, deal_fields, revision_fields, game_fields = _deal_game_sql()
+    params = [f.get_db_prep_save(f.pre_save(deal, True), db) for f in deal_fields]
+    params += [f.get_db_prep_save(f.pre_save(revision, True), db) for f in revision_fields]
+    params += [f.get_db_prep_save(f.pre_save(game, False), db) for f in game_fields]
+    params.append(game.pk)
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
         (deal.pk,) = cursor.fetchone()
     deal._state.adding = False
-    deal._state.db = connection.alias
-
-
-def _insert_values(obj: Deal | DealRevision) -> tuple[str, list[Any]]:
-    """``INSERT INTO <table> (...) VALUES (...)`` of a new row, its values prepared as the
-    ORM's insert prepares them (``auto_now_add`` and defaults filled in on ``obj``)."""
-    sql, fields = _insert_sql(type(obj))
-    return sql, [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    deal._state.db = db.alias
 
 
 @functools.cache
-def _insert_sql(model: type[Deal] | type[DealRevision]) -> tuple[str, list[Any]]:
-    q = connection.ops.quote_name
+def _deal_game_sql() -> tuple[str, list[Any], list[Any], list[Any]]:
+    """:func:`_deal_game_write`'s statement, and the fields whose values it takes: the deal's
+    and the revision's (every column but the id) and the game's state."""
+    q = connections[DEFAULT_DB_ALIAS].ops.quote_name
+    deal_sql, deal_fields = _insert_sql(Deal, q)
+    revision_sql, revision_fields = _insert_sql(DealRevision, q)
+    game_fields = [Game._meta.get_field(name) for name in GAME_STATE_FIELDS]
+    sets = ", ".join(f"{q(f.column)} = %s" for f in game_fields)
+    sql = (
+        f"WITH d AS ({deal_sql} RETURNING {q('id')}), "
+        f"r AS ({revision_sql}), "
+        f"g AS (UPDATE {q(Game._meta.db_table)} SET {sets} WHERE {q('id')} = %s) "
+        f"SELECT {q('id')} FROM d"
+    )
+    return sql, deal_fields, revision_fields, game_fields
+
+
+def _insert_sql(
+    model: type[Deal] | type[DealRevision], q: Callable[[str], str]
+) -> tuple[str, list[Any]]:
     fields = [f for f in model._meta.concrete_fields if not f.primary_key]
     columns = ", ".join(q(f.column) for f in fields)
     placeholders = ", ".join(["%s"] * len(fields))
