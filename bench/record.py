@@ -20,6 +20,11 @@ Part 2 prepares games that already hold 1, 30 and 60 deals (passed-out deals, wh
 not move the score) and times one more ordinary deal in each: the cost of a deal should
 not depend on how many the game already has.
 
+Last, the CPU each kind of request took, in this process (Python) and in its PostgreSQL
+backend (``/proc/<pid>/stat``, PostgreSQL on this machine): another process's load slows
+both sides' clocks, but adds far less to their CPU, so on a busy machine this ratio is the
+steadier one.
+
 Targets (issue 18): record/floor at most 1.5x mid-game and 2x over whole games; the cost
 at 60 deals within 10% of the cost at 1.
 
@@ -29,9 +34,11 @@ at 60 deals within 10% of the cost at 1.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
+from pathlib import Path
 
 import _django
 
@@ -131,31 +138,59 @@ def new_game(club, division, teams, seats):
 # --- timing ----------------------------------------------------------------------------------
 
 
+def backend_cpu(pid: int | None) -> float:
+    """CPU seconds the PostgreSQL backend ``pid`` has used (0 where /proc cannot tell)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Pair:
-    """Alternating record and floor requests, each timed on its own."""
+    """Alternating record and floor requests, each timed on its own, with the CPU each took
+    in this process (Python) and in its PostgreSQL backend: another process's load slows
+    both sides' clocks, but adds far less to their CPU."""
 
     def __init__(self, client: APIClient, club: Club) -> None:
         self.client = client
         self.club = club
         self.key = 0
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_backend_pid()" if connection.vendor == "postgresql" else "SELECT NULL"
+            )
+            (self.backend,) = cursor.fetchone()
+        self.cpu_reset()
 
-    def record(self, game_id: int, deal: dict) -> float:
+    def cpu_reset(self) -> None:
+        #: per request kind: Python CPU seconds, backend CPU seconds, requests
+        self.cpu = {side: [0.0, 0.0, 0] for side in ("record", "finishing", "floor")}
+
+    def _post(self, side: str, url: str, deal: dict, **headers: str):
+        cpu, backend = time.process_time(), backend_cpu(self.backend)
+        start = time.perf_counter()
+        response = self.client.post(url, deal, format="json", **headers)
+        elapsed = time.perf_counter() - start
+        kept = self.cpu[side]
+        kept[0] += time.process_time() - cpu
+        kept[1] += backend_cpu(self.backend) - backend
+        kept[2] += 1
+        assert response.status_code == 201, response.content
+        return elapsed
+
+    def cpu_per_request(self, side: str) -> tuple[float, float]:
+        python, backend, count = self.cpu[side]
+        return python / count, backend / count
+
+    def record(self, game_id: int, deal: dict, *, finishing: bool = False) -> float:
         self.key += 1
         url = f"/api/clubs/{self.club.slug}/games/{game_id}/deals/"
-        start = time.perf_counter()
-        response = self.client.post(
-            url, deal, format="json", HTTP_IDEMPOTENCY_KEY=f"bench-{self.key}"
-        )
-        elapsed = time.perf_counter() - start
-        assert response.status_code == 201, response.content
-        return elapsed
+        side = "finishing" if finishing else "record"
+        return self._post(side, url, deal, HTTP_IDEMPOTENCY_KEY=f"bench-{self.key}")
 
     def floor(self, game_id: int, deal: dict) -> float:
-        start = time.perf_counter()
-        response = self.client.post(f"/api/bench-floor/{game_id}/", deal, format="json")
-        elapsed = time.perf_counter() - start
-        assert response.status_code == 201, response.content
-        return elapsed
+        return self._post("floor", f"/api/bench-floor/{game_id}/", deal)
 
 
 def ms(seconds: float) -> str:
@@ -180,6 +215,7 @@ def whole_games(pair: Pair, club, division, teams, seats, games: int, rng) -> di
         plans.append((real, floor, deals))
     for _ in range(30):  # warm both paths: plans cached, connection open
         pair.floor(plans[0][1].pk, {"passed": True})
+    pair.cpu_reset()
     mid, finishing, floor, real_all = [], [], [], []
     counts = {}
     for g, (game, floor_game, deals) in enumerate(plans):
@@ -189,7 +225,7 @@ def whole_games(pair: Pair, club, division, teams, seats, games: int, rng) -> di
                 position = "first" if i == 0 else "finishing" if last else "middle"
                 counts[position] = statements(pair, game.pk, deal, floor_game.pk)
                 continue
-            real = pair.record(game.pk, deal)
+            real = pair.record(game.pk, deal, finishing=last)
             floor.append(pair.floor(floor_game.pk, deal))
             real_all.append(real)
             (finishing if last else mid).append(real)
@@ -270,6 +306,17 @@ def main() -> None:
         t = statistics.median(positions["times"][position])
         print(f"{position:<40}{ms(t):>10}{t / pfloor:>9.2f}{t / first:>9.2f}")
     print(f"{'floor write':<40}{ms(pfloor):>10}{1:>9.2f}   (target: x at 1 within 1.10)")
+    floor_cpu = pair.cpu_per_request("floor")
+    print("\nCPU per request, both parts (this process's Python + its PostgreSQL backend):")
+    print(f"{'request':<40}{'Python ms':>10}{'backend':>9}{'x floor':>9}")
+    for side, label in (
+        ("floor", "floor write"),
+        ("record", "record, mid-game"),
+        ("finishing", "record, game-finishing"),
+    ):
+        python, backend = pair.cpu_per_request(side)
+        ratio = (python + backend) / sum(floor_cpu)
+        print(f"{label:<40}{ms(python):>10}{ms(backend):>9}{ratio:>9.2f}")
     print()
     print(load.summary())
 
