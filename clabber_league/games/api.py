@@ -179,16 +179,41 @@ GAME_CREATE_SUBSTITUTE_EXAMPLE = {
 }
 
 
+def _pk(value: Any) -> int | None:
+    """An id as DRF's PrimaryKeyRelatedField would look it up, or None (not an id)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return None
+
+
+class _Loaded(serializers.PrimaryKeyRelatedField):
+    """A related id answered from the rows ``GameCreateSerializer`` read in bulk (one query
+    per model instead of one per id); an id it did not find, or not an id, goes the usual
+    way, with DRF's own errors."""
+
+    def __init__(self, model: type, **kwargs: Any) -> None:
+        self.model = model
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        loaded = getattr(self.root, "loaded", {}).get(self.model, {})
+        found = loaded.get(_pk(data))
+        return found if found is not None else super().to_internal_value(data)
+
+
 class GameCreateSerializer(ClubScopedSerializer):
-    division = serializers.PrimaryKeyRelatedField(queryset=Division.objects.all())
-    fixture = serializers.PrimaryKeyRelatedField(
-        queryset=Fixture.objects.all(), required=False, allow_null=True
-    )
+    division = _Loaded(Division, queryset=Division.objects.all())
+    fixture = _Loaded(Fixture, queryset=Fixture.objects.all(), required=False, allow_null=True)
     sides = serializers.DictField(
-        child=serializers.PrimaryKeyRelatedField(queryset=Team.objects.all(), allow_null=True),
+        child=_Loaded(Team, queryset=Team.objects.all(), allow_null=True),
         help_text='Team of each side: {"A": team id, "B": team id}.',
     )
-    seats = serializers.PrimaryKeyRelatedField(
+    seats = _Loaded(
+        Player,
         many=True,
         queryset=Player.objects.all(),
         help_text="The players who actually sit at the table, in seat order, clockwise; "
@@ -202,7 +227,8 @@ class GameCreateSerializer(ClubScopedSerializer):
         help_text="The seat (0, 1, ...) of the first dealer; 0 when neither this nor "
         "first_dealer_player is given.",
     )
-    first_dealer_player = serializers.PrimaryKeyRelatedField(
+    first_dealer_player = _Loaded(
+        Player,
         queryset=Player.objects.all(),
         required=False,
         help_text="The first dealer as a player (id) at the table, instead of a seat; "
@@ -230,6 +256,44 @@ class GameCreateSerializer(ClubScopedSerializer):
         child = fields["sides"].child
         child.queryset = Team.objects.filter(club=club) if club else Team.objects.none()
         return fields
+
+    def to_internal_value(self, data: Any) -> Any:
+        """Reads the rows the request names in bulk first: the division with its house
+        rules, the fixture, the teams with their players (the seats' check of sides needs
+        them), the players; a query per model, not per id."""
+        club = self.context.get("club")
+        self.loaded: dict[type, dict[int, Any]] = {}
+        if club is not None and isinstance(data, Mapping):
+            self.loaded = _load_game_rows(club, data)
+        return super().to_internal_value(data)
+
+
+def _ids(value: Any) -> list[int]:
+    values = value if isinstance(value, list | tuple) else [value]
+    return [pk for pk in map(_pk, values) if pk is not None]
+
+
+def _load_game_rows(club: Any, data: Mapping[str, Any]) -> dict[type, dict[int, Any]]:
+    sides = data.get("sides")
+    wanted = {
+        Division: (
+            Division.objects.filter(club=club).select_related("house_rules"),
+            _ids(data.get("division")),
+        ),
+        Fixture: (Fixture.objects.filter(club=club), _ids(data.get("fixture"))),
+        Team: (
+            Team.objects.filter(club=club).prefetch_related("members"),
+            _ids(list(sides.values())) if isinstance(sides, Mapping) else [],
+        ),
+        Player: (
+            Player.objects.filter(club=club),
+            _ids(data.get("seats")) + _ids(data.get("first_dealer_player")),
+        ),
+    }
+    return {
+        model: ({row.pk: row for row in queryset.filter(pk__in=ids)} if ids else {})
+        for model, (queryset, ids) in wanted.items()
+    }
 
 
 class SheetRowSerializer(serializers.Serializer):
@@ -409,7 +473,7 @@ class GameViewSet(
             played_on=data.get("played_on"),
             user=request.user,
         )
-        game = selectors.game_list(club=self.club).get(pk=game.pk)
+        # The game as written, its sides and seats held by game_start: nothing read again.
         return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(

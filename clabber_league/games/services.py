@@ -20,6 +20,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from clabber_league.clubs.access import ClubAccess
@@ -195,20 +197,36 @@ def game_start(
         score_c=0 if len(side_names) == 3 else None,
         created_by=user,
     )
-    GameSide.objects.bulk_create(
-        GameSide(game=game, side=side, team=sides.get(side)) for side in side_names
+    game_sides = GameSide.objects.bulk_create(
+        [GameSide(game=game, side=side, team=sides.get(side)) for side in side_names]
     )
-    GameSeat.objects.bulk_create(
-        GameSeat(
-            game=game,
-            seat=i,
-            side=adapters.seat_side(i, len(side_names)),
-            player=p,
-            substitute=substitutes[i],
-        )
-        for i, p in enumerate(seats)
+    game_seats = GameSeat.objects.bulk_create(
+        [
+            GameSeat(
+                game=game,
+                seat=i,
+                side=adapters.seat_side(i, len(side_names)),
+                player=p,
+                substitute=substitutes[i],
+            )
+            for i, p in enumerate(seats)
+        ]
     )
+    # The caller answers with the game's sides and seats: they are these rows, in the
+    # order a read gives them (side, seat), held as prefetch_related holds rows read.
+    _prefetched(game, sides=game_sides, seats=game_seats)
     return game
+
+
+def _prefetched(game: Game, **rows: list[Any]) -> None:
+    """``game.<name>.all()`` answers ``rows`` without a query, as after prefetch_related;
+    anything more (a filter, select_related) queries as usual."""
+    cache = game.__dict__.setdefault("_prefetched_objects_cache", {})
+    for name, values in rows.items():
+        queryset = getattr(game, name).all()
+        queryset._result_cache = values
+        queryset._prefetch_done = True
+        cache[name] = queryset
 
 
 def _game_rules(
@@ -342,13 +360,17 @@ def _fixture_errors(
     The fixture's row is locked, so a forfeit recorded at the same moment waits."""
     if fixture.club_id != division.club_id or fixture.division_id != division.pk:
         return [{"field": "fixture", "message": FIXTURE_OTHER_DIVISION}]
-    status = (
+    # One statement: the row locked, with the games that count for it so far.
+    counted = Game.objects.filter(fixture=OuterRef("pk"), status__in=Game.COUNTED)
+    counted = counted.order_by().values("fixture").annotate(n=Count("pk")).values("n")
+    status, played = (
         Fixture.objects.select_for_update()
         .filter(pk=fixture.pk)
-        .values_list("status", flat=True)
+        .order_by()  # no join to the season (its ordering): FOR UPDATE locks the fixture only
+        .annotate(played=Coalesce(Subquery(counted), 0))
+        .values_list("status", "played")
         .first()
-    )
-    played = Game.objects.filter(fixture=fixture, status__in=Game.COUNTED).count()
+    ) or (None, 0)
     if played >= fixture.games_planned and status != Fixture.Status.FORFEIT:
         message = FIXTURE_DECIDED.format(planned=fixture.games_planned, played=played)
         return [conflict("fixture", message)]

@@ -239,3 +239,36 @@ def test_a_fixture_with_a_planned_game_left_takes_its_next_game(club, fixture, s
     _play_and_confirm(club, fixture, scorer, admin, 1)
     second = _play_and_confirm(club, fixture, scorer, admin, 2)
     assert second.fixture_id == fixture.pk
+
+
+def test_starting_a_game_for_a_fixture_takes_at_most_13_queries(club, division, fixture, scorer):
+    # The token, the club with the caller's membership, the division (with its house
+    # rules), the fixture, the teams and their players, the seated players; in the
+    # transaction (a savepoint inside the test's): the fixture locked with the games that
+    # count for it, the game, its sides, its seats. Nothing written is read back.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.authtoken.models import Token
+
+    token, _ = Token.objects.get_or_create(user=scorer)
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    home, away = fixture.home, fixture.away
+    seats = _seats(home, away)
+    body = {
+        "division": division.pk,
+        "fixture": fixture.pk,
+        "sides": {"A": home.pk, "B": away.pk},
+        "seats": [p.pk for p in seats],
+        "first_dealer_player": seats[1].pk,
+    }
+    with CaptureQueriesContext(connection) as captured:
+        response = api.post(f"/api/clubs/{club.slug}/games/", body, format="json")
+    assert response.status_code == 201, response.content
+    assert len(captured) <= 13, "\n".join(q["sql"] for q in captured.captured_queries)
+    game = Game.objects.get()
+    read_back = APIClient()
+    read_back.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    # The answer is the game as a read of it gives it.
+    assert response.json() == read_back.get(f"/api/clubs/{club.slug}/games/{game.pk}/").json()
+    assert response.json()["first_dealer"] == 1
