@@ -97,6 +97,24 @@ def _key(
     raise ValueError(f"unknown tiebreaker {criterion!r}")
 
 
+def _head_to_head_keys(
+    group: list[Line], head_to_head: Mapping[tuple[int, int], int]
+) -> dict[int, int]:
+    """Each line's match points against the other teams of the group (``_key``'s
+    head-to-head), from the pairs that played: not a look-up per two teams of the group,
+    which a large group level on points (the start of a season) made quadratic."""
+    ids = {line.team_id for line in group}
+    against: dict[int, int] = dict.fromkeys(ids, 0)
+    if len(head_to_head) < len(ids) * (len(ids) - 1):
+        for (team, other), points in head_to_head.items():
+            if team != other and team in ids and other in ids:
+                against[team] += points
+    else:
+        for team in ids:
+            against[team] = sum(head_to_head.get((team, other), 0) for other in ids - {team})
+    return {id(line): against[line.team_id] for line in group}
+
+
 def _blocks(
     group: list[Line], criteria: Sequence[str], head_to_head: Mapping[tuple[int, int], int]
 ) -> list[list[Line]]:
@@ -106,12 +124,12 @@ def _blocks(
     if not criteria:
         return [sorted(group, key=lambda line: (line.name.casefold(), line.team_id))]
     criterion, rest = criteria[0], criteria[1:]
-    ids = {line.team_id for line in group}
-    keyed = sorted(group, key=lambda line: -_key(criterion, line, ids, head_to_head))
-    parts = [
-        list(part)
-        for _, part in groupby(keyed, key=lambda line: _key(criterion, line, ids, head_to_head))
-    ]
+    if criterion == "head_to_head":
+        keys = _head_to_head_keys(group, head_to_head)
+    else:
+        keys = {id(line): _key(criterion, line, set(), head_to_head) for line in group}
+    keyed = sorted(group, key=lambda line: -keys[id(line)])
+    parts = [list(part) for _, part in groupby(keyed, key=lambda line: keys[id(line)])]
     if len(parts) > 1 and criterion != "match_points":
         for line in group:
             line.placed_by = criterion
