@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import bisect
 import functools
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import Exists, Max, OuterRef, QuerySet, Sum
 from django.utils import timezone
@@ -71,6 +73,8 @@ class Table:
     explanation: list[str]
     unconfirmed: int = 0
     points: dict[str, int] = field(default_factory=dict)
+    #: The cache key of its order (``table_key``): equal keys, equal lines.
+    key: str = ""
 
 
 @functools.cache
@@ -134,6 +138,42 @@ def standings_table(*, division: Division) -> Table:
             {"club": division.club_id, "division": division.pk, **points},
         )
         rows = cursor.fetchall()
+    key = table_key(tiebreakers, points, rows)
+    ordered = cache.get(key)
+    if ordered is None:
+        ordered = _ordered(rows, tiebreakers, points)
+        cache.set(key, ordered, TABLE_CACHE_SECONDS)
+    return Table(
+        division=division,
+        lines=ordered,
+        tiebreakers=tiebreakers,
+        explanation=explain(tiebreakers, **points),
+        unconfirmed=unconfirmed_games(division=division, lines=ordered),
+        points=points,
+        key=key,
+    )
+
+
+#: How long an ordered table stays in the cache unread. It can never be stale (its key is
+#: everything it is computed from), so this only bounds the memory of tables no one reads.
+TABLE_CACHE_SECONDS = 3600
+#: Part of every table's key: bump it when the order computed from the same rows changes
+#: (``ordering.py``, ``_line``), so a shared cache (Redis) serves no table of older code.
+TABLE_CACHE_VERSION = 1
+
+
+def table_key(tiebreakers: Sequence[str], points: dict[str, int], rows: Sequence[tuple]) -> str:
+    """The cache key of a table: a digest of every input of its order, the aggregate rows
+    as read (teams' names and counters, the head-to-head results), the tiebreakers and the
+    season's points. Any change to any of them (a finished game, a forfeit, a correction,
+    a rebuild or a restore, a renamed team, a team moved, other points or tiebreakers) is a
+    new key, so a cached table is never stale and nothing has to invalidate it; reading
+    the rows is one indexed query, ordering them is what the cache saves."""
+    data = repr((TABLE_CACHE_VERSION, list(tiebreakers), sorted(points.items()), rows))
+    return "standings-table:" + hashlib.blake2b(data.encode(), digest_size=20).hexdigest()
+
+
+def _ordered(rows: Sequence[tuple], tiebreakers: list[str], points: dict[str, int]) -> list[Line]:
     names = Counters.COUNTERS
     lines, h2h = [], {}
     for kind, team_id, opponent_id, name, *values in rows:
@@ -145,15 +185,7 @@ def standings_table(*, division: Division) -> Table:
             h2h[(team_id, opponent_id)] = (
                 won * points["win"] + tied * points["tie"] + lost * points["loss"]
             )
-    ordered = order_lines(lines, tiebreakers, h2h)
-    return Table(
-        division=division,
-        lines=ordered,
-        tiebreakers=tiebreakers,
-        explanation=explain(tiebreakers, **points),
-        unconfirmed=unconfirmed_games(division=division, lines=ordered),
-        points=points,
-    )
+    return order_lines(lines, tiebreakers, h2h)
 
 
 def unconfirmed_games(*, division: Division, lines: list[Line]) -> int:
