@@ -464,7 +464,7 @@ def orchestrate(args: argparse.Namespace) -> int:
                 f"{args.read_every} actions"
             )
             load_from, own_from = cpu_times(), own_cpu_ticks(server.pid, url)
-            client_from, wall_from = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
+            client_from, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
             # The database's backends are this run's own (BENCH_DATABASE_URL may name another).
             with OtherLoad(databases=[url.rsplit("/", 1)[1]]) as other:
                 subprocess.run(
@@ -474,6 +474,9 @@ def orchestrate(args: argparse.Namespace) -> int:
                     timeout=args.duration + 120,
                 )
             client = resource.getrusage(resource.RUSAGE_CHILDREN)
+            client_cpu = (
+                client.ru_utime + client.ru_stime - client_from.ru_utime - client_from.ru_stime
+            )
             results = json.loads(results_path.read_text())
             server_ms, per_worker = server_times(access, offset)
             results.update(
@@ -482,11 +485,9 @@ def orchestrate(args: argparse.Namespace) -> int:
                 cpu_before=cpu_before,
                 cpu_during=cpu_share(load_from, cpu_times()),
                 cpu_own=own_cpu_share(
-                    own_from,
-                    own_cpu_ticks(server.pid, url),
-                    client.ru_utime + client.ru_stime - client_from.ru_utime - client_from.ru_stime,
-                    time.monotonic() - wall_from,
+                    own_from, own_cpu_ticks(server.pid, url), client_cpu, time.monotonic() - wall
                 ),
+                cpu_client=client_cpu,
                 other=other.summary(),
                 other_mean=other.mean,
                 disturbed=other.disturbed,
@@ -545,12 +546,16 @@ def saturation(args: argparse.Namespace, run_step) -> int:
         if p95 >= TARGET_P95_MS or failed:
             crossed = users
             break
-    print(f"\n{'users':>6}{'req/s':>9}{'p95 ms':>9}{'fails':>7}{'other CPU':>11}  run")
+    print(
+        f"\n{'users':>6}{'req/s':>9}{'p95 ms':>9}{'fails':>7}{'other CPU':>11}"
+        f"{'locust ms/req':>15}  run"
+    )
     for users, rate, p95, failed, results in rows:
         other = results["other_mean"]
+        client = 1000 * results["cpu_client"] / max(1, len(results["samples"]))
         print(
             f"{users:>6}{rate:>9.1f}{p95:>9.1f}{failed:>7}"
-            f"{'?' if other is None else f'{other:.0%}':>11}  "
+            f"{'?' if other is None else f'{other:.0%}':>11}{client:>15.2f}  "
             f"{'DISTURBED' if results['disturbed'] else 'undisturbed'}"
         )
     passed = [users for users, _, p95, failed, _ in rows if p95 < TARGET_P95_MS and not failed]
@@ -646,6 +651,14 @@ def report(results: dict) -> int:
         f"(other processes); {during:.0%} during it, of which this run's gunicorn, PostgreSQL "
         f"backends and locust {own:.0%}, other processes about {max(0.0, during - own):.0%}"
     )
+    if "cpu_client" in results:
+        # The load generator shares the machine's CPUs with the server it measures.
+        client_cpu, served = results["cpu_client"], max(1, len(everything))
+        print(
+            f"the load generator (locust, FastHttpUser): {client_cpu:.1f} CPU s, "
+            f"{1000 * client_cpu / served:.2f} ms a request, "
+            f"{client_cpu / (elapsed * (os.cpu_count() or 1)):.0%} of the CPUs"
+        )
     print(results["other"])
     for message, count in sorted(results["errors"].items(), key=lambda e: -e[1])[:10]:
         print(f"  error x{count}: {message}")
