@@ -20,6 +20,13 @@ router = DefaultRouter(trailing_slash=True)
 # which a suffix pattern of ".../deals/" would otherwise shadow.
 router.include_format_suffixes = False
 router.register(r"clubs", clubs_api.ClubViewSet, basename="club")
+# A URL is resolved by trying the routes in this order, each a regular expression: a game's
+# deals (a table records one every minute or two) and the game's own routes come first, so
+# that a deal is not tried against forty routes before its own. No two routes match the
+# same URL, so the order changes nothing else.
+router.register(GAME + "/deals", games_api.DealViewSet, basename="deal")
+router.register(CLUB + "/games", games_api.GameViewSet, basename="game")
+router.register(GAME + "/history", games_api.RevisionViewSet, basename="game-history")
 router.register(CLUB + "/members", clubs_api.MembershipViewSet, basename="member")
 router.register(CLUB + "/players", clubs_api.PlayerViewSet, basename="player")
 router.register(CLUB + "/house-rules", leagues_api.HouseRulesViewSet, basename="house-rules")
@@ -37,9 +44,6 @@ router.register(
     CLUB + "/schedule-configs", scheduling_api.ScheduleConfigViewSet, basename="schedule-config"
 )
 router.register(CLUB + "/schedule-runs", scheduling_api.ScheduleRunViewSet, basename="schedule-run")
-router.register(CLUB + "/games", games_api.GameViewSet, basename="game")
-router.register(GAME + "/deals", games_api.DealViewSet, basename="deal")
-router.register(GAME + "/history", games_api.RevisionViewSet, basename="game-history")
 router.register(CLUB + "/standings", standings_api.StandingsViewSet, basename="standings")
 router.register(CLUB + "/leaderboards", standings_api.LeaderboardViewSet, basename="leaderboard")
 router.register(CLUB + "/ratings", standings_api.RatingViewSet, basename="rating")
