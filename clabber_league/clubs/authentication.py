@@ -44,7 +44,8 @@ class ClubTokenAuthentication(TokenAuthentication):
         return super().authenticate(request)
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
-        slug = _club_slug(self.request)
+        request = getattr(self, "request", None)  # None: called without authenticate()
+        slug = _club_slug(request)
         if slug is None or self.get_model() is not Token:
             return super().authenticate_credentials(key)
         with connection.cursor() as cursor:
@@ -62,7 +63,7 @@ class ClubTokenAuthentication(TokenAuthentication):
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         club, membership = club_from_row(row[token_width + user_width :])
         found = ClubFound(slug=slug, user_id=user.pk, club=club, membership=membership)
-        setattr(self.request, FOUND_ATTRIBUTE, found)
+        setattr(request, FOUND_ATTRIBUTE, found)
         return user, token
 
 
