@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 
 from clabber_league.clubs.models import Club, Membership, Player, Role
 from clabber_league.leagues.models import Division, Season, Team, TeamMember
+from clabber_league.scheduling.models import Fixture
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -86,3 +87,17 @@ class TeamFactory(factory.django.DjangoModelFactory):
             TeamMember.objects.create(
                 team=self, player=PlayerFactory(club=self.club), position=position
             )
+
+
+class FixtureFactory(factory.django.DjangoModelFactory):
+    """A fixture of round 1 between two teams of one division (pass ``home`` and ``away``,
+    or get two new teams of a new division)."""
+
+    class Meta:
+        model = Fixture
+
+    home = factory.SubFactory(TeamFactory)
+    division = factory.SelfAttribute("home.division")
+    club = factory.SelfAttribute("division.club")
+    away = factory.SubFactory(TeamFactory, division=factory.SelfAttribute("..division"))
+    round_number = 1

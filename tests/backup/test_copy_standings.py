@@ -16,6 +16,7 @@ from clabber_league.scheduling.models import Fixture
 from clabber_league.standings import selectors
 from clabber_league.standings.models import PartnershipGameStat, StandingContribution
 from clabber_league.standings.services.rebuild import standings_differences
+from tests.factories import FixtureFactory
 from tests.standings.conftest import A_WINS, B_WINS, play
 
 pytestmark = pytest.mark.django_db
@@ -25,19 +26,11 @@ pytestmark = pytest.mark.django_db
 def season(division, teams, scorer, admin):
     """A fixture of two games (home wins both) and a game outside the schedule."""
     home, away = teams
-    fixture = Fixture.objects.create(
-        club=division.club,
-        division=division,
-        round_number=1,
-        home=home,
-        away=away,
-        date=dt.date(2026, 9, 7),
-        games_planned=2,
-    )
+    fixture = FixtureFactory(home=home, away=away, date=dt.date(2026, 9, 7), games_planned=2)
+    confirmed = {"user": scorer, "confirm_by": admin}
     for number in (1, 2):
-        play(division, home, away, A_WINS, user=scorer, confirm_by=admin, fixture=fixture,
-             number=number)  # fmt: skip
-    play(division, home, away, B_WINS, user=scorer, confirm_by=admin)
+        play(division, home, away, A_WINS, fixture=fixture, number=number, **confirmed)
+    play(division, home, away, B_WINS, **confirmed)
     return division
 
 

@@ -52,13 +52,62 @@ def browser() -> Iterator[object]:
         browser.close()
 
 
+#: A phone at the table: the viewport every page must fit without scrolling sideways.
+PHONE = {"width": 390, "height": 844}
+
+
 @pytest.fixture
 def page(browser) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone at the table
+    context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.set_default_timeout(15_000)
     yield page
     context.close()
+
+
+def log_in(page, base: str, username: str, password: str) -> None:
+    """Log in on the login page as a person does; returns once the site has let them in."""
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def mules_v_dads(*scorers: str, password: str = "table-talk-42"):
+    """A game of clabber in progress, the one the table tests play: Mules (Tom, Mary-Lou)
+    against Dads (Ann, Bob) in Monday Night, seated Tom, Ann, Mary-Lou, Bob, in a private
+    club whose scorers log in as ``scorers`` with ``password``; started by the first."""
+    from clabber_league.clubs.models import Role
+    from clabber_league.games import services
+    from clabber_league.leagues.models import TeamMember
+    from tests.factories import (
+        DivisionFactory,
+        MembershipFactory,
+        PlayerFactory,
+        TeamFactory,
+        UserFactory,
+    )
+
+    division = DivisionFactory(ruleset="clabber", name="Monday Night")
+    club = division.club
+    users = [UserFactory(username=name, password=password) for name in scorers]
+    for user in users:
+        MembershipFactory(club=club, user=user, role=Role.SCORER)
+    mules = TeamFactory(division=division, name="Mules", members=0)
+    dads = TeamFactory(division=division, name="Dads", members=0)
+    players = {}
+    for team, names in ((mules, ("Tom", "Mary-Lou")), (dads, ("Ann", "Bob"))):
+        for position, name in enumerate(names):
+            players[name] = PlayerFactory(club=club, name=name)
+            TeamMember.objects.create(team=team, player=players[name], position=position)
+    return services.game_start(
+        club=club,
+        division=division,
+        sides={"A": mules, "B": dads},
+        seats=[players[n] for n in ("Tom", "Ann", "Mary-Lou", "Bob")],
+        user=users[0] if users else None,
+    )
 
 
 # --- accessibility: axe-core, vendored from npm for the tests (make vendor) ---------------

@@ -35,13 +35,12 @@ from clabber_league.members import services as members_services
 from clabber_league.members.models import Dispute
 from clabber_league.scheduling.models import Fixture, ScheduleRun
 from clabber_league.scheduling.services.generation import schedule_config_save, schedule_run_execute
-from tests.browser.conftest import axe_violations
+from tests.browser.conftest import PHONE, axe_violations, log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DEMO_PASSWORD = "clabber-demo"  # seed_demo's logins: admin / scorer
 ANYONE, ADMIN = "anyone", "admin"
-PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
 
 
@@ -220,14 +219,6 @@ def _demo_club_night(club, admin):
     return event, series, players[0].pk
 
 
-def log_in(page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", DEMO_PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
-
-
 def _visits(who: str) -> list[Visit]:
     return [v for v in PAGES if who == ADMIN or v.who == ANYONE]
 
@@ -261,7 +252,7 @@ def test_every_page_passes_axe_core(live_server, browser, who, viewport):
     page = context.new_page()
     page.set_default_timeout(15_000)
     if who == ADMIN:
-        log_in(page, live_server.url, "admin")
+        log_in(page, live_server.url, "admin", DEMO_PASSWORD)
     failures = []
     for visit in _visits(who):
         response = page.goto(live_server.url + visit.url.format(**places))
@@ -282,7 +273,7 @@ def test_no_page_scrolls_sideways_on_a_phone(live_server, browser, who):
     page = context.new_page()
     page.set_default_timeout(15_000)
     if who == ADMIN:
-        log_in(page, live_server.url, "admin")
+        log_in(page, live_server.url, "admin", DEMO_PASSWORD)
     failures = []
     for visit in _visits(who):
         page.goto(live_server.url + visit.url.format(**places))

@@ -16,12 +16,11 @@ from playwright.sync_api import expect
 from clabber_league.cups.models import Cup, Tie
 from clabber_league.cups.services.progress import tie_walkover
 from clabber_league.cups.services.setup import cup_create, cup_draw
-from tests.browser.conftest import assert_accessible
+from tests.browser.conftest import PHONE, assert_accessible
 from tests.factories import DivisionFactory, TeamFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PHONE = {"width": 390, "height": 844}
 ROUNDS = ["Round 1", "Quarter-finals", "Semi-finals", "Final", "Third place"]
 
 

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from clabber_league.clubs.models import Role
 from clabber_league.events.models import Event, Round
 from clabber_league.games.models import Game
-from tests.browser.conftest import assert_accessible
+from tests.browser.conftest import PHONE, assert_accessible, log_in
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,14 +30,6 @@ def club():
     for i in range(1, 14):
         PlayerFactory(club=club, name=f"Player {i:02d}")
     return club
-
-
-def _log_in(page, base: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", "sec")
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def _score_table(page, sides: int) -> None:
@@ -65,7 +57,7 @@ def _play_round(page, browser, base: str, event: Event, number: int) -> None:
         for t in round_.tables.all()
     }
     for table in round_.tables.order_by("number"):
-        phone = browser.new_context(viewport={"width": 390, "height": 844})
+        phone = browser.new_context(viewport=PHONE)
         at_table = phone.new_page()
         at_table.set_default_timeout(15_000)
         at_table.goto(links[table.number])
@@ -78,7 +70,7 @@ def _play_round(page, browser, base: str, event: Event, number: int) -> None:
 
 def test_the_secretary_runs_a_night_of_thirteen(live_server, browser, page, club):
     base = live_server.url
-    _log_in(page, base)
+    log_in(page, base, "sec", PASSWORD)
     page.goto(f"{base}/clubs/{club.slug}/events/")
     assert_accessible(page)
     page.get_by_role("link", name="New night").click()
@@ -110,7 +102,7 @@ def test_the_secretary_runs_a_night_of_thirteen(live_server, browser, page, club
     expect(page.locator(".messages")).to_contain_text("Round 2 is drawn")
     _play_round(page, browser, base, event, 2)
     # Round 1 is over (its games confirmed by the draw): its table cards score no more.
-    stale = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    stale = browser.new_context(viewport=PHONE).new_page()
     stale.goto(first_links[1])
     expect(stale.locator("body")).to_contain_text("Round 1 of")
     expect(stale.locator("body")).to_contain_text("is over: its tables are closed")

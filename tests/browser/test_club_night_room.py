@@ -15,7 +15,7 @@ from clabber_league.events.services import checkin, rounds
 from clabber_league.events.services import events as event_services
 from clabber_league.games import services as games
 from clabber_league.games.models import Game
-from tests.browser.conftest import assert_accessible
+from tests.browser.conftest import assert_accessible, log_in
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,14 +66,6 @@ def _play_out(round_):
             game = Game.objects.get(pk=game.pk)
 
 
-def log_in(page, base: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", "secretary")
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
-
-
 def test_the_room_display_shows_a_deal_once_it_is_recorded(
     live_server, page, club, players, monkeypatch
 ):
@@ -103,7 +95,7 @@ def test_the_room_display_shows_a_deal_once_it_is_recorded(
 def test_table_cards_and_the_draw_for_the_wall(live_server, page, club, players):
     event = _night(club, players[:9], rules="bela-4")  # 9 at bela: two tables, one sits out
     rounds.round_draw(event=event)
-    log_in(page, live_server.url)
+    log_in(page, live_server.url, "secretary", PASSWORD)
     page.goto(f"{live_server.url}/clubs/{club.slug}/events/{event.pk}/rounds/1/cards/")
     cards = page.locator("article.night-card")
     expect(cards).to_have_count(2)

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from clabber_league.games.models import Game
 
-from .conftest import assert_accessible
+from .conftest import assert_accessible, log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,10 +34,7 @@ def _violations(page) -> list[str]:
 def test_every_page_runs_under_the_policy(live_server, page, demo):
     page.add_init_script(LISTEN)
     base = live_server.url
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", "admin")
-    page.fill("#id_password", "clabber-demo")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, base, "admin", "clabber-demo")
     league_games = demo.filter(division__isnull=False).order_by("pk")  # not a club night's
     finished = league_games.exclude(status="in_progress").first()
     open_game = league_games.filter(status="in_progress").first()
@@ -69,10 +66,7 @@ def test_every_page_runs_under_the_policy(live_server, page, demo):
 def test_the_moved_scripts_still_work(live_server, page, demo):
     page.add_init_script(LISTEN)
     base = live_server.url
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", "scorer")
-    page.fill("#id_password", "clabber-demo")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, base, "scorer", "clabber-demo")
     open_game = demo.filter(status="in_progress").first()
     page.goto(f"{base}/clubs/evansville/games/{open_game.pk}/deal/")
     card = page.locator("[data-meld-row='0']")

@@ -7,8 +7,6 @@ passes on every page.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
@@ -16,7 +14,7 @@ from clabber_league.clubs.models import Role
 from clabber_league.cups.models import Cup, Tie
 from clabber_league.cups.services.progress import tie_walkover
 from clabber_league.cups.services.setup import cup_create, cup_draw
-from tests.browser.conftest import assert_accessible
+from tests.browser.conftest import PHONE, assert_accessible, log_in
 from tests.factories import (
     DivisionFactory,
     MembershipFactory,
@@ -28,7 +26,6 @@ from tests.factories import (
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "green-baize-2026"
-PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1400, "height": 900}
 FITS = "() => document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth"
 
@@ -107,11 +104,7 @@ def test_a_phone_shows_tables_of_three_and_a_walkover_leaves_the_one_who_came(
         "normal",
     )
 
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", "sec")
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
+    log_in(page, base, "sec", PASSWORD)
     short = threes.ties.get(key="M1-9")
     page.goto(f"{base}/clubs/{threes.club.slug}/cups/{threes.pk}/ties/{short.pk}/")
     expect(page.get_by_role("heading", level=1)).to_have_text("Sam 09 v Sam 10 v Bye")

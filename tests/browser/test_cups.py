@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from clabber_league.clubs.models import Role
 from clabber_league.cups.models import Cup, Tie
 from clabber_league.leagues.models import HouseRules
-from tests.browser.conftest import assert_accessible
+from tests.browser.conftest import PHONE, assert_accessible, log_in
 from tests.cups.builders import finish_by_forfeits, round_robin, teams_of
 from tests.factories import DivisionFactory, MembershipFactory, UserFactory
 
@@ -21,7 +21,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "green-baize-2026"
 FITS = "() => document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth"
-PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
@@ -41,14 +40,6 @@ def season():
     teams = teams_of(division, ["Aces", "Bells", "Clubs", "Dads", "Eights"])
     finish_by_forfeits(round_robin(division, teams), teams)
     return {"club": club, "division": division, "teams": teams}
-
-
-def log_in(page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
 
 
 def play_the_tie(sec, scorer, base: str, cup: Cup, key: str) -> None:
@@ -91,8 +82,8 @@ def test_the_top_four_play_off_through_deal_entry_to_a_champion(
         sec.set_default_timeout(15_000)
         scorer = scorer_phone.new_page()
         scorer.set_default_timeout(15_000)
-        log_in(sec, base, "sec")
-        log_in(scorer, base, "marge")
+        log_in(sec, base, "sec", PASSWORD)
+        log_in(scorer, base, "marge", PASSWORD)
 
         sec.goto(f"{base}/clubs/{club.slug}/")
         sec.get_by_role("link", name="Cups").click()

@@ -13,18 +13,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from clabber_league.clubs.models import Role
 from clabber_league.games import services
 from clabber_league.games.models import DealRevision, Game
-from clabber_league.leagues.models import TeamMember
-from tests.browser.conftest import assert_accessible
-from tests.factories import (
-    DivisionFactory,
-    MembershipFactory,
-    PlayerFactory,
-    TeamFactory,
-    UserFactory,
-)
+from tests.browser.conftest import PHONE, assert_accessible, log_in, mules_v_dads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,31 +33,11 @@ ON_SCREEN = """el => {
 
 @pytest.fixture
 def game(db):
-    division = DivisionFactory(ruleset="clabber", name="Monday Night")
-    club = division.club
-    scorer = UserFactory(username="marge", password=PASSWORD)
-    MembershipFactory(club=club, user=scorer, role=Role.SCORER)
-    mules = TeamFactory(division=division, name="Mules", members=0)
-    dads = TeamFactory(division=division, name="Dads", members=0)
-    players = {}
-    for team, names in ((mules, ("Tom", "Mary-Lou")), (dads, ("Ann", "Bob"))):
-        for position, name in enumerate(names):
-            players[name] = PlayerFactory(club=club, name=name)
-            TeamMember.objects.create(team=team, player=players[name], position=position)
-    return services.game_start(
-        club=club,
-        division=division,
-        sides={"A": mules, "B": dads},
-        seats=[players[n] for n in ("Tom", "Ann", "Mary-Lou", "Bob")],
-        user=scorer,
-    )
+    return mules_v_dads("marge", password=PASSWORD)
 
 
 def open_deal_page(page, live_server, game, path="deal/"):
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("#id_username", "marge")
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server.url, "marge", PASSWORD)
     page.goto(f"{live_server.url}/clubs/{game.club.slug}/games/{game.pk}/{path}")
 
 
@@ -279,7 +250,7 @@ def test_deleting_a_deal_and_abandoning_the_game_ask_first_and_stay_in_the_histo
 
 
 def test_without_javascript_the_page_is_a_plain_form_that_records_melds(browser, live_server, game):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
     page = context.new_page()
     try:
         open_deal_page(page, live_server, game)

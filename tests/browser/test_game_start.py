@@ -12,7 +12,7 @@ from clabber_league.clubs.models import Role
 from clabber_league.games import services as game_services
 from clabber_league.games.models import Game
 from clabber_league.scheduling.models import Fixture
-from tests.browser.conftest import assert_accessible
+from tests.browser.conftest import assert_accessible, log_in
 from tests.factories import (
     DivisionFactory,
     MembershipFactory,
@@ -25,14 +25,6 @@ from tests.games.conftest import made
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "table-talk-42"
-
-
-def log_in(page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def fits_the_phone(page) -> None:
@@ -67,7 +59,7 @@ def test_a_scorer_starts_a_fixtures_game_with_a_substitute_who_deals_first(
     MembershipFactory(club=club, role=Role.SCORER, user=UserFactory(username="marge"))
     PlayerFactory(club=club, name="Sam Sub")
     base = live_server.url
-    log_in(page, base, "marge")
+    log_in(page, base, "marge", PASSWORD)
 
     page.goto(f"{base}/clubs/{club.slug}/")
     page.get_by_role("link", name="New game").click()
@@ -129,7 +121,7 @@ def test_a_player_finds_their_next_fixture_and_a_game_to_confirm_on_the_club_pag
     for _ in range(4):
         game_services.deal_record(game=game, data=made("A", 142), user=scorer)
 
-    log_in(page, live_server.url, "bertha")
+    log_in(page, live_server.url, "bertha", PASSWORD)
     page.goto(f"{live_server.url}/clubs/{club.slug}/")
     card = page.locator(".next-fixture")
     expect(card).to_contain_text("Dads v Mules")

@@ -3,6 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import log_in
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -48,10 +50,7 @@ def test_a_member_sees_their_own_clubs_first(live_server, page):
         club=club, user=UserFactory(username="dot", password="pw-table-42"), role=Role.PLAYER
     )
     ClubFactory(name="Fifty Club", slug="fifty", is_public=True)
-    page.goto(live_server.url + "/accounts/login/")
-    page.fill("#id_username", "dot")
-    page.fill("#id_password", "pw-table-42")
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, live_server.url, "dot", "pw-table-42")
     page.goto(live_server.url + "/")
     mine = page.locator("article", has=page.get_by_role("heading", name="Your clubs"))
     expect(mine.get_by_role("link", name="Parlour Club")).to_be_visible()

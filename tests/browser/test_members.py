@@ -12,7 +12,7 @@ from clabber_league.clubs.models import Role
 from clabber_league.games import services as game_services
 from clabber_league.games.models import Game
 from clabber_league.standings.models import PlayerRating, TeamStanding
-from tests.browser.conftest import assert_accessible
+from tests.browser.conftest import PHONE, assert_accessible, log_in
 from tests.factories import DivisionFactory, MembershipFactory, TeamFactory, UserFactory
 from tests.games.conftest import made
 
@@ -54,14 +54,6 @@ def table():
     return {"club": club, "division": division, "game": game, "bertha": d[0], "dads": dads}
 
 
-def log_in(page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
-
-
 def log_out(page) -> None:
     page.locator(".nav-toggle-label").click()
     page.get_by_role("button", name="Log out").click()
@@ -83,13 +75,13 @@ def finish_the_game(page, base: str, table) -> None:
 def test_invite_join_set_a_pin_and_confirm_on_the_scorers_phone(live_server, browser, table):
     base = live_server.url
     club, game, bertha = table["club"], table["game"], table["bertha"]
-    phone = browser.new_context(viewport={"width": 390, "height": 844})
-    theirs = browser.new_context(viewport={"width": 390, "height": 844})
+    phone = browser.new_context(viewport=PHONE)
+    theirs = browser.new_context(viewport=PHONE)
     try:
         page = phone.new_page()
         page.set_default_timeout(15_000)
         # The club admin invites Bertha by link, to scan at the club.
-        log_in(page, base, "sec")
+        log_in(page, base, "sec", PASSWORD)
         page.goto(f"{base}/clubs/{club.slug}/members/invitations/")
         assert_accessible(page)
         page.select_option("#id_player", str(bertha.pk))
@@ -124,7 +116,7 @@ def test_invite_join_set_a_pin_and_confirm_on_the_scorers_phone(live_server, bro
         assert bertha.user.username == "bertha"
 
         # At the table the scorer finishes the game and hands the phone over.
-        log_in(page, base, "marge")
+        log_in(page, base, "marge", PASSWORD)
         finish_the_game(page, base, table)
         page.goto(f"{base}/clubs/{club.slug}/games/{game.pk}/")
         page.get_by_role("link", name="Hand the phone to the other side").click()
@@ -159,12 +151,12 @@ def test_invite_join_set_a_pin_and_confirm_on_the_scorers_phone(live_server, bro
 def test_a_dispute_from_the_handover_reaches_the_admin_and_is_resolved(live_server, browser, table):
     base = live_server.url
     club, game = table["club"], table["game"]
-    scorer_ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    admin_ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    scorer_ctx = browser.new_context(viewport=PHONE)
+    admin_ctx = browser.new_context(viewport=PHONE)
     try:
         page = scorer_ctx.new_page()
         page.set_default_timeout(15_000)
-        log_in(page, base, "marge")
+        log_in(page, base, "marge", PASSWORD)
         finish_the_game(page, base, table)
         page.goto(f"{base}/clubs/{club.slug}/members/games/{game.pk}/handover/")
         page.select_option("#id_dispute_player", str(table["bertha"].pk))
@@ -174,7 +166,7 @@ def test_a_dispute_from_the_handover_reaches_the_admin_and_is_resolved(live_serv
 
         admin = admin_ctx.new_page()
         admin.set_default_timeout(15_000)
-        log_in(admin, base, "sec")
+        log_in(admin, base, "sec", PASSWORD)
         admin.goto(f"{base}/clubs/{club.slug}/members/disputes/")
         expect(admin.locator("table")).to_contain_text("Deal 2: we took the last trick")
         assert_accessible(admin)
@@ -212,11 +204,7 @@ def test_the_account_pages_work_on_a_phone(live_server, page, table):
     page.locator("#id_password2").fill("new-green-baize-7")
     page.get_by_role("button", name=re.compile("Change Password", re.I)).click()
     expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("Password", re.I))
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", "marge")
-    page.fill("#id_password", "new-green-baize-7")
-    page.get_by_role("button", name="Log in").click()
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
+    log_in(page, base, "marge", "new-green-baize-7")
     for path in ("/me/", "/me/settings/", "/accounts/password/change/", "/accounts/email/"):
         page.goto(base + path)
         assert_accessible(page)

@@ -13,49 +13,21 @@ import pytest
 from django.core.handlers.wsgi import WSGIHandler
 from playwright.sync_api import expect
 
-from clabber_league.clubs.models import Role
 from clabber_league.games import services, table_links
 from clabber_league.games.models import DealRevision, Game
-from clabber_league.leagues.models import TeamMember
 from clabber_league.standings.models import TeamStanding
-from tests.browser.conftest import assert_accessible
-from tests.factories import (
-    DivisionFactory,
-    MembershipFactory,
-    PlayerFactory,
-    TeamFactory,
-    UserFactory,
-)
+from tests.browser.conftest import PHONE, assert_accessible, log_in, mules_v_dads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "table-talk-42"
 TABLE = "the table link"  # a phone that scanned the table's QR code, no account
-PHONE = {"width": 390, "height": 844}
 MARY_LOU = 2
 
 
 @pytest.fixture
 def game(db):
-    division = DivisionFactory(ruleset="clabber", name="Monday Night")
-    club = division.club
-    for name in ("marge", "homer"):
-        MembershipFactory(
-            club=club, user=UserFactory(username=name, password=PASSWORD), role=Role.SCORER
-        )
-    mules = TeamFactory(division=division, name="Mules", members=0)
-    dads = TeamFactory(division=division, name="Dads", members=0)
-    players = {}
-    for team, names in ((mules, ("Tom", "Mary-Lou")), (dads, ("Ann", "Bob"))):
-        for position, name in enumerate(names):
-            players[name] = PlayerFactory(club=club, name=name)
-            TeamMember.objects.create(team=team, player=players[name], position=position)
-    return services.game_start(
-        club=club,
-        division=division,
-        sides={"A": mules, "B": dads},
-        seats=[players[n] for n in ("Tom", "Ann", "Mary-Lou", "Bob")],
-    )
+    return mules_v_dads("marge", "homer", password=PASSWORD)
 
 
 #: Waits (up to 120 s) until the service worker is active and has kept ``url``.
@@ -112,10 +84,7 @@ def phone(browser, live_server, game, username=TABLE):
         page.goto(live_server.url + table_links.table_link_path(link))
         page.wait_for_url(url)
     else:
-        page.goto(live_server.url + "/accounts/login/")
-        page.fill("#id_username", username)
-        page.fill("#id_password", PASSWORD)
-        page.get_by_role("button", name="Log in").click()
+        log_in(page, live_server.url, username, PASSWORD)
         page.goto(url)
     # The service worker has precached the assets and the engine, and kept this page.
     kept = page.evaluate(KEPT, url)

@@ -19,7 +19,7 @@ from clabber_league.scheduling.services.generation import (
     schedule_config_save,
     schedule_run_execute,
 )
-from tests.browser.conftest import assert_accessible
+from tests.browser.conftest import assert_accessible, log_in
 from tests.factories import (
     ClubFactory,
     DivisionFactory,
@@ -53,10 +53,7 @@ def test_the_secretary_generates_a_season_and_sees_its_fixtures(
     live_server, page, club, celery_worker_process
 ):
     base = live_server.url
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", "marge")
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    log_in(page, base, "marge", PASSWORD)
 
     page.goto(f"{base}/clubs/{club.slug}/")
     page.get_by_role("link", name="Schedule").click()

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from clabber_league.clubs.models import Role
 from clabber_league.games.models import Deal, Game
+from tests.browser.conftest import log_in
 from tests.factories import DivisionFactory, MembershipFactory, TeamFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,15 +31,9 @@ def league():
     return club, division, mules, dads
 
 
-def log_in(page, base_url: str) -> None:
-    page.goto(base_url + "/accounts/login/")
-    page.fill("#id_username", "marge")
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-
-
-def enter_deal(page, *, maker_seat: int, points_a: int, last: str, turned: str = "hearts",
-               save: bool = True) -> None:
+def enter_deal(
+    page, *, maker_seat: int, points_a: int, last: str, turned: str = "hearts", save: bool = True
+) -> None:
     suits = ["clubs", "diamonds", "hearts", "spades"]
     page.locator(f"label[for=id_maker_seat_{maker_seat}]").click()
     page.locator(f"label[for=id_trump_{suits.index(turned)}]").click()
@@ -54,7 +49,7 @@ def enter_deal(page, *, maker_seat: int, points_a: int, last: str, turned: str =
 def test_a_scorer_plays_a_whole_game_to_500(live_server, page, league):
     club, _division, mules, dads = league
     base = live_server.url
-    log_in(page, base)
+    log_in(page, base, "marge", PASSWORD)
 
     # Start the game from the club's page.
     page.goto(f"{base}/clubs/{club.slug}/")

@@ -14,7 +14,7 @@ from clabber_league.clubs.models import Role
 from clabber_league.games import services as game_services
 from clabber_league.scheduling.models import Fixture, Venue
 from clabber_league.scheduling.services.generation import schedule_config_save
-from tests.browser.conftest import assert_accessible
+from tests.browser.conftest import assert_accessible, log_in
 from tests.factories import DivisionFactory, MembershipFactory, TeamFactory, UserFactory
 from tests.games.conftest import made
 
@@ -22,14 +22,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "table-talk-42"
 CHRISTMAS = dt.date(2026, 12, 21)
-
-
-def log_in(page, base: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", "marge")
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def fits_the_phone(page) -> None:
@@ -67,7 +59,7 @@ def league():
 def test_a_move_onto_a_no_play_night_warns_then_shows_its_badge_and_note(live_server, page, league):
     club, division, _mules, _dads, fixture = league
     base = live_server.url
-    log_in(page, base)
+    log_in(page, base, "marge", PASSWORD)
     page.goto(f"{base}/clubs/{club.slug}/schedule/fixtures/{fixture.pk}/move/")
     page.fill("#id_date", CHRISTMAS.isoformat())
     page.fill("#id_note", "The hall is free after all")
@@ -90,7 +82,7 @@ def test_a_move_onto_a_no_play_night_warns_then_shows_its_badge_and_note(live_se
 def test_the_forfeit_form_and_an_empty_team_list(live_server, page, league):
     club, division, _mules, _dads, fixture = league
     base = live_server.url
-    log_in(page, base)
+    log_in(page, base, "marge", PASSWORD)
     page.goto(f"{base}/clubs/{club.slug}/schedule/fixtures/{fixture.pk}/forfeit/")
     expect(page.locator("input[name=kind]:checked")).to_have_count(0)
     assert_accessible(page)
@@ -123,7 +115,7 @@ def test_standings_a_game_at_the_table_and_the_deal_form_say_it_right(live_serve
     )
     game_services.deal_record(game=playing, data=made("A", 100), user=admin)
     base = live_server.url
-    log_in(page, base)
+    log_in(page, base, "marge", PASSWORD)
 
     page.goto(f"{base}/clubs/{club.slug}/standings/divisions/{division.pk}/")
     expect(page.get_by_text("2 game results not yet confirmed.")).to_be_visible()

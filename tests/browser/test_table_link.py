@@ -6,18 +6,9 @@ works says why."""
 import pytest
 from playwright.sync_api import expect
 
-from clabber_league.clubs.models import Role
-from clabber_league.games import services, table_links
+from clabber_league.games import table_links
 from clabber_league.games.models import Game
-from clabber_league.leagues.models import TeamMember
-from tests.browser.conftest import assert_accessible
-from tests.factories import (
-    DivisionFactory,
-    MembershipFactory,
-    PlayerFactory,
-    TeamFactory,
-    UserFactory,
-)
+from tests.browser.conftest import assert_accessible, mules_v_dads
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,24 +18,7 @@ SIDEWAYS = "() => document.scrollingElement.scrollWidth > document.scrollingElem
 
 @pytest.fixture
 def game(db):
-    division = DivisionFactory(ruleset="clabber", name="Monday Night")
-    club = division.club  # a private club: the phone reads it through its link only
-    scorer = UserFactory(username="marge")
-    MembershipFactory(club=club, user=scorer, role=Role.SCORER)
-    mules = TeamFactory(division=division, name="Mules", members=0)
-    dads = TeamFactory(division=division, name="Dads", members=0)
-    players = {}
-    for team, names in ((mules, ("Tom", "Mary-Lou")), (dads, ("Ann", "Bob"))):
-        for position, name in enumerate(names):
-            players[name] = PlayerFactory(club=club, name=name)
-            TeamMember.objects.create(team=team, player=players[name], position=position)
-    return services.game_start(
-        club=club,
-        division=division,
-        sides={"A": mules, "B": dads},
-        seats=[players[n] for n in ("Tom", "Ann", "Mary-Lou", "Bob")],
-        user=scorer,
-    )
+    return mules_v_dads("marge")  # a private club: the phone reads it through its link only
 
 
 def test_the_table_phone_scores_through_its_link_without_logging_in(live_server, page, game):

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from clabber_league.clubs.models import Player, PlayerMerge, Role
 from clabber_league.games import services as game_services
 from clabber_league.scheduling.models import Fixture, ScheduleConfig, Venue
-from tests.browser.conftest import assert_accessible
+from tests.browser.conftest import assert_accessible, log_in
 from tests.factories import DivisionFactory, MembershipFactory, TeamFactory, UserFactory
 from tests.games.conftest import made
 
@@ -46,17 +46,9 @@ def league():
     return {"club": club, "division": division, "admin": admin, "teams": (aces, bells, dads)}
 
 
-def log_in(page, base: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", "sec")
-    page.fill("#id_password", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
-
-
 def test_a_player_entered_twice_is_merged_from_the_players_page(live_server, page, league):
     club = league["club"]
-    log_in(page, live_server.url)
+    log_in(page, live_server.url, "sec", PASSWORD)
     page.goto(f"{live_server.url}/clubs/{club.slug}/members/players/")
     page.get_by_role("link", name="Merge T. Smith into another player").click()
     expect(page.get_by_role("heading", name="T. Smith is the same person as…")).to_be_visible()
@@ -82,7 +74,7 @@ def test_a_team_is_edited_and_withdrawn_on_a_phone(live_server, page, league):
         away=aces,
         date=timezone.localdate() + dt.timedelta(days=7),
     )
-    log_in(page, live_server.url)
+    log_in(page, live_server.url, "sec", PASSWORD)
     page.goto(f"{live_server.url}/clubs/{club.slug}/schedule/divisions/{division.pk}/setup/")
     page.get_by_role("link", name="Edit or withdraw Aces").click()
     assert page.evaluate(FITS)
@@ -143,7 +135,7 @@ def test_the_night_sheet_shows_byes_and_start_time_and_prints_on_one_page(
         venue=hall,
         table=1,
     )
-    log_in(page, live_server.url)
+    log_in(page, live_server.url, "sec", PASSWORD)
     page.goto(f"{live_server.url}/clubs/{club.slug}/schedule/nights/{night:%Y-%m-%d}/")
     page.get_by_role("link", name=re.compile("Night sheet")).click()
     expect(page.get_by_text("play starts 19:30")).to_be_visible()

@@ -10,6 +10,7 @@ from clabber_league.scheduling import selectors
 from clabber_league.scheduling.models import Fixture
 from clabber_league.scheduling.services.jobs import fixtures_flag_overdue
 from clabber_league.standings.models import TeamStanding
+from tests.factories import FixtureFactory
 from tests.standings.conftest import A_WINS, play
 
 pytestmark = pytest.mark.django_db
@@ -18,15 +19,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def fixture(division, teams):
     home, away = teams
-    return Fixture.objects.create(
-        club=division.club,
-        division=division,
-        round_number=1,
-        home=home,
-        away=away,
-        date=dt.date(2026, 9, 7),
-        games_planned=2,
-    )
+    return FixtureFactory(home=home, away=away, date=dt.date(2026, 9, 7), games_planned=2)
 
 
 def _matches_played(team) -> int:
@@ -66,14 +59,8 @@ def test_the_overdue_job_marks_decided_fixtures_played_and_flags_ones_without_ga
     division, teams, fixture, scorer
 ):
     home, away = teams
-    idle = Fixture.objects.create(
-        club=division.club,
-        division=division,
-        round_number=2,
-        home=away,
-        away=home,
-        date=dt.date(2026, 9, 14),
-        games_planned=2,
+    idle = FixtureFactory(
+        home=away, away=home, round_number=2, date=dt.date(2026, 9, 14), games_planned=2
     )
     play(division, home, away, A_WINS, user=scorer, fixture=fixture, number=1)
     play(division, home, away, A_WINS, user=scorer, fixture=fixture, number=2)
