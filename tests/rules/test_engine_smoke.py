@@ -31,12 +31,21 @@ from clabber_league.rules.validation import (
 )
 
 SECTION_6 = {
-    "ruleset": "clabber", "options": {"target": 500}, "maker": "A", "trump": "hearts",
-    "bidding": {"round": 2, "turned": "spades"}, "points": {"A": 90, "B": 62},
-    "last_trick": "A", "tricks": {"A": 4, "B": 2},
-    "melds": {"A": [{"kind": "sequence", "suit": "spades", "top": "A", "length": 3}],
-              "B": [{"kind": "four", "rank": "J"}]},
-    "bell": "A", "renege": [], "passed": False,
+    "ruleset": "clabber",
+    "options": {"target": 500},
+    "maker": "A",
+    "trump": "hearts",
+    "bidding": {"round": 2, "turned": "spades"},
+    "points": {"A": 90, "B": 62},
+    "last_trick": "A",
+    "tricks": {"A": 4, "B": 2},
+    "melds": {
+        "A": [{"kind": "sequence", "suit": "spades", "top": "A", "length": 3}],
+        "B": [{"kind": "four", "rank": "J"}],
+    },
+    "bell": "A",
+    "renege": [],
+    "passed": False,
 }
 
 
@@ -48,8 +57,11 @@ def fields(data, call=score_deal):
 
 def test_section_6_example_scores_as_published():
     assert score_deal(SECTION_6) == {
-        "outcome": "set", "score": {"A": 0, "B": 262}, "totals": {"A": 120, "B": 262},
-        "meld_winner": "B", "meld_points": {"A": 20, "B": 200},
+        "outcome": "set",
+        "score": {"A": 0, "B": 262},
+        "totals": {"A": 120, "B": 262},
+        "meld_winner": "B",
+        "meld_points": {"A": 20, "B": 200},
     }
 
 
@@ -67,14 +79,22 @@ def test_unknown_ruleset_and_option_name_the_field():
     assert fields({"ruleset": "clabber", "options": {"colour": 1}}) == ["options.colour"]
 
 
-@pytest.mark.parametrize(("slug", "points", "expected"), [
-    ("klaberjass", {"A": 50, "B": 96}, {"A": 0, "B": 106 + 50}),  # less: own + maker's
-    ("klaberjass", {"A": 63, "B": 73}, {"A": 0, "B": 73}),  # tie: own only
-    ("clabber-2", {"A": 50, "B": 96}, {"A": 0, "B": 106}),  # Clabber: own only
-])
+@pytest.mark.parametrize(
+    ("slug", "points", "expected"),
+    [
+        ("klaberjass", {"A": 50, "B": 96}, {"A": 0, "B": 106 + 50}),  # less: own + maker's
+        ("klaberjass", {"A": 63, "B": 73}, {"A": 0, "B": 73}),  # tie: own only
+        ("clabber-2", {"A": 50, "B": 96}, {"A": 0, "B": 106}),  # Clabber: own only
+    ],
+)
 def test_maker_set_per_family(slug, points, expected):
-    deal = {"ruleset": slug, "maker": "A", "trump": "clubs", "points": points,
-            "last_trick": "B" if points["A"] == 50 else "A"}
+    deal = {
+        "ruleset": slug,
+        "maker": "A",
+        "trump": "clubs",
+        "points": points,
+        "last_trick": "B" if points["A"] == 50 else "A",
+    }
     assert score_deal(deal)["score"] == expected
 
 
@@ -87,48 +107,78 @@ def test_card_points_must_be_possible():
     with pytest.raises(RulesError) as info:
         score_deal({**base, "ruleset": "klaberjass", "points": {"A": 100, "B": 47}})
     assert info.value.errors[0]["message"] == POINTS_SUM_AT_MOST.format(
-        most=146, ruleset="klaberjass", played=18, pack=32, sum=147)
+        most=146, ruleset="klaberjass", played=18, pack=32, sum=147
+    )
     # 0 points and the last trick: a Clabber trick of four cards holds at least 2 points
     assert fields({**base, "points": {"A": 0, "B": 152}}) == ["last_trick"]
-    assert fields({**base, "points": {"A": 90, "B": 62}, "tricks": {"A": 6, "B": 1}}) == [
-        "tricks"]
+    assert fields({**base, "points": {"A": 90, "B": 62}, "tricks": {"A": 6, "B": 1}}) == ["tricks"]
 
 
 def test_meld_rejections():
-    base = {"ruleset": "clabber", "maker": "A", "trump": "clubs", "last_trick": "A",
-            "points": {"A": 90, "B": 62}}
-    assert fields({**base, "melds": {"A": [{"kind": "four", "rank": "8"}]}}) == [
-        "melds.A[0].rank"]
+    base = {
+        "ruleset": "clabber",
+        "maker": "A",
+        "trump": "clubs",
+        "last_trick": "A",
+        "points": {"A": 90, "B": 62},
+    }
+    assert fields({**base, "melds": {"A": [{"kind": "four", "rank": "8"}]}}) == ["melds.A[0].rank"]
     with pytest.raises(RulesError) as info:
-        score_deal({**base, "ruleset": "klaberjass", "points": {"A": 90, "B": 50},
-                    "melds": {"A": [{"kind": "four", "rank": "J"}]}})
-    assert info.value.errors == [{"field": "melds.A[0].kind", "message": MELD_KIND_UNKNOWN.format(
-        kind="four-J", ruleset="klaberjass")}]
-    assert fields({**base, "melds": {"A": [{"kind": "sequence", "suit": "clubs", "top": "10",
-                                            "length": 3}]}}) == ["melds.A[0].top"]
+        score_deal(
+            {
+                **base,
+                "ruleset": "klaberjass",
+                "points": {"A": 90, "B": 50},
+                "melds": {"A": [{"kind": "four", "rank": "J"}]},
+            }
+        )
+    assert info.value.errors == [
+        {
+            "field": "melds.A[0].kind",
+            "message": MELD_KIND_UNKNOWN.format(kind="four-J", ruleset="klaberjass"),
+        }
+    ]
+    assert fields(
+        {**base, "melds": {"A": [{"kind": "sequence", "suit": "clubs", "top": "10", "length": 3}]}}
+    ) == ["melds.A[0].top"]
     clash = {"A": [{"kind": "four", "rank": "K"}], "B": [{"kind": "four", "rank": "K"}]}
     assert fields({**base, "melds": clash}) == ["melds.B[0]"]
-    assert fields({**base, "bell": "B", "melds": {"A": [
-        {"kind": "sequence", "suit": "clubs", "top": "K", "length": 3}]}}) == ["bell"]
+    assert fields(
+        {
+            **base,
+            "bell": "B",
+            "melds": {"A": [{"kind": "sequence", "suit": "clubs", "top": "K", "length": 3}]},
+        }
+    ) == ["bell"]
     nt = {**base, "ruleset": "bela-4", "trump": "none", "points": {"A": 70, "B": 50}}
     assert fields({**nt, "bell": "A"}) == ["bell"]
 
 
 def test_clabber_six_counts_as_five_and_equal_plain_runs_cancel():
-    base = {"ruleset": "clabber", "maker": "A", "trump": "clubs", "last_trick": "A",
-            "points": {"A": 90, "B": 62}}
+    base = {
+        "ruleset": "clabber",
+        "maker": "A",
+        "trump": "clubs",
+        "last_trick": "A",
+        "points": {"A": 90, "B": 62},
+    }
     six = {"kind": "sequence", "suit": "hearts", "top": "A", "length": 6}
     five = {"kind": "sequence", "suit": "spades", "top": "A", "length": 5}
     answer = score_deal({**base, "melds": {"A": [six], "B": [five]}})
     assert answer["meld_winner"] is None and answer["meld_points"] == {"A": 0, "B": 0}
-    answer = score_deal({**base, "ruleset": "clabber-wadesville",
-                         "melds": {"A": [six], "B": [five]}})
+    answer = score_deal(
+        {**base, "ruleset": "clabber-wadesville", "melds": {"A": [six], "B": [five]}}
+    )
     assert answer["meld_winner"] == "A" and answer["meld_points"]["A"] == 300
 
 
 def test_renege_and_redeal():
-    base = {"ruleset": "clabber", "maker": "A", "trump": "clubs",
-            "melds": {"B": [{"kind": "four", "rank": "A"}]}}
+    base = {
+        "ruleset": "clabber",
+        "maker": "A",
+        "trump": "clubs",
+        "melds": {"B": [{"kind": "four", "rank": "A"}]},
+    }
     assert score_deal({**base, "renege": ["A"]})["score"] == {"A": 0, "B": 262}
     assert score_deal({**base, "renege": ["A", "B"]})["outcome"] == "redeal"
     nt = {"ruleset": "bela-4", "maker": "A", "trump": "none", "renege": ["B"]}
@@ -138,8 +188,11 @@ def test_renege_and_redeal():
 def test_game_hung_pot_target_and_deal_after_the_end():
     tie = {"maker": "A", "trump": "clubs", "points": {"A": 71, "B": 81}, "last_trick": "A"}
     big = {"maker": "A", "trump": "clubs", "points": {"A": 142, "B": 10}, "last_trick": "A"}
-    game = {"ruleset": "clabber", "options": {"tie_hangs": True, "target": 400},
-            "deals": [tie, {"passed": True}, big, big]}
+    game = {
+        "ruleset": "clabber",
+        "options": {"tie_hangs": True, "target": 400},
+        "deals": [tie, {"passed": True}, big, big],
+    }
     answer = score_game(game)
     assert [d["outcome"] for d in answer["deals"]] == ["hung", "passed", "made", "made"]
     assert answer["running"][2] == {"A": 152 + 162, "B": 10}
@@ -152,8 +205,13 @@ def test_tie_at_target_play_on():
     answer = score_game({"ruleset": "clabber", "options": {"target": 86}, "deals": [even]})
     assert answer["finished"] and answer["winner"] == "A"
     made_b = {"maker": "B", "trump": "clubs", "points": {"A": 66, "B": 86}, "last_trick": "A"}
-    answer = score_game({"ruleset": "clabber", "options": {"target": 50, "tie_at_target":
-                                                             "play_on"}, "deals": [made_b]})
+    answer = score_game(
+        {
+            "ruleset": "clabber",
+            "options": {"target": 50, "tie_at_target": "play_on"},
+            "deals": [made_b],
+        }
+    )
     assert answer["scores"] == {"A": 76, "B": 86} and answer["winner"] == "B"
 
 

@@ -32,8 +32,10 @@ def test_sheet_rows_and_full_deals_mix_and_end_the_game_at_500():
 def test_a_row_no_legal_deal_gives_is_rejected_on_its_row():
     # A made deal puts 162 plus melds on the sheet in all; 120 + 52 = 172 cannot be.
     with pytest.raises(RulesError) as caught:
-        game({"sheet": {"A": 0, "B": 162}, "maker": "A", "mark": "set"},
-             {"sheet": {"A": 120, "B": 52}, "maker": "A", "mark": "made"})
+        game(
+            {"sheet": {"A": 0, "B": 162}, "maker": "A", "mark": "set"},
+            {"sheet": {"A": 120, "B": 52}, "maker": "A", "mark": "made"},
+        )
     assert caught.value.errors[0]["field"] == "deals[1].sheet"
 
 
