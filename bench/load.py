@@ -319,46 +319,87 @@ def cpu_share(before: tuple[int, int], after: tuple[int, int]) -> float:
     return (after[0] - before[0]) / total if total > 0 else 0.0
 
 
-def own_cpu_ticks(master: int, url: str) -> dict[int, int]:
-    """CPU ticks so far of this run's server side, by process: gunicorn's master (with the
-    workers it has reaped, e.g. after max-requests), its live workers and the PostgreSQL
-    backends connected to the benchmark's database."""
-    import psycopg
+class OwnCpu:
+    """CPU seconds this run's server side takes during a step: gunicorn ("web": its master
+    with the workers it has reaped, e.g. after max-requests, and its live workers) and the
+    PostgreSQL backends connected to the benchmark's database ("db").
 
-    def ticks(pid: int, children: bool = False) -> int:
+    Read every ``interval`` seconds all through the step. A worker's CPU goes on counting in
+    its master once reaped, so the web side is the difference of two sums; a backend ends
+    when its connection does (``CONN_MAX_AGE``), taking its ticks with it, so each backend
+    counts from its first reading (0 when it started during the step) to its last."""
+
+    def __init__(self, master: int, url: str, interval: float = 0.5) -> None:
+        import threading
+
+        self.master, self.db, self.interval = master, url.rsplit("/", 1)[1], interval
+        self.admin = url
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="own-cpu", daemon=True)
+        self.web = self.db_seconds = 0.0
+
+    @staticmethod
+    def _ticks(pid: int, children: bool = False) -> int | None:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except (OSError, IndexError):
-            return 0
+            return None
         # after the command: state, ppid, ..., utime (11), stime (12), cutime (13), cstime (14)
         return sum(int(v) for v in fields[11 : 15 if children else 13])
 
-    pids = {master: ticks(master, children=True)}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            if ppid == master:
-                pids[int(entry.name)] = ticks(int(entry.name))
-    db = url.rsplit("/", 1)[1]
-    with psycopg.connect(url, autocommit=True) as conn:
-        rows = conn.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-            [db],
-        ).fetchall()
-    for (pid,) in rows:
-        pids[pid] = ticks(pid)
-    return pids
+    def _web_ticks(self) -> int:
+        total = self._ticks(self.master, children=True) or 0
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                except (OSError, IndexError, ValueError):
+                    continue
+                if ppid == self.master:
+                    total += self._ticks(int(entry.name)) or 0
+        return total
+
+    def _run(self) -> None:
+        import psycopg
+
+        hz = os.sysconf("SC_CLK_TCK")
+        with psycopg.connect(self.admin, autocommit=True) as conn:
+
+            def backends() -> dict[int, int]:
+                rows = conn.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = %s "
+                    "AND pid <> pg_backend_pid()",
+                    [self.db],
+                ).fetchall()
+                found = {pid: self._ticks(pid) for (pid,) in rows}
+                return {pid: t for pid, t in found.items() if t is not None}
+
+            web_from = self._web_ticks()
+            first = backends()
+            last = dict(first)
+            while True:
+                stopped = self._stop.wait(self.interval)
+                for pid, t in backends().items():
+                    first.setdefault(pid, 0)  # connected during the step
+                    last[pid] = t
+                self.web = (self._web_ticks() - web_from) / hz
+                self.db_seconds = sum(last[pid] - first[pid] for pid in last) / hz
+                if stopped:
+                    return
+
+    def __enter__(self) -> OwnCpu:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
-def own_cpu_share(before: dict[int, int], after: dict[int, int], client: float, wall: float):
+def own_cpu_share(server: dict[str, float], client: float, wall: float) -> float:
     """Share of all CPUs this run's own processes (server side and the locust client, whose
     CPU seconds are ``client``) took over ``wall`` seconds."""
-    hz = os.sysconf("SC_CLK_TCK")
-    server = sum(max(0, t - before.get(pid, 0)) for pid, t in after.items()) / hz
-    return (server + client) / (wall * (os.cpu_count() or 1))
+    return (sum(server.values()) + client) / (wall * (os.cpu_count() or 1))
 
 
 def stop(server) -> None:
@@ -463,10 +504,10 @@ def orchestrate(args: argparse.Namespace) -> int:
                 f"think {args.think_min:g}-{args.think_max:g} s, standings every "
                 f"{args.read_every} actions"
             )
-            load_from, own_from = cpu_times(), own_cpu_ticks(server.pid, url)
+            load_from, own_cpu = cpu_times(), OwnCpu(server.pid, url)
             client_from, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
             # The database's backends are this run's own (BENCH_DATABASE_URL may name another).
-            with OtherLoad(databases=[url.rsplit("/", 1)[1]]) as other:
+            with OtherLoad(databases=[url.rsplit("/", 1)[1]]) as other, own_cpu:
                 subprocess.run(
                     [sys.executable, __file__, "--locust-child", str(plan_path), str(results_path)],
                     cwd=ROOT,
@@ -479,14 +520,15 @@ def orchestrate(args: argparse.Namespace) -> int:
             )
             results = json.loads(results_path.read_text())
             server_ms, per_worker = server_times(access, offset)
+            spent = {"web": own_cpu.web, "db": own_cpu.db_seconds}
             results.update(
                 server=server_ms,
                 per_worker=per_worker,
                 cpu_before=cpu_before,
                 cpu_during=cpu_share(load_from, cpu_times()),
-                cpu_own=own_cpu_share(
-                    own_from, own_cpu_ticks(server.pid, url), client_cpu, time.monotonic() - wall
-                ),
+                cpu_own=own_cpu_share(spent, client_cpu, time.monotonic() - wall),
+                cpu_web=spent["web"],
+                cpu_db=spent["db"],
                 cpu_client=client_cpu,
                 other=other.summary(),
                 other_mean=other.mean,
@@ -548,14 +590,17 @@ def saturation(args: argparse.Namespace, run_step) -> int:
             break
     print(
         f"\n{'users':>6}{'req/s':>9}{'p95 ms':>9}{'fails':>7}{'other CPU':>11}"
-        f"{'locust ms/req':>15}  run"
+        f"{'web ms/req':>12}{'db ms/req':>11}{'locust ms/req':>15}  run"
     )
     for users, rate, p95, failed, results in rows:
         other = results["other_mean"]
-        client = 1000 * results["cpu_client"] / max(1, len(results["samples"]))
+        served = max(1, len(results["samples"]))
+        client = 1000 * results["cpu_client"] / served
+        web, db = (1000 * results[key] / served for key in ("cpu_web", "cpu_db"))
         print(
             f"{users:>6}{rate:>9.1f}{p95:>9.1f}{failed:>7}"
-            f"{'?' if other is None else f'{other:.0%}':>11}{client:>15.2f}  "
+            f"{'?' if other is None else f'{other:.0%}':>11}"
+            f"{web:>12.2f}{db:>11.2f}{client:>15.2f}  "
             f"{'DISTURBED' if results['disturbed'] else 'undisturbed'}"
         )
     passed = [users for users, _, p95, failed, _ in rows if p95 < TARGET_P95_MS and not failed]
@@ -658,6 +703,10 @@ def report(results: dict) -> int:
             f"the load generator (locust, FastHttpUser): {client_cpu:.1f} CPU s, "
             f"{1000 * client_cpu / served:.2f} ms a request, "
             f"{client_cpu / (elapsed * (os.cpu_count() or 1)):.0%} of the CPUs"
+        )
+        print(
+            f"the server's CPU a request: gunicorn {1000 * results['cpu_web'] / served:.2f} ms, "
+            f"its PostgreSQL backends {1000 * results['cpu_db'] / served:.2f} ms"
         )
     print(results["other"])
     for message, count in sorted(results["errors"].items(), key=lambda e: -e[1])[:10]:
