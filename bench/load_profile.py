@@ -40,6 +40,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--users", type=int, default=50, help="tables (scorers) taking turns")
     parser.add_argument("--top", type=int, default=25, help="functions listed by own time")
     parser.add_argument("--no-profile", action="store_true", help="CPU figures only")
+    parser.add_argument(
+        "--profile-only",
+        choices=["start", "deal", "api", "page"],
+        help="profile only this type of request (the figures still cover the whole mix)",
+    )
     parser.add_argument("--seed", type=int, default=7)
     return parser.parse_args()
 
@@ -188,6 +193,11 @@ def main() -> None:
         return status, content
 
     START, RECORD, READ_API, READ_PAGE = names = load.NAMES
+    only = (
+        dict(zip(("start", "deal", "api", "page"), names, strict=True))[args.profile_only]
+        if args.profile_only
+        else None
+    )
     # Warm up: every request type a few times (URLconf, templates, serializers loaded), at
     # the warm-up table of the plan.
     warm = {"me": plan["warm_up"], "game": None, "deals": [], "next": 0,
@@ -227,13 +237,14 @@ def main() -> None:
                     name, fn = RECORD, record
                 queries[0] = 0
                 db_from = backend_ticks(pid)
-                if profile is not None:
+                profiled = profile is not None and (only is None or name == only)
+                if profiled:
                     profile.enable()
                 cpu_from, wall_from = time.process_time(), time.perf_counter()
                 fn(table)
                 cpu[name] += time.process_time() - cpu_from
                 wall[name] += time.perf_counter() - wall_from
-                if profile is not None:
+                if profiled:
                     profile.disable()
                 ticks = backend_ticks(pid)
                 if ticks >= db_from:
@@ -281,7 +292,7 @@ def main() -> None:
     # CPU time, not wall time: waiting on PostgreSQL or for a core (a shared machine)
     # counts for nothing.
     profile = cProfile.Profile(time.process_time)
-    measure(profile)
+    profiled = measure(profile)
     stats = pstats.Stats(profile)
     total = sum(row[2] for row in stats.stats.values())  # own time of every function
     layers = {
@@ -308,8 +319,11 @@ def main() -> None:
                 break
         else:
             own["other"] += row[2]
-    n = args.requests * 8
-    print(f"\ncProfile (CPU time) of the mix ({n} requests), own time by layer:")
+    n = sum(row["n"] for name, row in profiled.items() if only is None or name == only)
+    print(
+        f"\ncProfile (CPU time) of {'the mix' if only is None else only} ({n} requests), "
+        "own time by layer:"
+    )
     for layer, seconds in sorted(own.items(), key=lambda kv: -kv[1]):
         print(f"  {layer:<70}{1000 * seconds / n:>7.2f} ms/request {seconds / total:>5.0%}")
     print(f"\nthe {args.top} functions with the most time of their own:")
