@@ -17,7 +17,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Exists, Max, OuterRef, QuerySet, Sum
+from django.db.models import Max, QuerySet, Sum
 from django.utils import timezone
 
 from clabber_league.clubs.models import Club, Player
@@ -191,18 +191,30 @@ def _ordered(rows: Sequence[tuple], tiebreakers: list[str], points: dict[str, in
 def unconfirmed_games(*, division: Division, lines: list[Line]) -> int:
     """Games of the division that count in its table but are not confirmed yet, each once:
     a game is on the line of every team that played it, so the lines cannot be summed.
-    No query when no line has one (every result confirmed)."""
+    No query when no line has one (every result confirmed); else one, written once (the
+    standings page polls it every 10 s on a league night)."""
     if not any(line.counters["games_unconfirmed"] for line in lines):
         return 0
-    return (
-        Game.objects.filter(
-            club_id=division.club_id,
-            division=division,
-            status=Game.Status.FINISHED,
-            sides__team__isnull=False,
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _unconfirmed_sql(),
+            {
+                "club": division.club_id,
+                "division": division.pk,
+                "finished": Game.Status.FINISHED.value,
+            },
         )
-        .distinct()
-        .count()
+        return cursor.fetchone()[0]
+
+
+@functools.cache
+def _unconfirmed_sql() -> str:
+    game, side = Game._meta.db_table, GameSide._meta.db_table
+    return (
+        f"SELECT COUNT(*) FROM {game} g "
+        "WHERE g.club_id = %(club)s AND g.division_id = %(division)s "
+        "AND g.status = %(finished)s "
+        f"AND EXISTS (SELECT 1 FROM {side} s WHERE s.game_id = g.id AND s.team_id IS NOT NULL)"
     )
 
 
@@ -213,35 +225,65 @@ class LiveGame:
     deal_count: int
 
 
-def live_games(*, division: Division) -> list[LiveGame]:
-    """Games of the division at the table right now, with their running scores: one query."""
-    rows = (
-        GameSide.objects.filter(game__division=division, game__status=Game.Status.IN_PROGRESS)
-        .order_by("game_id", "side")
-        .values_list(
-            "game_id",
-            "side",
-            "team__name",
-            "game__score_a",
-            "game__score_b",
-            "game__score_c",
-            "game__deal_count",
+@dataclass
+class DivisionNow:
+    """What is happening in a division today: its games at the table, with their running
+    scores, and whether tonight is a league night (a game of the division played or a
+    fixture due today), when the standings page refreshes itself."""
+
+    live: list[LiveGame]
+    tonight: bool
+
+
+def division_now(*, division: Division) -> DivisionNow:
+    """The division's games in progress and its league-night flag: one query, written once
+    (the standings page reads it on every refresh)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _now_sql(),
+            {
+                "club": division.club_id,
+                "division": division.pk,
+                "in_progress": Game.Status.IN_PROGRESS.value,
+                "today": connection.ops.adapt_datefield_value(timezone.localdate()),
+            },
         )
-    )
+        rows = cursor.fetchall()
     games: dict[int, LiveGame] = {}
-    for game_id, side, team, a, b, c, deals in rows:
+    tonight = False
+    for game_id, side, team, a, b, c, deals, night in rows:
+        if game_id is None:  # the league-night row
+            tonight = bool(night)
+            continue
         live = games.setdefault(game_id, LiveGame(pk=game_id, sides=[], deal_count=deals))
         score = {"A": a, "B": b, "C": c}.get(side) or 0
         live.sides.append((side, team or f"Side {side}", score))
-    return list(games.values())
+    return DivisionNow(live=list(games.values()), tonight=tonight)
 
 
-def league_night(*, division: Division) -> bool:
-    """A game of the division is played, or a fixture is due, today: one query."""
-    today = timezone.localdate()
-    games = Game.objects.filter(division=OuterRef("pk"), played_on=today)
-    fixtures = Fixture.objects.filter(division=OuterRef("pk"), date=today)
-    return Division.objects.filter(pk=division.pk).filter(Exists(games) | Exists(fixtures)).exists()
+@functools.cache
+def _now_sql() -> str:
+    """Each side of each game in progress (game, side, team, the three scores, deals so
+    far), then one row whose last column says whether a game was played or a fixture is due
+    today; the sides in game and side order."""
+    game, side, team = Game._meta.db_table, GameSide._meta.db_table, Team._meta.db_table
+    fixture = Fixture._meta.db_table
+    return (
+        "SELECT * FROM ("
+        "SELECT g.id, s.side, t.name, g.score_a, g.score_b, g.score_c, g.deal_count, "
+        "NULL AS night "
+        f"FROM {side} s JOIN {game} g ON g.id = s.game_id "
+        f"LEFT JOIN {team} t ON t.id = s.team_id "
+        "WHERE g.club_id = %(club)s AND g.division_id = %(division)s "
+        "AND g.status = %(in_progress)s "
+        "UNION ALL "
+        "SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+        f"(EXISTS (SELECT 1 FROM {game} p WHERE p.club_id = %(club)s "
+        "AND p.division_id = %(division)s AND p.played_on = %(today)s) "
+        f"OR EXISTS (SELECT 1 FROM {fixture} f WHERE f.club_id = %(club)s "
+        "AND f.division_id = %(division)s AND f.date = %(today)s))"
+        ") now ORDER BY 1, 2"
+    )
 
 
 # --- charts ----------------------------------------------------------------------------------

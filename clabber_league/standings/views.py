@@ -60,15 +60,14 @@ def standings_index(request: HttpRequest) -> HttpResponse:
 
 def _table_context(request: HttpRequest, division: Division) -> dict[str, Any]:
     table = selectors.standings_table(division=division)
-    live = selectors.live_games(division=division)
-    tonight = selectors.league_night(division=division)
+    now = selectors.division_now(division=division)
     return {
-        "polling": bool(live) or tonight,
+        "polling": bool(now.live) or now.tonight,
         "club": request.club,
         "access": request.club_access,
         "division": division,
         "table": table,
-        "live": live,
+        "live": now.live,
     }
 
 

@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clabber_league.clubs.models import Role
+from clabber_league.games import services
 from clabber_league.standings.models import TiebreakerRules
 from tests.factories import ClubFactory, MembershipFactory, TeamFactory, UserFactory
 
@@ -138,6 +139,59 @@ def test_the_table_polls_itself_while_games_are_at_the_table(
     body = partial.content.decode()
     assert body.lstrip().startswith("{#") is False and 'id="standings-live"' in body
     assert "<html" not in body
+
+
+def test_the_table_polls_itself_on_a_league_night_before_any_game_starts(
+    client, viewer, division, teams, scorer
+):
+    import datetime
+
+    from django.utils import timezone
+
+    from clabber_league.scheduling.models import Fixture
+
+    aces, bells, dads, mules = teams
+    today = timezone.localdate()
+    client.force_login(viewer)
+    Fixture.objects.create(
+        club=division.club, division=division, round_number=1, home=aces, away=bells,
+        date=today + datetime.timedelta(days=7),
+    )  # fmt: skip
+    assert 'hx-trigger="every 10s"' not in client.get(_url("division", division)).content.decode()
+    Fixture.objects.create(
+        club=division.club, division=division, round_number=1, home=dads, away=mules,
+        date=today,
+    )  # fmt: skip
+    response = client.get(_url("division", division))
+    assert 'hx-trigger="every 10s"' in response.content.decode()
+    assert response.context["live"] == []  # polling for the night, no game at the table yet
+    other = TeamFactory(division__club=division.club)  # another division of the club, due
+    Fixture.objects.create(
+        club=division.club, division=other.division, round_number=1, home=other,
+        away=TeamFactory(division=other.division), date=today,
+    )  # fmt: skip
+    Fixture.objects.filter(division=division).delete()
+    assert 'hx-trigger="every 10s"' not in client.get(_url("division", division)).content.decode()
+
+
+def test_the_games_at_the_table_show_each_sides_running_score(
+    client, viewer, division, teams, scorer
+):
+    aces, bells, dads, mules = teams
+    first = start(division, aces, bells, user=scorer)
+    start(division, dads, mules, user=scorer)
+    services.deal_record(game=first, data=made("A", 100), user=scorer)
+    client.force_login(viewer)
+    live = client.get(_url("division", division)).context["live"]
+    assert [game.pk for game in live] == sorted(game.pk for game in live)
+    assert [(side, name) for side, name, _ in live[0].sides] == [
+        ("A", aces.name),
+        ("B", bells.name),
+    ]
+    first.refresh_from_db()
+    assert [score for _, _, score in live[0].sides] == [first.score_a, first.score_b]
+    assert first.score_a > 0 and live[0].deal_count == 1
+    assert [score for _, _, score in live[1].sides] == [0, 0] and live[1].deal_count == 0
 
 
 def test_a_public_club_shows_its_standings_to_anyone(client, division, crafted_tie):
