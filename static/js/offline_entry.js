@@ -86,6 +86,13 @@
   function refresh() {
     return Outbox.list(game.key).then(function (list) {
       var before = entries.length;
+      // Deals that left the outbox were sent, by this page or by the service worker
+      // (Background Sync, often first when the network comes back), unless a person
+      // dropped them here: remember them, to tell when another phone's deals replace them.
+      var still = {};
+      list.forEach(function (e) { still[e.key] = true; });
+      entries.filter(function (e) { return isDeal(e) && !still[e.key] && !droppedHere[e.key]; })
+        .forEach(function (e) { noteSent(e.number, e.body); });
       entries = list;
       if (before && !list.length && navigator.onLine) {
         // Every deal is on the server (sent from here or by the service worker): show
@@ -470,7 +477,7 @@
         return request("POST", game.set_aside_url, { number: entry.number, deal: entry.body }, entry.key + "-aside");
       }).then(function (response) {
         return response.json().then(function (revision) { markSeen([revision.id]); }, function () {});
-      }).then(function () { return Outbox.remove(entry.key); });
+      }).then(function () { droppedHere[entry.key] = true; return Outbox.remove(entry.key); });
     });
     return chain;
   }
@@ -478,6 +485,7 @@
   // --- another phone's deals set aside (this phone's were kept) ----------------------
   var SEEN = "outbox-aside-seen:" + game.key, SENT = "outbox-sent-deals:" + game.key;
   var aside = [], replaced = [];
+  var droppedHere = {};  // outbox keys a person discarded or set aside on this page
   function sentDeals() {
     try { return JSON.parse(localStorage.getItem(SENT) || "{}"); } catch (e) { return {}; }
   }
@@ -562,7 +570,7 @@
       b.disabled = true;
       var work;
       if (action === "retry") { entry.state = "waiting"; entry.message = ""; work = Outbox.put(entry); }
-      else if (action === "discard") { work = Outbox.remove(entry.key); }
+      else if (action === "discard") { droppedHere[entry.key] = true; work = Outbox.remove(entry.key); }
       else if (action === "keep-mine") { work = keepMine(entry); }
       else { work = keepTheirs(entry); }
       work.then(function () {
