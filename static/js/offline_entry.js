@@ -395,11 +395,8 @@
   function send() {
     if (sending || !navigator.onLine || !pending()) { return Promise.resolve(); }
     sending = true;
-    var before = entries.slice();
     return Outbox.flush(game.key).then(function (report) {
       sending = false;
-      // Remember what this phone sent, to tell when another phone replaces it.
-      before.slice(0, report.sent).filter(isDeal).forEach(function (e) { noteSent(e.number, e.body); });
       if (report.offline && navigator.onLine) {
         retryTimer = retryTimer || setTimeout(function () { retryTimer = null; send(); }, 2000);
       }
