@@ -332,38 +332,37 @@ class OwnCpu:
     def __init__(self, master: int, url: str, interval: float = 0.5) -> None:
         import threading
 
-        self.master, self.db, self.interval = master, url.rsplit("/", 1)[1], interval
-        self.admin = url
+        self.master, self.url, self.interval = master, url, interval
+        self.db = url.rsplit("/", 1)[1]
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="own-cpu", daemon=True)
         self.web = self.db_seconds = 0.0
 
     @staticmethod
     def _ticks(pid: int, children: bool = False) -> int | None:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
+        from _machine import _stat
+
+        fields = _stat(pid)
+        if fields is None:
             return None
         # after the command: state, ppid, ..., utime (11), stime (12), cutime (13), cstime (14)
         return sum(int(v) for v in fields[11 : 15 if children else 13])
 
     def _web_ticks(self) -> int:
+        from _machine import _stat
+
         total = self._ticks(self.master, children=True) or 0
         for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                try:
-                    ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                except (OSError, IndexError, ValueError):
-                    continue
-                if ppid == self.master:
-                    total += self._ticks(int(entry.name)) or 0
+            fields = _stat(int(entry.name)) if entry.name.isdigit() else None
+            if fields is not None and fields[1] == str(self.master):
+                total += self._ticks(int(entry.name)) or 0
         return total
 
     def _run(self) -> None:
         import psycopg
 
         hz = os.sysconf("SC_CLK_TCK")
-        with psycopg.connect(self.admin, autocommit=True) as conn:
+        with psycopg.connect(self.url, autocommit=True) as conn:
 
             def backends() -> dict[int, int]:
                 rows = conn.execute(
