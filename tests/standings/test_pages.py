@@ -142,7 +142,7 @@ def test_the_table_polls_itself_while_games_are_at_the_table(
 
 
 def test_the_table_polls_itself_on_a_league_night_before_any_game_starts(
-    client, viewer, division, teams, scorer
+    client, viewer, division, teams
 ):
     import datetime
 
