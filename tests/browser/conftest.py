@@ -7,6 +7,8 @@ skipped with a plain reason locally, and fail under ``CI=true``.
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -32,6 +34,44 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.browser)
+
+
+def _requests_in_flight() -> list[threading.Thread]:
+    # The live server (Django's ThreadedWSGIServer) answers each request in a thread of its
+    # own, which Python names after its target.
+    return [t for t in threading.enumerate() if "process_request_thread" in t.name]
+
+
+def wait_for_requests_in_flight(timeout: float = 15.0) -> None:
+    """Return once the live server has answered every request it was sent.
+
+    A page closed at a test's end may have just sent a request (a preview, a poll, a deal
+    its outbox sent). Emptying the database under it fails the next test: on PostgreSQL
+    the TRUNCATE and the request's transaction can deadlock, on SQLite the tables are
+    locked. Quiet means no request thread twice in a row, 50 ms apart, so a request
+    accepted between two looks is waited for too.
+    """
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while quiet < 2 and time.monotonic() < deadline:
+        busy = _requests_in_flight()
+        for thread in busy:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
+        quiet = 0 if busy else quiet + 1
+        time.sleep(0.05)
+
+
+@pytest.fixture(autouse=True)
+def _live_server_answered_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every browser test's database is emptied only once the live server is quiet.
+
+    An autouse fixture of this conftest is set up after pytest-django's own (which opens
+    the test's database) and so torn down before it; the pages and browser contexts a
+    test opens are set up after this and closed before it.
+    """
+    yield
+    if "live_server" in request.fixturenames:
+        wait_for_requests_in_flight()
 
 
 @pytest.fixture(scope="session")

@@ -57,12 +57,8 @@ def phones(browser, live_server, game):
     yield open_phone
     for context in opened:
         context.close()
-    # A request a phone sent just before it closed may still be at the live server: let it
-    # finish before the database is emptied for the next test (SQLite would find its
-    # tables locked).
-    for thread in threading.enumerate():
-        if "process_request_thread" in thread.name:
-            thread.join(timeout=10)
+    # The requests they sent just before they closed are waited for by the browser
+    # conftest before the database is emptied.
 
 
 #: How many deals the phone's outbox holds (IndexedDB, static/js/outbox.js).
