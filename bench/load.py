@@ -339,14 +339,15 @@ class OwnCpu:
         self.web = self.db_seconds = 0.0
 
     @staticmethod
-    def _ticks(pid: int, children: bool = False) -> int | None:
+    def _cpu(fields: list[str], children: bool = False) -> int:
+        # after the command: state, ppid, ..., utime (11), stime (12), cutime (13), cstime (14)
+        return sum(int(v) for v in fields[11 : 15 if children else 13])
+
+    def _ticks(self, pid: int, children: bool = False) -> int | None:
         from _machine import _stat
 
         fields = _stat(pid)
-        if fields is None:
-            return None
-        # after the command: state, ppid, ..., utime (11), stime (12), cutime (13), cstime (14)
-        return sum(int(v) for v in fields[11 : 15 if children else 13])
+        return None if fields is None else self._cpu(fields, children)
 
     def _web_ticks(self) -> int:
         from _machine import _stat
@@ -355,7 +356,7 @@ class OwnCpu:
         for entry in Path("/proc").iterdir():
             fields = _stat(int(entry.name)) if entry.name.isdigit() else None
             if fields is not None and fields[1] == str(self.master):
-                total += self._ticks(int(entry.name)) or 0
+                total += self._cpu(fields)  # a live worker, from the stat just read
         return total
 
     def _run(self) -> None:
