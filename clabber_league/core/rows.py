@@ -26,9 +26,11 @@ _CONVERTERS: weakref.WeakKeyDictionary[Any, dict[type[Model], list[tuple[Any, li
 _CONVERTERS = weakref.WeakKeyDictionary()
 
 
-def columns(model: type[Model], alias: str) -> list[str]:
-    """``alias.column`` of each of the model's concrete fields, in :func:`instance`'s order."""
-    return [f"{alias}.{f.column}" for f in model._meta.concrete_fields]
+def columns(model: type[Model], alias: str, *, using: str = DEFAULT_DB_ALIAS) -> list[str]:
+    """``alias."column"`` of each of the model's concrete fields, in :func:`instance`'s
+    order; quoted, as a column may bear a reserved word's name (a fixture's ``table``)."""
+    quote = connections[using].ops.quote_name
+    return [f"{alias}.{quote(f.column)}" for f in model._meta.concrete_fields]
 
 
 def instance(model: type[M], values: Sequence[Any], *, using: str = DEFAULT_DB_ALIAS) -> M:

@@ -47,6 +47,7 @@ from clabber_league.core.idempotency import (
     keyed_by_row,
 )
 from clabber_league.leagues.models import Division, Team
+from clabber_league.rules import BUILTIN_RULESETS
 from clabber_league.scheduling.models import Fixture
 
 from . import selectors, services, table_links
@@ -205,6 +206,14 @@ class _Loaded(serializers.PrimaryKeyRelatedField):
         return found if found is not None else super().to_internal_value(data)
 
 
+#: The most players any rule set seats at one table.
+MAX_SEATS = max(ruleset.players for ruleset in BUILTIN_RULESETS.values())
+SEATS_TOO_MANY = "A table seats at most {cap} players; {given} seats were given."
+#: The most sides any rule set has.
+MAX_SIDES = max(len(ruleset.sides) for ruleset in BUILTIN_RULESETS.values())
+SIDES_TOO_MANY = "A game has at most {cap} sides; {given} were given."
+
+
 class GameCreateSerializer(ClubScopedSerializer):
     division = _Loaded(Division, queryset=Division.objects.all())
     fixture = _Loaded(Fixture, queryset=Fixture.objects.all(), required=False, allow_null=True)
@@ -275,25 +284,21 @@ def _ids(value: Any) -> list[int]:
 
 def _load_game_rows(club: Any, data: Mapping[str, Any]) -> dict[type, dict[int, Any]]:
     sides = data.get("sides")
-    wanted = {
-        Division: (
-            Division.objects.filter(club=club).select_related("house_rules"),
-            _ids(data.get("division")),
-        ),
-        Fixture: (Fixture.objects.filter(club=club), _ids(data.get("fixture"))),
-        Team: (
-            Team.objects.filter(club=club).prefetch_related("members"),
-            _ids(list(sides.values())) if isinstance(sides, Mapping) else [],
-        ),
-        Player: (
-            Player.objects.filter(club=club),
-            _ids(data.get("seats")) + _ids(data.get("first_dealer_player")),
-        ),
-    }
-    return {
-        model: ({row.pk: row for row in queryset.filter(pk__in=ids)} if ids else {})
-        for model, (queryset, ids) in wanted.items()
-    }
+    seats = data.get("seats")
+    # Refused before anything is read: the work stays the size of a table.
+    if isinstance(seats, list | tuple) and len(seats) > MAX_SEATS:
+        message = SEATS_TOO_MANY.format(cap=MAX_SEATS, given=len(seats))
+        raise ValidationError({"seats": [message]})
+    if isinstance(sides, Mapping) and len(sides) > MAX_SIDES:
+        message = SIDES_TOO_MANY.format(cap=MAX_SIDES, given=len(sides))
+        raise ValidationError({"sides": [message]})
+    return selectors.start_rows(
+        club=club,
+        divisions=_ids(data.get("division")),
+        fixtures=_ids(data.get("fixture")),
+        teams=_ids(list(sides.values())) if isinstance(sides, Mapping) else [],
+        players=_ids(seats) + _ids(data.get("first_dealer_player")),
+    )
 
 
 class SheetRowSerializer(serializers.Serializer):

@@ -129,6 +129,54 @@ def test_starting_a_game_through_the_api(club, division, teams, scorer):
     assert [s["side"] for s in response.json()["seats"]] == ["A", "B", "A", "B"]
 
 
+def test_a_game_started_through_the_api_plays_by_its_divisions_house_rules(
+    club, division, teams, scorer
+):
+    from clabber_league.games.models import Game
+    from clabber_league.leagues.models import HouseRules
+
+    house = HouseRules.objects.create(
+        club=club, name="Short game", base="clabber", options={"target": 300}
+    )
+    division.house_rules = house
+    division.save()
+    a, b = teams
+    players = [[m.player_id for m in t.members.order_by("position")] for t in (a, b)]
+    response = _client(scorer).post(
+        f"/api/clubs/{club.slug}/games/",
+        {
+            "division": division.pk,
+            "sides": {"A": a.pk, "B": b.pk},
+            "seats": [players[0][0], players[1][0], players[0][1], players[1][1]],
+        },
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    game = Game.objects.get(pk=response.json()["id"])
+    assert game.rules == {"name": "Short game", "base": "clabber", "options": {"target": 300}}
+    assert [s.substitute for s in game.seats.order_by("seat")] == [False] * 4
+
+
+def test_a_division_or_player_of_another_club_is_refused_by_field(club, division, teams, scorer):
+    from tests.factories import DivisionFactory, TeamFactory
+
+    theirs = TeamFactory(division=DivisionFactory())
+    a, b = teams
+    players = [[m.player_id for m in t.members.order_by("position")] for t in (a, b)]
+    response = _client(scorer).post(
+        f"/api/clubs/{club.slug}/games/",
+        {
+            "division": theirs.division_id,
+            "sides": {"A": a.pk, "B": b.pk},
+            "seats": [players[0][0], players[1][0], theirs.members.first().player_id, 99999],
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    fields = sorted(e["field"] for e in response.json()["errors"])
+    assert fields == ["division", "seats"], response.json()
+
+
 def test_a_team_of_another_club_cannot_be_used_by_id(club, division, teams, scorer):
     from tests.factories import TeamFactory
 

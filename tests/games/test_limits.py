@@ -17,8 +17,8 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from clabber_league.calculator.api import TOO_MANY_DEALS
-from clabber_league.games import services
-from clabber_league.games.models import Deal
+from clabber_league.games import api, services
+from clabber_league.games.models import Deal, Game
 
 from .conftest import made
 
@@ -73,6 +73,29 @@ def test_a_paper_sheet_request_with_too_many_rows_is_refused_before_any_work(gam
     assert response.status_code == 409  # a full game is a conflict with what is stored
     assert response.json()["errors"][0]["message"] == services.GAME_FULL.format(cap=3, count=2)
     assert Deal.objects.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [
+        ("seats", api.SEATS_TOO_MANY.format(cap=6, given=5000)),
+        ("sides", api.SIDES_TOO_MANY.format(cap=3, given=5000)),
+    ],
+)
+def test_starting_a_game_with_thousands_of_seats_or_sides_is_refused_before_any_read(
+    club, division, teams, scorer, field, message
+):
+    a, b = teams
+    body = {"division": division.pk, "sides": {"A": a.pk, "B": b.pk}, "seats": [1, 2, 3, 4]}
+    body[field] = list(range(1, 5001)) if field == "seats" else {f"S{i}": a.pk for i in range(5000)}
+    client = _api(scorer)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(f"/api/clubs/{club.slug}/games/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"] == [{"field": field, "message": message}]
+    # who is asking and for which club (a session: the user, then the club), nothing more
+    assert len(queries) <= 3, [q["sql"] for q in queries.captured_queries]
+    assert not Game.objects.exists()
 
 
 def test_the_rules_calculator_refuses_a_game_of_more_deals_than_the_cap():
