@@ -10,6 +10,12 @@ load does not add to), the CPU of the PostgreSQL backend that served them (its
 ``/proc/<pid>/stat``) and the queries per request; then a cProfile of the whole mix, by the
 layers of the serving stack, and the functions that take the most time of their own.
 
+The CPU's speed on this shared machine changes from minute to minute (the same code has
+taken twice the CPU an hour later), so a fixed piece of pure Python runs after every request
+too, outside its timing: one game of Clabber simulated by the rules engine, the same seed
+each time. Each request type's CPU is also given in those units (``units``): the figure to
+compare between two runs, of two versions of the code, made at different moments.
+
     .venv/bin/python bench/load_profile.py [--requests 100] [--users 50] [--top 25]
                                            [--no-profile]
 """
@@ -212,15 +218,31 @@ def main() -> None:
             cursor.execute("SELECT pg_backend_pid()")
             return cursor.fetchone()[0]
 
+    from clabber_league.rules import get_ruleset
+    from clabber_league.rules.simulate import simulate_game
+
+    ruleset = get_ruleset("clabber")
+
+    def calibration() -> float:
+        """CPU seconds of the fixed piece of pure Python: the CPU's speed of the moment."""
+        import random
+
+        rng = random.Random(1)
+        start = time.process_time()
+        simulate_game(ruleset, rng)
+        return time.process_time() - start
+
     def measure(profile=None) -> dict:
         """The load test's mix: each table in turn takes its next action as a locust user
         does (start a game, its deals one by one, every ``read_every``-th action the
         standings, by turns API and page), each request timed on its own."""
+        figures: dict = {}
         cpu = dict.fromkeys(names, 0.0)
         db = dict.fromkeys(names, 0)
         wall = dict.fromkeys(names, 0.0)
         done = dict.fromkeys(names, 0)
         counted = dict.fromkeys(names, 0)
+        unit = [0.0, 0]  # calibration CPU seconds, runs
         pid = backend()
         with connection.execute_wrapper(count):
             for i in range(args.requests * 8):
@@ -253,14 +275,20 @@ def main() -> None:
                     pid = backend()
                 done[name] += 1
                 counted[name] += queries[0]
+                if profile is None:
+                    unit[0] += calibration()
+                    unit[1] += 1
+        unit_ms = 1000 * unit[0] / unit[1] if unit[1] else None
+        figures["unit_ms"] = unit_ms
         hz = os.sysconf("SC_CLK_TCK")
-        return {
+        return figures | {
             name: {
                 "n": done[name],
                 "cpu_ms": 1000 * cpu[name] / done[name],
                 "db_ms": 1000 * db[name] / hz / done[name],
                 "wall_ms": 1000 * wall[name] / done[name],
                 "queries": counted[name] / done[name],
+                "units": 1000 * cpu[name] / done[name] / unit_ms if unit_ms else None,
             }
             for name in names
             if done[name]
@@ -268,17 +296,28 @@ def main() -> None:
 
     with OtherLoad(databases=[DB_NAME]) as other:
         figures = measure()
+    unit_ms = figures.pop("unit_ms")
     print("\nper request, the load test's mix (production settings, in process):")
     header = (
-        f"{'request type':<42}{'requests':>9}{'CPU ms':>9}{'PG ms':>8}{'wall ms':>9}{'queries':>9}"
+        f"{'request type':<42}{'requests':>9}{'CPU ms':>9}{'units':>7}{'PG ms':>8}"
+        f"{'wall ms':>9}{'queries':>9}"
     )
     print(header)
     print("-" * len(header))
+    total = {"n": 0, "cpu": 0.0}
     for name, row in figures.items():
         print(
-            f"{name:<42}{row['n']:>9}{row['cpu_ms']:>9.2f}{row['db_ms']:>8.2f}{row['wall_ms']:>9.2f}"
-            f"{row['queries']:>9.1f}"
+            f"{name:<42}{row['n']:>9}{row['cpu_ms']:>9.2f}{row['units']:>7.2f}{row['db_ms']:>8.2f}"
+            f"{row['wall_ms']:>9.2f}{row['queries']:>9.1f}"
         )
+        total["n"] += row["n"]
+        total["cpu"] += row["n"] * row["cpu_ms"]
+    mean = total["cpu"] / total["n"]
+    print(f"{'the mix, mean':<42}{total['n']:>9}{mean:>9.2f}{mean / unit_ms:>7.2f}")
+    print(
+        f"units: the request's CPU over that of one game of Clabber simulated by the rules "
+        f"engine (fixed seed), run after every request: {unit_ms:.3f} ms on average here"
+    )
     print(other.summary())
     print(
         "CPU ms: this process (Django, DRF, psycopg's client side), unaffected by other "
@@ -293,6 +332,7 @@ def main() -> None:
     # counts for nothing.
     profile = cProfile.Profile(time.process_time)
     profiled = measure(profile)
+    profiled.pop("unit_ms")
     stats = pstats.Stats(profile)
     total = sum(row[2] for row in stats.stats.values())  # own time of every function
     layers = {
