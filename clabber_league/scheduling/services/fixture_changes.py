@@ -9,13 +9,16 @@ change waits for a generation running and the other way round.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
+from clabber_league.core import rows
 from clabber_league.core.errors import CONFLICT, conflict
-from clabber_league.leagues.models import Division, Team, Venue
+from clabber_league.leagues.models import Division, Season, Team, Venue
+from clabber_league.leagues.results import Points
 from clabber_league.leagues.services import VENUE_OTHER_CLUB
 
 from .. import selectors
@@ -357,18 +360,10 @@ def fixture_result_update(*, fixture_id: int) -> Fixture:
     ``games.services`` calls it inside the transaction of the game write that changes
     whether a game counts, with the game row locked, so the schedule, the standings and
     the status never disagree, not even until the nightly job."""
-    fixture = (
-        Fixture.objects.select_for_update(of=("self",))
-        .select_related("division__season")
-        .get(pk=fixture_id)
-    )
+    fixture, points = _locked_with_points(fixture_id)
     if fixture.status == Fixture.Status.FORFEIT:
         return fixture
-    result = selectors.fixture_result_of(
-        fixture,
-        selectors.fixture_games(fixture=fixture),
-        selectors.season_points(fixture.division.season),
-    )
+    result = selectors.fixture_result_of(fixture, selectors.fixture_games(fixture=fixture), points)
     if result.decided and fixture.status != Fixture.Status.PLAYED:
         fixture.status = Fixture.Status.PLAYED
         fixture.flagged_at = None
@@ -380,6 +375,29 @@ def fixture_result_update(*, fixture_id: int) -> Fixture:
         return fixture
     fixture.save(update_fields=["status", "flagged_at"])
     return fixture
+
+
+def _locked_with_points(fixture_id: int) -> tuple[Fixture, Points]:
+    """The fixture, its row locked, and its season's points: one statement written once
+    (``core.rows``); ``Fixture.DoesNotExist`` when there is none."""
+    with connection.cursor() as cursor:
+        cursor.execute(_locked_with_points_sql(connection.vendor), [fixture_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise Fixture.DoesNotExist("Fixture matching query does not exist.")
+    *values, win, tie, loss = row
+    return rows.instance(Fixture, values), Points(win=win, tie=tie, loss=loss)
+
+
+@functools.cache
+def _locked_with_points_sql(vendor: str) -> str:
+    lock = " FOR UPDATE OF f" if connection.features.has_select_for_update_of else ""
+    return (
+        f"SELECT {', '.join(rows.columns(Fixture, 'f'))}, s.points_win, s.points_tie, "
+        f"s.points_loss FROM {Fixture._meta.db_table} f "
+        f"JOIN {Division._meta.db_table} d ON d.id = f.division_id "
+        f"JOIN {Season._meta.db_table} s ON s.id = d.season_id WHERE f.id = %s{lock}"
+    )
 
 
 def fixtures_team_withdrawn(*, team: Team, on: dt.date, user: Any = None) -> None:

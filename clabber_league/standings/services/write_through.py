@@ -22,11 +22,13 @@ whatever games it may have.
 from __future__ import annotations
 
 import datetime
+import functools
 from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
 
+from clabber_league.core import rows as hand_written
 from clabber_league.games.models import Game
 from clabber_league.leagues.results import game_counts
 from clabber_league.scheduling.models import Fixture
@@ -181,14 +183,56 @@ def _counted_neither_before_nor_after(game: Game, status_before: str | None) -> 
 
 
 def _old_contributions(key: str) -> dict[int, dict[str, Any]]:
-    """The stored contributions of match ``key``, locked, by team."""
-    rows = (
-        StandingContribution.objects.select_for_update()
-        .filter(match_key=key)
-        .order_by("team_id")
-        .values("pk", "team_id", "club_id", "division_id", *CONTRIBUTION_FIELDS)
+    """The stored contributions of match ``key``, locked, by team: one statement written
+    once (``core.rows``), in team order so two writers lock them in one order."""
+    with connection.cursor() as cursor:
+        cursor.execute(_old_contributions_sql(connection.vendor), [key])
+        found = [
+            hand_written.instance(StandingContribution, values) for values in cursor.fetchall()
+        ]
+    names = ("pk", "team_id", "club_id", "division_id", *CONTRIBUTION_FIELDS)
+    return {row.team_id: {name: getattr(row, name) for name in names} for row in found}
+
+
+@functools.cache
+def _old_contributions_sql(vendor: str) -> str:
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return (
+        f"SELECT {', '.join(hand_written.columns(StandingContribution, 'c'))} "
+        f"FROM {StandingContribution._meta.db_table} c WHERE c.match_key = %s "
+        f"ORDER BY c.team_id{lock}"
     )
-    return {row["team_id"]: row for row in rows}
+
+
+def _contributions_write(changed: list[dict[str, Any]], *, upsert: bool) -> None:
+    """INSERT the contribution rows ``changed`` (dicts of ``_CONTRIBUTION_COLUMNS``), or with
+    ``upsert`` replace the stored row of the same team and match: one statement."""
+    fields = [StandingContribution._meta.get_field(name) for name in _CONTRIBUTION_COLUMNS]
+    params = [
+        field.get_db_prep_save(row[name], connection)
+        for row in changed
+        for name, field in zip(_CONTRIBUTION_COLUMNS, fields, strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_contributions_write_sql(connection.vendor, len(changed), upsert), params)
+
+
+#: The columns :func:`_contributions_write` writes.
+_CONTRIBUTION_COLUMNS = ("club_id", "division_id", "team_id", "match_key", *CONTRIBUTION_FIELDS)
+
+
+@functools.lru_cache(maxsize=16)
+def _contributions_write_sql(vendor: str, count: int, upsert: bool) -> str:
+    q = connection.ops.quote_name
+    one = "(" + ", ".join(["%s"] * len(_CONTRIBUTION_COLUMNS)) + ")"
+    sql = (
+        f"INSERT INTO {q(StandingContribution._meta.db_table)} "
+        f"({', '.join(q(c) for c in _CONTRIBUTION_COLUMNS)}) VALUES {', '.join([one] * count)}"
+    )
+    if upsert:
+        changes = ", ".join(f"{q(c)} = excluded.{q(c)}" for c in CONTRIBUTION_FIELDS)
+        sql += f" ON CONFLICT ({q('team_id')}, {q('match_key')}) DO UPDATE SET {changes}"
+    return sql
 
 
 def _store_match(key: str, new: dict[int, dict[str, Any]], *, stored_before: bool = True) -> None:
@@ -205,26 +249,19 @@ def _store_match(key: str, new: dict[int, dict[str, Any]], *, stored_before: boo
         if delta:
             deltas[team_id] = delta
     changed = [
-        StandingContribution(
-            club_id=row["club_id"],
-            division_id=row["division_id"],
-            team_id=team_id,
-            match_key=key,
+        {
+            "club_id": row["club_id"],
+            "division_id": row["division_id"],
+            "team_id": team_id,
+            "match_key": key,
             **_contribution_fields(row),
-        )
-        for team_id, row in new.items()
+        }
+        for team_id, row in sorted(new.items())
         if team_id not in old
         or any(old[team_id][k] != v for k, v in _contribution_fields(row).items())
     ]
-    if changed and not old:
-        StandingContribution.objects.bulk_create(changed)
-    elif changed:
-        StandingContribution.objects.bulk_create(
-            changed,
-            update_conflicts=True,
-            unique_fields=["team", "match_key"],
-            update_fields=list(CONTRIBUTION_FIELDS),
-        )
+    if changed:
+        _contributions_write(changed, upsert=bool(old))
     gone = [row["pk"] for team_id, row in old.items() if team_id not in new]
     if gone:
         StandingContribution.objects.filter(pk__in=gone).delete()
@@ -237,13 +274,29 @@ def _locked_fixture(pk: int) -> dict[str, Any] | None:
     return Fixture.objects.select_for_update().filter(pk=pk).values(*FIXTURE_FIELDS).first()
 
 
-def _match_games(game: Game) -> dict[int, GameInfo]:
-    """The games of ``game``'s match with their sides, seats and deals. A game outside the
-    schedule is its match: the row the games layer locked and saved is used as it is (no
-    second read); a fixture's games are read together."""
+def _match_games(game: Game, fixture_row: dict[str, Any] | None) -> dict[int, GameInfo]:
+    """The games of ``game``'s match with their sides, seats and deals. The row the games
+    layer locked and saved is used as it is (no second read); a fixture's other games are
+    read in one statement written once (``core.rows``), and take the fixture's planned
+    games and round from ``fixture_row``, the fixture locked in this transaction."""
     if not game.fixture_id:
         return _load_rows([game])
-    return _load(Game.objects.filter(fixture_id=game.fixture_id))
+    with connection.cursor() as cursor:
+        cursor.execute(_fixture_games_sql(), [game.fixture_id, game.pk])
+        games = [game, *(hand_written.instance(Game, values) for values in cursor.fetchall())]
+    planned = fixture_row["games_planned"] if fixture_row else 1
+    round_number = fixture_row["round_number"] if fixture_row else None
+    for each in games:  # as ``matches._load`` annotates them
+        each.fixture_planned, each.fixture_round = planned, round_number
+    return _load_rows(games)
+
+
+@functools.cache
+def _fixture_games_sql() -> str:
+    return (
+        f"SELECT {', '.join(hand_written.columns(Game, 'g'))} FROM {Game._meta.db_table} g "
+        "WHERE g.fixture_id = %s AND g.id <> %s"
+    )
 
 
 def _fixture_row(game: Game, fixture: Fixture | None) -> dict[str, Any] | None:
@@ -279,7 +332,7 @@ def standings_game_changed(
     counted_before = status_before is None or game_counts(status_before)
     with transaction.atomic(savepoint=False):
         fixture_row = _fixture_row(game, fixture)
-        infos = _match_games(game)
+        infos = _match_games(game, fixture_row)
         key = match_key(game)
         forfeit = _forfeit_rows(fixture_row) if fixture_row else None
         new = forfeit if forfeit is not None else _match_rows(key, list(infos.values()))
