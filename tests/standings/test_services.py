@@ -267,3 +267,26 @@ def test_a_forfeit_undone_outside_the_services_is_found_and_fixed(division, team
     assert standing(aces)["matches_played"] == 0 and standing(bells)["games_lost"] == 0
     assert not StandingContribution.objects.exists()
     assert standings_differences() == []
+
+
+def test_a_division_is_read_with_its_season_and_chosen_tiebreakers_only_in_its_club(
+    division, django_assert_num_queries
+):
+    from clabber_league.leagues.models import Division
+    from clabber_league.standings import selectors
+    from clabber_league.standings.models import DEFAULT_TIEBREAKERS, TiebreakerRules
+    from tests.factories import DivisionFactory
+
+    with django_assert_num_queries(1):
+        read = selectors.division_get(club=division.club, pk=division.pk)
+        assert read.season.name == division.season.name
+        assert selectors.division_tiebreakers(read) == list(DEFAULT_TIEBREAKERS)
+    chosen = ["points_difference", "head_to_head"]
+    TiebreakerRules.objects.create(club=division.club, division=division, tiebreakers=chosen)
+    with django_assert_num_queries(1):
+        read = selectors.division_get(club=division.club, pk=division.pk)
+        assert selectors.division_tiebreakers(read) == chosen
+    theirs = DivisionFactory()
+    for pk in (theirs.pk, 2**63, 0):
+        with pytest.raises(Division.DoesNotExist):
+            selectors.division_get(club=division.club, pk=pk)
