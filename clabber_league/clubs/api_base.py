@@ -17,6 +17,8 @@ from rest_framework import permissions, viewsets
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 
+from clabber_league.core.rows import MAX_ID
+
 from .access import NOT_FOUND, ClubAccess, Need, TableGrant, club_access
 from .authentication import FOUND_ATTRIBUTE
 
@@ -24,7 +26,6 @@ CLUB_PARAMETER = OpenApiParameter(
     "club_slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's slug."
 )
 NEEDS_ROLE = "Your role in this club does not allow this."
-MAX_ID = 2**63 - 1
 
 
 class ClubPermission(permissions.BasePermission):

@@ -5,7 +5,9 @@ of every API request, the game a recorded deal locks). Built by the ORM, such a 
 compilation costs more CPU than its round trip to the database; written once by hand and
 kept, it costs nothing. These helpers keep such a statement in step with the models: its
 columns come from the model's fields (:func:`columns`), and its values are converted as the
-ORM converts them before they become an instance (:func:`instance`).
+ORM converts them before they become an instance (:func:`instance`); :func:`for_update`
+is its lock clause where the database has one, :data:`MAX_ID` the largest id a row can
+have, and :func:`prefetched` hands related rows read alongside to ``<relation>.all()``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
 
 M = TypeVar("M", bound=Model)
+
+#: The largest id a bigint column holds: a larger one names no row, and the database would
+#: refuse it as a parameter (the ORM, too, finds no row for it).
+MAX_ID = 2**63 - 1
 
 #: Per database connection (a thread's own): each model's fields, with the converters the
 #: ORM applies to their columns (a date on SQLite, JSON text, ...). Resolving them costs
@@ -56,3 +62,24 @@ def _converters(model: type[Model], connection: Any) -> list[tuple[Any, list[Cal
         converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
         fields.append((column, converters))
     return fields
+
+
+def for_update(of: str | None = None, *, using: str = DEFAULT_DB_ALIAS) -> str:
+    """`` FOR UPDATE`` (``OF`` the table aliased ``of`` alone, where that can be said) to
+    end a statement that locks the rows it reads; nothing where the database has no row
+    locks (SQLite, which serialises writers itself)."""
+    features = connections[using].features
+    if of is not None and features.has_select_for_update_of:
+        return f" FOR UPDATE OF {of}"
+    return " FOR UPDATE" if features.has_select_for_update else ""
+
+
+def prefetched(instance: Model, **related: list[Any]) -> None:
+    """``instance.<name>.all()`` answers the rows ``related[name]`` without a query, as
+    after ``prefetch_related``; anything more (a filter, select_related) queries as usual."""
+    cache = instance.__dict__.setdefault("_prefetched_objects_cache", {})
+    for name, values in related.items():
+        queryset = getattr(instance, name).all()
+        queryset._result_cache = values
+        queryset._prefetch_done = True
+        cache[name] = queryset

@@ -151,11 +151,6 @@ def start_fixture(*, division: Division, pk: Any) -> Fixture | None:
     )
 
 
-#: The largest id a bigint column holds: a larger one names no row (and the database would
-#: refuse it as a parameter), as the ORM treats it.
-_MAX_ID = 2**63 - 1
-
-
 def start_rows(
     *,
     club: Club,
@@ -178,7 +173,7 @@ def start_rows(
     }
     with connection.cursor() as cursor:
         for model, ids in wanted.items():
-            ids = sorted({pk for pk in ids if 0 < pk <= _MAX_ID})
+            ids = sorted({pk for pk in ids if 0 < pk <= rows.MAX_ID})
             if not ids:
                 continue
             cursor.execute(_start_rows_sql(model, len(ids)), [club.pk, *ids])
@@ -213,10 +208,7 @@ def _team_rows(values: list[tuple]) -> dict[int, Team]:
             TeamMember._meta.get_field("team").set_cached_value(member, found[team_id])
             members[team_id].append(member)
     for team_id, team in found.items():
-        queryset = team.members.all()
-        queryset._result_cache = members[team_id]
-        queryset._prefetch_done = True
-        team.__dict__.setdefault("_prefetched_objects_cache", {})["members"] = queryset
+        rows.prefetched(team, members=members[team_id])
     return found
 
 

@@ -212,19 +212,8 @@ def game_start(
     )
     # The caller answers with the game's sides and seats: they are these rows, in the
     # order a read gives them (side, seat), held as prefetch_related holds rows read.
-    _prefetched(game, sides=game_sides, seats=game_seats)
+    rows.prefetched(game, sides=game_sides, seats=game_seats)
     return game
-
-
-def _prefetched(game: Game, **rows: list[Any]) -> None:
-    """``game.<name>.all()`` answers ``rows`` without a query, as after prefetch_related;
-    anything more (a filter, select_related) queries as usual."""
-    cache = game.__dict__.setdefault("_prefetched_objects_cache", {})
-    for name, values in rows.items():
-        queryset = getattr(game, name).all()
-        queryset._result_cache = values
-        queryset._prefetch_done = True
-        cache[name] = queryset
 
 
 def _game_rules(
@@ -386,12 +375,10 @@ def _fixture_locked_played(fixture_id: int) -> tuple[str | None, int]:
 
 @functools.cache
 def _fixture_locked_played_sql(vendor: str, statuses: int) -> str:
-    # FOR UPDATE OF the fixture alone, where the database locks rows (not SQLite).
-    lock = " FOR UPDATE OF f" if connection.features.has_select_for_update_of else ""
     return (
         f"SELECT f.status, (SELECT COUNT(*) FROM {Game._meta.db_table} g "
         f"WHERE g.fixture_id = f.id AND g.status IN ({', '.join(['%s'] * statuses)})) "
-        f"FROM {Fixture._meta.db_table} f WHERE f.id = %s{lock}"
+        f"FROM {Fixture._meta.db_table} f WHERE f.id = %s{rows.for_update('f')}"
     )
 
 
@@ -963,12 +950,11 @@ def _game_locked(game_id: int, *, club: Club | None = None) -> Game:
 
 @functools.cache
 def _game_locked_sql(vendor: str, by_club: bool) -> str:
-    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
     return (
         f"SELECT {', '.join(rows.columns(Game, 'g') + rows.columns(Division, 'd'))} "
         f"FROM {Game._meta.db_table} g "
         f"LEFT JOIN {Division._meta.db_table} d ON d.id = g.division_id "
-        f"WHERE g.id = %s{' AND g.club_id = %s' if by_club else ''}{lock}"
+        f"WHERE g.id = %s{' AND g.club_id = %s' if by_club else ''}{rows.for_update('g')}"
     )
 
 

@@ -55,7 +55,7 @@ def division_get(*, club: Club, pk: int) -> Division:
     One statement written once (``core.rows``): every view of the standings, page or API,
     starts here, and the ORM's building of this query cost more CPU than the table's own."""
     pk = int(pk)
-    if not 0 < pk <= 2**63 - 1:  # no row has it (nor can the database be asked for it)
+    if not 0 < pk <= hand_written.MAX_ID:  # no row has it (nor can the database be asked)
         raise Division.DoesNotExist("Division matching query does not exist.")
     with connection.cursor() as cursor:
         cursor.execute(_division_get_sql(), [club.pk, pk])

@@ -391,12 +391,12 @@ def _locked_with_points(fixture_id: int) -> tuple[Fixture, Points]:
 
 @functools.cache
 def _locked_with_points_sql(vendor: str) -> str:
-    lock = " FOR UPDATE OF f" if connection.features.has_select_for_update_of else ""
     return (
         f"SELECT {', '.join(rows.columns(Fixture, 'f'))}, s.points_win, s.points_tie, "
         f"s.points_loss FROM {Fixture._meta.db_table} f "
         f"JOIN {Division._meta.db_table} d ON d.id = f.division_id "
-        f"JOIN {Season._meta.db_table} s ON s.id = d.season_id WHERE f.id = %s{lock}"
+        f"JOIN {Season._meta.db_table} s ON s.id = d.season_id "
+        f"WHERE f.id = %s{rows.for_update('f')}"
     )
 
 

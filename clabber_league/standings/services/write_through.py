@@ -196,11 +196,10 @@ def _old_contributions(key: str) -> dict[int, dict[str, Any]]:
 
 @functools.cache
 def _old_contributions_sql(vendor: str) -> str:
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     return (
         f"SELECT {', '.join(hand_written.columns(StandingContribution, 'c'))} "
         f"FROM {StandingContribution._meta.db_table} c WHERE c.match_key = %s "
-        f"ORDER BY c.team_id{lock}"
+        f"ORDER BY c.team_id{hand_written.for_update()}"
     )
 
 
