@@ -15,7 +15,13 @@ body it sends, so what the service worker fetches is counted too.
    does not reach the service worker's own requests), and opens the deal page: the time to an
    interactive deal form (the page's scripts have run) and to the engine's first answer
    (the preview works). Three runs; the median.
-4. **Engine preview per deal**: simulated deals scored one at a time by the engine on the
+4. **Save on a mid-range phone** (``--cpu-throttle``, default 4: Chromium's CPU slowed 4x
+   through the DevTools protocol): the restarted phone with no network enters a plain deal
+   as soon as the form is interactive and saves it; the time from the tap on Save to the
+   page's first word about it (``#preview`` changes: "Saving deal 1 on this phone…"), to the
+   deal kept in the outbox ("Deal 1 saved on this phone"), and to the engine's first answer
+   since the page opened. Three runs; the median.
+5. **Engine preview per deal**: simulated deals scored one at a time by the engine on the
    phone (Pyodide in a worker) as the preview does (``next_deal``); the median and the
    90th percentile of the round trip from the page.
 
@@ -27,6 +33,7 @@ gzip- or brotli-compressed, smaller.
 
 Targets (issue 14): under 15 MB the first time, under 200 kB for the next game; a cold
 offline reload to an interactive deal form under 3 s; under 50 ms median per preview.
+Target (issue 30): on the 4x-throttled phone, Save acknowledged within 100 ms.
 """
 
 from __future__ import annotations
@@ -193,6 +200,87 @@ def cold_start(
     return form, engine
 
 
+#: A plain deal typed into the form (Hearts named by the third seat, the first side's card
+#: points and last trick), then Save tapped: milliseconds from the tap to the page's first
+#: word about it and to the deal kept on the phone.
+SAVE = """() => new Promise((resolve) => {
+    const form = document.querySelector('.deal-form');
+    const pick = (id) => { const i = document.getElementById(id); i.checked = true;
+        i.dispatchEvent(new Event('change', { bubbles: true })); };
+    pick('id_trump_2'); pick('id_maker_seat_2'); pick('id_last_trick_0');
+    const points = form.elements['points_A'];
+    points.value = '80'; points.dispatchEvent(new Event('input', { bubbles: true }));
+    const preview = document.getElementById('preview');
+    let first = null;
+    const start = performance.now();
+    const watch = new MutationObserver(() => {
+        const now = performance.now();
+        if (first === null) { first = now - start; }
+        if (/saved on this phone/.test(preview.textContent)) {
+            watch.disconnect(); resolve({ ack: first, kept: now - start });
+        }
+    });
+    watch.observe(preview, { childList: true, subtree: true, characterData: true });
+    form.querySelector('button.save').click();
+})"""
+
+
+def clear_outbox(playwright, chromium: str, profile: str, url: str) -> None:
+    """Empty the phone's outbox (IndexedDB) between Save runs, so each saves deal 1."""
+    context = playwright.chromium.launch_persistent_context(
+        profile, executable_path=chromium, headless=True, args=["--no-sandbox", "--disable-gpu"]
+    )
+    try:
+        context.set_offline(True)
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(url, wait_until="commit", timeout=60_000)
+        page.evaluate(
+            """() => new Promise((resolve, reject) => {
+                const open = indexedDB.open('clabber-offline', 1);
+                open.onsuccess = () => {
+                    const tx = open.result.transaction('outbox', 'readwrite');
+                    tx.objectStore('outbox').clear();
+                    tx.oncomplete = () => resolve(true);
+                    tx.onerror = () => reject(tx.error);
+                };
+                open.onerror = () => reject(open.error);
+            })"""
+        )
+    finally:
+        context.close()
+
+
+def throttled_save(playwright, chromium: str, profile: str, url: str, rate: float) -> dict:
+    """A restarted phone, its CPU slowed ``rate`` times, with no network: Save tapped as
+    soon as the form is interactive. Milliseconds to the acknowledgement, to the deal kept,
+    and seconds to the engine's first answer since the page opened."""
+    context = playwright.chromium.launch_persistent_context(
+        profile,
+        executable_path=chromium,
+        headless=True,
+        viewport=PHONE,
+        args=["--no-sandbox", "--disable-gpu"],
+    )
+    try:
+        context.set_offline(True)
+        page = context.pages[0] if context.pages else context.new_page()
+        page.set_default_timeout(180_000)
+        cdp = context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+        started = time.perf_counter()
+        page.goto(url, wait_until="commit", timeout=60_000)
+        page.wait_for_function(
+            "() => document.documentElement.classList.contains('js') && window.ClabberEngine",
+            polling=20,
+        )
+        timings = page.evaluate(SAVE)
+        page.evaluate("() => window.ClabberEngine.ready()")
+        timings["engine_s"] = time.perf_counter() - started
+    finally:
+        context.close()
+    return timings
+
+
 PREVIEWS = """async (deals) => {
     const times = [];
     let state = { totals: { A: 0, B: 0 }, pot: 0, deals_before: 0, dealer: 0 };
@@ -219,6 +307,12 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200, help="deals previewed (default 200)")
     parser.add_argument(
         "--trace", action="store_true", help="print where each cold start's time went"
+    )
+    parser.add_argument(
+        "--cpu-throttle",
+        type=float,
+        default=4.0,
+        help="Chromium's CPU slowdown for the Save runs, a mid-range phone (default 4)",
     )
     args = parser.parse_args()
 
@@ -274,6 +368,11 @@ def main() -> None:
         # otherwise fetch the deal page from the server: not a cold start offline).
         server.terminate()
         starts = [cold_start(playwright, chromium, profile, urls[0], args.trace) for _ in range(3)]
+        # Each run saves deal 1 of the second game into the outbox: a fresh deal each time.
+        saves = []
+        for _ in range(3):
+            saves.append(throttled_save(playwright, chromium, profile, urls[1], args.cpu_throttle))
+            clear_outbox(playwright, chromium, profile, urls[1])
 
     form_s = statistics.median(s[0] for s in starts)
     engine_s = statistics.median(s[1] for s in starts)
@@ -295,6 +394,21 @@ def main() -> None:
     print(
         f"Cold offline start, engine answering (preview works): median {engine_s:.2f} s of "
         f"{', '.join(f'{s[1]:.2f}' for s in starts)}"
+    )
+    ack_ms = statistics.median(s["ack"] for s in saves)
+    kept_ms = statistics.median(s["kept"] for s in saves)
+    ready_s = statistics.median(s["engine_s"] for s in saves)
+    acks = ", ".join(f"{s['ack']:.0f}" for s in saves)
+    kepts = ", ".join(f"{s['kept']:.0f}" for s in saves)
+    readies = ", ".join(f"{s['engine_s']:.2f}" for s in saves)
+    print(
+        f"Save, CPU {args.cpu_throttle:g}x slower, no network: acknowledged in median "
+        f"{ack_ms:.0f} ms of {acks} (target < 100 ms: {mark(ack_ms < 100)}); "
+        f"kept on the phone in median {kept_ms:.0f} ms of {kepts}"
+    )
+    print(
+        f"Engine's first answer, CPU {args.cpu_throttle:g}x slower: median {ready_s:.2f} s "
+        f"after the page opened, of {readies}"
     )
     print(
         f"Engine preview per deal ({len(times)} deals): median {median_ms:.1f} ms, "

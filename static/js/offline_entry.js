@@ -491,6 +491,7 @@
         key: newKey(), kind: "correction", game: game.key, url: correcting.url,
         number: correcting.number, body: body, csrf: csrfToken(), table: game.table_token || null
       }).then(function () {
+        editsAtReset = edits;  // what the form holds now is saved: nothing new typed in it
         var box = document.getElementById("preview");
         if (box) {
           box.textContent = "";
