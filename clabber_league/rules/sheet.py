@@ -21,7 +21,7 @@ modelled: a row with a pot added may be rejected.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any, Final
 
@@ -36,6 +36,10 @@ MARKS: Final = ("made", "set", "renege")
 MARK_UNKNOWN: Final = "The mark must be one of made, set (XX) or renege, not {value}."
 SCORE_NOT_WHOLE: Final = "A sheet number must be a whole number from 0 to 1,000,000, not {value}."
 SCORE_SHAPE: Final = "score must give one number per side ({sides})."
+SCORE_NOT_BY_SIDE: Final = (
+    "score must be an object giving each side's number by the side's name, such as "
+    "{example}; a list is not read by position."
+)
 MADE_NOT_AHEAD: Final = (
     "A made deal needs the maker's score ({mine}) above every other side's ({best})."
 )
@@ -99,12 +103,13 @@ def side_meld_sums(ruleset: RuleSet) -> frozenset[int]:
 
 def _parse_score(ruleset: RuleSet, score: Any, errors: ErrorList) -> dict[str, int]:
     sides = ruleset.sides
-    if isinstance(score, Sequence) and not isinstance(score, str):
-        if len(score) != len(sides):
-            errors.add("score", SCORE_SHAPE.format(sides=", ".join(sides)))
-            return {}
-        score = dict(zip(sides, score, strict=True))
-    if not isinstance(score, Mapping) or set(score) != set(sides):
+    if not isinstance(score, Mapping):
+        # RULES.md section 5: numbers are given per side by the side's name; a list read by
+        # position would be a guess at which number is whose.
+        example = "{" + ", ".join(f'"{s}": 0' for s in sides) + "}"
+        errors.add("score", SCORE_NOT_BY_SIDE.format(example=example))
+        return {}
+    if set(score) != set(sides):
         errors.add("score", SCORE_SHAPE.format(sides=", ".join(sides)))
         return {}
     result = {}

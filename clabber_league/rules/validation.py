@@ -45,6 +45,7 @@ from .errors import ErrorList, RulesBug, RulesError, field_key, shown
 from .feasibility import Table
 from .melds import Meld, four, sequence
 from .rulesets import RuleSet
+from .shown_cards import possible_with_shown, shown_values
 
 NUMBER_MAX: Final = 1_000_000
 """The largest card points, tricks or sheet number read: anything above is no score."""
@@ -95,6 +96,19 @@ POINTS_SIDE_IMPOSSIBLE: Final = (
 POINTS_BELOW_SHOWN: Final = (
     "The {cards} cards shown in melds and the bell are held, so played, and worth {worth} "
     "card points; the sides' card points add up to only {sum}."
+)
+POINTS_BESIDE_SHOWN: Final = (
+    "These card points ({points}) cannot be taken beside the {cards} cards shown in melds and "
+    "the bell: shown cards are played, and no {played} played cards holding them split into "
+    "whole tricks with these points (the {out} cards left out would hold exactly {rest})."
+)
+TRICKS_BESIDE_SHOWN: Final = (
+    "The card points ({points}) cannot be taken in these tricks ({tricks}) beside the {cards} "
+    "cards shown in melds and the bell."
+)
+LAST_TRICK_BESIDE_SHOWN: Final = (
+    "Side {side} cannot have taken the last trick: with the {cards} cards shown in melds and "
+    "the bell played, its {card_points} cannot include a whole trick."
 )
 POINTS_NO_TRICK: Final = "Side {side} took no trick, so it cannot have {card_points}."
 POINTS_JOINT_IMPOSSIBLE: Final = (
@@ -277,8 +291,10 @@ def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
             )
         if points is not None and trump is not None and not errors.has("points"):
             _check_points(ruleset, no_trumps, points, tricks, last, errors)
-            if not ruleset.all_cards_played and not errors.has("points"):
-                _check_shown_cards(ruleset, trump, melds, bell, points, errors)
+            if not ruleset.all_cards_played and not any(
+                errors.has(f) for f in ("points", "tricks", "last_trick")
+            ):
+                _check_shown_cards(ruleset, trump, melds, bell, points, tricks, last, errors)
 
     errors.raise_if_any()
     return Deal(
@@ -494,13 +510,18 @@ def _check_shown_cards(
     melds: Mapping[str, tuple[Meld, ...]],
     bell: str | None,
     points: Mapping[str, int],
+    tricks: Mapping[str, int] | None,
+    last: str | None,
     errors: ErrorList,
 ) -> None:
     """Every card shown in a meld or the bell is held, hence played, hence in the points.
 
-    Where every card is played this always holds; where some are left out (RULES.md
-    section 5: in ``klaberjass`` 10 and 8 points cannot go with two Ace-high runs) the
-    sides' points together must be at least what the shown cards are worth.
+    Where every card is played this always holds.  Where some are left out (RULES.md
+    section 5) the sides' points together must first be at least what the shown cards
+    are worth (in ``klaberjass`` 10 and 8 points cannot go with two Ace-high runs); then
+    the exact test (:mod:`~clabber_league.rules.shown_cards`): some set of played cards
+    holding every shown card splits into the sides' whole tricks with exactly their
+    points, the tricks given and a trick for the side that took the last one.
     """
     mask = 0
     for side_melds in melds.values():
@@ -510,17 +531,61 @@ def _check_shown_cards(
         mask |= card_bit(trump, "K") | card_bit(trump, "Q")
     if not mask:
         return
-    trump_suit = SUITS.index(trump) if trump != NO_TRUMPS else -1
-    trump_points, plain_points = ruleset.trump_point_table, ruleset.plain_point_table
-    worth = 0
-    for i in range(32):
-        if mask >> i & 1:
-            rank = RANKS[i % 8]
-            worth += trump_points[rank] if i // 8 == trump_suit else plain_points[rank]
+    no_trumps = trump == NO_TRUMPS
+    values = shown_values(mask, trump, ruleset.trump_point_table, ruleset.plain_point_table)
+    worth = sum(values)
     total = sum(points.values())
     if total < worth:
+        errors.add("points", POINTS_BELOW_SHOWN.format(worth=worth, cards=len(values), sum=total))
+        return
+    sides = ruleset.sides
+    pack = ruleset.pack_card_values(no_trumps)
+    vector = [points[s] for s in sides]
+    trick_vector = None
+    if tricks is not None and sum(tricks.values()) == ruleset.tricks:
+        trick_vector = [tricks[s] for s in sides]
+    last_index = None if last is None else ruleset.side_index[last]
+
+    def possible(with_tricks: bool, with_last: bool) -> bool:
+        return possible_with_shown(
+            pack,
+            ruleset.trick_size,
+            ruleset.tricks,
+            values,
+            vector,
+            trick_vector if with_tricks else None,
+            last_index if with_last else None,
+        )
+
+    if possible(True, True):
+        return
+    shown_points = ", ".join(f"{s} {p}" for s, p in zip(sides, vector, strict=True))
+    if not possible(False, False):
         errors.add(
-            "points", POINTS_BELOW_SHOWN.format(worth=worth, cards=len(mask_cards(mask)), sum=total)
+            "points",
+            POINTS_BESIDE_SHOWN.format(
+                points=shown_points,
+                cards=len(values),
+                played=ruleset.cards_played,
+                out=ruleset.pack - ruleset.cards_played,
+                rest=sum(pack) - total,
+            ),
+        )
+    elif trick_vector is not None and not possible(True, False):
+        errors.add(
+            "tricks",
+            TRICKS_BESIDE_SHOWN.format(
+                points=shown_points,
+                tricks=", ".join(f"{s} {t}" for s, t in zip(sides, trick_vector, strict=True)),
+                cards=len(values),
+            ),
+        )
+    else:
+        errors.add(
+            "last_trick",
+            LAST_TRICK_BESIDE_SHOWN.format(
+                side=last, cards=len(values), card_points=card_points(points[last or sides[0]])
+            ),
         )
 
 

@@ -88,3 +88,15 @@ def test_the_api_takes_rows_and_answers_errors_by_row(game, scorer):
     good = client.post(url, {"rows": ROWS}, format="json")
     assert good.status_code == 201
     assert [d["number"] for d in good.json()] == [1, 2, 3]
+
+
+def test_the_api_refuses_a_row_given_as_a_list_and_saves_nothing(game, scorer):
+    # A list read by position would be a guess at which number is whose (RULES.md 5).
+    client = APIClient()
+    client.force_authenticate(scorer)
+    url = f"/api/clubs/{game.club.slug}/games/{game.pk}/paper-sheet/"
+    rows = [ROWS[0], {"sheet": [110, 52], "maker": "A", "mark": "made"}]
+    response = client.post(url, {"rows": rows}, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "rows[1].sheet"
+    assert Deal.objects.count() == 0

@@ -212,6 +212,49 @@ def played(ruleset: str = "clabber", **fields: Any) -> dict[str, Any]:
     return deal(ruleset, **fields)
 
 
+def shown_cards(
+    melds: Mapping[str, Iterable[Mapping[str, Any]]] | None, bell: str | None, trump: str
+) -> set[tuple[str, str]]:
+    """The cards (suit, rank) shown in the melds (as section 6 writes them) and the bell."""
+    cards: set[tuple[str, str]] = set()
+    for side_melds in (melds or {}).values():
+        for meld in side_melds:
+            if meld["kind"] == "four":
+                cards |= {(suit, meld["rank"]) for suit in SUITS}
+            else:
+                cards |= {(meld["suit"], r) for r in sequence_ranks(meld["top"], meld["length"])}
+    if bell is not None and trump != "none":
+        cards |= {(trump, "K"), (trump, "Q")}
+    return cards
+
+
+def dealt_points(
+    slug: str,
+    melds: Mapping[str, Iterable[Mapping[str, Any]]] | None,
+    *,
+    trump: str = "hearts",
+    bell: str | None = None,
+) -> dict[str, int]:
+    """Card points of a real deal of the cards in a two-sided rule set (default card values):
+    the cards shown in melds and the bell are played, the cheapest other cards make up the
+    rest of the played cards, and side A takes the tricks of the dearest played cards, one
+    more trick than B (RULES.md section 5: where not every card is played, the points must
+    come from played cards holding every card shown)."""
+    table = TABLES[slug]
+    tricks = table.hand  # every player plays one card to each trick
+    trick_size = len(table.seats)
+    played_count = tricks * trick_size
+    shown = shown_cards(melds, bell, trump)
+    others = sorted(
+        ((s, r) for s in SUITS for r in pack_ranks(table.pack) if (s, r) not in shown),
+        key=lambda card: card_points(card[1], card[0], trump),
+    )
+    played_cards = [*shown, *others[: played_count - len(shown)]]
+    values = sorted((card_points(r, s, trump) for s, r in played_cards), reverse=True)
+    a_cards = (tricks // 2 + 1) * trick_size
+    return {"A": sum(values[:a_cards]), "B": sum(values[a_cards:])}
+
+
 def errors_of(call, data: Mapping[str, Any]) -> list[dict[str, str]]:
     """The errors a rejected input carries; fails the test if the input was accepted."""
     try:

@@ -213,17 +213,20 @@ def test_points_must_cover_the_cards_shown_where_not_every_card_is_played():
 
 
 def test_the_bell_counts_among_the_cards_shown():
-    # J 10 9 of trumps: 20 + 10 + 14 = 44; with the bell (K 4, Q 3 of trumps) 51.
+    # J 10 9 of trumps: 20 + 10 + 14 = 44 shown, so played. The 14 cards left out then hold
+    # at most 99 (four Aces, three plain Tens, four Kings, three Queens): A 36 and B 17 leave
+    # exactly that. With the bell the trump King and Queen are played too: at most 97 left out.
     body = deal(
         "klaberjass",
         trump="hearts",
-        points={"A": 30, "B": 17},
+        points={"A": 36, "B": 17},
         last_trick="A",
         melds={"A": [seq("hearts", "J", 3)]},
     )
     assert score_deal(body)["outcome"] == "made"
     assert_rejected({**body, "bell": "A"}, "points", mentions=["shown"])
-    assert score_deal({**body, "bell": "A", "points": {"A": 34, "B": 17}})["outcome"] == "made"
+    assert score_deal({**body, "bell": "A", "points": {"A": 38, "B": 17}})["outcome"] == "made"
+    assert_rejected({**body, "points": {"A": 30, "B": 17}, "bell": "A"}, "points", mentions=["51"])
 
 
 # --- 5: totals always derived from the pack and the point options ----------------------------

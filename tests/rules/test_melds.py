@@ -1,22 +1,26 @@
 """Melds (RULES.md section 4): their values, which side's melds score (4.3), and the bell.
 
 Every deal here is the same apart from the melds: maker A, hearts trump, card points
-A 80 and B 72 (B 62 in the two-handed games, where at most 146 are taken), last trick
-to A. So in Clabber A's total is 90 + A's meld points and B's is 72 + B's meld points,
-and the test is about the melds alone.
+A 80 and B 72, last trick to A. So in Clabber A's total is 90 + A's meld points and B's
+is 72 + B's meld points, and the test is about the melds alone. In the two-handed games,
+where not every card is played, the card points are those of a real deal of the cards in
+which the cards shown are played (``dealt_points``).
 """
 
 import pytest
 
 from clabber_league.rules import score_deal
-from tests.rules.support import deal, four, seq
+from tests.rules.support import deal, dealt_points, four, seq
 
 
 def melds_deal(ruleset="clabber", a=(), b=(), **fields):
     two_handed = ruleset in {"klaberjass", "zensa", "clabber-2"}
-    fields.setdefault("points", {"A": 80, "B": 62 if two_handed else 72})
-    fields.setdefault("last_trick", "A")
     melds = {side: list(ms) for side, ms in (("A", a), ("B", b)) if ms}
+    if two_handed and "points" not in fields:
+        trump = fields.get("trump", "hearts")
+        fields["points"] = dealt_points(ruleset, melds, trump=trump, bell=fields.get("bell"))
+    fields.setdefault("points", {"A": 80, "B": 72})
+    fields.setdefault("last_trick", "A")
     return deal(ruleset, melds=melds or None, **fields)
 
 

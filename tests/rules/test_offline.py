@@ -46,3 +46,20 @@ def test_an_unknown_function_or_bad_json_is_an_error_not_a_crash():
     assert "errors" in json.loads(call("rm -rf", "{}"))
     assert "errors" in json.loads(call("score_deal", "{not json"))
     assert "errors" in json.loads(call("next_deal", "[]"))
+
+
+def test_the_phone_refuses_card_points_no_deal_of_the_cards_gives():
+    # RULES.md section 5's klaberjass example, as the offline deal entry sends it.
+    deal = {
+        "maker": "A",
+        "trump": "clubs",
+        "points": {"A": 90, "B": 50},
+        "last_trick": "A",
+        "melds": {"A": [{"kind": "sequence", "suit": "hearts", "top": "9", "length": 3}]},
+    }
+    state = {"totals": {"A": 0, "B": 0}, "pot": 0, "deals_before": 0, "dealer": 0}
+    body = {"ruleset": "klaberjass", "options": {}, "deal": deal, **state}
+    answer = json.loads(call("next_deal", json.dumps(body)))
+    assert [e["field"] for e in answer["errors"]] == ["points"]
+    alone = json.loads(call("score_deal", json.dumps({"ruleset": "klaberjass", **deal})))
+    assert alone == {"errors": answer["errors"]}

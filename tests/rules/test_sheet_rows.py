@@ -89,3 +89,13 @@ def test_every_renege_gives_a_possible_sheet_row(data):
     if answer["outcome"] == "renege":
         row = check_sheet_row(data["ruleset"], None, data["maker"], answer["score"], "renege")
         assert row is True
+
+
+@pytest.mark.parametrize("score", [[110, 52], (110, 52), [52, 110], "110 52", 110])
+def test_a_row_given_as_a_list_is_refused_not_read_by_position(score):
+    # RULES.md section 5: numbers per side by the side's name; a list would be a guess at
+    # which number is whose.
+    with pytest.raises(RulesError) as caught:
+        check_sheet_row("clabber", None, "A", score, "made")
+    assert [e["field"] for e in caught.value.errors] == ["score"]
+    assert "name" in caught.value.errors[0]["message"]

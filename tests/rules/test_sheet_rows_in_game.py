@@ -49,3 +49,12 @@ def test_a_sheet_row_cannot_carry_the_fields_of_a_full_deal():
     with pytest.raises(RulesError) as caught:
         game({"sheet": {"A": 110, "B": 52}, "maker": "A", "mark": "made", "points": {"A": 1}})
     assert caught.value.errors[0]["field"] == "deals[0].points"
+
+
+def test_a_sheet_row_given_as_a_list_is_refused_on_its_row():
+    with pytest.raises(RulesError) as caught:
+        game(
+            {"sheet": {"A": 0, "B": 162}, "maker": "A", "mark": "set"},
+            {"sheet": [110, 52], "maker": "A", "mark": "made"},
+        )
+    assert [e["field"] for e in caught.value.errors] == ["deals[1].sheet"]

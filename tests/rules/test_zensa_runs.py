@@ -4,12 +4,16 @@ Every run of six cards or more counts as a `run-6` (100 points) in `zensa`, so a
 points the comparison goes on to the run's real length: seven beats six, eight beats
 seven, in plain suits and in trumps alike. `value` (seed 003) keeps its meaning: points,
 then top card, the length counting only through the points.
+
+The card points are those of a real deal of the cards in which the runs shown are played
+(``dealt_points``): with a run of eight and one of seven, 15 of the 18 played cards are
+known.
 """
 
 import pytest
 
 from clabber_league.rules import BUILTIN_RULESETS, score_deal
-from tests.rules.support import deal, seq
+from tests.rules.support import deal, dealt_points, seq
 
 
 def zensa(melds, trump="clubs", options=None, points=None):
@@ -17,7 +21,7 @@ def zensa(melds, trump="clubs", options=None, points=None):
         deal(
             "zensa",
             trump=trump,
-            points=points or {"A": 80, "B": 56},
+            points=points or dealt_points("zensa", melds, trump=trump),
             last_trick="A",
             melds=melds,
             options=options,
