@@ -93,6 +93,11 @@ FIXTURE_DECIDED = (
     "This fixture is already decided: its {planned} planned game(s) have been played "
     "({played} finished). A result is corrected on its score sheet, not by playing again."
 )
+FIXTURE_UNDER_WAY = (
+    "This fixture's {planned} planned game(s) are already started ({live} in progress, "
+    "{played} finished): a fixture is not played twice. Go on with the game in progress, or "
+    "abandon it first if it was started by mistake."
+)
 TEAM_WITHDRAWN = "{team} withdrew on {on:%d %b %Y}: it plays no more games."
 MERGE_SAME_GAME = "{source} and {target} both sat at game {game}: one person cannot take two seats."
 FIXTURE_TEAMS = "A game of this fixture is {home} (side A) v {away} (side B)."
@@ -347,9 +352,14 @@ def _fixture_errors(
     The fixture's row is locked, so a forfeit recorded at the same moment waits."""
     if fixture.club_id != division.club_id or fixture.division_id != division.pk:
         return [{"field": "fixture", "message": FIXTURE_OTHER_DIVISION}]
-    status, played = _fixture_locked_played(fixture.pk)
+    status, played, live = _fixture_locked_games(fixture.pk)
     if played >= fixture.games_planned and status != Fixture.Status.FORFEIT:
         message = FIXTURE_DECIDED.format(planned=fixture.games_planned, played=played)
+        return [conflict("fixture", message)]
+    if played + live >= fixture.games_planned and status != Fixture.Status.FORFEIT:
+        # A game in progress is one of the planned games too: a second one for the same
+        # planned game would let the fixture end 1-1 with one game won by each team.
+        message = FIXTURE_UNDER_WAY.format(planned=fixture.games_planned, live=live, played=played)
         return [conflict("fixture", message)]
     if status in Fixture.DONE:
         return [conflict("fixture", FIXTURE_HAS_RESULT)]
@@ -362,23 +372,38 @@ def _fixture_errors(
     return []
 
 
-def _fixture_locked_played(fixture_id: int) -> tuple[str | None, int]:
-    """The fixture's status, its row locked, and how many of its games count so far: one
-    statement, written once (``core.rows``' reason: built by the ORM, it cost more CPU than
-    the rest of the fixture's checks)."""
+def _fixture_locked_games(fixture_id: int) -> tuple[str | None, int, int]:
+    """The fixture's status, its row locked, and how many of its games count so far and
+    how many are in progress (an abandoned game is neither).
+
+    Two statements, the lock first: on PostgreSQL a statement sees the rows committed when
+    it began, so a count made in the locking statement itself could be read before a
+    scorer starting the same fixture at the same moment committed its game (and both
+    would start one). Counted after the lock is held, the second scorer sees the first's
+    game. Each statement is written once (``core.rows``' reason: built by the ORM, they
+    cost more CPU than the rest of the fixture's checks)."""
     with connection.cursor() as cursor:
-        sql = _fixture_locked_played_sql(connection.vendor, len(Game.COUNTED))
-        cursor.execute(sql, [*Game.COUNTED, fixture_id])
+        cursor.execute(_fixture_lock_sql(connection.vendor), [fixture_id])
         row = cursor.fetchone()
-    return (row[0], row[1]) if row else (None, 0)
+        if row is None:
+            return None, 0, 0
+        cursor.execute(_fixture_games_sql(len(Game.COUNTED)), [*Game.COUNTED, fixture_id])
+        played, live = cursor.fetchone()
+    return row[0], int(played or 0), int(live or 0)
 
 
 @functools.cache
-def _fixture_locked_played_sql(vendor: str, statuses: int) -> str:
+def _fixture_lock_sql(vendor: str) -> str:
+    return f"SELECT f.status FROM {Fixture._meta.db_table} f WHERE f.id = %s{rows.for_update('f')}"
+
+
+@functools.cache
+def _fixture_games_sql(statuses: int) -> str:
+    counted = ", ".join(["%s"] * statuses)
     return (
-        f"SELECT f.status, (SELECT COUNT(*) FROM {Game._meta.db_table} g "
-        f"WHERE g.fixture_id = f.id AND g.status IN ({', '.join(['%s'] * statuses)})) "
-        f"FROM {Fixture._meta.db_table} f WHERE f.id = %s{rows.for_update('f')}"
+        f"SELECT COALESCE(SUM(CASE WHEN g.status IN ({counted}) THEN 1 ELSE 0 END), 0), "
+        f"COALESCE(SUM(CASE WHEN g.status = '{Game.Status.IN_PROGRESS.value}' THEN 1 ELSE 0 "
+        f"END), 0) FROM {Game._meta.db_table} g WHERE g.fixture_id = %s"
     )
 
 
