@@ -21,6 +21,9 @@
   var form = document.querySelector(".deal-form");
   if (!dataNode || !form) { return; }
   var game = JSON.parse(dataNode.textContent);
+  // Django's JavaScript catalog where the page loads it; the English text otherwise.
+  var _ = window.gettext || function (text) { return text; };
+  function fill(text, values) { return text.replace(/%\((\w+)\)s/g, function (m, k) { return values[k]; }); }
   var statusBox = document.getElementById("outbox-status");
   var Outbox = window.ClabberOutbox;
   var correcting = game.correcting || null;
@@ -96,10 +99,15 @@
       entries = list;
       if (before && !list.length && navigator.onLine) {
         // Every deal is on the server (sent from here or by the service worker): show
-        // the server's page, its sheet once the game is over.
+        // the server's page, its sheet once the game is over; but never under a scorer's
+        // fingers: a started form stays, on the totals of the deals just sent (the server's
+        // own, which the next Save, online, goes to).
         try { sessionStorage.setItem("outbox-sent:" + game.key, "1"); } catch (e) { /* private mode */ }
-        window.location.replace(state.finished || correcting ? game.sheet_page : game.deal_page);
-        return list;
+        if (!formStarted()) {
+          window.location.replace(state.finished || correcting ? game.sheet_page : game.deal_page);
+          return list;
+        }
+        base = state;
       }
       var input = keyInput();
       if (input && list.some(function (e) { return e.key === input.value; })) { input.value = newKey(); }
@@ -112,6 +120,17 @@
   }
 
   function pending() { return entries.length > 0; }
+  // Every keystroke and tap in the form counts: nothing done in the background (a deal sent,
+  // another phone's deals found) resets or reloads a form the scorer has started.
+  var edits = 0, editsAtReset = 0;
+  function formStarted() { return edits !== editsAtReset; }
+  form.addEventListener("input", function () { edits += 1; });
+  form.addEventListener("change", function () { edits += 1; });
+  function clearForm() {
+    form.reset();
+    form.querySelectorAll(".meld-card").forEach(function (row) { row.classList.add("is-empty"); });
+    editsAtReset = edits;
+  }
   function offlineMode() { return !navigator.onLine || pending(); }
 
   // --- the form read into the deal API's JSON (the server's DealForm.to_engine) -------
@@ -264,6 +283,7 @@
         "Another phone already recorded deal " + held.number + ": " + held.message +
         " This phone's deal" + (mine.length === 1 ? " " + held.number + " is" : "s " + held.number + " to " + mine[mine.length - 1].number + " are") +
         " kept here until you choose which to keep; the other is kept in the game's history."));
+      statusBox.appendChild(clashTable(held, mine));
       var actions = el("div", { "class": "actions" });
       actions.appendChild(button("Keep this phone's deals", "keep-mine", held));
       actions.appendChild(button("Keep the server's deals", "keep-theirs", held));
@@ -287,12 +307,92 @@
     } else if (lastSent || !navigator.onLine || sessionStorage.getItem("outbox-sent:" + game.key)) {
       statusBox.appendChild(el("p", {}, "All deals sent." + (navigator.onLine ? "" : " No network: deals you save now wait on this phone.")));
     }
+    showResolved();
     showAside();
     statusBox.hidden = !statusBox.firstChild;
     statusBox.dataset.state = held ? held.state : (waiting ? "waiting" : "sent");
   }
 
   function show() { showState(); showStatus(); }
+
+  /* The clash, side by side: each deal number from the clash on, as this phone recorded it
+     and as the other phone did (the server's deals, read when the clash is first shown),
+     with the running totals each sequence ends on. */
+  var theirs = null, theirsAsked = false;
+  function dealText(outcome, score) {
+    return scoreText(score) + (outcome ? " (" + outcome + ")" : "");
+  }
+  function clashTable(held, mine) {
+    if (!theirsAsked && navigator.onLine) {
+      theirsAsked = true;
+      serverDeals().then(function (rows) {
+        theirs = {};
+        rows.forEach(function (d) { theirs[d.number] = d; });
+        showStatus();
+      }, function () { theirsAsked = false; });
+    }
+    var table = el("table", { "class": "clash" });
+    table.appendChild(el("caption", {}, _("Deals recorded on each phone")));
+    var head = el("tr");
+    [_("Deal"), _("This phone"), _("The other phone")].forEach(function (t) { head.appendChild(el("th", { scope: "col" }, t)); });
+    table.appendChild(head);
+    var numbers = mine.map(function (e) { return e.number; });
+    var last = null;
+    if (theirs) {
+      Object.keys(theirs).forEach(function (n) {
+        n = parseInt(n, 10);
+        if (n >= held.number && numbers.indexOf(n) < 0) { numbers.push(n); }
+        if (!last || n > last.number) { last = theirs[n]; }
+      });
+    }
+    numbers.sort(function (a, b) { return a - b; }).forEach(function (n) {
+      var entry = mine.filter(function (e) { return e.number === n; })[0];
+      var row = el("tr");
+      row.appendChild(el("th", { scope: "row" }, String(n)));
+      row.appendChild(el("td", {}, entry && entry.after ? dealText(entry.after.outcome, entry.after.score) : "—"));
+      var other = theirs ? theirs[n] : null;
+      row.appendChild(el("td", {}, other ? dealText(other.outcome, other.score) : (theirs ? "—" : _("reading…"))));
+      table.appendChild(row);
+    });
+    var mineLast = mine.length ? mine[mine.length - 1].after : null;
+    var totals = el("tr");
+    totals.appendChild(el("th", { scope: "row" }, _("Totals")));
+    totals.appendChild(el("td", {}, mineLast ? scoreText(mineLast.totals) : "—"));
+    totals.appendChild(el("td", {}, last ? scoreText(last.running_totals) : (theirs ? "—" : _("reading…"))));
+    table.appendChild(totals);
+    return table;
+  }
+
+  /* What a person chose here, said once the page has the server's deals again. */
+  var RESOLVED = "outbox-resolved:" + game.key;
+  function noteResolved(kept, numbers) {
+    try { sessionStorage.setItem(RESOLVED, JSON.stringify({ kept: kept, numbers: numbers })); } catch (e) { /* private mode */ }
+  }
+  function showResolved() {
+    var note = null;
+    try { note = JSON.parse(sessionStorage.getItem(RESOLVED) || "null"); } catch (e) { note = null; }
+    if (!note || !note.numbers || !note.numbers.length) { return; }
+    var first = note.numbers[0], last = note.numbers[note.numbers.length - 1];
+    var values = { n: first, first: first, last: last };
+    var text;
+    if (note.kept === "mine") {
+      text = fill(first === last
+        ? _("You kept this phone's deal %(n)s: the other phone's deals from deal %(n)s on are kept in the game's history, counted nowhere.")
+        : _("You kept this phone's deals %(first)s to %(last)s: the other phone's deals from deal %(first)s on are kept in the game's history, counted nowhere."), values);
+    } else {
+      text = fill(first === last
+        ? _("You kept the other phone's deals: this phone's deal %(n)s is kept in the game's history, set aside and counted nowhere.")
+        : _("You kept the other phone's deals: this phone's deals %(first)s to %(last)s are kept in the game's history, set aside and counted nowhere."), values);
+    }
+    var box = el("div", { "class": "outbox-aside" });
+    var p = el("p", {}, text + " ");
+    p.appendChild(el("a", { href: game.sheet_page + "#history" }, _("See the game's history")));
+    box.appendChild(p);
+    var actions = el("div", { "class": "actions" });
+    actions.appendChild(el("button", { type: "button", "class": "button secondary", "data-resolved": "seen" }, _("Got it")));
+    box.appendChild(actions);
+    statusBox.appendChild(box);
+  }
 
   // --- saving ---------------------------------------------------------------------------
   function newKey() {
@@ -306,39 +406,73 @@
   }
   function keyInput() { return form.querySelector("[name=idempotency_key]"); }
 
+  /* Save answers at once: the deal is read from the form, the form is held (inert: no tap
+     or keystroke can go into it, so none is lost) and the status says what is happening,
+     while the engine on the phone checks and scores the deal; then the deal waits in the
+     outbox and the form is cleared for the next one, or the form comes back with what is
+     wrong. */
+  var saving = false;
+  function hold(label) {
+    saving = true;
+    form.setAttribute("inert", "");
+    form.setAttribute("aria-busy", "true");
+    var box = document.getElementById("preview");
+    if (box) {
+      box.classList.remove("preview-errors");
+      box.textContent = "";
+      box.appendChild(el("p", { "class": "muted", role: "status" }, label));
+    }
+  }
+  function release() {
+    saving = false;
+    form.removeAttribute("inert");
+    form.removeAttribute("aria-busy");
+  }
+  function acknowledged(text) {
+    var box = document.getElementById("preview");
+    if (box) { box.textContent = ""; box.appendChild(el("p", { "class": "muted", role: "status" }, text)); }
+  }
+  function askSync() {
+    if (navigator.serviceWorker && navigator.serviceWorker.ready && "SyncManager" in window) {
+      navigator.serviceWorker.ready.then(function (r) { return r.sync.register("clabber-outbox"); }).catch(function () {});
+    }
+  }
+
   form.addEventListener("submit", function (event) {
     if (!offlineMode()) { return; }
     event.preventDefault();
+    if (saving) { return; }
     var read = readDeal();
     if (correcting) { queueCorrection(read); return; }
+    var number = state.number + 1;
+    hold(fill(_("Saving deal %(n)s on this phone…"), { n: number }));
     nextDeal(read).then(function (answer) {
-      if (answer.errors) { showErrors(answer.errors); showPreview(answer, read); return null; }
+      if (answer.errors) { release(); showErrors(answer.errors); showPreview(answer, read); return null; }
       showErrors(null);
       var ok = answer.ok;
       var body = Object.assign({}, read.data);
       if (read.maker_seat !== null) { body.maker_seat = read.maker_seat; }
       var key = (keyInput() && keyInput().value) || newKey();
       return Outbox.add({
-        key: key, game: game.key, url: game.deals_url, number: state.number + 1, body: body,
+        key: key, game: game.key, url: game.deals_url, number: number, body: body,
         csrf: csrfToken(), table: game.table_token || null,
-        after: { number: state.number + 1, totals: ok.scores, pot: ok.pot, dealer: ok.next_dealer,
+        after: { number: number, totals: ok.scores, pot: ok.pot, dealer: ok.next_dealer,
                  finished: ok.finished, winner: ok.winner, score: ok.deal.score, outcome: ok.deal.outcome }
       }).then(function () {
         if (keyInput()) { keyInput().value = newKey(); }
-        form.reset();
-        form.querySelectorAll(".meld-card").forEach(function (row) { row.classList.add("is-empty"); });
-        var box = document.getElementById("preview");
-        if (box) { box.textContent = ""; box.appendChild(el("p", { "class": "muted" }, "Deal " + (state.number + 1) + " saved on this phone (" + ok.deal.outcome + ": " + scoreText(ok.deal.score) + ").")); }
+        clearForm();
+        release();
+        acknowledged(fill(_("Deal %(n)s saved on this phone (%(outcome)s: %(score)s); it is sent when the network is back."),
+          { n: number, outcome: ok.deal.outcome, score: scoreText(ok.deal.score) }));
         return refresh();
       }).then(function () {
         window.scrollTo(0, 0);
-        if (navigator.serviceWorker && navigator.serviceWorker.ready && "SyncManager" in window) {
-          navigator.serviceWorker.ready.then(function (r) { return r.sync.register("clabber-outbox"); }).catch(function () {});
-        }
+        askSync();
         send();
       });
     }).catch(function (error) {
-      showErrors([{ message: "The rules engine on this phone is not ready: " + error.message }]);
+      release();
+      showErrors([{ message: _("The rules engine on this phone is not ready:") + " " + error.message }]);
     });
   });
 
@@ -346,7 +480,9 @@
      (only its errors matter here: the server scores it again with the deals around it),
      then it waits in the outbox, sent after the deals saved before it. */
   function queueCorrection(read) {
+    hold(fill(_("Saving the correction of deal %(n)s on this phone…"), { n: correcting.number }));
     nextDeal(read).then(function (answer) {
+      release();
       if (answer.errors) { showErrors(answer.errors); showPreview(answer, read); return null; }
       showErrors(null);
       var body = Object.assign({}, read.data);
@@ -369,7 +505,8 @@
         send();
       });
     }).catch(function (error) {
-      showErrors([{ message: "The rules engine on this phone is not ready: " + error.message }]);
+      release();
+      showErrors([{ message: _("The rules engine on this phone is not ready:") + " " + error.message }]);
     });
   }
 
@@ -460,7 +597,15 @@
       var lastMine = mine[mine.length - 1].number;
       deals.filter(function (d) { return d.number > lastMine; }).sort(function (a, b) { return b.number - a.number; })
         .forEach(function (d) { chain = chain.then(function () { return request("DELETE", game.deals_url + d.id + "/"); }); });
-      return chain;
+      // This phone made those corrections and deletions: its own history rows are not news
+      // to it (they would read as this phone's deals replaced, the opposite of what happened).
+      return chain.then(function () {
+        return historyRows().then(function (rows) {
+          markSeen(rows.filter(function (r) {
+            return (r.action === "update" || r.action === "delete") && r.deal_number >= held.number;
+          }).map(function (r) { return r.id; }));
+        }, function () {});
+      }).then(function () { noteResolved("mine", mine.map(function (e) { return e.number; })); });
     });
   }
 
@@ -476,7 +621,7 @@
         return response.json().then(function (revision) { markSeen([revision.id]); }, function () {});
       }).then(function () { droppedHere[entry.key] = true; return Outbox.remove(entry.key); });
     });
-    return chain;
+    return chain.then(function () { noteResolved("theirs", mine.map(function (e) { return e.number; })); });
   }
 
   // --- another phone's deals set aside (this phone's were kept) ----------------------
@@ -498,8 +643,7 @@
     try { localStorage.setItem(SEEN, JSON.stringify(seen().concat(ids).slice(-200))); } catch (e) { /* private mode */ }
   }
   /* The game's history (its first pages: bounded), for set-aside deals not seen here. */
-  function checkHistory() {
-    if (!navigator.onLine || !game.history_url) { return Promise.resolve(); }
+  function historyRows() {
     var found = [], pages = 0;
     function page(url) {
       var headers = { Accept: "application/json" };
@@ -513,7 +657,12 @@
         return body.next && pages < 5 ? page(body.next) : found;
       });
     }
-    return page(game.history_url).then(function (rows) {
+    return page(game.history_url);
+  }
+  var reloadedFor = "outbox-reloaded-for:" + game.key;
+  function checkHistory() {
+    if (!navigator.onLine || !game.history_url) { return Promise.resolve(); }
+    return historyRows().then(function (rows) {
       var known = seen();
       aside = rows.filter(function (r) {
         return r.action === "delete" && r.before && r.before.set_aside && known.indexOf(r.id) < 0;
@@ -527,6 +676,17 @@
         return r.action === "update" && r.after &&
           JSON.stringify((r.after.data || {}).points || null) !== sent[r.deal_number];
       }).sort(function (a, b) { return a.deal_number - b.deal_number; });
+      // Another phone's choice changed the server's deals: this phone takes the server's
+      // totals (its page again, once: the message stays until dismissed), unless deals
+      // wait here or the scorer has started the next deal.
+      var news = aside.concat(replaced).map(function (r) { return r.id; }).sort().join(",");
+      var already = null;
+      try { already = sessionStorage.getItem(reloadedFor); } catch (e) { already = news; }
+      if (news && already !== news && !pending() && !formStarted() && !correcting) {
+        try { sessionStorage.setItem(reloadedFor, news); } catch (e) { /* private mode */ }
+        window.location.replace(game.deal_page);
+        return;
+      }
       showStatus();
     }, function () { /* the network went: try again later */ });
   }
@@ -552,6 +712,11 @@
 
   if (statusBox) {
     statusBox.addEventListener("click", function (event) {
+      if (event.target.closest("[data-resolved]")) {
+        try { sessionStorage.removeItem(RESOLVED); } catch (e) { /* private mode */ }
+        showStatus();
+        return;
+      }
       if (event.target.closest("[data-aside]")) {
         markSeen(aside.concat(replaced).map(function (r) { return r.id; }));
         aside = [];
@@ -596,11 +761,21 @@
     });
   }
 
-  // The engine (a few seconds of work) starts once the page has loaded, so that the form
-  // is ready first; a Save or a preview before then waits for it.
+  // The engine (a few seconds of work on a phone) starts as soon as the page has loaded,
+  // online too: the network can go at any moment, and a Save made offline should find it
+  // ready rather than wait for it. The form is ready first; a Save or a preview before the
+  // engine is ready waits for it, and says so at once.
   function startEngineLater() {
-    var start = function () { if (offlineMode()) { engine().catch(function () {}); } };
-    if (document.readyState === "complete") { setTimeout(start, 0); } else { window.addEventListener("load", start); }
+    var start = function () {
+      var boot = function () { engine().catch(function () {}); };
+      // A page the service worker does not control yet (the phone's first visit) is
+      // fetching the engine into its precache meanwhile: boot then only with no network,
+      // so that the runtime is not downloaded twice.
+      var kept = navigator.serviceWorker && navigator.serviceWorker.controller;
+      if (!kept && !offlineMode()) { return; }
+      if ("requestIdleCallback" in window) { window.requestIdleCallback(boot, { timeout: 1000 }); } else { setTimeout(boot, 0); }
+    };
+    if (document.readyState === "complete") { start(); } else { window.addEventListener("load", start); }
   }
   refresh().then(function () {
     startEngineLater();

@@ -61,6 +61,13 @@ def phones(browser, live_server, game):
     # conftest before the database is emptied.
 
 
+#: Resolves once the page's pending callbacks (an answer just read) have run.
+SETTLED = "() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))"
+
+#: The page fits the phone's width: nothing scrolls sideways.
+FITS = "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
+
+
 #: How many deals the phone's outbox holds (IndexedDB, static/js/outbox.js).
 OUTBOX_SIZE = """() => new Promise((resolve, reject) => {
     const request = indexedDB.open('clabber-offline', 1);
@@ -197,12 +204,32 @@ def test_two_phones_offline_on_one_game_see_the_clash_and_lose_nothing(phones, g
     second.set_offline(False)
     clash = page_two.locator("#outbox-status")
     expect(clash).to_contain_text("Another phone already recorded deal 1")
+    # Both phones' deals side by side, by the sides' names, with the totals each ends on.
+    theirs = list(game.deals.order_by("number"))
+    table = clash.locator("table.clash")
+    expect(table.locator("tr", has_text="Totals")).to_contain_text(
+        f"Mules {theirs[-1].running_a}, Dads {theirs[-1].running_b}"
+    )
+    first_row = table.locator("tr").nth(1)
+    expect(first_row.locator("td").nth(1)).to_contain_text(
+        f"Mules {theirs[0].score_a}, Dads {theirs[0].score_b}"
+    )
+    mine_cell = first_row.locator("td").nth(0)
+    expect(mine_cell).to_contain_text("Mules ")
+    assert mine_cell.inner_text() != first_row.locator("td").nth(1).inner_text()
+    expect(table.locator("tr", has=page_two.locator("th", has_text="2"))).to_contain_text(
+        f"Mules {theirs[1].score_a}"
+    )
     assert_accessible(page_two)
+    assert page_two.evaluate(FITS), "the clash scrolls sideways on a phone"
     assert game.deals.count() == 2  # nothing was recorded over the other phone's deals
 
     with page_two.expect_navigation():  # done: the server's page again
         page_two.get_by_role("button", name="Keep the server's deals").click()
     expect(page_two.locator("h1")).to_have_text("Deal 3")
+    expect(page_two.locator("#outbox-status")).to_contain_text(
+        "You kept the other phone's deals: this phone's deal 1 is kept in the game's history"
+    )
     aside = DealRevision.objects.get(game=game, action="delete")
     assert aside.before["set_aside"] and aside.before["data"]["points"]["A"] == 100
     assert [d.data["points"]["A"] for d in game.deals.all()] == [80, 80]
@@ -246,13 +273,62 @@ def test_keeping_this_phones_deals_corrects_the_others_into_the_history(phones, 
     assert [d.data["points"]["A"] for d in game.deals.all()] == [100]
     history = {(r.action, r.deal_number) for r in DealRevision.objects.filter(game=game)}
     assert {("create", 1), ("create", 2), ("update", 1), ("delete", 2)} <= history
+    # The phone whose deals were kept is told just that, never that its deals were replaced.
+    kept = page_two.locator("#outbox-status")
+    expect(kept).to_contain_text("You kept this phone's deal 1")
+    with page_two.expect_response(lambda r: "/history/" in r.url):  # the page reads it
+        page_two.reload()
+    page_two.evaluate(SETTLED)
+    expect(kept).to_contain_text("You kept this phone's deal 1")
+    expect(kept).not_to_contain_text("replaced")
 
-    # The phone whose deals were replaced is told too (it reads the game's history).
+    # The phone whose deals were replaced is told too (it reads the game's history), and
+    # ends on the server's totals, not the ones it had worked out.
     told = page_one.locator("#outbox-status")
     expect(told).to_contain_text("this phone's deals 1-2 were replaced", timeout=30_000)
+    server = Game.objects.get(pk=game.pk)
+    expect(page_one.locator(".deal-head .totals")).to_contain_text(f"Mules {server.score_a}")
+    expect(page_one.locator("h1")).to_have_text("Deal 2")
     assert_accessible(page_one)
     page_one.get_by_role("button", name="Got it").click()
     expect(told).not_to_contain_text("replaced")
+
+
+#: Clicks Save and reads, in the same task (before any engine answer can arrive), what the
+#: page says and whether the form still takes input.
+SAVE_AND_LOOK = """() => {
+    document.querySelector('.deal-form button.save').click();
+    const form = document.querySelector('.deal-form');
+    return { said: document.getElementById('preview').textContent, held: form.inert };
+}"""
+
+
+def test_save_answers_at_once_and_never_wipes_the_next_deal(phones, game):
+    context, page = phones()
+    context.set_offline(True)  # the engine may still be starting: Save says so at once
+    enter(page, 80)
+    answer = page.evaluate(SAVE_AND_LOOK)
+    assert "Saving deal 1 on this phone" in answer["said"]
+    assert answer["held"], "the form must take no input while the deal is being saved"
+    expect(page.locator("#preview")).to_contain_text("Deal 1 saved on this phone", timeout=180_000)
+    expect(page.locator("h1")).to_have_text("Deal 2")
+    expect(page.locator("#outbox-status")).to_contain_text("1 deal waiting to send")
+
+    # The scorer starts deal 2; the network comes back and deal 1 is sent meanwhile: the
+    # page does not reload under the scorer's fingers, and nothing typed is lost.
+    page.locator("label[for=id_trump_1]").click()
+    page.get_by_label("Card points, Mules").fill("70")
+    context.set_offline(False)
+    expect(page.locator("#outbox-status")).to_contain_text("All deals sent")
+    assert game.deals.count() == 1
+    expect(page.get_by_label("Card points, Mules")).to_have_value("70")
+    expect(page.locator("h1")).to_have_text("Deal 2")
+    page.locator(f"label[for=id_maker_seat_{MARY_LOU}]").click()
+    page.locator("label[for=id_last_trick_0]").click()
+    page.get_by_role("button", name="Save deal 2").click()  # online: to the server
+    expect(page.locator("h1")).to_have_text("Deal 3")
+    assert [d.data["points"]["A"] for d in game.deals.order_by("number")] == [80, 70]
+    assert_accessible(page)
 
 
 def test_a_deal_the_server_now_refuses_waits_for_a_person(phones, game):
