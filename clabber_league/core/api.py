@@ -20,6 +20,10 @@ handles a rejected deal, a missing token, a conflict and a busy database the sam
 | 500 | a failure on our side; nothing was saved |
 | 503 | the database is not reachable; retry after ``Retry-After`` seconds |
 
+Two requests that deadlock (or lose a serialization or lock-wait race) inside the database
+are a conflict, not an outage: the one the database stopped answers 409 "try again" with
+``Retry-After: 1`` (nothing of it was saved), never 503 (:func:`is_transient_conflict`).
+
 Views raise; this handler is the one place that turns an exception into that body. A
 service's refusal (``core.errors.ServiceError``, whose kind gives the status: invalid 400,
 conflict 409, not found 404, forbidden 403) and the rules engine's (``RulesError``, 400)
@@ -57,6 +61,13 @@ STILL_IN_USE = "This cannot be deleted: {used_by} still refer to it. Remove or c
 MALFORMED_JSON = "The request body is not well-formed JSON: {reason}"
 NO_SUCH_URL = "There is no such API URL: {path}"
 DUPLICATE = "This already exists (it was saved a moment ago by another request)."
+TRY_AGAIN = (
+    "Another request was changing the same records at that moment, so nothing of this one "
+    "was saved: please try again."
+)
+#: SQLSTATEs of a request the database stopped for another's sake (deadlock detected,
+#: serialization failure, lock not available): sent again, it goes through.
+TRANSIENT_SQLSTATES = frozenset({"40P01", "40001", "55P03"})
 
 
 class ErrorItemSerializer(serializers.Serializer):
@@ -126,6 +137,13 @@ def exception_handler(exc: Exception, context: dict) -> Response:
     if isinstance(exc, IntegrityError) and _is_unique_violation(exc):
         # Two requests racing for one name or one slot: the loser's is a conflict.
         return Response(errors_body("", DUPLICATE), status=status.HTTP_409_CONFLICT)
+    if is_transient_conflict(exc):
+        logger.warning("database conflict, the client is told to try again: %s", exc)
+        return Response(
+            errors_body("", TRY_AGAIN),
+            status=status.HTTP_409_CONFLICT,
+            headers={"Retry-After": "1"},
+        )
     if isinstance(exc, (OperationalError, InterfaceError)):
         logger.warning("database unavailable: %s", exc)
         return Response(
@@ -138,6 +156,20 @@ def exception_handler(exc: Exception, context: dict) -> Response:
     else:
         logger.exception("unhandled API error")
     return Response(errors_body("", INTERNAL_ERROR), status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+
+
+def is_transient_conflict(exc: BaseException | None) -> bool:
+    """A database error that a request got for another request's sake (a deadlock, a
+    serialization failure, a lock it could not get): the driver's SQLSTATE (psycopg's
+    ``sqlstate``, psycopg2's ``pgcode``) on the error or on what it was raised from."""
+    seen = 0
+    while exc is not None and seen < 5:
+        code = getattr(exc, "sqlstate", None) or getattr(exc, "pgcode", None)
+        if code in TRANSIENT_SQLSTATES:
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
 
 
 def _is_unique_violation(exc: IntegrityError) -> bool:
@@ -192,8 +224,14 @@ def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpRespon
     return JsonResponse(errors_body("", NO_SUCH_URL.format(path=request.path)), status=404)
 
 
-def api_server_error(request: HttpRequest, unavailable: bool) -> JsonResponse:
+def api_server_error(
+    request: HttpRequest, unavailable: bool, *, conflict: bool = False
+) -> JsonResponse:
     """``handler500`` under ``/api/``: the same body as the exception handler's."""
+    if conflict:
+        response = JsonResponse(errors_body("", TRY_AGAIN), status=409)
+        response["Retry-After"] = "1"
+        return response
     message = SERVICE_UNAVAILABLE if unavailable else INTERNAL_ERROR
     response = JsonResponse(errors_body("", message), status=503 if unavailable else 500)
     if unavailable:

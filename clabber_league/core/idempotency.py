@@ -15,13 +15,16 @@ The key's row is written in the same transaction as the work, and it is unique p
 that unique index is the check, so a first request reads nothing more. A retry (or one
 racing the first request) fails on that row, its work is rolled back with it, and it
 answers the first one's response. Anonymous requests
-and requests without the header work as before.
+and requests without the header work as before; a malformed key is refused with 400 from
+anyone (:func:`request_key`), never cut to fit.
 
 A view whose POST creates one row that can carry the key itself (recording a deal: the
 deal's own ``idempotency_key`` column, unique per game) is marked :func:`keyed_by_row`
 instead: no separate row is written, the row's unique index is the check, and the view
 replays from the row it finds (:func:`caller_key`, :func:`check_replay`), with the same
-400 and 422 answers as above. Such a key is kept as long as its row.
+400 and 422 answers as above. Such a key is kept as long as its row, and once the row
+is deleted for ``IDEMPOTENCY_RETENTION`` more (a deleted deal's key stays on its game:
+a retry is told the deal was deleted, 409, and is not given a new one).
 """
 
 from __future__ import annotations
@@ -67,16 +70,31 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
 )
 
 
+def valid_key(key: str) -> bool:
+    """1 to ``KEY_MAX_LENGTH`` printable ASCII characters (space to ``~``)."""
+    return 0 < len(key) <= KEY_MAX_LENGTH and key.isascii() and key.isprintable()
+
+
+def request_key(request: Request) -> str | None:
+    """The request's ``Idempotency-Key`` exactly as sent; ``None`` without the header.
+
+    A key outside the documented form is refused with 400 whoever sends it (a logged-in
+    caller, the phone at a table, anyone): it is never cut to fit, since a key cut short
+    could be another request's key."""
+    key = request.headers.get(HEADER)
+    if key is not None and not valid_key(key):
+        raise ValidationError(errors_body(HEADER, KEY_INVALID))
+    return key
+
+
 def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
     """Make a view's POST honour ``Idempotency-Key``."""
 
     @functools.wraps(method)
     def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
-        key = request.headers.get(HEADER)
+        key = request_key(request)  # 400 for a malformed key, whoever sends it
         if key is None or not request.user.is_authenticated:
             return method(view, request, *args, **kwargs)
-        if not 0 < len(key) <= KEY_MAX_LENGTH or not key.isascii() or not key.isprintable():
-            raise ValidationError(errors_body(HEADER, KEY_INVALID))
         fingerprint = request_fingerprint(request)
         for _ in range(2):  # twice only when the key's old row was past its retention
             outcome = _run_once(method, view, request, args, kwargs, key, fingerprint)
@@ -98,15 +116,14 @@ def keyed_by_row(method: Callable[..., Response]) -> Callable[..., Response]:
 
 def caller_key(request: Request) -> tuple[str, str] | None:
     """The request's key as a row keeps it, and the request's fingerprint; ``None`` without
-    the header or for an anonymous caller (as :func:`idempotent`). 400 for a bad key.
+    the header or for an anonymous caller (as :func:`idempotent`). 400 for a bad key, an
+    anonymous caller's too.
 
     The stored key is the caller's: ``u<user id>:<key>``, so two callers never share one
     (a key too long for that is kept by its SHA-256 instead)."""
-    key = request.headers.get(HEADER)
+    key = request_key(request)
     if key is None or not request.user.is_authenticated:
         return None
-    if not 0 < len(key) <= KEY_MAX_LENGTH or not key.isascii() or not key.isprintable():
-        raise ValidationError(errors_body(HEADER, KEY_INVALID))
     stored = f"u{request.user.pk}:{key}"
     if len(stored) > KEY_MAX_LENGTH:
         digest = hashlib.sha256(key.encode("ascii")).hexdigest()

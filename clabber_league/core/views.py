@@ -12,7 +12,13 @@ from django.views.decorators.cache import never_cache
 from clabber_league import __version__
 from clabber_league.clubs.selectors import clubs_of_user, public_clubs
 
-from .api import INTERNAL_ERROR, SERVICE_UNAVAILABLE, api_server_error
+from .api import (
+    INTERNAL_ERROR,
+    SERVICE_UNAVAILABLE,
+    TRY_AGAIN,
+    api_server_error,
+    is_transient_conflict,
+)
 from .health import broker_check, database_check
 
 logger = logging.getLogger(__name__)
@@ -59,15 +65,19 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """``handler500``: never a stack trace. A database that is down is a 503 the client can
-    retry (JSON under ``/api/``, a friendly page elsewhere); anything else a plain 500.
+    retry (JSON under ``/api/``, a friendly page elsewhere); a request the database stopped
+    for another's sake (a deadlock) a 409 "try again"; anything else a plain 500.
     Django reconnects by itself on a later request once the database is back."""
     exc = sys.exc_info()[1]
-    unavailable = isinstance(exc, (OperationalError, InterfaceError))
+    conflict = is_transient_conflict(exc)  # a deadlock: try again, not "unreachable"
+    unavailable = not conflict and isinstance(exc, (OperationalError, InterfaceError))
     status, message = (503, SERVICE_UNAVAILABLE) if unavailable else (500, INTERNAL_ERROR)
+    if conflict:
+        status, message = 409, TRY_AGAIN
     if request.path.startswith("/api/"):
-        return api_server_error(request, unavailable)
-    template = "503.html" if unavailable else "500.html"
+        return api_server_error(request, unavailable, conflict=conflict)
+    template = "503.html" if unavailable or conflict else "500.html"
     response = HttpResponse(render_to_string(template, {"message": message}), status=status)
-    if unavailable:
-        response["Retry-After"] = "5"
+    if unavailable or conflict:
+        response["Retry-After"] = "5" if unavailable else "1"
     return response

@@ -45,6 +45,7 @@ from clabber_league.core.idempotency import (
     check_replay,
     idempotent,
     keyed_by_row,
+    request_key,
 )
 from clabber_league.leagues.models import Division, Team
 from clabber_league.rules import BUILTIN_RULESETS
@@ -708,17 +709,17 @@ class DealViewSet(ClubScopedModelViewSet):
         """Record the next deal. Send an ``Idempotency-Key`` so that a retry after a lost
         answer never records it twice (the key is kept with the deal, per game and caller:
         a retry answers the deal it recorded, 201; the same key with another body is
-        refused with 422), and ``?number=`` (the deal's number as you counted it) to be
-        told with 409, instead of recording it, when another phone recorded that deal
-        first."""
+        refused with 422; a retry whose deal was deleted since is told so with 409, for the
+        key's retention, and records nothing), and ``?number=`` (the deal's number as you
+        counted it) to be told with 409, instead of recording it, when another phone
+        recorded that deal first."""
         keyed = caller_key(request)  # a logged-in caller's key (400 when malformed)
         data, maker_seat = _deal_body(request)
         number = _deal_number(request)
         at_table = _at_table(self, request)
         key, fingerprint = keyed or (None, "")
-        if at_table:  # the phone at a table: its key as it sent it, per game
-            key = request.headers.get("Idempotency-Key")
-            key = key[:80] if key else None
+        if at_table:  # the phone at a table: its key as it sent it (checked), per game
+            key = request_key(request)
         try:  # the game is read once, locked, by the service
             recorded = services.deal_record(
                 club=self.club,
@@ -733,6 +734,12 @@ class DealViewSet(ClubScopedModelViewSet):
             )
         except Game.DoesNotExist as exc:
             raise Http404("No Game matches the given query.") from exc  # as get_object_or_404
+        except services.DealKeyDeleted as exc:
+            # The key's deal was deleted since: a retry is told so (409); the same key with
+            # another request is refused as anywhere else (422).
+            if exc.fingerprint and fingerprint and exc.fingerprint != fingerprint:
+                raise Unprocessable(KEY_REUSED) from exc
+            raise
         if not recorded.created and recorded.deal.idempotency_fingerprint:
             check_replay(recorded.deal.idempotency_fingerprint, fingerprint)  # 422 if another
         elif not recorded.created and not services.deal_same_as_first(

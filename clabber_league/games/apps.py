@@ -11,8 +11,10 @@ class GamesConfig(AppConfig):
         from clabber_league.core.hooks import idempotency_purging
 
         from .replay import correction_keys_purge
-        from .services import seats_player_merging
+        from .services import deleted_keys_purge, seats_player_merging
 
         player_merging.connect(seats_player_merging)
         # A correction's Idempotency-Key is forgotten by the daily clean-up too (core.tasks).
         idempotency_purging.connect(correction_keys_purge)
+        # So is a deleted deal's (kept on its game: services.deal_delete).
+        idempotency_purging.connect(deleted_keys_purge)

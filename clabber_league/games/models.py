@@ -92,6 +92,11 @@ class Game(models.Model):
     pot = models.IntegerField(default=0)
     next_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     played_on = models.DateField(null=True, blank=True)
+    #: The ``Idempotency-Key`` of each deal deleted from this game, kept for the keys'
+    #: retention (``IDEMPOTENCY_RETENTION_HOURS``): a phone that retries a lost answer after
+    #: its deal was deleted is told so (409), not given a new deal. ``{stored key: {"number",
+    #: "at", "fingerprint"}}``; read with the game's locked row, so the check costs nothing.
+    deleted_keys = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)

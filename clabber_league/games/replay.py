@@ -28,17 +28,15 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from clabber_league.core.api import Unprocessable, errors_body
+from clabber_league.core.api import Unprocessable
 from clabber_league.core.idempotency import (
     HEADER,
-    KEY_INVALID,
-    KEY_MAX_LENGTH,
     KEY_REUSED,
     request_fingerprint,
+    request_key,
 )
 from clabber_league.core.services import retention
 
@@ -68,13 +66,11 @@ def idempotent_correction(method: Callable[..., Response]) -> Callable[..., Resp
 
     @functools.wraps(method)
     def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
-        key = request.headers.get(HEADER)
+        key = request_key(request)  # 400 for a malformed key, whoever sends it
         caller = caller_of(request)
         game_id = kwargs.get("game_id")
         if key is None or caller is None or not str(game_id).isdigit():
             return method(view, request, *args, **kwargs)
-        if not 0 < len(key) <= KEY_MAX_LENGTH or not key.isascii() or not key.isprintable():
-            raise ValidationError(errors_body(HEADER, KEY_INVALID))
         once = _Once(int(game_id), caller, key, request_fingerprint(request))
         for _ in range(2):  # twice only when the key's old row was past its retention
             outcome = once.run(lambda: method(view, request, *args, **kwargs))

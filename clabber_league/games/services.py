@@ -26,6 +26,7 @@ from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Club, Player
 from clabber_league.core import rows
 from clabber_league.core.errors import CONFLICT, FORBIDDEN, ServiceError, conflict
+from clabber_league.core.services import retention
 from clabber_league.leagues.models import Division, Team
 from clabber_league.leagues.results import game_counts
 from clabber_league.rules import (
@@ -93,6 +94,11 @@ FIXTURE_DECIDED = (
     "This fixture is already decided: its {planned} planned game(s) have been played "
     "({played} finished). A result is corrected on its score sheet, not by playing again."
 )
+FIXTURE_UNDER_WAY = (
+    "This fixture's {planned} planned game(s) are already started ({live} in progress, "
+    "{played} finished): a fixture is not played twice. Go on with the game in progress, or "
+    "abandon it first if it was started by mistake."
+)
 TEAM_WITHDRAWN = "{team} withdrew on {on:%d %b %Y}: it plays no more games."
 MERGE_SAME_GAME = "{source} and {target} both sat at game {game}: one person cannot take two seats."
 FIXTURE_TEAMS = "A game of this fixture is {home} (side A) v {away} (side B)."
@@ -100,11 +106,27 @@ DEAL_NUMBER_TAKEN = (
     "Deal {number} is already recorded: the game has {count} deals (another phone or page "
     "recorded them first)."
 )
+DEAL_KEY_DELETED = (
+    "This request recorded deal {number}, which was deleted since: it is not recorded again. "
+    "If the deal should stand, enter it anew."
+)
+#: The most deleted deals' keys a game keeps (the newest; older ones also go after the
+#: keys' retention): it bounds the game row however often deals are deleted.
+DELETED_KEYS_KEPT = 1000
 DEAL_NUMBER_AHEAD = "The game has {count} deals: the next one is deal {next}, not deal {number}."
 
 
 class GameError(ServiceError):
     """A rejected game write (``core.errors.ServiceError``)."""
+
+
+class DealKeyDeleted(GameError):
+    """A deal's retry whose deal was deleted since (409). ``fingerprint``: the request's
+    that recorded it (``""`` when not kept), so the API tells another request (422)."""
+
+    def __init__(self, errors: list[dict[str, str]], *, fingerprint: str = "") -> None:
+        super().__init__(errors, kind=CONFLICT)
+        self.fingerprint = fingerprint
 
 
 @dataclass(frozen=True)
@@ -347,9 +369,14 @@ def _fixture_errors(
     The fixture's row is locked, so a forfeit recorded at the same moment waits."""
     if fixture.club_id != division.club_id or fixture.division_id != division.pk:
         return [{"field": "fixture", "message": FIXTURE_OTHER_DIVISION}]
-    status, played = _fixture_locked_played(fixture.pk)
+    status, played, live = _fixture_locked_games(fixture.pk)
     if played >= fixture.games_planned and status != Fixture.Status.FORFEIT:
         message = FIXTURE_DECIDED.format(planned=fixture.games_planned, played=played)
+        return [conflict("fixture", message)]
+    if played + live >= fixture.games_planned and status != Fixture.Status.FORFEIT:
+        # A game in progress is one of the planned games too: a second one for the same
+        # planned game would let the fixture end 1-1 with one game won by each team.
+        message = FIXTURE_UNDER_WAY.format(planned=fixture.games_planned, live=live, played=played)
         return [conflict("fixture", message)]
     if status in Fixture.DONE:
         return [conflict("fixture", FIXTURE_HAS_RESULT)]
@@ -362,23 +389,38 @@ def _fixture_errors(
     return []
 
 
-def _fixture_locked_played(fixture_id: int) -> tuple[str | None, int]:
-    """The fixture's status, its row locked, and how many of its games count so far: one
-    statement, written once (``core.rows``' reason: built by the ORM, it cost more CPU than
-    the rest of the fixture's checks)."""
+def _fixture_locked_games(fixture_id: int) -> tuple[str | None, int, int]:
+    """The fixture's status, its row locked, and how many of its games count so far and
+    how many are in progress (an abandoned game is neither).
+
+    Two statements, the lock first: on PostgreSQL a statement sees the rows committed when
+    it began, so a count made in the locking statement itself could be read before a
+    scorer starting the same fixture at the same moment committed its game (and both
+    would start one). Counted after the lock is held, the second scorer sees the first's
+    game. Each statement is written once (``core.rows``' reason: built by the ORM, they
+    cost more CPU than the rest of the fixture's checks)."""
     with connection.cursor() as cursor:
-        sql = _fixture_locked_played_sql(connection.vendor, len(Game.COUNTED))
-        cursor.execute(sql, [*Game.COUNTED, fixture_id])
+        cursor.execute(_fixture_lock_sql(connection.vendor), [fixture_id])
         row = cursor.fetchone()
-    return (row[0], row[1]) if row else (None, 0)
+        if row is None:
+            return None, 0, 0
+        cursor.execute(_fixture_games_sql(len(Game.COUNTED)), [*Game.COUNTED, fixture_id])
+        played, live = cursor.fetchone()
+    return row[0], int(played or 0), int(live or 0)
 
 
 @functools.cache
-def _fixture_locked_played_sql(vendor: str, statuses: int) -> str:
+def _fixture_lock_sql(vendor: str) -> str:
+    return f"SELECT f.status FROM {Fixture._meta.db_table} f WHERE f.id = %s{rows.for_update('f')}"
+
+
+@functools.cache
+def _fixture_games_sql(statuses: int) -> str:
+    counted = ", ".join(["%s"] * statuses)
     return (
-        f"SELECT f.status, (SELECT COUNT(*) FROM {Game._meta.db_table} g "
-        f"WHERE g.fixture_id = f.id AND g.status IN ({', '.join(['%s'] * statuses)})) "
-        f"FROM {Fixture._meta.db_table} f WHERE f.id = %s{rows.for_update('f')}"
+        f"SELECT COALESCE(SUM(CASE WHEN g.status IN ({counted}) THEN 1 ELSE 0 END), 0), "
+        f"COALESCE(SUM(CASE WHEN g.status = '{Game.Status.IN_PROGRESS.value}' THEN 1 ELSE 0 "
+        f"END), 0) FROM {Game._meta.db_table} g WHERE g.fixture_id = %s"
     )
 
 
@@ -625,6 +667,13 @@ def _deal_record(
     number: int | None = None,
 ) -> Recorded:
     game = _game_locked(game_id, club=club)
+    deleted = game.deleted_keys.get(key[0]) if key[0] and game.deleted_keys else None
+    if deleted is not None and _kept_key(deleted):
+        message = DEAL_KEY_DELETED.format(number=deleted.get("number", "?"))
+        raise DealKeyDeleted(
+            [{"field": "Idempotency-Key", "message": message}],
+            fingerprint=str(deleted.get("fingerprint") or ""),
+        )
     if game.status != Game.Status.IN_PROGRESS:
         raise GameError.one("game", _closed_message(game), kind=CONFLICT)
     if number is not None and number != game.deal_count + 1:
@@ -1024,6 +1073,8 @@ def deal_delete(*, deal: Deal, user: Any = None, at_table: str = "") -> None:
     before = _revision_view(removed)
     answer = _score(game, [r.data for r in rows])
     removed.delete()
+    if removed.idempotency_key:
+        _key_keep_deleted(game, removed)
     # Move the later deals down one number, lowest first, so no two rows ever share one.
     for row in rows[index:]:
         Deal.objects.filter(pk=row.pk).update(number=row.number - 1)
@@ -1037,6 +1088,51 @@ def deal_delete(*, deal: Deal, user: Any = None, at_table: str = "") -> None:
         before=before,
         entered_at_table=at_table,
     )
+
+
+def _deleted_at(entry: Any) -> dt.datetime | None:
+    at = entry.get("at") if isinstance(entry, Mapping) else None
+    try:
+        return dt.datetime.fromisoformat(at) if isinstance(at, str) else None
+    except ValueError:
+        return None
+
+
+def _kept_key(entry: Any, cutoff: dt.datetime | None = None) -> bool:
+    """Whether a deleted deal's key is still within the keys' retention (one whose time
+    cannot be read is kept: refusing a retry is the safe side)."""
+    when = _deleted_at(entry)
+    return when is None or when >= (cutoff or timezone.now() - retention())
+
+
+def _key_keep_deleted(game: Game, removed: Deal) -> None:
+    """Keep the deleted deal's key on its game (``Game.deleted_keys``) so that a retry of
+    the request that recorded it is told it was deleted instead of recording it again. The
+    keys past their retention go, and at most ``DELETED_KEYS_KEPT`` stay."""
+    kept = {k: v for k, v in (game.deleted_keys or {}).items() if _kept_key(v)}
+    kept[removed.idempotency_key] = {
+        "number": removed.number,
+        "at": timezone.now().isoformat(),
+        "fingerprint": removed.idempotency_fingerprint,
+    }
+    if len(kept) > DELETED_KEYS_KEPT:
+        newest = sorted(kept.items(), key=lambda item: str(item[1].get("at")))
+        kept = dict(newest[-DELETED_KEYS_KEPT:])
+    game.deleted_keys = kept
+    Game.objects.filter(pk=game.pk).update(deleted_keys=kept)
+
+
+def deleted_keys_purge(*, cutoff: dt.datetime) -> list[int]:
+    """The daily clean-up's part for deleted deals' keys: forget those deleted before
+    ``cutoff``; answers ``[how many]`` (a handler of ``core.hooks.idempotency_purging``)."""
+    forgotten = 0
+    games = Game.objects.exclude(deleted_keys={}).only("pk", "deleted_keys")
+    for game in games.iterator(chunk_size=500):
+        kept = {k: v for k, v in game.deleted_keys.items() if _kept_key(v, cutoff)}
+        if len(kept) != len(game.deleted_keys):
+            forgotten += len(game.deleted_keys) - len(kept)
+            Game.objects.filter(pk=game.pk).update(deleted_keys=kept)
+    return [forgotten]
 
 
 SET_ASIDE_NUMBER = "number is the deal's number on the phone: a whole number from 1."

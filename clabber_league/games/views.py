@@ -13,12 +13,14 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs import services as club_services
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
+from clabber_league.core.idempotency import valid_key
 from clabber_league.leagues.models import Division, Team
 from clabber_league.rules import get_ruleset
 from clabber_league.scheduling.models import Fixture
@@ -132,6 +134,10 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 TEAM_TWICE = "A team cannot play itself."
 NO_SUCH_FIXTURE = "No such fixture in this division."
 SEAT_EMPTY = "Choose who sits here, or give a substitute's name."
+PAGE_KEY_INVALID = gettext_lazy(
+    "This form's key was changed on its way: nothing was saved. Reload the page and enter "
+    "the deal again."
+)
 NO_SUCH_PLAYER = "No player of the club is called “{name}”."
 SIDE_LABELS = {"A": "Side A", "B": "Side B", "C": "Side C"}
 
@@ -377,7 +383,11 @@ def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
         )
         return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
     form = _deal_form(game, request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    page_key = request.POST.get("idempotency_key") or None
+    if page_key is not None and not valid_key(page_key):
+        form.is_valid()
+        form.add_error(None, PAGE_KEY_INVALID)  # never cut to fit: it could be another's
+    elif request.method == "POST" and form.is_valid():
         data, maker_seat = form.to_engine()
         try:
             recorded = services.deal_record(
@@ -385,7 +395,7 @@ def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
                 data=data,
                 maker_seat=maker_seat,
                 user=_actor(request),
-                idempotency_key=request.POST.get("idempotency_key") or None,
+                idempotency_key=page_key,
                 at_table=_at_table(request),
             )
         except services.GameError as exc:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, F, Q
 
 from clabber_league.clubs.models import Player
 from clabber_league.games.models import Game, GameSide
@@ -50,6 +50,7 @@ def standings_differences(*, division: Division | None = None) -> list[str]:
         )
         label = f"division {div.pk} ({div.name})"
         out.extend(_moved(div, label))
+        out.extend(_overplayed(div, label))
         stored = {s.team_id: s.counters() for s in TeamStanding.objects.filter(division=div)}
         for team_id in sorted(set(stored) | set(computed.standings)):
             have = stored.get(team_id, zero_counters())
@@ -119,6 +120,25 @@ def _moved(div: Division, label: str) -> list[str]:
     ):
         out.append(f"{label}: games of club {club_id} but the division is club {div.club_id}'s")
     return out
+
+
+def _overplayed(div: Division, label: str) -> list[str]:
+    """Fixtures with more games in progress or played than planned: a game started twice
+    for one planned game (``games.services.game_start`` refuses it now; older data may hold
+    one). A rebuild cannot mend it: a person abandons the game started by mistake."""
+    live = (Game.Status.IN_PROGRESS, *Game.COUNTED)
+    fixtures = (
+        Fixture.objects.filter(division=div)
+        .annotate(games_live=Count("games", filter=Q(games__status__in=live)))
+        .filter(games_live__gt=F("games_planned"))
+        .order_by("pk")
+        .values_list("pk", "games_live", "games_planned")
+    )
+    return [
+        f"{label}: fixture {pk} has {count} games in progress or played, {planned} planned "
+        "(abandon the game started by mistake)"
+        for pk, count, planned in fixtures
+    ]
 
 
 @transaction.atomic
