@@ -213,9 +213,12 @@ def _left_out_sets(
     taken = [0] * groups
 
     def walk(j: int, cards: int, wanted: int) -> None:
-        if j == groups:
+        if wanted == 0 or j == groups:
+            # the rest of the cards left out are worth 0
             if wanted == 0 and cards <= pack.zeros - forced_zeros:
                 found.append((tuple(taken), cards))
+            return
+        if not cards:
             return
         value = pack.values[j]
         for n in range(min(cards, pack.counts[j] - forced[j], wanted // value) + 1):
@@ -343,10 +346,24 @@ class _Three:
         # up to the pack, so what is left over is a number of whole tricks).
         return need == self.zeros or (need < self.zeros and None in self.sizes)
 
+    def _last(self, j: int, wx: int, wy: int, nx: int, ny: int) -> bool:
+        """The last group: its share is fixed by the points still wanted."""
+        value = self.pack.values[j]
+        x, rest_x = divmod(wx, value)
+        y, rest_y = divmod(wy, value)
+        z = self.counts[j] - x - y
+        if rest_x or rest_y or z < 0 or y > self.y_most[j]:
+            return False
+        nx, ny = nx + x, ny + y
+        return self._end(nx, ny, self.after[0] - nx - ny)
+
     def _walk(self, j: int, wx: int, wy: int, nx: int, ny: int) -> bool:
         counts = self.counts
-        if j == len(counts):
-            return self._end(nx, ny, self.after[0] - nx - ny)
+        groups = len(counts)
+        if j >= groups - 1:
+            if j == groups:
+                return self._end(nx, ny, self.after[0] - nx - ny)
+            return self._last(j, wx, wy, nx, ny)
         key = (j, wx, wy, nx, ny)
         failed = self.failed
         if key in failed:
