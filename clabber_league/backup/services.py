@@ -53,6 +53,7 @@ database.
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import secrets
 from collections import defaultdict, deque
@@ -375,11 +376,20 @@ def _parse(line: str, number: int) -> Any:
         raise BackupError(TOO_DEEP.format(line=number, depth=MAX_DEPTH)) from exc
     except ValueError as exc:
         raise BackupError(BAD_LINE.format(line=number, problem="not JSON")) from exc
-    _check_text(value, number)
+    _check_text(value, number, line)
     return value
 
 
-def _check_text(value: Any, number: int) -> None:
+def _check_text(value: Any, number: int, line: str | None = None) -> None:
+    """Refuse a NUL character (in a string or a key) or nesting deeper than ``MAX_DEPTH``.
+    Given the ``line`` the value was read from, a line that cannot hold either (no escaped
+    NUL, fewer brackets than the limit: nearly every row) is not walked."""
+    if (
+        line is not None
+        and "\\u0000" not in line
+        and line.count("[") + line.count("{") <= MAX_DEPTH
+    ):
+        return
     stack = [(value, 0)]
     while stack:
         item, depth = stack.pop()
@@ -898,24 +908,29 @@ USER_TEXT = ("username", "email", "first_name", "last_name", "password")
 def _checked(f: Any, value: Any, model: type[models.Model], line: int | str) -> Any:
     """``value`` as column ``f`` stores it, or a refusal naming the line and the field: a
     value the column cannot take (its length, its integer range, its type)."""
-    where = {"line": line, "table": _label(model), "field": f.attname}
     try:
         value = f.to_python(value)
     except (ValidationError, ValueError, TypeError) as exc:
         problem = "; ".join(getattr(exc, "messages", None) or [str(exc)])
+        where = {"line": line, "table": _label(model), "field": f.attname}
         raise BackupError(BAD_VALUE.format(**where, problem=problem[:200])) from exc
-    most = getattr(f, "max_length", None)
-    if isinstance(value, str) and most is not None and len(value) > most:
+    most, low, high = _limits(f)
+    if most is not None and isinstance(value, str) and len(value) > most:
+        where = {"line": line, "table": _label(model), "field": f.attname}
         raise BackupError(TOO_LONG.format(**where, length=len(value), most=most))
-    if isinstance(value, int) and not isinstance(value, bool):
-        # PostgreSQL's ranges whatever the database (SQLite's integers are all 64-bit), so
-        # a file refused on one is refused on the other.
-        low, high = BaseDatabaseOperations.integer_field_ranges.get(
-            f.get_internal_type(), (None, None)
-        )
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise BackupError(OUT_OF_RANGE.format(**where, value=value, low=low, high=high))
+    if low is not None and isinstance(value, int) and not low <= value <= high:
+        where = {"line": line, "table": _label(model), "field": f.attname}
+        raise BackupError(OUT_OF_RANGE.format(**where, value=value, low=low, high=high))
     return value
+
+
+@functools.cache
+def _limits(f: Any) -> tuple[int | None, int | None, int | None]:
+    """A column's longest text and its integer range: PostgreSQL's ranges whatever the
+    database (SQLite's integers are all 64-bit), so a file refused on one is refused on the
+    other."""
+    low, high = BaseDatabaseOperations.integer_field_ranges.get(f.get_internal_type(), (None, None))
+    return getattr(f, "max_length", None), low, high
 
 
 def _user(info: dict[str, Any], state: _Import) -> None:
