@@ -34,9 +34,17 @@ a key naming a row the backup lacks makes the import recompute them from the gam
 one division at a time (``standings_rebuild``, which holds one division in memory).
 
 **Accounts** are matched by username. One that does not exist yet is created with the
-backup's password hash (their login still works) and keeps its ``is_active`` and
-``is_staff`` flags: a deactivated member stays deactivated. An account that exists already
-is left as it is. Superuser status is never restored from a file.
+backup's password hash (their login still works) and keeps its ``is_active`` flag: a
+deactivated member stays deactivated. Its ``is_staff`` flag (the Django admin) is kept
+only when the operator asks for it (``restore_staff``, ``import_club --restore-staff``);
+otherwise it is created without, and the import says how many. An account that exists
+already is left as it is. Superuser status is never restored from a file.
+
+**A bad file** is refused whole, with one line saying what is wrong and where, and
+nothing written: a line longer than ``MAX_LINE`` characters (never read whole), text that
+is not UTF-8, a NUL character anywhere, values nested deeper than ``MAX_DEPTH``, a value
+longer than its column holds or outside its column's range, and a row pointing to a row
+the backup does not hold (another club's, or nobody's), accounts included.
 
 A backup holds password hashes, email addresses and calendar keys: keep it as safe as the
 database.
@@ -45,6 +53,7 @@ database.
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import secrets
 from collections import defaultdict, deque
@@ -54,9 +63,11 @@ from typing import IO, Any
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection, models, transaction
+from django.db import DatabaseError, connection, models, transaction
+from django.db.backends.base.operations import BaseDatabaseOperations
 
 from clabber_league import __version__
 from clabber_league.clubs.models import Club
@@ -72,6 +83,35 @@ UNKNOWN_MODEL = "The backup holds rows of {model}, which this version does not k
 CUT_SHORT = "The backup ends early (after {rows} rows): the file is incomplete."
 BAD_LINE = "Line {line} of the backup is not what the format says: {problem}."
 USER_FLAGS = ("is_active", "is_staff")
+#: The longest line read (characters): a row of the biggest table is a few kilobytes. A
+#: longer line is refused without being read whole, so memory stays flat.
+MAX_LINE = 1_000_000
+#: The deepest nesting of lists and objects a line may hold (a deal's JSON is 4 deep).
+MAX_DEPTH = 32
+#: A version 1 file is one JSON document read whole: at most this many characters.
+MAX_V1 = 5_000_000
+LINE_TOO_LONG = (
+    "Line {line} of the backup is longer than {limit:,} characters: no backup holds such a line."
+)
+NOT_UTF8 = "Line {line} of the backup is not UTF-8 text."
+HAS_NUL = "Line {line} of the backup holds a NUL character, which no value may hold."
+TOO_DEEP = "Line {line} of the backup nests lists or objects deeper than {depth} levels."
+V1_TOO_BIG = (
+    "This version 1 backup is larger than {limit:,} characters, which is read whole: export "
+    "the club again with this version."
+)
+TOO_LONG = (
+    "Line {line} of the backup: {table}.{field} is {length:,} characters long; it holds at "
+    "most {most}."
+)
+OUT_OF_RANGE = "Line {line} of the backup: {table}.{field} is {value}, outside {low} to {high}."
+BAD_VALUE = "Line {line} of the backup: {table}.{field} is not a valid value: {problem}"
+POINTS_OUTSIDE = (
+    "Line {line} of the backup: {table}.{field} points to {target} {value}, which the backup "
+    "does not hold."
+)
+ONE_CLUB = "A backup holds exactly one club; this one holds {count}."
+DOES_NOT_FIT = "The backup's rows do not fit this database: {problem}."
 #: Tables whose model moved to another app since a backup was written: old label -> new.
 MOVED = {"scheduling.venue": "leagues.venue"}
 # Derived rows whose keys hold ids no foreign key remaps (a match key "g12", a partnership
@@ -283,7 +323,7 @@ def backup_read(lines: Iterable[str]) -> dict[str, Any]:
     dicts]}}``: for tests and for looking into a file, not for big clubs (it is all in
     memory)."""
     result: dict[str, Any] = {"header": None, "users": {}, "tables": {}}
-    for kind, value in _events(iter(lines)):
+    for kind, value in _events(_Lines(lines)):
         if kind == "header":
             result["header"] = value
         elif kind == "user":
@@ -299,59 +339,150 @@ def backup_read(lines: Iterable[str]) -> dict[str, Any]:
 # --- reading either format as one stream of events -------------------------------------
 
 
-def _events(lines: Iterator[str]) -> Iterator[tuple[str, Any]]:
+class _Lines:
+    """The backup's lines, each at most ``MAX_LINE`` characters (a longer one is refused
+    after reading that much of it, never whole), counted: ``number`` is the last one's."""
+
+    def __init__(self, source: Iterable[str]) -> None:
+        self.readline = getattr(source, "readline", None)
+        self.source = iter(source) if self.readline is None else None
+        self.number = 0
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        self.number += 1
+        try:
+            if self.readline is not None:
+                line = self.readline(MAX_LINE + 2)
+                if not line:
+                    raise StopIteration
+            else:
+                line = next(self.source)  # type: ignore[arg-type]
+        except UnicodeDecodeError as exc:
+            raise BackupError(NOT_UTF8.format(line=self.number)) from exc
+        if len(line.rstrip("\r\n")) > MAX_LINE:
+            raise BackupError(LINE_TOO_LONG.format(line=self.number, limit=MAX_LINE))
+        return line
+
+
+def _parse(line: str, number: int) -> Any:
+    """One line's JSON, refused (one line saying why) when it is not JSON, nests deeper
+    than ``MAX_DEPTH`` or holds a NUL character (PostgreSQL's text and JSON hold none)."""
+    try:
+        value = json.loads(line)
+    except RecursionError as exc:
+        raise BackupError(TOO_DEEP.format(line=number, depth=MAX_DEPTH)) from exc
+    except ValueError as exc:
+        raise BackupError(BAD_LINE.format(line=number, problem="not JSON")) from exc
+    _check_text(value, number, line)
+    return value
+
+
+def _check_text(value: Any, number: int, line: str | None = None) -> None:
+    """Refuse a NUL character (in a string or a key) or nesting deeper than ``MAX_DEPTH``.
+    Given the ``line`` the value was read from, a line that cannot hold either (no escaped
+    NUL, fewer brackets than the limit: nearly every row) is not walked."""
+    if (
+        line is not None
+        and "\\u0000" not in line
+        and line.count("[") + line.count("{") <= MAX_DEPTH
+    ):
+        return
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise BackupError(HAS_NUL.format(line=number))
+            continue
+        if not isinstance(item, (list, dict)):
+            continue
+        if depth >= MAX_DEPTH:
+            raise BackupError(TOO_DEEP.format(line=number, depth=MAX_DEPTH))
+        if isinstance(item, dict):
+            stack.extend((key, depth + 1) for key in item)
+            stack.extend((v, depth + 1) for v in item.values())
+        else:
+            stack.extend((v, depth + 1) for v in item)
+
+
+def _events(lines: _Lines) -> Iterator[tuple[str, Any]]:
     """``("header", {...})``, ``("user", {...})`` ..., then per table ``("table",
     {"table", "fields", "rows": <iterator of rows>})``; the rows must be consumed before
     the next event."""
     first = next((line for line in lines if line.strip()), "")
     try:
         header = json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):
         header = None
     if not isinstance(header, dict):  # version 1: one JSON document over many lines
-        yield from _events_v1(first + "".join(lines))
+        yield from _events_v1(_v1_text(first, lines))
         return
+    _check_text(header, lines.number)
     _check_header(header)
     yield "header", header
-    number = 1
     read = 0
     for line in lines:
-        number += 1
         if not line.strip():
             continue
-        try:
-            item = json.loads(line)
-        except ValueError as exc:
-            raise BackupError(BAD_LINE.format(line=number, problem="not JSON")) from exc
+        item = _parse(line, lines.number)
         if not isinstance(item, dict):
-            raise BackupError(BAD_LINE.format(line=number, problem="a row outside a table"))
+            raise BackupError(BAD_LINE.format(line=lines.number, problem="a row outside a table"))
         if "user" in item:
+            if not isinstance(item["user"], dict):
+                raise BackupError(BAD_LINE.format(line=lines.number, problem="not an account"))
             yield "user", item["user"]
         elif "table" in item:
+            _check_table(item, lines.number)
             rows = _table_rows(lines, item)
             yield "table", {**item, "count": item["rows"], "rows": rows}
             for _ in rows:  # the consumer stopped early: skip to the next table
                 pass
             read += item["rows"]
-            number += item["rows"]
         elif item.get("end"):
             return
         else:
-            raise BackupError(BAD_LINE.format(line=number, problem="an unknown line"))
+            raise BackupError(BAD_LINE.format(line=lines.number, problem="an unknown line"))
     raise BackupError(CUT_SHORT.format(rows=read))
 
 
-def _table_rows(lines: Iterator[str], table: dict[str, Any]) -> Iterator[list[Any]]:
+def _check_table(item: dict[str, Any], number: int) -> None:
+    fields, rows = item.get("fields"), item.get("rows")
+    if (
+        not isinstance(item["table"], str)
+        or not isinstance(fields, list)
+        or not all(isinstance(f, str) for f in fields)
+        or not isinstance(rows, int)
+        or isinstance(rows, bool)
+        or rows < 0
+    ):
+        raise BackupError(BAD_LINE.format(line=number, problem="not a table's heading"))
+
+
+def _v1_text(first: str, lines: _Lines) -> str:
+    """A version 1 file's text, read whole up to ``MAX_V1`` characters."""
+    parts, size = [first], len(first)
+    for line in lines:
+        size += len(line)
+        if size > MAX_V1:
+            raise BackupError(V1_TOO_BIG.format(limit=MAX_V1))
+        parts.append(line)
+    return "".join(parts)
+
+
+def _table_rows(lines: _Lines, table: dict[str, Any]) -> Iterator[list[Any]]:
     expected = int(table["rows"])
     width = len(table["fields"])
     for done in range(expected):
         line = next(lines, None)
         if line is None:
             raise BackupError(CUT_SHORT.format(rows=done))
-        row = json.loads(line)
+        row = _parse(line, lines.number)
         if not isinstance(row, list) or len(row) != width:
             raise BackupError(
-                BAD_LINE.format(line=f"{done + 1} of {table['table']}", problem="not a row")
+                BAD_LINE.format(line=lines.number, problem=f"not a row of {table['table']}")
             )
         yield row
 
@@ -359,23 +490,38 @@ def _table_rows(lines: Iterator[str], table: dict[str, Any]) -> Iterator[list[An
 def _check_header(header: dict[str, Any]) -> None:
     if header.get("format") != FORMAT:
         raise BackupError(NOT_A_BACKUP)
-    if int(header.get("format_version", 0)) > FORMAT_VERSION:
-        raise BackupError(NEWER_FORMAT.format(found=header.get("format_version")))
+    version = header.get("format_version", 0)
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise BackupError(NOT_A_BACKUP)
+    if version > FORMAT_VERSION:
+        raise BackupError(NEWER_FORMAT.format(found=version))
+    if not isinstance(header.get("rows", 0), int):
+        raise BackupError(NOT_A_BACKUP)
 
 
 def _events_v1(text: str) -> Iterator[tuple[str, Any]]:
     try:
         data = json.loads(text)
+    except RecursionError as exc:
+        raise BackupError(TOO_DEEP.format(line=1, depth=MAX_DEPTH)) from exc
     except ValueError as exc:
         raise BackupError(NOT_A_BACKUP) from exc
     if not isinstance(data, dict) or not isinstance(data.get("tables"), dict):
         raise BackupError(NOT_A_BACKUP)
     _check_header(data)
+    _check_text(data, 1)
     tables = data["tables"]
+    users = data.get("users", {})
+    if not isinstance(users, dict) or not all(
+        isinstance(v, list) and all(isinstance(r, dict) for r in v) for v in tables.values()
+    ):
+        raise BackupError(NOT_A_BACKUP)
     rows = sum(len(v) for v in tables.values())
     header = {k: v for k, v in data.items() if k not in ("tables", "users")}
     yield "header", {**header, "rows": rows}
-    for old_id, info in data.get("users", {}).items():
+    for old_id, info in users.items():
+        if not str(old_id).isdigit() or not isinstance(info, dict):
+            raise BackupError(NOT_A_BACKUP)
         yield "user", {"id": int(old_id), **info}
     for label, table in tables.items():
         if not table:
@@ -403,6 +549,8 @@ class ImportResult:
     accounts_created: int = 0
     accounts_inactive: int = 0  # of those, deactivated (and kept so)
     accounts_existing: int = 0  # matched by username and left as they are
+    accounts_staff: int = 0  # created with staff status (``restore_staff``)
+    accounts_staff_dropped: int = 0  # staff in the backup, created without it
     calendar_links: int = 0
     calendar_links_changed: int = 0  # a new key or a new team id: members subscribe again
 
@@ -418,33 +566,72 @@ class _Import:
     new_ids: dict[type[models.Model], dict[Any, Any]] = field(
         default_factory=lambda: defaultdict(dict)
     )
-    deferred: list[tuple[type[models.Model], Any, str, Any]] = field(default_factory=list)
+    deferred: list[tuple[type[models.Model], Any, str, Any, int | str]] = field(
+        default_factory=list
+    )
     kept: set[type[models.Model]] = field(default_factory=set)
     renumbered: set[str] = field(default_factory=set)  # tables where some row got a new id
     seen: set[str] = field(default_factory=set)
     rebuild: bool = False
     teams_renumbered: set[Any] = field(default_factory=set)
+    restore_staff: bool = False
+    lines: _Lines | None = None
+
+    @property
+    def line(self) -> int | str:
+        """The number of the line being read (for a refusal's message)."""
+        return self.lines.number if self.lines is not None else "?"
 
     def ids_stable(self) -> bool:
         """Whether every id a standings row's keys may hold is still the backup's."""
         return self.seen >= IDS_IN_KEYS and not (IDS_IN_KEYS & self.renumbered)
 
 
-@transaction.atomic
 def club_import(
     *,
     lines: Iterable[str],
     slug: str | None = None,
     name: str | None = None,
     progress: Progress | None = None,
+    restore_staff: bool = False,
 ) -> ImportResult:
     """Load a backup (either format) read line by line, whole or not at all.
-    ``slug``/``name`` rename the club (a copy beside the original)."""
+    ``slug``/``name`` rename the club (a copy beside the original); ``restore_staff`` keeps
+    the backup's staff flag on the accounts it creates (otherwise they are created without).
+
+    A bad file raises :class:`BackupError` with one line saying what is wrong (and where),
+    whatever the fault, and nothing is written: the import is one transaction, and a fault
+    the checks before the insert did not name (the database refusing a row) is named by
+    the database's first line."""
+    reader = _Lines(lines)
+    try:
+        return _club_import(reader, slug, name, progress, restore_staff)
+    except BackupError:
+        raise
+    except DatabaseError as exc:
+        problem = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise BackupError(DOES_NOT_FIT.format(problem=problem[:300].rstrip("."))) from exc
+    except (ValidationError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        # A value of a shape the format does not have (checked field by field, this is
+        # what is left): the line and the fault, never a traceback.
+        problem = f"{type(exc).__name__}: {str(exc)[:200]}"
+        raise BackupError(BAD_LINE.format(line=reader.number, problem=problem)) from exc
+
+
+@transaction.atomic
+def _club_import(
+    reader: _Lines,
+    slug: str | None,
+    name: str | None,
+    progress: Progress | None,
+    restore_staff: bool,
+) -> ImportResult:
     by_label = {_label(m): m for m in _club_paths()}
     own = set(by_label.values())
     state = _Import(own=own, referenced={f.related_model for m in own for f in _forward_fks(m)})
+    state.restore_staff, state.lines = restore_staff, reader
     total = 0
-    for kind, value in _events(iter(lines)):
+    for kind, value in _events(reader):
         if kind == "header":
             total = int(value.get("rows") or 0)
             continue
@@ -467,6 +654,8 @@ def club_import(
         if label in REKEYED and not state.ids_stable():
             table.rekey = REKEYED[label]
         if model is Club:
+            if value["count"] != 1:
+                raise BackupError(ONE_CLUB.format(count=value["count"]))
             table.rename = (slug, name)
         batch: list[list[Any]] = []
         for row in value["rows"]:
@@ -480,14 +669,22 @@ def club_import(
             table.load(batch)
             if progress is not None:
                 progress(len(batch), total)
-    for model, old_pk, attname, old in state.deferred:
+    for model, old_pk, attname, old, line in state.deferred:
         target = model._meta.get_field(attname.removesuffix("_id")).related_model
+        if old not in state.new_ids[target]:
+            raise BackupError(
+                POINTS_OUTSIDE.format(
+                    line=line, table=_label(model), field=attname, target=_label(target), value=old
+                )
+            )
         model._default_manager.filter(pk=state.new_ids[model][old_pk]).update(
-            **{attname: state.new_ids[target].get(old)}
+            **{attname: state.new_ids[target][old]}
         )
     _reset_sequences(state.kept)
     if not state.new_ids[Club]:
         raise BackupError(NOT_A_BACKUP)
+    if len(state.new_ids[Club]) != 1:
+        raise BackupError(ONE_CLUB.format(count=len(state.new_ids[Club])))
     club = Club.objects.get(pk=next(iter(state.new_ids[Club].values())))
     if state.rebuild:
         _rebuild_derived(club)
@@ -568,23 +765,14 @@ class _TableLoader:
         for i, f in self.columns:
             value = row[i]
             if f.primary_key and not f.is_relation:
+                value = _checked(f, value, self.model, state.line)
                 if self.keeping:
                     values[f.attname] = value
                 continue
             if f.is_relation and value is not None:
-                target = f.related_model
-                if target is self.user_model:
-                    value = state.user_ids.get(str(value))
-                elif value in state.new_ids.get(target, {}):
-                    value = state.new_ids[target][value]
-                elif target in state.own:
-                    # points forward (a cycle): set after the target exists
-                    state.deferred.append((self.model, row[self.pk_index], f.attname, value))
-                    self.points_forward = True
-                    value = None
-                # else: a row outside the club (kept as is)
+                value = self._reference(f, value, row)
             elif value is not None:
-                value = f.to_python(value)
+                value = _checked(f, value, self.model, state.line)
             values[f.attname] = value
         if self.rename is not None:
             slug, name = self.rename
@@ -593,6 +781,41 @@ class _TableLoader:
             if Club.objects.filter(slug=values["slug"]).exists():
                 raise BackupError(SLUG_TAKEN.format(slug=values["slug"]))
         return self.model(**values)
+
+    def _reference(self, f: Any, value: Any, row: list[Any]) -> Any:
+        """The id a reference takes: an account's, or a row's of the backup (kept or new);
+        a row pointing to anything the backup does not hold (another club's row, an
+        account not among its accounts) is refused."""
+        state, target = self.state, f.related_model
+        if not isinstance(value, (int, str)) or isinstance(value, bool):
+            raise BackupError(
+                BAD_VALUE.format(
+                    line=state.line, table=_label(self.model), field=f.attname, problem="not an id."
+                )
+            )
+        if target is self.user_model:
+            if str(value) in state.user_ids:
+                return state.user_ids[str(value)]
+        elif value in state.new_ids.get(target, {}):
+            return state.new_ids[target][value]
+        elif (
+            target in state.own
+            and f.null
+            and (target is self.model or _label(target) not in state.seen)
+        ):
+            # points forward (a cycle): set after the target exists, if the backup has it
+            state.deferred.append((self.model, row[self.pk_index], f.attname, value, state.line))
+            self.points_forward = True
+            return None
+        raise BackupError(
+            POINTS_OUTSIDE.format(
+                line=state.line,
+                table=_label(self.model),
+                field=f.attname,
+                target=_label(target),
+                value=value,
+            )
+        )
 
     def _feed_keys(self, objs: list[Any]) -> None:
         """A calendar key already in use (the original club is still here) is replaced;
@@ -678,23 +901,69 @@ def _recompute_totals(club: Club) -> None:
     totals_rebuild(division_ids=club.divisions.values_list("pk", flat=True))
 
 
+#: An account's text fields as a backup gives them (each checked against its column).
+USER_TEXT = ("username", "email", "first_name", "last_name", "password")
+
+
+def _checked(f: Any, value: Any, model: type[models.Model], line: int | str) -> Any:
+    """``value`` as column ``f`` stores it, or a refusal naming the line and the field: a
+    value the column cannot take (its length, its integer range, its type)."""
+    try:
+        value = f.to_python(value)
+    except (ValidationError, ValueError, TypeError) as exc:
+        problem = "; ".join(getattr(exc, "messages", None) or [str(exc)])
+        where = {"line": line, "table": _label(model), "field": f.attname}
+        raise BackupError(BAD_VALUE.format(**where, problem=problem[:200])) from exc
+    most, low, high = _limits(f)
+    if most is not None and isinstance(value, str) and len(value) > most:
+        where = {"line": line, "table": _label(model), "field": f.attname}
+        raise BackupError(TOO_LONG.format(**where, length=len(value), most=most))
+    if low is not None and isinstance(value, int) and not low <= value <= high:
+        where = {"line": line, "table": _label(model), "field": f.attname}
+        raise BackupError(OUT_OF_RANGE.format(**where, value=value, low=low, high=high))
+    return value
+
+
+@functools.cache
+def _limits(f: Any) -> tuple[int | None, int | None, int | None]:
+    """A column's longest text and its integer range: PostgreSQL's ranges whatever the
+    database (SQLite's integers are all 64-bit), so a file refused on one is refused on the
+    other."""
+    low, high = BaseDatabaseOperations.integer_field_ranges.get(f.get_internal_type(), (None, None))
+    return getattr(f, "max_length", None), low, high
+
+
 def _user(info: dict[str, Any], state: _Import) -> None:
     user_model = get_user_model()
-    user = user_model.objects.filter(username=info["username"]).first()
+    old_id = info.get("id")
+    if not isinstance(old_id, (int, str)) or isinstance(old_id, bool):
+        raise BackupError(BAD_LINE.format(line=state.line, problem="an account without its id"))
+    texts = {}
+    for name in USER_TEXT:
+        value = info.get(name, "")
+        if name == "username" and not (isinstance(value, str) and value):
+            raise BackupError(BAD_LINE.format(line=state.line, problem="an account without a name"))
+        column = user_model._meta.get_field(name)
+        texts[name] = _checked(column, value or "", user_model, state.line)
+    user = user_model.objects.filter(username=texts["username"]).first()
     if user is None:
         user = user_model(
-            username=info["username"],
-            email=info.get("email", ""),
-            first_name=info.get("first_name", ""),
-            last_name=info.get("last_name", ""),
+            username=texts["username"],
+            email=texts["email"],
+            first_name=texts["first_name"],
+            last_name=texts["last_name"],
         )
         for flag in USER_FLAGS:
             if flag in info:
                 setattr(user, flag, bool(info[flag]))
-        user.password = info.get("password") or "!"
+        if user.is_staff and not state.restore_staff:
+            user.is_staff = False  # the Django admin only when the operator says so
+            state.result.accounts_staff_dropped += 1
+        state.result.accounts_staff += 1 if user.is_staff else 0
+        user.password = texts["password"] or "!"
         user.save()
         state.result.accounts_created += 1
         state.result.accounts_inactive += 0 if user.is_active else 1
     else:
         state.result.accounts_existing += 1
-    state.user_ids[str(info["id"])] = user.pk
+    state.user_ids[str(old_id)] = user.pk

@@ -28,7 +28,8 @@ ERROR_DESCRIPTIONS = {
     "403": "Your role in this club does not allow this.",
     "404": "No such object in this club, no such club (to you), or no such page.",
     "409": "A conflict with what is stored (a duplicate, something still in use, "
-    "a game already finished).",
+    "a game already finished), or with another request changing the same records at that "
+    "moment (a deadlock: nothing was saved; try again after Retry-After seconds).",
     "413": "The request body is too large.",
     "415": "The request body is not application/json.",
     "422": "This Idempotency-Key was used for another request.",

@@ -48,6 +48,7 @@ class GameAdmin(admin.ModelAdmin):
         "confirmed_at",
         "confirmed_by",
         "created_by",
+        "deleted_keys",  # a retry's answer after its deal was deleted (services.deal_delete)
     ]
 
     # A game is started and its deals recorded through the services (the audit history,

@@ -63,7 +63,7 @@ def test_a_club_restored_where_it_came_from_keeps_ids_flags_and_calendar_links(
         model._default_manager.filter(**{paths[model]: club.pk}).delete()
     get_user_model().objects.filter(pk__in=[viewer.pk, scorer.pk]).delete()
 
-    output = _import(path)
+    output = _import(path, "--restore-staff")
 
     restored = Club.objects.get(slug=club.slug)
     assert (restored.pk, Game.objects.get(club=restored).pk) == (ids["club"], ids["game"])

@@ -1,4 +1,6 @@
-"""``manage.py import_club FILE [--slug NEW] [--name NEW]``: load a club backup, streamed."""
+"""``manage.py import_club FILE [--slug NEW] [--name NEW] [--restore-staff]``: load a club
+backup, streamed. A bad file is refused with one line on standard error and exit status 2,
+nothing written."""
 
 import sys
 
@@ -16,22 +18,32 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the backup's file ('-' for standard input)")
         parser.add_argument("--slug", help="import under this slug (a copy beside the original)")
         parser.add_argument("--name", help="and this name")
+        parser.add_argument(
+            "--restore-staff",
+            action="store_true",
+            help="give the accounts this import creates the staff status (the Django admin) "
+            "they had in the backup; without it they are created without, whatever the file "
+            "says (superuser status is never restored)",
+        )
 
     def handle(self, *args, **options):
         show = sys.stdout.isatty()
+        given = {
+            "slug": options["slug"],
+            "name": options["name"],
+            "restore_staff": options["restore_staff"],
+        }
         try:
             with progress_bar(description="Importing", show=show) as bar:
                 if options["file"] == "-":
-                    result = club_import(
-                        lines=sys.stdin, slug=options["slug"], name=options["name"], progress=bar
-                    )
+                    result = club_import(lines=sys.stdin, progress=bar, **given)
                 else:
                     with open(options["file"], encoding="utf-8") as src:
-                        result = club_import(
-                            lines=src, slug=options["slug"], name=options["name"], progress=bar
-                        )
+                        result = club_import(lines=src, progress=bar, **given)
         except (OSError, ValueError, BackupError) as exc:
-            raise CommandError(str(exc)) from exc
+            # One line, exit status 2: a file refused, nothing written.
+            message = " ".join(str(exc).split()) or type(exc).__name__
+            raise CommandError(message, returncode=2) from exc
         for line in report(result):
             self.stdout.write(line)
 
@@ -51,6 +63,13 @@ def report(result: ImportResult) -> list[str]:
         accounts += f" ({result.accounts_inactive} deactivated, and kept so)"
     accounts += f", {result.accounts_existing} already here (left as they are)."
     lines.append(accounts)
+    if result.accounts_staff_dropped:
+        lines.append(
+            f"{result.accounts_staff_dropped} accounts were staff in the backup and were created "
+            "without staff status (import with --restore-staff to keep it)."
+        )
+    if result.accounts_staff:
+        lines.append(f"{result.accounts_staff} accounts created with staff status.")
     if result.calendar_links_changed:
         lines.append(
             f"CALENDAR LINKS RE-ISSUED: {result.calendar_links_changed} of "
