@@ -472,7 +472,9 @@ def team_ics(request: HttpRequest, club_slug: str, pk: int) -> HttpResponse:
     (``clubs.access`` decides; a wrong, renewed or revoked key is a 404)."""
     holder = feeds.feed_key_holder(club_slug=club_slug, team_pk=pk, key=request.GET.get("key", ""))
     access = club_access(slug=club_slug, user=request.user, key_holder=holder)
-    team = get_object_or_404(Team.objects.select_related("division"), club=access.club, pk=pk)
+    team = get_object_or_404(
+        Team.objects.select_related("division", "club"), club=access.club, pk=pk
+    )
     config = ScheduleConfig.objects.filter(division=team.division).first()
     body = calendar.team_calendar(
         team=team,
