@@ -645,12 +645,20 @@ def team_edit(request: HttpRequest, pk: int) -> HttpResponse:
     team = _team(request, pk)
     players = [m.player.name for m in team.members.select_related("player").order_by("position")]
     form = TeamEditForm(
-        request.POST or None, initial={"name": team.name, "players": "\n".join(players)}
+        request.POST or None,
+        initial={
+            "name": team.name,
+            "players": "\n".join(players),
+            "carried_points": team.carried_points,
+        },
     )
     if request.method == "POST" and form.is_valid():
         try:
             league_services.team_update(
-                team=team, name=form.cleaned_data["name"], player_names=form.cleaned_data["players"]
+                team=team,
+                name=form.cleaned_data["name"],
+                player_names=form.cleaned_data["players"],
+                carried_points=form.cleaned_data["carried_points"],
             )
         except ServiceError as exc:
             form.add_service_errors(exc.errors)
