@@ -22,7 +22,7 @@ from clabber_league.core.rows import MAX_ID
 
 from .access import NOT_FOUND, ClubAccess, Need, TableGrant, club_access
 from .authentication import FOUND_ATTRIBUTE
-from .locale import club_locale
+from .locale import club_locale, club_locale_stream
 
 CLUB_PARAMETER = OpenApiParameter(
     "club_slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's slug."
@@ -77,11 +77,14 @@ class ClubScopedMixin:
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any):
         try:
-            return super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+            response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
         finally:
             stack = self.__dict__.pop("_club_locale", None)
             if stack is not None:
                 stack.close()
+        if stack is not None:  # a CSV streamed after the view: in the club's zone too
+            club_locale_stream(self.club_access.club, response)
+        return response
 
     @property
     def club(self):

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 
 from .access import Need, TableGrant, club_access
-from .locale import club_locale
+from .locale import club_locale, club_locale_stream
 
 #: A view's table-link check (``club_view(table=...)``): the grant that the request carries
 #: for this view's object, or None; raises ``PermissionDenied`` with the reason for a link
@@ -62,7 +62,8 @@ def club_view(
             request.club_access = access  # type: ignore[attr-defined]
             request.club = access.club  # type: ignore[attr-defined]
             with club_locale(access.club):  # "today", times and words in the club's own
-                return view(request, *args, **kwargs)
+                response = view(request, *args, **kwargs)
+            return club_locale_stream(access.club, response)
 
         return wrapper
 

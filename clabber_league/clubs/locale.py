@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils import timezone, translation
@@ -36,6 +36,19 @@ def club_locale(club: Club) -> Iterator[None]:
     language = club.language if language_supported(club.language) else settings.LANGUAGE_CODE
     with timezone.override(club.zone), translation.override(language):
         yield
+
+
+def club_locale_stream(club: Club, response: Any) -> Any:
+    """A streamed response (a CSV export) is written after its view has returned: its rows
+    are produced in the club's zone and language too."""
+    if getattr(response, "streaming", False):
+        response.streaming_content = _in_locale(club, response.streaming_content)
+    return response
+
+
+def _in_locale(club: Club, chunks: Iterable[Any]) -> Iterator[Any]:
+    with club_locale(club):
+        yield from chunks
 
 
 def club_today(club: Club | str, now: dt.datetime | None = None) -> dt.date:

@@ -112,10 +112,8 @@ def setup_guide(club: Club) -> list[dict[str, Any]]:
             "url": reverse("events:new", args=[slug]),
         },
     ]
-    previous_done = True
     for step in steps:
-        step["ready"] = bool(step["url"]) and (previous_done or step["key"] == "night")
-        previous_done = step["done"]
+        step["ready"] = bool(step["url"])  # a step needing a division waits for one
     return steps
 
 

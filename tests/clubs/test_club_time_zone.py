@@ -137,3 +137,15 @@ def test_the_api_answers_times_in_the_clubs_zone_and_the_zone_does_not_stay(clie
         assert shown == game.created_at
         assert shown.utcoffset() == game.created_at.astimezone(ZoneInfo(zone)).utcoffset()
     assert timezone.get_current_timezone_name() == "America/Chicago"  # restored after
+
+
+def test_a_streamed_export_is_written_in_the_clubs_zone(amsterdam):
+    from django.http import StreamingHttpResponse
+
+    from clabber_league.clubs.locale import club_locale_stream
+
+    def rows():
+        yield timezone.get_current_timezone_name().encode()
+
+    response = club_locale_stream(amsterdam, StreamingHttpResponse(rows()))
+    assert b"".join(response.streaming_content) == b"Europe/Amsterdam"
