@@ -47,8 +47,16 @@ def test_anyone_may_sign_up_and_is_sent_a_link_to_confirm_the_address(client):
     assert [m.to for m in mail.outbox] == [["sec@example.org"]]
 
 
+def _forget_sign_ups() -> None:
+    from allauth.core.internal.ratelimit import clear
+    from django.test import RequestFactory
+
+    clear(RequestFactory().post("/"), app="allauth.account", action="signup")
+
+
 def test_sign_ups_from_one_address_are_limited(client, settings):
     settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "signup": "2/h/ip"}
+    _forget_sign_ups()  # a shared cache (Redis) remembers an earlier run's
     codes = []
     for n in range(3):
         response = client.post(
@@ -62,6 +70,7 @@ def test_sign_ups_from_one_address_are_limited(client, settings):
         )
         codes.append(response.status_code)
         client.logout()
+    _forget_sign_ups()
     assert codes == [302, 302, 429]
 
 

@@ -373,4 +373,6 @@ CLABBER_SIGNUP_OPEN = env_bool("CLABBER_SIGNUP_OPEN", True)
 CLABBER_CLUB_APPROVAL = env_bool("CLABBER_CLUB_APPROVAL", False)
 # Against abuse: sign-ups per address (allauth's limit) and clubs one account creates a day.
 ACCOUNT_RATE_LIMITS["signup"] = os.environ.get("CLABBER_SIGNUP_RATE", "5/h/ip")
+# allauth's limits key on the client's own address behind the proxies, as django-axes does.
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 CLABBER_CLUBS_PER_DAY = int(os.environ.get("CLABBER_CLUBS_PER_DAY") or "3")
