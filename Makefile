@@ -25,6 +25,7 @@ endif
 
 help:
 	@echo "make run    - install into $(VENV), migrate, load the demo league, serve http://$(HOST):$(PORT)"
+	@echo "              make run DEMO=0 starts empty, with \"Create your club\" on the home page"
 	@echo "              make run HOST=0.0.0.0 serves the club's Wi-Fi too (phones: http://$(LAN_IP):$(PORT)/)"
 	@echo "make cert   - a certificate for this laptop's LAN address in $(CERT_DIR)/ (openssl)"
 	@echo "make run-https - the same over HTTPS on port $(HTTPS_PORT), with that certificate"
@@ -52,7 +53,11 @@ migrate: $(VENV)/.installed-run
 demo: migrate
 	$(PY) manage.py seed_demo --base-url http://$(SHOWN_HOST):$(PORT)
 
-run: demo
+# make run DEMO=0: no demo league; the home page offers "Create your club" instead.
+DEMO ?= 1
+FIRST_STEP = $(if $(filter 0,$(DEMO)),migrate,demo)
+
+run: $(FIRST_STEP)
 	@echo "Serving Clabber League on http://$(SHOWN_HOST):$(PORT)/  (Ctrl-C stops it)"
 	CLABBER_LAN_HOST=$(HOST) PORT=$(PORT) $(PY) manage.py runserver $(HOST):$(PORT)
 

@@ -236,9 +236,13 @@ def _label(model: type[models.Model]) -> str:
 # --- export --------------------------------------------------------------------------
 
 
-def club_export(*, club: Club, out: IO[str], progress: Progress | None = None) -> int:
+def club_export(
+    *, club: Club, out: IO[str], progress: Progress | None = None, passwords: bool = True
+) -> int:
     """Write every row of the club to ``out`` (format 2, above), one line at a time, from
-    one consistent snapshot. Returns how many rows were written."""
+    one consistent snapshot. Returns how many rows were written. ``passwords=False`` (the
+    club admin's download from the club's settings page) leaves the accounts' password
+    hashes out: an account restored from such a file sets its password by email."""
     # A transaction of its own reads one snapshot (REPEATABLE READ must be its first
     # statement); inside a caller's transaction (a test's, say) that one is the snapshot.
     own_transaction = not connection.in_atomic_block
@@ -246,7 +250,7 @@ def club_export(*, club: Club, out: IO[str], progress: Progress | None = None) -
         if own_transaction and connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        return _export(club, out, progress)
+        return _export(club, out, progress, passwords)
 
 
 def _export_order(paths: dict[type[models.Model], str]) -> list[type[models.Model]]:
@@ -259,7 +263,7 @@ def _export_order(paths: dict[type[models.Model], str]) -> list[type[models.Mode
     ]
 
 
-def _export(club: Club, out: IO[str], progress: Progress | None) -> int:
+def _export(club: Club, out: IO[str], progress: Progress | None, passwords: bool = True) -> int:
     paths = _club_paths()
     user_model = get_user_model()
     tables = []
@@ -285,7 +289,7 @@ def _export(club: Club, out: IO[str], progress: Progress | None) -> int:
     }
     out.write(_dumps(header) + "\n")
     for user in user_model.objects.filter(pk__in=user_ids).order_by("pk").iterator(BATCH):
-        out.write(_dumps({"user": _user_info(user)}) + "\n")
+        out.write(_dumps({"user": _user_info(user, passwords)}) + "\n")
     written = 0
     for model, queryset, count in tables:
         names = [f.attname for f in model._meta.concrete_fields]
@@ -304,12 +308,12 @@ def _export(club: Club, out: IO[str], progress: Progress | None) -> int:
     return written
 
 
-def _user_info(user: Any) -> dict[str, Any]:
+def _user_info(user: Any, passwords: bool = True) -> dict[str, Any]:
     info = {
         "id": user.pk,
         "username": user.get_username(),
         "email": getattr(user, "email", ""),
-        "password": user.password,
+        "password": user.password if passwords else "",
         "first_name": getattr(user, "first_name", ""),
         "last_name": getattr(user, "last_name", ""),
     }
@@ -967,3 +971,21 @@ def _user(info: dict[str, Any], state: _Import) -> None:
     else:
         state.result.accounts_existing += 1
     state.user_ids[str(old_id)] = user.pk
+
+
+# --- deleting a club ---------------------------------------------------------------------
+
+
+@transaction.atomic
+def club_delete(*, club: Club) -> int:
+    """Delete the club and every row that belongs to it (the tables of the export, last
+    written first, so no row is left pointing at a removed one). The accounts stay: a
+    person may belong to other clubs. Returns how many rows were deleted."""
+    paths = _club_paths()
+    deleted = 0
+    for model in reversed(_ordered(paths)):
+        if model is Club:
+            continue
+        deleted += model._default_manager.filter(**{paths[model]: club.pk}).delete()[0]
+    deleted += Club.objects.filter(pk=club.pk).delete()[0]
+    return deleted

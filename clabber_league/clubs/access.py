@@ -94,6 +94,8 @@ class ClubAccess:
         return self.can("manage")
 
     def can(self, need: Need) -> bool:
+        if not self.club.is_approved and need not in ("read", "member"):
+            return False  # waiting for the operator's approval: nothing changes yet
         if self.by_key:
             return need == "read"
         if self.table is not None and need in ("read", "score"):

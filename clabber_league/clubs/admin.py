@@ -4,9 +4,10 @@ from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import ValidationError
 from django.db.models import Count, F, Q
 from django.forms.models import BaseInlineFormSet
+from django.utils.translation import gettext_lazy as _
 
 from .models import Club, Membership, Player, Role
-from .services import LAST_ADMIN
+from .services import LAST_ADMIN, club_approve
 
 #: Why the admin will not delete an account (a line of its "protected" list).
 LAST_ADMIN_ACCOUNT = "{user} is the only club admin of {club}: make someone else club admin first."
@@ -42,10 +43,20 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "city", "is_public"]
+    list_display = ["name", "slug", "city", "country", "time_zone", "is_public", "is_approved"]
+    list_filter = ["is_approved", "is_public"]
     search_fields = ["name", "slug", "city"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]
+    raw_id_fields = ["created_by"]
+    actions = ["approve"]
+
+    @admin.action(description=_("Approve the chosen clubs"))
+    def approve(self, request, queryset):
+        clubs = list(queryset.filter(is_approved=False))
+        for club in clubs:
+            club_approve(club=club)
+        self.message_user(request, _("%(count)d club(s) approved.") % {"count": len(clubs)})
 
 
 @admin.register(Player)

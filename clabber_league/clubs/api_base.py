@@ -6,6 +6,7 @@ checked once in ``initial()`` (read with the caller's token when one is sent:
 need ``read``; writes need the view's ``write_need`` (``score`` or ``manage``).
 """
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +22,7 @@ from clabber_league.core.rows import MAX_ID
 
 from .access import NOT_FOUND, ClubAccess, Need, TableGrant, club_access
 from .authentication import FOUND_ATTRIBUTE
+from .locale import club_locale, club_locale_stream
 
 CLUB_PARAMETER = OpenApiParameter(
     "club_slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's slug."
@@ -68,7 +70,21 @@ class ClubScopedMixin:
             )
         except Http404 as exc:
             raise NotFound(NOT_FOUND) from exc
+        # The club's time zone and language until the response is finalized.
+        self._club_locale = contextlib.ExitStack()
+        self._club_locale.enter_context(club_locale(self.club_access.club))
         super().initial(request, *args, **kwargs)  # type: ignore[misc]
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any):
+        try:
+            response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+        finally:
+            stack = self.__dict__.pop("_club_locale", None)
+            if stack is not None:
+                stack.close()
+        if stack is not None:  # a CSV streamed after the view: in the club's zone too
+            club_locale_stream(self.club_access.club, response)
+        return response
 
     @property
     def club(self):

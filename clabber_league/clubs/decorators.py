@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 
 from .access import Need, TableGrant, club_access
+from .locale import club_locale, club_locale_stream
 
 #: A view's table-link check (``club_view(table=...)``): the grant that the request carries
 #: for this view's object, or None; raises ``PermissionDenied`` with the reason for a link
@@ -60,7 +61,9 @@ def club_view(
                 raise PermissionDenied(refusal or "Your role in this club does not allow this.")
             request.club_access = access  # type: ignore[attr-defined]
             request.club = access.club  # type: ignore[attr-defined]
-            return view(request, *args, **kwargs)
+            with club_locale(access.club):  # "today", times and words in the club's own
+                response = view(request, *args, **kwargs)
+            return club_locale_stream(access.club, response)
 
         return wrapper
 

@@ -6,9 +6,12 @@ role in a club; a player is a person at the card table, who may or may not
 have a login.
 """
 
+import zoneinfo
+
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 
 class Club(models.Model):
@@ -19,12 +22,69 @@ class Club(models.Model):
         default=False, help_text="Standings and score sheets can be read without logging in."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    country = models.CharField(_("country"), max_length=60, blank=True)
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        blank=True,
+        help_text=_(
+            "An IANA zone such as Europe/Amsterdam: the club's dates, nights and reminders "
+            "follow it. Empty: the site's TIME_ZONE."
+        ),
+    )
+    language = models.CharField(
+        _("language"),
+        max_length=12,
+        blank=True,
+        help_text=_("The language of the club's pages. Empty: the site's LANGUAGE_CODE."),
+    )
+    ruleset = models.CharField(
+        _("rule set"),
+        max_length=40,
+        default="clabber",
+        help_text=_("The built-in rule set the club plays unless a division says otherwise."),
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("Who created the club by sign-up (none for a club the operator made)."),
+    )
+    is_approved = models.BooleanField(
+        _("approved"),
+        default=True,
+        help_text=_(
+            "A club created by sign-up waits for the operator's approval when "
+            "CLABBER_CLUB_APPROVAL is on; until then only its members can read it and "
+            "nothing can be changed."
+        ),
+    )
 
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        """The club's time zone (the site's ``TIME_ZONE`` when none is set or it is
+        unknown to this machine's zone database)."""
+        return club_zone(self.time_zone)
+
+    @property
+    def language_code(self) -> str:
+        return self.language or settings.LANGUAGE_CODE
+
+
+def club_zone(name: str) -> zoneinfo.ZoneInfo:
+    """The zone of this name, else the site's ``TIME_ZONE``."""
+    try:
+        return zoneinfo.ZoneInfo(name or settings.TIME_ZONE)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
 
 class Role(models.TextChoices):

@@ -32,3 +32,8 @@ def membership_get(*, club: Club, user: AbstractBaseUser | AnonymousUser) -> Mem
     if not user.is_authenticated:
         return None
     return Membership.objects.filter(club=club, user=user).first()
+
+
+def clubs_exist() -> bool:
+    """Whether the site has any club yet (a fresh install starts with "create your club")."""
+    return Club.objects.exists()

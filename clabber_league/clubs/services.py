@@ -13,11 +13,19 @@ through the ``clubs.hooks`` the apps above answer, and the merge is recorded.
 
 from __future__ import annotations
 
+import datetime as dt
+import zoneinfo
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
 
-from clabber_league.core.errors import CONFLICT, ServiceError
+from clabber_league.core.errors import CONFLICT, FORBIDDEN, THROTTLED, ServiceError
+from clabber_league.rules import BUILTIN_RULESETS
 
 from .hooks import player_merged, player_merging
 from .models import Club, Membership, Player, PlayerMerge, Role
@@ -35,8 +43,136 @@ MERGE_OTHER_CLUB = "This player is not one of the club's."
 MERGE_TWO_LOGINS = "{source} and {target} each have a login ({a}, {b}): unlink one before merging."
 
 
+CLUB_NAME_EMPTY = _("Give the club's name.")
+CLUB_NAME_LONG = _("A club's name is at most 120 characters.")
+CLUB_TIME_ZONE_UNKNOWN = _("Choose a time zone from the list (such as Europe/Amsterdam).")
+CLUB_LANGUAGE_UNKNOWN = _("Choose a language from the list.")
+CLUB_RULESET_UNKNOWN = _("Choose one of the rule sets.")
+CLUB_EMAIL_UNVERIFIED = _(
+    "Confirm your email address first: open the link we emailed you, then create the club."
+)
+CLUB_TOO_MANY = _("You have created {count} clubs today: try again tomorrow.")
+CLUB_DELETE_NAME = _("Type the club's name exactly as shown to delete it.")
+
+
 class ClubError(ServiceError):
     """A refused write (``core.errors.ServiceError``); ``errors`` are ``{"field", "message"}``."""
+
+
+# --- clubs ------------------------------------------------------------------------------------
+
+
+#: Slugs a club cannot have: they are pages of the site under /clubs/.
+RESERVED_SLUGS = {"new"}
+
+
+def _club_slug(name: str) -> str:
+    base = slugify(name)[:50].strip("-") or "club"
+    slug, n = base, 2
+    while slug in RESERVED_SLUGS or Club.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def club_settings_errors(
+    *, name: str, time_zone: str, language: str, ruleset: str
+) -> list[dict[str, str]]:
+    """What is wrong with a club's name, zone, language and rule set (nothing: ``[]``)."""
+    errors = []
+    if not name:
+        errors.append({"field": "name", "message": str(CLUB_NAME_EMPTY)})
+    elif len(name) > 120:
+        errors.append({"field": "name", "message": str(CLUB_NAME_LONG)})
+    if time_zone and time_zone not in zoneinfo.available_timezones():
+        errors.append({"field": "time_zone", "message": str(CLUB_TIME_ZONE_UNKNOWN)})
+    if language and language not in {code for code, _name in settings.LANGUAGES}:
+        errors.append({"field": "language", "message": str(CLUB_LANGUAGE_UNKNOWN)})
+    if ruleset not in BUILTIN_RULESETS:
+        errors.append({"field": "ruleset", "message": str(CLUB_RULESET_UNKNOWN)})
+    return errors
+
+
+def user_email_verified(user: Any) -> bool:
+    from allauth.account.models import EmailAddress
+
+    return EmailAddress.objects.filter(user=user, verified=True).exists()
+
+
+@transaction.atomic
+def club_create(
+    *,
+    user: Any,
+    name: str,
+    country: str = "",
+    time_zone: str = "",
+    language: str = "",
+    ruleset: str = "clabber",
+) -> Club:
+    """A club created by one of its people, who becomes its club admin.
+
+    The person's email address must be confirmed (a sign-up nobody can reach creates
+    nothing) and one account creates at most ``CLABBER_CLUBS_PER_DAY`` clubs a day. With
+    ``CLABBER_CLUB_APPROVAL`` the club waits, unapproved, for the operator
+    (:func:`club_approve`): its members can read it and nothing in it can change."""
+    name = " ".join((name or "").split())
+    errors = club_settings_errors(
+        name=name, time_zone=time_zone, language=language, ruleset=ruleset
+    )
+    if errors:
+        raise ClubError(errors)
+    if not user_email_verified(user):
+        raise ClubError.one("email", str(CLUB_EMAIL_UNVERIFIED), kind=FORBIDDEN)
+    since = timezone.now() - dt.timedelta(days=1)
+    # The account's row, locked: two requests at once count one after the other.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    made = Club.objects.filter(created_by=user, created_at__gte=since).count()
+    if made >= settings.CLABBER_CLUBS_PER_DAY:
+        error = ClubError.one("name", str(CLUB_TOO_MANY).format(count=made), kind=THROTTLED)
+        error.retry_after = 24 * 3600
+        raise error
+    club = Club.objects.create(
+        name=name,
+        slug=_club_slug(name),
+        country=" ".join((country or "").split())[:60],
+        time_zone=time_zone,
+        language=language,
+        ruleset=ruleset,
+        created_by=user,
+        is_approved=not settings.CLABBER_CLUB_APPROVAL,
+    )
+    Membership.objects.create(club=club, user=user, role=Role.ADMIN)
+    return club
+
+
+def club_update(
+    *, club: Club, name: str, country: str, time_zone: str, language: str, ruleset: str
+) -> Club:
+    """Change the club's name, country, time zone, language and rule set (its slug, and so
+    every link to it, stays)."""
+    name = " ".join((name or "").split())
+    errors = club_settings_errors(
+        name=name, time_zone=time_zone, language=language, ruleset=ruleset
+    )
+    if errors:
+        raise ClubError(errors)
+    club.name, club.country = name, " ".join((country or "").split())[:60]
+    club.time_zone, club.language, club.ruleset = time_zone, language, ruleset
+    club.save(update_fields=["name", "country", "time_zone", "language", "ruleset"])
+    return club
+
+
+def club_approve(*, club: Club) -> Club:
+    """The operator lets a club created by sign-up start."""
+    if not club.is_approved:
+        club.is_approved = True
+        club.save(update_fields=["is_approved"])
+    return club
+
+
+def club_delete_check(*, club: Club, typed_name: str) -> None:
+    """The name typed on the confirmation page must be the club's (spaces and case aside)."""
+    if " ".join((typed_name or "").split()).casefold() != club.name.casefold():
+        raise ClubError.one("name", str(CLUB_DELETE_NAME))
 
 
 def _check_admins_left(membership: Membership, *, role_after: str | None) -> None:

@@ -43,6 +43,7 @@ urlpatterns = [
     # A game's table link (its QR code): short, so that the code stays easy to scan.
     path("t/<str:token>/", table_views.table_link_open, name="table-link"),
     path("t/<str:token>/start/", table_views.table_link_start, name="table-link-start"),
+    path("", include("clabber_league.clubs.urls")),  # /clubs/new/, a club's settings
     path("clubs/<slug:club_slug>/", club_views.club_home, name="club-home"),
     path(
         "clubs/<slug:club_slug>/house-rules/<int:pk>/sheet/",

@@ -3,6 +3,7 @@
 import logging
 import sys
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -10,7 +11,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.cache import never_cache
 
 from clabber_league import __version__
-from clabber_league.clubs.selectors import clubs_of_user, public_clubs
+from clabber_league.clubs.selectors import clubs_exist, clubs_of_user, public_clubs
 
 from .api import (
     INTERNAL_ERROR,
@@ -41,6 +42,9 @@ def home(request: HttpRequest) -> HttpResponse:
             "public_clubs": shown[:HOME_PUBLIC_CLUBS],
             "more_public": len(shown) > HOME_PUBLIC_CLUBS,
             "search": search,
+            # A fresh install (make run DEMO=0): the way to create the first club.
+            "first_run": not mine and not shown and not clubs_exist(),
+            "signup_open": settings.CLABBER_SIGNUP_OPEN,
         },
     )
 

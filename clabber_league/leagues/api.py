@@ -80,7 +80,7 @@ class TeamSerializer(ClubScopedSerializer):
 
     class Meta:
         model = Team
-        fields = ["id", "division", "name", "players", "withdrawn_on"]
+        fields = ["id", "division", "name", "players", "withdrawn_on", "carried_points"]
         read_only_fields = ["withdrawn_on"]
         validators: list = []
 

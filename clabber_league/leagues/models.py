@@ -105,6 +105,11 @@ class Team(models.Model):
         help_text="The day it withdrew from the division; its fixtures from then on are "
         "walkovers or removed, as the division chooses. Its earlier results stand.",
     )
+    carried_points = models.IntegerField(
+        default=0,
+        help_text="Match points carried over from before the club's results were entered "
+        "here (a season already under way), or deducted (negative); added to the table's.",
+    )
 
     class Meta:
         ordering = ["name"]

@@ -49,6 +49,7 @@ MERGE_SAME_TEAM = (
     "{source} and {target} both play in {team}: one person cannot fill two places of a team."
 )
 OPTIONS_OBJECT = "The options are an object of option names and values."
+CARRIED_POINTS_RANGE = "Carried-over points are a whole number from -9999 to 9999."
 
 
 class LeagueError(ServiceError):
@@ -336,6 +337,12 @@ def _set_members(team: Team, players: Sequence[Player]) -> None:
     )
 
 
+def _carried_errors(points: Any) -> list[dict[str, str]]:
+    if isinstance(points, bool) or not isinstance(points, int) or not -9999 <= points <= 9999:
+        return [{"field": "carried_points", "message": CARRIED_POINTS_RANGE}]
+    return []
+
+
 @transaction.atomic
 def team_register(
     *,
@@ -343,18 +350,23 @@ def team_register(
     name: str,
     players: Sequence[Player] = (),
     player_names: Sequence[str] = (),
+    carried_points: int = 0,
 ) -> Team:
     """A team of ``players`` (or of players named ``player_names``, matched in any case
     with the club's players, added to the club when new), in seating order. The rule set
-    says how many players a team has."""
+    says how many players a team has. ``carried_points``: match points it starts with
+    (a season already under way when the club began entering results here)."""
     chosen = list(players)
     for player_name in player_names:
         if player_name_clean(player_name):
             chosen.append(player_get_or_create(club=division.club, name=player_name))
     errors = _team_name_errors(division, name) + _players_errors(division, chosen)
+    errors += _carried_errors(carried_points)
     if errors:
         raise LeagueError(errors)
-    team = Team.objects.create(club_id=division.club_id, division=division, name=name)
+    team = Team.objects.create(
+        club_id=division.club_id, division=division, name=name, carried_points=carried_points
+    )
     _set_members(team, chosen)
     return team
 
@@ -367,10 +379,12 @@ def team_update(
     division: Division | None = None,
     players: Sequence[Player] | None = None,
     player_names: Sequence[str] | None = None,
+    carried_points: int | None = None,
 ) -> Team:
-    """Rename a team, move it to another division of the club or change its players (in
-    seating order; or by ``player_names``, matched in any case, new ones added to the club);
-    what is not given stays. Games already played keep who sat at the table."""
+    """Rename a team, move it to another division of the club, change its players (in
+    seating order; or by ``player_names``, matched in any case, new ones added to the club)
+    or the match points it carried over; what is not given stays. Games already played
+    keep who sat at the table."""
     division = division or team.division
     if player_names is not None:
         players = [player_get_or_create(club=team.club, name=n) for n in player_names if n.strip()]
@@ -380,10 +394,13 @@ def team_update(
         errors.append({"field": "division", "message": DIVISION_OTHER_CLUB})
     current = [m.player for m in team.members.select_related("player").order_by("position")]
     errors += _players_errors(division, current if players is None else list(players))
+    if carried_points is not None:
+        errors += _carried_errors(carried_points)
+        team.carried_points = carried_points
     if errors:
         raise LeagueError(errors)
     team.name, team.division = name, division
-    team.save(update_fields=["name", "division"])
+    team.save(update_fields=["name", "division", "carried_points"])
     if players is not None:
         _set_members(team, list(players))
     return team

@@ -1,7 +1,8 @@
 """django-allauth, fitted to the club: accounts are made from invitations.
 
-Sign-up is open only to someone holding an invitation link that can still be used (the
-join page puts its key in the session); everything else about accounts (passwords,
+Sign-up is open to anyone while ``CLABBER_SIGNUP_OPEN`` is on (to create a club of their
+own); otherwise only to someone holding an invitation link that can still be used (the
+join page puts its key in the session). Everything else about accounts (passwords,
 reset links, email confirmation) is allauth's.
 """
 
@@ -16,7 +17,12 @@ SESSION_KEY = "members_invitation_key"
 
 class AccountAdapter(DefaultAccountAdapter):
     def is_open_for_signup(self, request: Any) -> bool:
+        from django.conf import settings
+
         from .services import MemberError, invitation_from_key
+
+        if settings.CLABBER_SIGNUP_OPEN:  # anyone may sign up to create a club of their own
+            return True
 
         key = request.session.get(SESSION_KEY) if hasattr(request, "session") else None
         if not key:

@@ -1,20 +1,19 @@
 """A team's fixtures as an iCalendar feed (RFC 5545), for phones and calendar apps.
 
 Built with the ``icalendar`` package, which folds long lines, escapes text and writes
-CRLF line ends. A fixture on a night with a start time is a timed event in the site's
-time zone (with its VTIMEZONE); without one it is an all-day event. A postponed fixture
-with no date yet is left out until it has one. Calendar apps cannot log in, so a private
-club's feed URL carries a member's key (``feeds``, ``models.FeedKey``) that only opens that
-team's feed, and can be renewed and revoked.
+CRLF line ends. A fixture on a night with a start time is a timed event in the club's
+time zone (with its VTIMEZONE; the site's TIME_ZONE for a club that sets none); without
+one it is an all-day event. A postponed fixture with no date yet is left out until it has
+one. Calendar apps cannot log in, so a private club's feed URL carries a member's key
+(``feeds``, ``models.FeedKey``) that only opens that team's feed, and can be renewed and
+revoked.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.utils import timezone
 from icalendar import Calendar, Event
 
@@ -32,14 +31,14 @@ def team_calendar(
     start_time: dt.time | None,
     url: str = "",
 ) -> bytes:
-    tz = ZoneInfo(settings.TIME_ZONE)
+    tz = team.club.zone  # the club's own zone (the site's TIME_ZONE when it sets none)
     cal = Calendar()
     cal.add("prodid", "-//Clabber League//Schedules//EN")
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
     cal.add("method", "PUBLISH")
     cal.add("x-wr-calname", f"{team.name} · {team.division.name}")
-    cal.add("x-wr-timezone", settings.TIME_ZONE)
+    cal.add("x-wr-timezone", tz.key)
     stamp = timezone.now().astimezone(dt.UTC).replace(microsecond=0)
     for fixture in fixtures:
         if fixture.date is None:

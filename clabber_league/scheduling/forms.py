@@ -181,6 +181,15 @@ class TeamEditForm(ServiceForm):
         help_text="One name a line, in seating order; names are matched in any case, new "
         "ones are added to the club. Games already played keep who sat at the table.",
     )
+    carried_points = forms.IntegerField(
+        label="Carried-over points",
+        required=False,  # left out: as it was
+        min_value=-9999,
+        max_value=9999,
+        initial=0,
+        help_text="A season already under way: the match points the team has from before "
+        "its results were entered here (negative for a deduction). Added to its points.",
+    )
 
     def clean_players(self) -> list[str]:
         names = [n.strip() for n in re.split(r"[,\n]", self.cleaned_data["players"])]

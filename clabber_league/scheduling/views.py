@@ -472,7 +472,9 @@ def team_ics(request: HttpRequest, club_slug: str, pk: int) -> HttpResponse:
     (``clubs.access`` decides; a wrong, renewed or revoked key is a 404)."""
     holder = feeds.feed_key_holder(club_slug=club_slug, team_pk=pk, key=request.GET.get("key", ""))
     access = club_access(slug=club_slug, user=request.user, key_holder=holder)
-    team = get_object_or_404(Team.objects.select_related("division"), club=access.club, pk=pk)
+    team = get_object_or_404(
+        Team.objects.select_related("division", "club"), club=access.club, pk=pk
+    )
     config = ScheduleConfig.objects.filter(division=team.division).first()
     body = calendar.team_calendar(
         team=team,
@@ -643,12 +645,20 @@ def team_edit(request: HttpRequest, pk: int) -> HttpResponse:
     team = _team(request, pk)
     players = [m.player.name for m in team.members.select_related("player").order_by("position")]
     form = TeamEditForm(
-        request.POST or None, initial={"name": team.name, "players": "\n".join(players)}
+        request.POST or None,
+        initial={
+            "name": team.name,
+            "players": "\n".join(players),
+            "carried_points": team.carried_points,
+        },
     )
     if request.method == "POST" and form.is_valid():
         try:
             league_services.team_update(
-                team=team, name=form.cleaned_data["name"], player_names=form.cleaned_data["players"]
+                team=team,
+                name=form.cleaned_data["name"],
+                player_names=form.cleaned_data["players"],
+                carried_points=form.cleaned_data["carried_points"],
             )
         except ServiceError as exc:
             form.add_service_errors(exc.errors)

@@ -48,7 +48,11 @@ class StandingRowSerializer(serializers.Serializer):
     shared = serializers.BooleanField(help_text="Level with the next or previous team.")
     team_id = serializers.IntegerField()
     team = serializers.CharField()
-    match_points = serializers.IntegerField()
+    match_points = serializers.IntegerField(help_text="Including carried_points.")
+    carried_points = serializers.IntegerField(
+        help_text="Match points the team carried over from before its results were entered "
+        "here (a season already under way); negative for a deduction."
+    )
     matches_played = serializers.IntegerField()
     matches_won = serializers.IntegerField()
     matches_tied = serializers.IntegerField()

@@ -81,6 +81,7 @@ def standings_rows(table: Table) -> list[dict[str, Any]]:
             "team_id": line.team_id,
             "team": line.name,
             "match_points": line.match_points,
+            "carried_points": line.extra.get("carried", 0),
             "game_difference": line.game_difference,
             "points_difference": line.points_difference,
             "placed_by": line.placed_by,

@@ -124,7 +124,7 @@ def _table_sql(*, head_to_head: bool) -> str:
     team, standing = Team._meta.db_table, TeamStanding._meta.db_table
     counters = ", ".join(f"s.{name}" for name in Counters.COUNTERS)
     sql = (
-        f"SELECT 0, t.id, NULL, t.name, {counters} FROM {team} t "
+        f"SELECT 0, t.id, NULL, t.name, t.carried_points, {counters} FROM {team} t "
         f"LEFT JOIN {standing} s ON s.team_id = t.id "
         "WHERE t.club_id = %(club)s AND t.division_id = %(division)s"
     )
@@ -133,31 +133,39 @@ def _table_sql(*, head_to_head: bool) -> str:
     contribution = StandingContribution._meta.db_table
     padding = ", NULL" * (len(Counters.COUNTERS) - 3)
 
-    def points(alias: str) -> str:
+    def points(alias: str) -> str:  # a team's match points, with those it carried over
         return (
             f"({alias}.matches_won * %(win)s + {alias}.matches_tied * %(tie)s"
-            f" + {alias}.matches_lost * %(loss)s)"
+            f" + {alias}.matches_lost * %(loss)s + t{alias}.carried_points)"
         )
 
     return (
         f"{sql} UNION ALL "
-        "SELECT 1, c.team_id, c.opponent_id, NULL, SUM(c.matches_won), SUM(c.matches_tied), "
-        f"SUM(c.matches_lost){padding} FROM {contribution} c "
+        "SELECT 1, c.team_id, c.opponent_id, NULL, NULL, SUM(c.matches_won), "
+        f"SUM(c.matches_tied), SUM(c.matches_lost){padding} FROM {contribution} c "
         f"JOIN {standing} a ON a.team_id = c.team_id "
         f"JOIN {standing} b ON b.team_id = c.opponent_id "
+        f"JOIN {team} ta ON ta.id = c.team_id "
+        f"JOIN {team} tb ON tb.id = c.opponent_id "
         "WHERE c.club_id = %(club)s AND c.division_id = %(division)s "
         f"AND {points('a')} = {points('b')} GROUP BY c.team_id, c.opponent_id"
     )
 
 
-def _line(team_id: int, name: str, counters: dict[str, int], points: dict[str, int]) -> Line:
+def _line(
+    team_id: int, name: str, counters: dict[str, int], points: dict[str, int], carried: int = 0
+) -> Line:
+    """A team's line; its match points include those it carried over (``Team.carried_points``,
+    a season already under way), which ``extra["carried"]`` shows."""
     return Line(
         team_id=team_id,
         name=name,
         counters=counters,
         match_points=match_points(
             counters, win=points["win"], tie=points["tie"], loss=points["loss"]
-        ),
+        )
+        + (carried or 0),
+        extra={"carried": carried or 0},
     )
 
 
@@ -198,7 +206,7 @@ def standings_table(*, division: Division) -> Table:
 TABLE_CACHE_SECONDS = 3600
 #: Part of every table's key: bump it when the order computed from the same rows changes
 #: (``ordering.py``, ``_line``), so a shared cache (Redis) serves no table of older code.
-TABLE_CACHE_VERSION = 1
+TABLE_CACHE_VERSION = 2
 
 
 def table_key(tiebreakers: Sequence[str], points: dict[str, int], rows: Sequence[tuple]) -> str:
@@ -215,10 +223,10 @@ def table_key(tiebreakers: Sequence[str], points: dict[str, int], rows: Sequence
 def _ordered(rows: Sequence[tuple], tiebreakers: list[str], points: dict[str, int]) -> list[Line]:
     names = Counters.COUNTERS
     lines, h2h = [], {}
-    for kind, team_id, opponent_id, name, *values in rows:
+    for kind, team_id, opponent_id, name, carried, *values in rows:
         if kind == 0:
             counters = {n: (v or 0) for n, v in zip(names, values, strict=True)}
-            lines.append(_line(team_id, name, counters, points))
+            lines.append(_line(team_id, name, counters, points, carried))
         else:
             won, tied, lost = values[:3]
             h2h[(team_id, opponent_id)] = (
@@ -333,7 +341,9 @@ def positions_by_round(*, division: Division) -> dict[str, Any]:
     games outside a schedule), ordered exactly as the table is."""
     points = season_points(division.season)
     tiebreakers = division_tiebreakers(division)
-    names = dict(Team.objects.filter(division=division).values_list("pk", "name"))
+    teams = list(Team.objects.filter(division=division).values_list("pk", "name", "carried_points"))
+    names = {pk: name for pk, name, _ in teams}
+    carried = {pk: points_before for pk, _, points_before in teams}
     rows = list(
         StandingContribution.objects.filter(division=division).values(
             "team_id", "opponent_id", "round_number", "played_on", *Counters.COUNTERS
@@ -356,7 +366,7 @@ def positions_by_round(*, division: Division) -> dict[str, Any]:
                 totals[row["team_id"]][name] += row[name]
             if row["opponent_id"]:
                 h2h[(row["team_id"], row["opponent_id"])] += match_points(row, **points)
-        lines = [_line(t, names[t], dict(c), points) for t, c in totals.items()]
+        lines = [_line(t, names[t], dict(c), points, carried[t]) for t, c in totals.items()]
         for line in order_lines(lines, tiebreakers, h2h):
             places[line.team_id].append(line.position)
     labels = [f"Round {s}" if by_round else s.strftime("%-d %b") for s in steps]
@@ -380,7 +390,7 @@ def team_form(*, team: Team) -> dict[str, Any]:
         .select_related("opponent")
         .order_by("round_number", "played_on", "pk")
     )
-    running = 0
+    running = team.carried_points  # a season already under way starts from these
     matches = []
     for row in rows:
         gained = match_points(row.counters(), **points)

@@ -68,6 +68,8 @@ def _table_context(request: HttpRequest, division: Division) -> dict[str, Any]:
         "division": division,
         "table": table,
         "live": now.live,
+        # Teams that carried match points over (a season already under way): said under it.
+        "carried": [line for line in table.lines if line.extra.get("carried")],
     }
 
 

@@ -49,6 +49,9 @@ def _club_change_form(club, memberships, **changes) -> dict:
     }
     if club.is_public:
         data["is_public"] = "on"
+    data.update(ruleset=club.ruleset, time_zone=club.time_zone, language=club.language)
+    if club.is_approved:
+        data["is_approved"] = "on"
     for i, membership in enumerate(memberships):
         data[f"memberships-{i}-id"] = str(membership.pk)
         data[f"memberships-{i}-club"] = str(club.pk)

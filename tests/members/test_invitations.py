@@ -79,7 +79,8 @@ def test_someone_new_signs_up_from_the_link_picks_their_player_and_joins(client,
     assert invitation.state() == Invitation.State.ACCEPTED
 
 
-def test_sign_up_is_closed_without_an_invitation(client):
+def test_sign_up_is_closed_without_an_invitation(client, settings):
+    settings.CLABBER_SIGNUP_OPEN = False  # a site where only invited people sign up
     response = client.post(
         reverse("account_signup"),
         {"username": "x", "email": "x@example.org", "password1": PASSWORD, "password2": PASSWORD},

@@ -139,6 +139,10 @@ API_READS = {
 # Page name -> (what GET needs, what POST needs).
 PAGES = {
     "club-home": (READ, READ),
+    "club-settings": (MANAGE, MANAGE),
+    "club-backup": (MANAGE, MANAGE),
+    "club-delete": (MANAGE, MANAGE),
+    "club-members-add": (MANAGE, MANAGE),
     "house-rules-sheet": (READ, READ),
     "games:new": (SCORE, SCORE),
     "games:detail": (READ, READ),

@@ -364,3 +364,15 @@ LOGGING = {
     # django-axes logs every login at INFO; lockouts are warnings and still show.
     "loggers": {"axes": {"level": "WARNING"}},
 }
+
+# --- A club of its own (clubs/views.py: sign up, /clubs/new/, the club's settings) --------
+# Anyone may sign up (not only holders of an invitation) and create a club once their email
+# address is confirmed; CLABBER_CLUB_APPROVAL makes a new club wait for the operator's
+# approval (Django admin, "Approve the chosen clubs") before anything in it can change.
+CLABBER_SIGNUP_OPEN = env_bool("CLABBER_SIGNUP_OPEN", True)
+CLABBER_CLUB_APPROVAL = env_bool("CLABBER_CLUB_APPROVAL", False)
+# Against abuse: sign-ups per address (allauth's limit) and clubs one account creates a day.
+ACCOUNT_RATE_LIMITS["signup"] = os.environ.get("CLABBER_SIGNUP_RATE", "5/h/ip")
+# allauth's limits key on the client's own address behind the proxies, as django-axes does.
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
+CLABBER_CLUBS_PER_DAY = int(os.environ.get("CLABBER_CLUBS_PER_DAY") or "3")

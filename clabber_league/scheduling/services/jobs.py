@@ -7,9 +7,10 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections import defaultdict
+from collections.abc import Collection
 
 from django.core.mail import get_connection
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from clabber_league.core.mail import mail_send
@@ -21,12 +22,17 @@ from ..models import Fixture, LeagueNight
 logger = logging.getLogger(__name__)
 
 
-def nights_publish(*, on: dt.date) -> int:
+def _of_clubs(fixtures: QuerySet[Fixture], club_ids: Collection[int] | None) -> QuerySet[Fixture]:
+    return fixtures if club_ids is None else fixtures.filter(club_id__in=list(club_ids))
+
+
+def nights_publish(*, on: dt.date, club_ids: Collection[int] | None = None) -> int:
     """Publish every club's fixture list for the night ``on`` (once; later runs only update
-    the count). Returns how many clubs play that night."""
+    the count); only those of ``club_ids`` when given (the clubs whose "today" it is).
+    Returns how many clubs play that night."""
     counts: dict[int, int] = defaultdict(int)
     for club_id in (
-        Fixture.objects.filter(date=on)
+        _of_clubs(Fixture.objects.filter(date=on), club_ids)
         .exclude(status__in=Fixture.DONE)
         .values_list("club_id", flat=True)
     ):
@@ -47,16 +53,23 @@ REMINDER_SUBJECT = "{club}: {home} v {away} on {when}"
 REMINDER_TEMPLATE = "scheduling/email/reminder"  # .txt and .html (core.mail)
 
 
-def fixtures_remind(*, on: dt.date, base_url: str = "") -> int:
-    """Email the players (with an email address) of every fixture on ``on``, once per
-    fixture. Returns how many emails were sent.
+def fixtures_remind(
+    *, on: dt.date, base_url: str = "", club_ids: Collection[int] | None = None
+) -> int:
+    """Email the players (with an email address) of every fixture on ``on`` (of the clubs
+    ``club_ids``, when given), once per fixture. Returns how many emails were sent.
 
     Each email is sent on its own: one that fails (a bad address, a name that breaks a
     header, the mail server refusing one recipient) is logged and the others still go, so
     one bad row never stops a night's reminders for every club."""
     sent = 0
     fixtures = (
-        Fixture.objects.filter(date=on, reminded_at__isnull=True, status=Fixture.Status.SCHEDULED)
+        _of_clubs(
+            Fixture.objects.filter(
+                date=on, reminded_at__isnull=True, status=Fixture.Status.SCHEDULED
+            ),
+            club_ids,
+        )
         .select_related("club", "division", "home", "away", "venue")
         .order_by("id")
     )
@@ -92,12 +105,16 @@ def fixtures_remind(*, on: dt.date, base_url: str = "") -> int:
     return sent
 
 
-def fixtures_flag_overdue(*, today: dt.date) -> int:
-    """Flag fixtures whose night has passed with no result and no game. A fixture whose
+def fixtures_flag_overdue(*, today: dt.date, club_ids: Collection[int] | None = None) -> int:
+    """Flag fixtures whose night has passed with no result and no game (of the clubs
+    ``club_ids``, when given: those whose "today" ``today`` is). A fixture whose
     result is decided (``leagues.results``) becomes played, should the game's transaction
     not have done it already (rows written before it did). Returns how many were flagged."""
-    candidates = Fixture.objects.filter(
-        Q(date__lt=today) & Q(status__in=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED])
+    candidates = _of_clubs(
+        Fixture.objects.filter(
+            Q(date__lt=today) & Q(status__in=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED])
+        ),
+        club_ids,
     )
     divisions = Division.objects.filter(
         pk__in=candidates.values_list("division_id", flat=True).distinct()
