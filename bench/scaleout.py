@@ -68,7 +68,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=40, help="seconds of load")
     parser.add_argument("--think-min", type=float, default=0.5)
     parser.add_argument("--think-max", type=float, default=2.0)
-    parser.add_argument("--read-every", type=int, default=5, help="every n-th action a read")
+    parser.add_argument("--read-every", type=int, default=4, help="every n-th action a read")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per node")
     parser.add_argument("--threads", type=int, default=4, help="threads per worker")
     parser.add_argument("--games", type=int, default=20, help="games simulated per user")
@@ -374,8 +374,8 @@ def report(args, results, accepted, deals_in_db, lost, standings_ok, standings_t
     if deals_in_db > len(accepted):
         print(
             f"  {deals_in_db - len(accepted)} stored whose answer the client never got "
-            "(in flight on the killed node, or sent again by HAProxy and answered from the "
-            "Idempotency-Key): not lost"
+            "(in flight when the load generator stopped at the end, or on the killed node): "
+            "not lost"
         )
     print(f"games started {results['games_started']}, finished {results['games_finished']}")
     print("HAProxy, by server: status, sessions, retries, redispatched, 5xx answers")
