@@ -33,19 +33,40 @@ help:
 	@echo "              make test FAST=1 skips the slow API fuzz test (CI never does)"
 	@echo "make bench  - run the benchmarks in bench/"
 	@echo "make bench-load - 50 scorers for 60 s against gunicorn and PostgreSQL (bench/load.py)"
+	@echo "make lock   - write requirements/lock*.txt again from pyproject.toml (UPGRADE=1: newest allowed)"
 	@echo "make docs   - regenerate docs/rulesets.md from the rule-set data"
 	@echo "make vendor - refresh static/vendor from the npm registry (needs node)"
 	@echo "make lint-api - lint the OpenAPI schema with Redocly's recommended rules (needs node)"
 
-$(VENV)/.installed-run: pyproject.toml
+# The dependencies come from the lock files (requirements/lock*.txt: every version pinned,
+# every file's hash): an install tomorrow is today's. `make lock` writes them again after
+# pyproject.toml changed (docs/production.md, "Upgrades and rollbacks").
+LOCK_STALE = echo "requirements/lock*.txt lack a dependency of pyproject.toml: run make lock" >&2; exit 1
+$(VENV)/.installed-run: pyproject.toml requirements/lock.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet --require-hashes -r requirements/lock.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m pip check >/dev/null || { $(LOCK_STALE); }
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml $(VENV)/.installed-run
-	$(PY) -m pip install --quiet -e '.[test]'
+$(VENV)/.installed-test: pyproject.toml requirements/lock-test.txt $(VENV)/.installed-run
+	$(PY) -m pip install --quiet --require-hashes -r requirements/lock-test.txt
+	$(PY) -m pip install --quiet --no-deps -e '.[test]'
+	$(PY) -m pip check >/dev/null || { $(LOCK_STALE); }
 	touch $@
+
+# requirements/lock.txt (what the image and `make run` install) and lock-test.txt (with the
+# test tools: CI) from pyproject.toml, with uv. Versions already locked stay unless
+# UPGRADE=1 (then each takes the newest its range allows).
+UV_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --universal --generate-hashes \
+	--python-version 3.11 --custom-compile-command "make lock" $(if $(UPGRADE),--upgrade,)
+.PHONY: lock
+lock:
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	test -x $(VENV)/bin/uv || $(PY) -m pip install --quiet 'uv>=0.5,<1'
+	$(UV_COMPILE) -o requirements/lock.txt
+	$(UV_COMPILE) --extra test -o requirements/lock-test.txt
 
 migrate: $(VENV)/.installed-run
 	$(PY) manage.py migrate --noinput

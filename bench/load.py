@@ -738,6 +738,7 @@ def run_locust(plan_path: str, results_path: str) -> None:
     samples: list[tuple[str, float, bool, float]] = []
     errors: Counter[str] = Counter()
     counts = Counter()
+    accepted: list[int | None] = []  # the ids of the deals answered 201
 
     def fail(response) -> None:
         detail = response.error if response.status_code == 0 else (response.text or "")[:200]
@@ -810,6 +811,7 @@ def run_locust(plan_path: str, results_path: str) -> None:
                     fail(response)
                     self.game_id = None  # start afresh rather than post into a broken game
                     return
+                accepted.append(response.json().get("id"))  # bench/scaleout.py checks them
                 if self.next_deal == len(self.deals):
                     counts["games_finished"] += 1
 
@@ -848,6 +850,7 @@ def run_locust(plan_path: str, results_path: str) -> None:
                 "errors": dict(errors),
                 "games_started": counts["games_started"],
                 "games_finished": counts["games_finished"],
+                "deals_accepted": accepted,
             }
         )
     )

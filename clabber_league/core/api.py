@@ -1,8 +1,10 @@
 """API-wide behaviour: one error body for every status, never a stack trace; who am I.
 
 Every error the API answers, whatever its status, has one body:
-``{"errors": [{"field": "sides.B", "message": "..."}]}`` (``field`` is ``""`` when the
-error is about the request as a whole). That is the rules calculator's body, so a client
+``{"errors": [{"field": "sides.B", "message": "..."}], "request_id": "9f0c..."}`` (``field``
+is ``""`` when the error is about the request as a whole; ``request_id`` is the response's
+``X-Request-ID``, the id to quote when asking about a failure: see ``core.requestlog``).
+That is the rules calculator's body, so a client
 handles a rejected deal, a missing token, a conflict and a busy database the same way.
 
 | status | when |
@@ -51,6 +53,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from clabber_league.rules import RulesError
 
 from .errors import ServiceError
+from .logs import current_request_id
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +86,11 @@ class ErrorsSerializer(serializers.Serializer):
     """The one error body of the API, for every status."""
 
     errors = ErrorItemSerializer(many=True)
+    request_id = serializers.CharField(
+        required=False,
+        help_text="This request's id (also its X-Request-ID header): quote it when asking "
+        "about a failure, it finds the request in the service's logs.",
+    )
 
 
 class Conflict(exceptions.APIException):
@@ -111,6 +119,15 @@ def errors_body(field_name: str, message: str) -> dict[str, list[dict[str, str]]
 
 
 def exception_handler(exc: Exception, context: dict) -> Response:
+    response = _exception_response(exc, context)
+    request_id = current_request_id()
+    if request_id and isinstance(response.data, dict):
+        # Beside "errors", never in it: a client that reads only "errors" sees no change.
+        response.data["request_id"] = request_id
+    return response
+
+
+def _exception_response(exc: Exception, context: dict) -> Response:
     _answer_in_json(context.get("request"))
     if isinstance(exc, (ServiceError, RulesError)):
         set_rollback()  # nothing of a refused request is written

@@ -5,3 +5,8 @@ class CoreConfig(AppConfig):
     name = "clabber_league.core"
     label = "core"
     verbose_name = "Site"
+
+    def ready(self) -> None:
+        from .requestlog import connect_task_ids
+
+        connect_task_ids()

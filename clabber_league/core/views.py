@@ -81,7 +81,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
         return api_server_error(request, unavailable, conflict=conflict)
     template = "503.html" if unavailable or conflict else "500.html"
-    response = HttpResponse(render_to_string(template, {"message": message}), status=status)
+    # The id the logs and Sentry know this failure by, for the member to quote.
+    context = {"message": message, "request_id": getattr(request, "request_id", "")}
+    response = HttpResponse(render_to_string(template, context), status=status)
     if unavailable or conflict:
         response["Retry-After"] = "5" if unavailable else "1"
     return response

@@ -23,6 +23,7 @@ from django.utils import timezone
 from clabber_league.clubs.models import Club, Player
 from clabber_league.clubs.privacy import shown
 from clabber_league.core import rows as hand_written
+from clabber_league.core.dbrouter import read_connection
 from clabber_league.games.models import Game, GameSide
 from clabber_league.leagues.models import Division, Season, Team
 from clabber_league.scheduling.models import Fixture
@@ -57,7 +58,7 @@ def division_get(*, club: Club, pk: int) -> Division:
     pk = int(pk)
     if not 0 < pk <= hand_written.MAX_ID:  # no row has it (nor can the database be asked)
         raise Division.DoesNotExist("Division matching query does not exist.")
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(_division_get_sql(), [club.pk, pk])
         row = cursor.fetchone()
     if row is None:
@@ -179,7 +180,7 @@ def standings_table(*, division: Division) -> Table:
     """
     points = season_points(division.season)
     tiebreakers = division_tiebreakers(division)
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(
             _table_sql(head_to_head="head_to_head" in tiebreakers),
             {"club": division.club_id, "division": division.pk, **points},
@@ -242,7 +243,7 @@ def unconfirmed_games(*, division: Division, lines: list[Line]) -> int:
     standings page polls it every 10 s on a league night)."""
     if not any(line.counters["games_unconfirmed"] for line in lines):
         return 0
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(
             _unconfirmed_sql(),
             {
@@ -285,7 +286,7 @@ class DivisionNow:
 def division_now(*, division: Division) -> DivisionNow:
     """The division's games in progress and its league-night flag: one query, written once
     (the standings page reads it on every refresh)."""
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(
             _now_sql(),
             {
@@ -560,7 +561,7 @@ class Leaderboard(Sequence):
             f"SELECT {idents}, {_SUM_SQL} FROM {_q(LeaderboardTotal._meta.db_table)} t "
             f"WHERE {where} GROUP BY {idents}"
         )
-        with connection.cursor() as cursor:
+        with read_connection().cursor() as cursor:
             cursor.execute(
                 f"SELECT {_TENTHS}, s.games, COUNT(*) FROM ({self._sums}) s "
                 "GROUP BY 1, 2 ORDER BY 1 DESC, 2 DESC",
@@ -613,7 +614,7 @@ class Leaderboard(Sequence):
             f"SELECT {_TENTHS}, s.* , {', '.join(spec.names)} FROM ({self._sums}) s "
             f"{spec.joins} {where}"
         )
-        with connection.cursor() as cursor:
+        with read_connection().cursor() as cursor:
             cursor.execute(sql, self._params)
             return cursor.fetchall()
 

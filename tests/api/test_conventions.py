@@ -32,7 +32,9 @@ def _assert_error_body(response, status: int) -> list[dict]:
     assert response.status_code == status, response.content
     assert response["Content-Type"].startswith("application/json")
     body = response.json()
-    assert set(body) == {"errors"}
+    # The errors, and the id that finds the request in the logs (also its X-Request-ID).
+    assert set(body) == {"errors", "request_id"}
+    assert body["request_id"] == response["X-Request-ID"]
     assert body["errors"], body
     for error in body["errors"]:
         assert set(error) == {"field", "message"} and error["message"]

@@ -21,7 +21,7 @@ def test_the_last_admin_cannot_demote_or_remove_themselves(club, admin):
     url = f"/api/clubs/{club.slug}/members/{mine.pk}/"
     demoted = _api(admin).patch(url, {"role": Role.SCORER}, format="json")
     assert demoted.status_code == 409
-    assert demoted.json() == {"errors": [{"field": "role", "message": services.LAST_ADMIN}]}
+    assert demoted.json()["errors"] == [{"field": "role", "message": services.LAST_ADMIN}]
     assert _api(admin).delete(url).status_code == 409
     mine.refresh_from_db()
     assert mine.role == Role.ADMIN

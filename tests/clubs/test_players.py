@@ -27,7 +27,7 @@ def test_a_name_the_club_has_in_another_case_is_refused_by_the_api(club, admin):
     )
     assert response.status_code == 409
     message = services.PLAYER_NAME_TAKEN.format(name="Tom Smith")
-    assert response.json() == {"errors": [{"field": "name", "message": message}]}
+    assert response.json()["errors"] == [{"field": "name", "message": message}]
     assert Player.objects.filter(club=club).count() == 1
 
 

@@ -26,7 +26,7 @@ def test_a_nul_byte_in_a_query_parameter_is_a_400_not_a_500_even_anonymously(cli
     assert text.NUL_OR_CONTROL in response.content.decode()
     api = APIClient().get(f"/api/clubs/{club.slug}/leaderboards/?season=%00")
     assert api.status_code == 400
-    assert api.json() == {"errors": [{"field": "season", "message": text.NUL_OR_CONTROL}]}
+    assert api.json()["errors"] == [{"field": "season", "message": text.NUL_OR_CONTROL}]
 
 
 def test_a_nul_byte_in_the_path_is_a_400(client, club):
@@ -46,7 +46,7 @@ def test_a_nul_byte_in_the_path_is_a_400(client, club):
 def test_a_player_name_with_hostile_characters_is_refused_by_field(club, admin, name, message):
     response = _api(admin).post(f"/api/clubs/{club.slug}/players/", {"name": name}, format="json")
     assert response.status_code == 400
-    assert response.json() == {"errors": [{"field": "name", "message": message}]}
+    assert response.json()["errors"] == [{"field": "name", "message": message}]
     assert not Player.objects.filter(name__startswith="Ann").exists()
 
 
@@ -57,7 +57,7 @@ def test_a_lone_surrogate_in_json_is_refused(club, admin):
         content_type="application/json",
     )
     assert response.status_code == 400
-    assert response.json() == {"errors": [{"field": "name", "message": text.LONE_SURROGATE}]}
+    assert response.json()["errors"] == [{"field": "name", "message": text.LONE_SURROGATE}]
 
 
 def test_a_nul_byte_in_a_deal_field_is_refused_and_nothing_is_recorded(game, scorer):

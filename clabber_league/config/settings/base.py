@@ -376,3 +376,80 @@ ACCOUNT_RATE_LIMITS["signup"] = os.environ.get("CLABBER_SIGNUP_RATE", "5/h/ip")
 # allauth's limits key on the client's own address behind the proxies, as django-axes does.
 ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 CLABBER_CLUBS_PER_DAY = int(os.environ.get("CLABBER_CLUBS_PER_DAY") or "3")
+# --- Seeing problems and several machines (docs/operations.md, docs/scaling.md) ---------
+# Error reports to Sentry when SENTRY_DSN is set (web, Celery workers and beat alike).
+from clabber_league.core.metrics import metrics_address  # noqa: E402
+from clabber_league.core.sentry import init_sentry  # noqa: E402
+
+SENTRY_ENABLED = init_sentry()
+
+# A request id on every request (X-Request-ID, the API's error body, every log line) and one
+# access line per request with its duration and the client's real address (core/requestlog).
+MIDDLEWARE = ["clabber_league.core.requestlog.RequestIdMiddleware", *MIDDLEWARE]
+ACCESS_LOG = env_bool("DJANGO_ACCESS_LOG", True)
+# DJANGO_LOG_FORMAT: "plain" (one line of text) or "json" (one JSON object a line, the
+# production default: see clabber_league/core/logs.py for the fields).
+LOGGING["filters"] = {"request_id": {"()": "clabber_league.core.logs.RequestIdFilter"}}
+LOGGING["formatters"]["plain"] = {
+    "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
+}
+LOGGING["formatters"]["json"] = {"()": "clabber_league.core.logs.JsonFormatter"}
+LOGGING["handlers"]["console"]["filters"] = ["request_id"]
+LOGGING["handlers"]["console"]["formatter"] = os.environ.get("DJANGO_LOG_FORMAT") or "plain"
+# Celery's workers log through the same configuration (JSON, with the task's id as the
+# request id) instead of replacing it with their own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Prometheus metrics only on an address the operator names (METRICS_ADDRESS=host:port,
+# served by gunicorn's master: clabber_league/config/gunicorn.py). Unset: none at all.
+METRICS_ADDRESS = metrics_address()
+if METRICS_ADDRESS is not None:
+    INSTALLED_APPS = [*INSTALLED_APPS, "django_prometheus"]
+    MIDDLEWARE = [
+        "django_prometheus.middleware.PrometheusBeforeMiddleware",
+        *MIDDLEWARE,
+        "django_prometheus.middleware.PrometheusAfterMiddleware",
+    ]
+
+# PgBouncer in transaction pooling (DATABASE_PGBOUNCER=true): a server connection serves
+# another client after every transaction, so nothing may live longer than one: no
+# server-side cursors (QuerySet.iterator() would open one), no prepared statements
+# (psycopg prepares a statement run 5 times), no startup "options" (PgBouncer refuses them:
+# give the web role its statement timeout with ALTER ROLE ... SET statement_timeout).
+DATABASE_PGBOUNCER = env_bool("DATABASE_PGBOUNCER", False)
+if _POSTGRESQL:
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env_bool(
+        "DATABASE_DISABLE_SERVER_SIDE_CURSORS", DATABASE_PGBOUNCER
+    )
+    if DATABASE_PGBOUNCER:
+        DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+        DATABASES["default"]["OPTIONS"].pop("options", None)
+
+# An optional read replica for the standings and leaderboards (core/dbrouter.py): reads of
+# the standings app's pages and API go there, except a browser's for a few seconds after it
+# wrote. Unset: one database.
+DATABASE_REPLICA_ALIAS = ""
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASE_REPLICA_ALIAS = "replica"
+    DATABASES[DATABASE_REPLICA_ALIAS] = {
+        **dj_database_url.parse(
+            os.environ["DATABASE_REPLICA_URL"],
+            conn_max_age=DATABASES["default"].get("CONN_MAX_AGE", 0),
+            conn_health_checks=True,
+        ),
+        "OPTIONS": dict(DATABASES["default"].get("OPTIONS", {})),
+        "DISABLE_SERVER_SIDE_CURSORS": DATABASES["default"].get(
+            "DISABLE_SERVER_SIDE_CURSORS", False
+        ),
+        # The test run has one database: the replica is the primary's mirror there.
+        "TEST": {"MIRROR": "default"},
+    }
+    DATABASE_ROUTERS = ["clabber_league.core.dbrouter.ReplicaRouter"]
+DATABASE_REPLICA_VIEWS = env_list("DATABASE_REPLICA_VIEWS", "clabber_league.standings")
+DATABASE_REPLICA_PIN_SECONDS = int(os.environ.get("DATABASE_REPLICA_PIN_SECONDS") or "10")
+_AFTER_ID = MIDDLEWARE.index("clabber_league.core.requestlog.RequestIdMiddleware") + 1
+MIDDLEWARE = [
+    *MIDDLEWARE[:_AFTER_ID],
+    "clabber_league.core.dbrouter.ReplicaMiddleware",
+    *MIDDLEWARE[_AFTER_ID:],
+]

@@ -8,7 +8,7 @@ import os
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import STORAGES, env_bool
+from .base import LOGGING, STORAGES, env_bool
 
 try:
     SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]
@@ -34,3 +34,6 @@ STORAGES = {
     **STORAGES,
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+
+# One JSON object a log line (clabber_league/core/logs.py); DJANGO_LOG_FORMAT=plain for text.
+LOGGING["handlers"]["console"]["formatter"] = os.environ.get("DJANGO_LOG_FORMAT") or "json"

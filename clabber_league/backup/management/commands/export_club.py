@@ -1,9 +1,15 @@
 """``manage.py export_club SLUG [-o FILE]``: a whole club as JSON lines (standard output or
-FILE), streamed: memory stays flat however big the club is."""
+FILE), streamed: memory stays flat however big the club is.
+
+It says, on standard error (never inside the backup), what a club backup leaves out: the
+members' API tokens (credentials, which a restore must not bring back to life: each member
+makes a new one on their settings page after a restore), sign-in sessions and login lockouts.
+docs/production.md, "Backups", says the same; PostgreSQL's own backups keep everything."""
 
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
+from rest_framework.authtoken.models import Token
 
 from clabber_league.backup.services import club_export
 from clabber_league.clubs.models import Club
@@ -34,3 +40,12 @@ class Command(BaseCommand):
                 rows = club_export(club=club, out=self.stdout, progress=None)
         if path:
             self.stderr.write(f"Exported {club.name}: {rows} rows to {path}.")
+        self.stderr.write(left_out(club))
+
+
+def left_out(club: Club) -> str:
+    tokens = Token.objects.filter(user__memberships__club=club).distinct().count()
+    return (
+        f"Left out of the backup: API tokens ({tokens} of this club's members have one; "
+        "after a restore each makes a new one), sign-in sessions and login lockouts."
+    )
