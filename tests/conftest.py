@@ -140,6 +140,43 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[dict |
             proc.kill()
 
 
+@pytest.fixture
+def redis_down(settings) -> Iterator[str]:
+    """Redis unreachable (issue 31): the cache and the Celery broker both on a closed port,
+    tasks no longer eager. Yields that Redis URL."""
+    from clabber_league.config.celery import app
+
+    with socket.socket() as probe:  # a port nothing listens on once the socket is closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"redis://127.0.0.1:{port}/0"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "clabber_league.core.cache.ResilientRedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "clabber",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
+        }
+    }
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    previous = (app.conf.broker_url, app.conf.result_backend)
+
+    def use_redis(broker: str, results: str) -> None:
+        # the app keeps its pools and its result backend: start afresh on each URL
+        app.conf.broker_url = broker
+        app.conf.result_backend = results
+        app._pool = None
+        app.amqp._producer_pool = None
+        app._backend_cache = None
+        app._local.__dict__.pop("backend", None)
+
+    use_redis(url, url)
+    try:
+        yield url
+    finally:
+        use_redis(*previous)
+
+
 def _test_database_url(url: str, connection) -> str:
     """The same server, the test database's name."""
     parts = urlsplit(url)

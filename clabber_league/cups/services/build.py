@@ -209,14 +209,14 @@ def stage_build(*, cup: Cup, user: Any = None) -> Stage:
 
 
 def _enqueue(stage_id: int) -> None:
-    from kombu.exceptions import OperationalError as KombuOperationalError
-
     from ..tasks import build_knockout
 
     try:
-        build_knockout.apply_async(args=[stage_id], retry=False)
-    except (KombuOperationalError, OSError, ConnectionError) as exc:
-        logger.warning("knockout build of stage %s not queued: %s", stage_id, exc)
+        build_knockout.apply_async(args=[stage_id], retry=False, ignore_result=True)
+    except Exception as exc:  # whatever Redis raised: the stage must not stay "queued"
+        logger.warning(
+            "knockout build of stage %s not queued: %s: %s", stage_id, type(exc).__name__, exc
+        )
         Stage.objects.filter(pk=stage_id).update(build=Stage.Build.FAILED, message=BROKER_DOWN)
 
 

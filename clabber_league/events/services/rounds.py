@@ -183,7 +183,7 @@ def _enqueue(round_id: int) -> None:
     from ..tasks import draw_round
 
     try:
-        draw_round.apply_async(args=[round_id], retry=False)
+        draw_round.apply_async(args=[round_id], retry=False, ignore_result=True)
     except Exception as exc:  # the broker is down: say so on the round, do not hang
         logger.exception("could not queue the draw of round %s", round_id)
         _fail(round_id, f"{type(exc).__name__}: the task queue did not answer")

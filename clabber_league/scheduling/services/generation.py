@@ -183,15 +183,13 @@ def schedule_run_retry(*, run: ScheduleRun, user: Any = None) -> ScheduleRun:
 
 
 def _enqueue(run_id: int) -> None:
-    from kombu.exceptions import OperationalError as KombuOperationalError
-
     from ..tasks import generate_schedule
 
     try:
         # No retries: with the broker down the request answers at once, the run failed.
-        generate_schedule.apply_async(args=[run_id], retry=False)
-    except (KombuOperationalError, OSError, ConnectionError) as exc:
-        logger.warning("schedule run %s not queued: %s", run_id, exc)
+        generate_schedule.apply_async(args=[run_id], retry=False, ignore_result=True)
+    except Exception as exc:  # whatever Redis raised: the run must not stay "queued"
+        logger.warning("schedule run %s not queued: %s: %s", run_id, type(exc).__name__, exc)
         _finish(run_id, state=ScheduleRun.State.FAILED, message=BROKER_DOWN)
 
 
