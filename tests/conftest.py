@@ -92,6 +92,14 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[dict |
 
     queue = f"test-{uuid.uuid4().hex[:10]}"
     app.conf.task_default_queue = queue
+    # The site's routes (settings: draws and schedules on queues of their own), each on a
+    # queue of this session's; the worker consumes them all, as a site's worker does.
+    routes = {
+        name: {"queue": f"{queue}.{route['queue']}"}
+        for name, route in settings.CELERY_TASK_ROUTES.items()
+    }
+    use_routes(app, routes)
+    queues = ",".join(dict.fromkeys([queue, *(r["queue"] for r in routes.values())]))
     env = dict(os.environ)
     env["DJANGO_SETTINGS_MODULE"] = "clabber_league.config.settings.test"
     env["DATABASE_URL"] = _test_database_url(os.environ["DATABASE_URL"], connection)
@@ -109,7 +117,7 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[dict |
                 "--pool=solo",
                 "--concurrency=1",
                 "-Q",
-                queue,
+                queues,
                 "--loglevel=INFO",
                 "--without-gossip",
                 "--without-mingle",
@@ -175,6 +183,13 @@ def redis_down(settings) -> Iterator[str]:
         yield url
     finally:
         use_redis(*previous)
+
+
+def use_routes(app, routes: dict) -> None:
+    """Route tasks by ``routes`` from now on (Celery builds its router once)."""
+    app.conf.task_routes = routes
+    app.amqp.flush_routes()
+    app.amqp.__dict__.pop("router", None)
 
 
 def _test_database_url(url: str, connection) -> str:

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parents[3]
 
@@ -340,6 +341,20 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker (or beat) waits out a Redis outage however long it lasts, started before it or
+# during it, and picks up its queues again by itself once Redis answers.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Queues (docs/health.md): an interactive draw (a club night's round, a cup's knockout)
+# never waits behind a long schedule generation. A worker started without -Q consumes all
+# three; a site can give each queue workers of its own (-Q draws, -Q schedules,celery).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = [Queue("celery"), Queue("draws"), Queue("schedules")]
+CELERY_TASK_ROUTES = {
+    "events.draw_round": {"queue": "draws"},
+    "cups.build_knockout": {"queue": "draws"},
+    "scheduling.generate_schedule": {"queue": "schedules"},
+}
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 2,
     "socket_timeout": 5,
