@@ -126,6 +126,15 @@ def parse_args() -> argparse.Namespace:
             "up to the first whose p95 crosses 100 ms or that fails a request"
         ),
     )
+    parser.add_argument(
+        "--redis-outage",
+        action="store_true",
+        help=(
+            "give gunicorn a Redis of the bench's own (REDIS_URL, on a free port), stop it a "
+            "third of the way through the load and start it again at two thirds; report the "
+            "failures by request type before, during and after the outage"
+        ),
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
         "--locust-child", nargs=2, metavar=("PLAN", "RESULTS"), help=argparse.SUPPRESS
@@ -445,6 +454,10 @@ def orchestrate(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="clabber-load-") as tmp:
         work = Path(tmp)
         env = server_env(url, collect_static(url))
+        redis = RedisOfItsOwn() if args.redis_outage else None
+        if redis is not None:
+            env["REDIS_URL"] = redis.url
+            print(f"Redis of the bench's own on {redis.url}: the cache, the broker")
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         plan.update(
@@ -481,7 +494,7 @@ def orchestrate(args: argparse.Namespace) -> int:
         print(
             f"gunicorn on {base}: {args.workers} workers x {args.threads} threads (gthread), "
             "keep-alive 5 s, max-requests 1000 (+jitter 100), preloaded; production settings, "
-            "REDIS_URL unset"
+            f"REDIS_URL {redis.url if redis else 'unset'}"
         )
         server = subprocess.Popen(gunicorn, cwd=ROOT, env=env)
 
@@ -507,6 +520,7 @@ def orchestrate(args: argparse.Namespace) -> int:
             load_from, own_cpu = cpu_times(), OwnCpu(server.pid, url)
             client_from, wall = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
             # The database's backends are this run's own (BENCH_DATABASE_URL may name another).
+            outage = redis.outage_during(args.duration) if redis is not None else None
             with OtherLoad(databases=[url.rsplit("/", 1)[1]]) as other, own_cpu:
                 subprocess.run(
                     [sys.executable, __file__, "--locust-child", str(plan_path), str(results_path)],
@@ -514,6 +528,8 @@ def orchestrate(args: argparse.Namespace) -> int:
                     check=True,
                     timeout=args.duration + 120,
                 )
+            if outage is not None:
+                outage.join()
             client = resource.getrusage(resource.RUSAGE_CHILDREN)
             client_cpu = (
                 client.ru_utime + client.ru_stime - client_from.ru_utime - client_from.ru_stime
@@ -534,6 +550,8 @@ def orchestrate(args: argparse.Namespace) -> int:
                 other_mean=other.mean,
                 disturbed=other.disturbed,
             )
+            if redis is not None:
+                results["outage"] = redis.down_between
             return results
 
         try:
@@ -554,13 +572,100 @@ def orchestrate(args: argparse.Namespace) -> int:
             results = run_step(args.users)
         finally:
             stop(server)
+            if redis is not None:
+                redis.stop()
             errors = log.read_text() if log.exists() else ""
     if args.json:
         Path(args.json).write_text(json.dumps(results))
+    if "outage" in results:
+        outage_report(results)
     if errors.strip():
         print("gunicorn's error log (last lines):")
         print("\n".join(errors.strip().splitlines()[-20:]))
     return report(results)
+
+
+class RedisOfItsOwn:
+    """A ``redis-server`` on a free port of 127.0.0.1, nothing saved to disk, that the run
+    stops and starts again (``--redis-outage``)."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process = None
+        self.down_between: list[float] = []  # time.monotonic() of the stop and the start
+        self.start()
+
+    def start(self) -> None:
+        import shutil
+        import socket
+        import subprocess
+
+        server = shutil.which("redis-server")
+        if server is None:
+            raise SystemExit("--redis-outage needs redis-server (Debian: apt-get install redis)")
+        command = [server, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+        command += ["--appendonly", "no", "--loglevel", "warning"]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), 0.2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise SystemExit(f"redis-server did not answer on port {self.port}")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+    def outage_during(self, duration: float):
+        """A thread that stops Redis a third of the way through a load of ``duration``
+        seconds (after the locust child's start-up, about 3 s) and starts it again at two
+        thirds; the moments are in ``down_between``."""
+        import threading
+
+        def run() -> None:
+            time.sleep(3 + duration / 3)
+            self.stop()
+            self.down_between = [time.monotonic()]
+            print(f"  Redis stopped (port {self.port})")
+            time.sleep(duration / 3)
+            self.start()
+            self.down_between.append(time.monotonic())
+            print("  Redis started again")
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        return thread
+
+
+def outage_report(results: dict) -> None:
+    """Requests and failures per request type before, during and after the Redis outage."""
+    stopped, started = results["outage"]
+    t0 = results["t0"]
+    phases = ("before", "during", "after")
+    counts = {name: {phase: [0, 0] for phase in phases} for name in NAMES}
+    for name, _ms, ok, at in results["samples"]:
+        moment = t0 + at
+        phase = "before" if moment < stopped else "during" if moment < started else "after"
+        row = counts.setdefault(name, {p: [0, 0] for p in phases})[phase]
+        row[0] += 1
+        row[1] += 0 if ok else 1
+    print(
+        f"\nRedis outage: stopped {stopped - t0:.1f} s into the load, started again at "
+        f"{started - t0:.1f} s. Requests / failures by request type:"
+    )
+    print(f"{'request':<42}" + "".join(f"{phase:>16}" for phase in phases))
+    for name, by_phase in counts.items():
+        cells = "".join(f"{f'{n} / {bad}':>16}" for n, bad in by_phase.values())
+        print(f"{name:<42}{cells}")
+    if results.get("errors"):
+        print("failures seen (first of each kind):")
+        for error, times in sorted(results["errors"].items(), key=lambda e: -e[1])[:8]:
+            print(f"  {times} x {error}")
 
 
 def saturation_steps(text: str) -> list[int]:
@@ -845,6 +950,7 @@ def run_locust(plan_path: str, results_path: str) -> None:
         json.dumps(
             {
                 "elapsed": elapsed,
+                "t0": started,  # time.monotonic(), the same clock as the orchestrator's
                 "users": plan["users_count"],
                 "samples": samples,
                 "errors": dict(errors),

@@ -92,6 +92,14 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[dict |
 
     queue = f"test-{uuid.uuid4().hex[:10]}"
     app.conf.task_default_queue = queue
+    # The site's routes (settings: draws and schedules on queues of their own), each on a
+    # queue of this session's; the worker consumes them all, as a site's worker does.
+    routes = {
+        name: {"queue": f"{queue}.{route['queue']}"}
+        for name, route in settings.CELERY_TASK_ROUTES.items()
+    }
+    use_routes(app, routes)
+    queues = ",".join(dict.fromkeys([queue, *(r["queue"] for r in routes.values())]))
     env = dict(os.environ)
     env["DJANGO_SETTINGS_MODULE"] = "clabber_league.config.settings.test"
     env["DATABASE_URL"] = _test_database_url(os.environ["DATABASE_URL"], connection)
@@ -109,7 +117,7 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[dict |
                 "--pool=solo",
                 "--concurrency=1",
                 "-Q",
-                queue,
+                queues,
                 "--loglevel=INFO",
                 "--without-gossip",
                 "--without-mingle",
@@ -138,6 +146,50 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[dict |
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture
+def redis_down(settings) -> Iterator[str]:
+    """Redis unreachable (issue 31): the cache and the Celery broker both on a closed port,
+    tasks no longer eager. Yields that Redis URL."""
+    from clabber_league.config.celery import app
+
+    with socket.socket() as probe:  # a port nothing listens on once the socket is closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"redis://127.0.0.1:{port}/0"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "clabber_league.core.cache.ResilientRedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "clabber",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
+        }
+    }
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    previous = (app.conf.broker_url, app.conf.result_backend)
+
+    def use_redis(broker: str, results: str) -> None:
+        # the app keeps its pools and its result backend: start afresh on each URL
+        app.conf.broker_url = broker
+        app.conf.result_backend = results
+        app._pool = None
+        app.amqp._producer_pool = None
+        app._backend_cache = None
+        app._local.__dict__.pop("backend", None)
+
+    use_redis(url, url)
+    try:
+        yield url
+    finally:
+        use_redis(*previous)
+
+
+def use_routes(app, routes: dict) -> None:
+    """Route tasks by ``routes`` from now on (Celery builds its router once)."""
+    app.conf.task_routes = routes
+    app.amqp.flush_routes()
+    app.amqp.__dict__.pop("router", None)
 
 
 def _test_database_url(url: str, connection) -> str:

@@ -37,6 +37,9 @@ api_patterns = [
 urlpatterns = [
     path("", core_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
+    # For load balancers (docs/health.md): the process answers; the database answers.
+    path("livez", core_views.livez, name="livez"),
+    path("readyz", core_views.healthz, name="readyz"),
     path("sw.js", core_offline.service_worker, name="service-worker"),
     path("rules/", calculator_views.rules_page, name="rules"),
     path("rules/<slug:slug>/sheet/", calculator_views.blank_sheet, name="rules-sheet"),

@@ -20,7 +20,7 @@ from .api import (
     api_server_error,
     is_transient_conflict,
 )
-from .health import broker_check, database_check
+from .health import broker_check, database_check, workers_check
 
 logger = logging.getLogger(__name__)
 
@@ -50,21 +50,37 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
+def livez(request: HttpRequest) -> JsonResponse:
+    """Liveness: the process answers. Touches nothing else (a load balancer or an
+    orchestrator restarts a process that stops answering this)."""
+    return JsonResponse({"status": "ok"})
+
+
+@never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 or 503 with each check's ``ok``. The details (driver, error text, which can name
-    hosts and ports) and the version are for staff only, never for anonymous callers."""
+    """Readiness (``/readyz``, and ``/healthz`` for the checks that already call it): 200
+    when the database answers, else 503. The broker and the workers are reported
+    (``status`` "degraded" when one is down) but never make it 503: pages and the API work
+    without Redis, and a load balancer must not take every web node out during a Redis
+    blip. The details (driver, error text, which can name hosts and ports; worker names)
+    and the version are for staff only, never for anonymous callers."""
     database = database_check()
     broker = broker_check()
-    ok = database.ok and broker.ok
+    workers = workers_check(broker=broker)
+    ready = database.ok
     staff = request.user.is_authenticated and request.user.is_staff
-    body: dict[str, object] = {
-        "status": "ok" if ok else "unavailable",
-        "database": database.as_dict() if staff else {"ok": database.ok},
-        "broker": broker.as_dict() if staff else {"ok": broker.ok},
-    }
+    if not ready:
+        status = "unavailable"
+    elif broker.ok and workers.ok:
+        status = "ok"
+    else:
+        status = "degraded"
+    body: dict[str, object] = {"status": status}
+    for name, check in (("database", database), ("broker", broker), ("workers", workers)):
+        body[name] = check.as_dict() if staff else {"ok": check.ok}
     if staff:
         body["version"] = __version__
-    return JsonResponse(body, status=200 if ok else 503)
+    return JsonResponse(body, status=200 if ready else 503)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

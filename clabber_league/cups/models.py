@@ -24,12 +24,17 @@ or by a walkover.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.leagues.models import Division, Team, Venue
+
+#: SQLite (no heartbeat): a build that started this long ago and is not done lost its worker.
+BUILD_STALE_WITHOUT_BEATS = dt.timedelta(minutes=5)
 
 
 class Cup(models.Model):
@@ -148,6 +153,11 @@ class Stage(models.Model):
         default=list, blank=True, help_text="How the seeding was made, line by line."
     )
     finished_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="The knockout's build: when it was queued, then its worker's last beat.",
+    )
 
     class Meta:
         ordering = ["cup", "number"]
@@ -157,6 +167,20 @@ class Stage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.cup} · stage {self.number} ({self.kind})"
+
+    @property
+    def build_stalled(self) -> bool:
+        """A build whose worker stopped (no heartbeat for 30 s on PostgreSQL; queued a
+        minute ago and never started): building again is allowed."""
+        from clabber_league.core.heartbeat import stopped
+
+        if self.build not in self.ACTIVE:
+            return False
+        return stopped(
+            started=self.build == self.Build.RUNNING,
+            last_sign=self.heartbeat_at,
+            without_beats=BUILD_STALE_WITHOUT_BEATS,
+        )
 
 
 class Entrant(models.Model):

@@ -8,7 +8,8 @@ from celery import shared_task
 from .services.build import stage_build_execute
 
 
-@shared_task(name="cups.build_knockout", acks_late=True)
+# No result stored: the stage's row is its result (see scheduling.tasks).
+@shared_task(name="cups.build_knockout", acks_late=True, ignore_result=True)
 def build_knockout(stage_id: int) -> dict[str, object]:
     stage = stage_build_execute(stage_id=stage_id)
     return {"stage": stage.pk, "build": stage.build, "message": stage.message}

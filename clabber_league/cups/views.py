@@ -128,7 +128,7 @@ def cup_detail(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         cup=cup,
         # While its knockout is being built the page asks for itself again every 2 s.
-        building=league is not None and league.build in Stage.ACTIVE,
+        building=league is not None and league.build in Stage.ACTIVE and not league.build_stalled,
         entrants=selectors.entrant_list(cup=cup),
         league=league,
         notes=selectors.seeding_notes(cup=cup),

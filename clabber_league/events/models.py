@@ -26,12 +26,17 @@ Every row carries (or reaches through its event) the club: every query starts fr
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.games.models import Game
+
+#: SQLite (no heartbeat): a draw that started this long ago and is not done lost its worker.
+DRAW_STALE_WITHOUT_BEATS = dt.timedelta(minutes=5)
 
 #: At most this many rounds in one event, and players checked in (a page and a draw's
 #: size never grow without bound).
@@ -239,6 +244,11 @@ class Round(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    heartbeat_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="A draw run as a task: when its worker claimed it, then its last beat.",
+    )
     time_called_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -256,6 +266,21 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.number} of {self.event_id}"
+
+    @property
+    def draw_stalled(self) -> bool:
+        """A draw whose worker stopped (no heartbeat for 30 s on PostgreSQL; queued a
+        minute ago and never started): drawing the round again is allowed."""
+        from clabber_league.core.heartbeat import stopped
+
+        if self.status != self.Status.DRAWING:
+            return False
+        started = self.heartbeat_at is not None
+        return stopped(
+            started=started,
+            last_sign=self.heartbeat_at if started else self.created_at,
+            without_beats=DRAW_STALE_WITHOUT_BEATS,
+        )
 
 
 class Table(models.Model):

@@ -29,7 +29,7 @@ from clabber_league.clubs.services import (
     player_link_user,
 )
 from clabber_league.core.errors import CONFLICT, THROTTLED, ServiceError, conflict
-from clabber_league.core.mail import mail_send
+from clabber_league.core.mail import mail_send, site_url
 from clabber_league.games.models import Game
 from clabber_league.games.services import GameError, game_confirm
 
@@ -89,7 +89,7 @@ def invitation_key(invitation: Invitation) -> str:
 
 def invitation_url(*, invitation: Invitation, request: Any = None) -> str:
     path = reverse("members:join", kwargs={"key": invitation_key(invitation)})
-    return request.build_absolute_uri(path) if request is not None else path
+    return site_url(path, request=request)
 
 
 @transaction.atomic
@@ -387,8 +387,7 @@ def dispute_raise(
         except IntegrityError as exc:  # a second dispute raced this one
             raise MemberError.one("game", DISPUTE_OPEN, kind=CONFLICT) from exc
         url = reverse("members:dispute", kwargs={"club_slug": locked.club.slug, "pk": dispute.pk})
-        if request is not None:
-            url = request.build_absolute_uri(url)
+        url = site_url(url, request=request)
         transaction.on_commit(lambda: _dispute_mail(dispute, url))
     return dispute
 

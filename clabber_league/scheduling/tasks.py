@@ -18,7 +18,9 @@ from .services.generation import schedule_run_execute
 from .services.jobs import fixtures_flag_overdue, fixtures_remind, nights_publish
 
 
-@shared_task(name="scheduling.generate_schedule", acks_late=True)
+# No result stored: the run's row is its result, and a task queued with Redis down then
+# fails at once on the broker, never on the result backend (issue 31).
+@shared_task(name="scheduling.generate_schedule", acks_late=True, ignore_result=True)
 def generate_schedule(run_id: int) -> dict[str, object]:
     run = schedule_run_execute(run_id=run_id)
     return {"run": run.pk, "state": run.state, "fixtures": run.fixtures_created}

@@ -1,5 +1,6 @@
 """/healthz (issue 10): anonymous callers learn whether the service is up, never host
-names, ports or error text."""
+names, ports or error text. /livez and /readyz (issue 31): the process answers; the
+database answers, whatever Redis does."""
 
 import json
 
@@ -19,8 +20,40 @@ def test_an_anonymous_caller_sees_no_host_or_error_text(client, settings, user_f
         staff = client.get("/healthz")
     finally:
         app.conf.broker_url = previous
-    assert anonymous.status_code == staff.status_code == 503
+    assert anonymous.status_code == staff.status_code == 200
     body = json.loads(anonymous.content)
-    assert body == {"status": "unavailable", "database": {"ok": True}, "broker": {"ok": False}}
+    assert body == {
+        "status": "degraded",
+        "database": {"ok": True},
+        "broker": {"ok": False},
+        "workers": {"ok": False},
+    }
     assert b"secret-broker" not in anonymous.content
     assert json.loads(staff.content)["broker"]["detail"]  # staff still get the reason
+
+
+def test_liveness_answers_without_touching_the_database(client):
+    response = client.get("/livez")  # no django_db mark: a query would raise
+    assert response.status_code == 200
+    assert json.loads(response.content) == {"status": "ok"}
+
+
+@pytest.mark.django_db
+def test_readiness_follows_the_database_and_only_reports_redis(client, redis_down):
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    body = json.loads(response.content)
+    assert body["database"] == {"ok": True}
+    assert body["broker"] == {"ok": False}
+    assert body["status"] == "degraded"
+
+
+@pytest.mark.django_db
+def test_readiness_is_503_without_the_database(client, monkeypatch):
+    from clabber_league.core import views
+    from clabber_league.core.health import Check
+
+    monkeypatch.setattr(views, "database_check", lambda: Check(False, "refused", 1.0))
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert json.loads(response.content)["status"] == "unavailable"

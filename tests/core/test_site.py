@@ -31,16 +31,20 @@ def test_healthz_reports_database_and_broker_as_json(client, settings, user_fact
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
     body = json.loads(response.content)
-    assert body["status"] == "ok"
     assert body["database"]["ok"] is True
     assert body["broker"]["ok"] is True
     if settings.CELERY_TASK_ALWAYS_EAGER:
+        assert body["status"] == "ok"
         assert "in-process" in body["broker"]["detail"]
-    else:
+        assert "in-process" in body["workers"]["detail"]
+    else:  # whether a worker listens on this Redis is not this test's business
+        assert body["status"] in ("ok", "degraded")
         assert body["broker"]["detail"] == "redis"
+        assert "worker(s)" in body["workers"]["detail"]
 
 
-def test_healthz_is_503_when_the_broker_is_unreachable(client, settings):
+def test_healthz_stays_ready_when_the_broker_is_unreachable(client, settings):
+    """The load balancer keeps the node: the pages work without Redis (issue 31)."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
     from clabber_league.config.celery import app
 
@@ -50,10 +54,11 @@ def test_healthz_is_503_when_the_broker_is_unreachable(client, settings):
         response = client.get("/healthz")
     finally:
         app.conf.broker_url = previous
-    assert response.status_code == 503
+    assert response.status_code == 200
     body = json.loads(response.content)
-    assert body["status"] == "unavailable"
+    assert body["status"] == "degraded"
     assert body["broker"]["ok"] is False
+    assert body["workers"]["ok"] is False
     assert body["database"]["ok"] is True
 
 

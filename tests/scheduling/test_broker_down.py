@@ -3,6 +3,7 @@ answers at once with the run failed and retryable; a running run whose worker st
 beating is shown as stalled and retryable without waiting ten minutes."""
 
 import datetime as dt
+import time
 
 import pytest
 from django.db import connection
@@ -104,3 +105,29 @@ def test_on_sqlite_a_quiet_run_waits_the_full_stale_time(club, division):
     )
     run.refresh_from_db()
     assert schedule_run_stalled(run=run) is True
+
+
+@pytest.mark.django_db(transaction=True)  # the task is queued when the request commits
+def test_with_redis_down_a_run_answers_within_2_s_and_nothing_blocks_a_retry(
+    club, division, teams, secretary, redis_down
+):
+    """Issue 31: the cache and the broker both unreachable. The run answers at once as
+    failed (no run left "queued" for ten minutes), and both a new run and the run's retry
+    are accepted straight away."""
+    configure(division)
+    client = _api(secretary)
+    url = f"/api/clubs/{club.slug}/schedule-runs/"
+    started = time.monotonic()
+    response = client.post(url, {"division": division.pk}, format="json")
+    assert time.monotonic() - started < 2
+    assert response.status_code == 202, response.content
+    body = response.json()
+    assert (body["state"], body["message"], body["retryable"]) == ("failed", BROKER_DOWN, True)
+    assert not ScheduleRun.objects.filter(state__in=ScheduleRun.ACTIVE).exists()
+
+    retried = client.post(f"{url}{body['id']}/retry/")
+    assert retried.status_code == 202, retried.content
+    assert retried.json()["state"] == "failed"
+    again = client.post(url, {"division": division.pk}, format="json")
+    assert again.status_code == 202
+    assert not ScheduleRun.objects.filter(state__in=ScheduleRun.ACTIVE).exists()

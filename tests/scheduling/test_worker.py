@@ -29,7 +29,7 @@ from clabber_league.scheduling.services.generation import (
     schedule_generate,
     schedule_run_retry,
 )
-from tests.conftest import ROOT, _test_database_url
+from tests.conftest import ROOT, _test_database_url, use_routes
 
 from .conftest import configure, make_teams
 
@@ -192,22 +192,22 @@ def test_killing_the_worker_while_it_writes_leaves_no_partial_schedule(
     drop = _install_trigger("postgresql", "PERFORM pg_advisory_xact_lock(4242);", when_round=12)
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_lock(4242)")
-    default_queue = app.conf.task_default_queue
+    routes = app.conf.task_routes
     try:
         deadline = time.monotonic() + WAIT
         while not app.control.ping(destination=[f"{queue}@{socket.gethostname()}"], timeout=1):
             assert worker.poll() is None, "the worker exited at start"
             assert time.monotonic() < deadline, "the worker did not answer"
-        app.conf.task_default_queue = queue
+        use_routes(app, {**routes, "scheduling.generate_schedule": {"queue": queue}})
         run = _queue(division)
-        app.conf.task_default_queue = default_queue
+        use_routes(app, routes)
         blocked = _wait_for_blocked_writer()
         run.refresh_from_db()
         assert run.state == "running" and run.progress < 100
         worker.send_signal(signal.SIGKILL)
         worker.wait(timeout=30)
     finally:
-        app.conf.task_default_queue = default_queue
+        use_routes(app, routes)
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_unlock(4242)")
         if worker.poll() is None:

@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parents[3]
 
@@ -311,13 +312,19 @@ IDEMPOTENCY_RETENTION_HOURS = int(os.environ.get("IDEMPOTENCY_RETENTION_HOURS", 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 # The cache holds the API throttles' counts: shared by every process on Redis when
-# REDIS_URL is set, so a limit is one limit however many gunicorn workers answer.
+# REDIS_URL is set, so a limit is one limit however many gunicorn workers answer. With
+# Redis unreachable it falls back to each process's memory for a few seconds at a time
+# (core/cache.py): pages never fail because of the cache.
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "clabber_league.core.cache.ResilientRedisCache",
             "LOCATION": os.environ.get("CACHE_URL") or REDIS_URL,
             "KEY_PREFIX": "clabber",
+            "OPTIONS": {
+                "socket_connect_timeout": float(os.environ.get("CACHE_CONNECT_TIMEOUT") or "0.5"),
+                "socket_timeout": float(os.environ.get("CACHE_TIMEOUT") or "1"),
+            },
         }
     }
 if REDIS_URL:
@@ -334,7 +341,42 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# A worker (or beat) waits out a Redis outage however long it lasts, started before it or
+# during it, and picks up its queues again by itself once Redis answers.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Queues (docs/health.md): an interactive draw (a club night's round, a cup's knockout)
+# never waits behind a long schedule generation. A worker started without -Q consumes all
+# three; a site can give each queue workers of its own (-Q draws, -Q schedules,celery).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = [Queue("celery"), Queue("draws"), Queue("schedules")]
+CELERY_TASK_ROUTES = {
+    "events.draw_round": {"queue": "draws"},
+    "cups.build_knockout": {"queue": "draws"},
+    "scheduling.generate_schedule": {"queue": "schedules"},
+}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    # Publishing from a request: one quick try, so that with Redis down the request answers
+    # in well under 2 s saying so. Workers reconnect on their own (the settings below).
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
+# The result backend (Redis too) likewise: a task sent while Redis is down fails in a moment
+# instead of retrying for 19 s and raising RuntimeError.
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
+CELERY_REDIS_SOCKET_TIMEOUT = 5
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {
+        "max_retries": 1,
+        "interval_start": 0,
+        "interval_step": 0.2,
+        "interval_max": 0.5,
+    }
+}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -6,6 +6,8 @@ game confirmed: ``progress.cups_game_changed``; or the secretary asking), and it
 and message are on the stage (``Stage.build``, ``Stage.message``). The task takes the top
 N (per division, or overall) from the division tables, seeds them and draws the bracket,
 all or nothing, and writes how the seeding was made (``Stage.notes``, ``Entrant.note``).
+Its worker beats the stage's ``heartbeat_at`` (core.heartbeat): a build whose worker died
+(``Stage.build_stalled``) can be started again within a minute.
 
 **Who goes through.** Per division: the first N of each table, in the league's own order
 (its tiebreakers). Overall: every team of the stage in the order match points, game
@@ -28,6 +30,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from clabber_league.core import heartbeat
 from clabber_league.core.errors import CONFLICT
 from clabber_league.leagues.models import Team
 from clabber_league.standings.ordering import Line
@@ -45,6 +48,7 @@ BUILD_DONE = "The knockout is built already: seed it again from the cup's page i
 NOT_A_PLAYOFF = "This cup has no league stage."
 BROKER_DOWN = "The task queue is not reachable: try again in a minute."
 BUILD_FAILED = "The knockout could not be built: {detail}"
+WORKER_LOST = "The worker stopped before finishing; nothing was changed. Build it again."
 
 
 def _ordinal(n: int) -> str:
@@ -184,7 +188,11 @@ def stage_build_queue_if_complete(*, stage: Stage) -> bool:
 def _queue(stage: Stage) -> None:
     updated = Stage.objects.filter(
         pk=stage.pk, build__in=[Stage.Build.WAITING, Stage.Build.FAILED]
-    ).update(build=Stage.Build.QUEUED, message="Queued: the league stage is complete.")
+    ).update(
+        build=Stage.Build.QUEUED,
+        message="Queued: the league stage is complete.",
+        heartbeat_at=timezone.now(),
+    )
     if updated:
         stage.build = Stage.Build.QUEUED
         transaction.on_commit(lambda: _enqueue(stage.pk))
@@ -197,6 +205,9 @@ def stage_build(*, cup: Cup, user: Any = None) -> Stage:
     stage = Stage.objects.select_for_update().filter(cup=cup, kind=Stage.Kind.LEAGUE).first()
     if stage is None:
         raise CupError.one("cup", NOT_A_PLAYOFF, kind=CONFLICT)
+    if stage.build_stalled:  # its worker died: build again (Stage.build_stalled)
+        Stage.objects.filter(pk=stage.pk).update(build=Stage.Build.FAILED, message=WORKER_LOST)
+        stage.build = Stage.Build.FAILED
     if stage.build in Stage.ACTIVE:
         raise CupError.one("cup", BUILD_ACTIVE, kind=CONFLICT)
     if stage.build == Stage.Build.DONE:
@@ -209,14 +220,14 @@ def stage_build(*, cup: Cup, user: Any = None) -> Stage:
 
 
 def _enqueue(stage_id: int) -> None:
-    from kombu.exceptions import OperationalError as KombuOperationalError
-
     from ..tasks import build_knockout
 
     try:
-        build_knockout.apply_async(args=[stage_id], retry=False)
-    except (KombuOperationalError, OSError, ConnectionError) as exc:
-        logger.warning("knockout build of stage %s not queued: %s", stage_id, exc)
+        build_knockout.apply_async(args=[stage_id], retry=False, ignore_result=True)
+    except Exception as exc:  # whatever Redis raised: the stage must not stay "queued"
+        logger.warning(
+            "knockout build of stage %s not queued: %s: %s", stage_id, type(exc).__name__, exc
+        )
         Stage.objects.filter(pk=stage_id).update(build=Stage.Build.FAILED, message=BROKER_DOWN)
 
 
@@ -224,14 +235,20 @@ def stage_build_execute(*, stage_id: int) -> Stage:
     """The task's work: seed the knockout from the complete league stage and draw it, all
     or nothing. Never raises for a refused build: the stage records it as failed."""
     claimed = Stage.objects.filter(pk=stage_id, build=Stage.Build.QUEUED).update(
-        build=Stage.Build.RUNNING, message="Reading the division tables."
+        build=Stage.Build.RUNNING,
+        message="Reading the division tables.",
+        heartbeat_at=timezone.now(),
     )
     stage = Stage.objects.select_related("cup").get(pk=stage_id)
     if not claimed:
         return stage
+    running = Stage.objects.filter(pk=stage_id, build=Stage.Build.RUNNING)
+    beating = heartbeat.Heartbeat(running, name=f"heartbeat of the build of stage {stage_id}")
     try:
         with transaction.atomic():
             cup = Cup.objects.select_for_update().get(pk=stage.cup_id)
+            if not running.select_for_update().exists():
+                return stage  # given up as stalled meanwhile: the new build does the work
             errors = _unfinished(stage)
             if errors:
                 raise CupError(errors, kind=CONFLICT)
@@ -261,6 +278,8 @@ def stage_build_execute(*, stage_id: int) -> Stage:
         Stage.objects.filter(pk=stage_id).update(
             build=Stage.Build.FAILED, message=BUILD_FAILED.format(detail=detail)
         )
+    finally:
+        beating.close()
     stage.refresh_from_db()
     return stage
 

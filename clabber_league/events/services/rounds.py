@@ -26,7 +26,6 @@ round.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -38,6 +37,7 @@ from django.utils import timezone
 
 from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Player
+from clabber_league.core import heartbeat
 from clabber_league.core.errors import CONFLICT, ServiceError
 from clabber_league.games import services as games
 from clabber_league.games import table_links
@@ -65,8 +65,9 @@ NO_TIME_LIMIT = "This event's rounds are not timed: a game ends at its target or
 DRAW_FAILED = "The draw failed ({detail}); nothing of it was kept. Draw again."
 PAIRS_TOO_FEW = "A round of fixed pairs needs at least two pairs checked in."
 
-#: A draw queued this long ago and still not done lost its worker: it may be drawn again.
-STALE_DRAW = dt.timedelta(minutes=5)
+#: A draw whose worker stopped may be drawn again (``Round.draw_stalled``): on PostgreSQL
+#: 30 s after its worker's last heartbeat (core.heartbeat), or a minute after it was queued
+#: if no worker started it; on SQLite five minutes after it started.
 
 #: What the history of a draw reads: the event's earlier rounds and its series' other nights.
 DRAWN_STATUSES = (Round.Status.PLAYING, Round.Status.FINISHED)
@@ -147,11 +148,7 @@ def round_draw(*, event: Event, user: Any = None, access: ClubAccess | None = No
     if event.status == Event.Status.FINISHED:
         raise RoundError.one("event", EVENT_FINISHED, kind=CONFLICT)
     last = event.round_set.order_by("-number").first()
-    if (
-        last is not None
-        and last.status == Round.Status.DRAWING
-        and last.created_at < timezone.now() - STALE_DRAW
-    ):
+    if last is not None and last.draw_stalled:
         last.status = Round.Status.FAILED  # its worker is gone: nothing of it was written
     if last is not None and last.status == Round.Status.FAILED:
         last.delete()  # a failed draw left nothing but its row: draw that round again
@@ -183,7 +180,7 @@ def _enqueue(round_id: int) -> None:
     from ..tasks import draw_round
 
     try:
-        draw_round.apply_async(args=[round_id], retry=False)
+        draw_round.apply_async(args=[round_id], retry=False, ignore_result=True)
     except Exception as exc:  # the broker is down: say so on the round, do not hang
         logger.exception("could not queue the draw of round %s", round_id)
         _fail(round_id, f"{type(exc).__name__}: the task queue did not answer")
@@ -212,26 +209,35 @@ def _three_hand(event: Event) -> Any:
     return three_hand_rules(event.rules) if table_size(event.rules) == 4 else None
 
 
-def round_draw_execute(*, round_id: int) -> Round:
+def round_draw_execute(*, round_id: int) -> Round | None:
     """The task's work (and a small draw's, in the request): draw the round and seat its
     tables. Never raises for a failed draw: the round records it, and is drawn again by
     the next request to draw."""
-    round_ = Round.objects.select_related("event", "event__club").get(pk=round_id)
-    if round_.status != Round.Status.DRAWING:
-        return round_
+    # Claimed once: a second delivery of the task (a worker that died, a retry) finds the
+    # round taken and leaves it; the worker beats while it draws (core.heartbeat), so a
+    # draw whose worker died can be drawn again within a minute.
+    claimed = Round.objects.filter(
+        pk=round_id, status=Round.Status.DRAWING, heartbeat_at__isnull=True
+    ).update(heartbeat_at=timezone.now())
+    round_ = Round.objects.select_related("event", "event__club").filter(pk=round_id).first()
+    if round_ is None or not claimed:
+        return round_  # drawn again since (the round was replaced), or already claimed
+    drawing = Round.objects.filter(pk=round_id, status=Round.Status.DRAWING)
     try:
-        # The plan is read and drawn outside a transaction, so that the page sees the
-        # progress; the tables, games and sit-outs are then written all or nothing.
-        _progress(round_, 5, "Reading who is here and the night's history.")
-        planned = _plan(round_, _players(round_.event, round_.number))
-        with transaction.atomic():
-            _seat(round_, planned, round_.created_by)
+        with heartbeat.Heartbeat(drawing, name=f"heartbeat of the draw of round {round_id}"):
+            # The plan is read and drawn outside a transaction, so that the page sees the
+            # progress; the tables, games and sit-outs are then written all or nothing,
+            # unless the round was given up as stalled and drawn again meanwhile.
+            _progress(round_, 5, "Reading who is here and the night's history.")
+            planned = _plan(round_, _players(round_.event, round_.number))
+            with transaction.atomic():
+                if drawing.select_for_update().exists():
+                    _seat(round_, planned, round_.created_by)
     except Exception as exc:  # any failure is recorded on the round
         logger.exception("draw of round %s failed", round_id)
         detail = " ".join(e["message"] for e in getattr(exc, "errors", [])) or type(exc).__name__
         _fail(round_id, DRAW_FAILED.format(detail=detail))
-    round_.refresh_from_db()
-    return round_
+    return Round.objects.select_related("event", "event__club").filter(pk=round_id).first()
 
 
 def _fail(round_id: int, message: str) -> None:

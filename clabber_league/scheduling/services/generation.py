@@ -23,7 +23,6 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import logging
-import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -31,6 +30,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
+from clabber_league.core import heartbeat
 from clabber_league.core.errors import CONFLICT
 from clabber_league.leagues.models import Division, Venue
 from clabber_league.leagues.services import GAMES_PER_FIXTURE, VENUE_OTHER_CLUB, division_update
@@ -58,10 +58,10 @@ FORMAT_UNKNOWN = "The format is round_robin or swiss."
 #: A queued or running run with no sign of life for this long is taken to have stopped.
 STALE_AFTER = dt.timedelta(minutes=10)
 #: On PostgreSQL a running run's worker beats every HEARTBEAT_EVERY (a thread of its own,
-#: on a connection of its own); a worker that died stops beating, and its run is shown as
-#: stalled, retryable, once the last beat is HEARTBEAT_STALE old.
-HEARTBEAT_EVERY = 5.0
-HEARTBEAT_STALE = dt.timedelta(seconds=30)
+#: on a connection of its own: core.heartbeat); a worker that died stops beating, and its
+#: run is shown as stalled, retryable, once the last beat is HEARTBEAT_STALE old.
+HEARTBEAT_EVERY = heartbeat.HEARTBEAT_EVERY
+HEARTBEAT_STALE = heartbeat.HEARTBEAT_STALE
 #: Notes stored on a run (the rest are counted).
 MAX_NOTES = 300
 
@@ -183,15 +183,13 @@ def schedule_run_retry(*, run: ScheduleRun, user: Any = None) -> ScheduleRun:
 
 
 def _enqueue(run_id: int) -> None:
-    from kombu.exceptions import OperationalError as KombuOperationalError
-
     from ..tasks import generate_schedule
 
     try:
         # No retries: with the broker down the request answers at once, the run failed.
-        generate_schedule.apply_async(args=[run_id], retry=False)
-    except (KombuOperationalError, OSError, ConnectionError) as exc:
-        logger.warning("schedule run %s not queued: %s", run_id, exc)
+        generate_schedule.apply_async(args=[run_id], retry=False, ignore_result=True)
+    except Exception as exc:  # whatever Redis raised: the run must not stay "queued"
+        logger.warning("schedule run %s not queued: %s: %s", run_id, type(exc).__name__, exc)
         _finish(run_id, state=ScheduleRun.State.FAILED, message=BROKER_DOWN)
 
 
@@ -201,36 +199,10 @@ def _finish(run_id: int, *, state: str, message: str, **fields: Any) -> None:
     )
 
 
-class _Heartbeat:
-    """Beats ``heartbeat_at`` of a running run every HEARTBEAT_EVERY from a thread of the
-    worker's own (with its own connection), whatever the generation is doing: when the
-    worker dies, the beats stop. PostgreSQL only: SQLite has one writer at a time."""
-
-    def __init__(self, run_id: int) -> None:
-        self.run_id = run_id
-        self.stop = threading.Event()
-        self.thread: threading.Thread | None = None
-        if connection.vendor == "postgresql":
-            self.thread = threading.Thread(target=self._beat, daemon=True, name="run-heartbeat")
-            self.thread.start()
-
-    def _beat(self) -> None:
-        from django.db import connection as own  # this thread's connection
-
-        try:
-            while not self.stop.wait(HEARTBEAT_EVERY):
-                ScheduleRun.objects.filter(pk=self.run_id, state=ScheduleRun.State.RUNNING).update(
-                    heartbeat_at=timezone.now()
-                )
-        except Exception:  # a lost beat only makes the run look stalled sooner
-            logger.warning("heartbeat of schedule run %s stopped", self.run_id, exc_info=True)
-        finally:
-            own.close()
-
-    def close(self) -> None:
-        self.stop.set()
-        if self.thread is not None:
-            self.thread.join(timeout=HEARTBEAT_EVERY * 2)
+def _heartbeat(run_id: int) -> heartbeat.Heartbeat:
+    """Beats ``heartbeat_at`` of the running run while the generation works (PostgreSQL)."""
+    running = ScheduleRun.objects.filter(pk=run_id, state=ScheduleRun.State.RUNNING)
+    return heartbeat.Heartbeat(running, name=f"heartbeat of schedule run {run_id}")
 
 
 class _Progress:
@@ -287,7 +259,7 @@ def schedule_run_execute(*, run_id: int, today: dt.date | None = None) -> Schedu
     if not claimed:
         return run  # already done or failed
     progress = _Progress(run_id)
-    heartbeat = _Heartbeat(run_id)
+    beating = _heartbeat(run_id)
     try:
         with transaction.atomic():
             summary = _generate(run, progress, today or timezone.localdate())
@@ -312,7 +284,7 @@ def schedule_run_execute(*, run_id: int, today: dt.date | None = None) -> Schedu
         detail = f"{type(exc).__name__}: {exc}".strip()[:200]
         _finish(run_id, state=ScheduleRun.State.FAILED, message=RUN_FAILED.format(detail=detail))
     finally:
-        heartbeat.close()
+        beating.close()
         progress.close()
     run.refresh_from_db()
     return run

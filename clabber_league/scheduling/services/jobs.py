@@ -13,7 +13,7 @@ from django.core.mail import get_connection
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from clabber_league.core.mail import mail_send
+from clabber_league.core.mail import mail_send, site_url
 from clabber_league.leagues.models import Division, TeamMember
 
 from .. import selectors
@@ -59,9 +59,16 @@ def fixtures_remind(
     """Email the players (with an email address) of every fixture on ``on`` (of the clubs
     ``club_ids``, when given), once per fixture. Returns how many emails were sent.
 
+    **Exactly once.** Each fixture is claimed before its emails go: one atomic
+    ``UPDATE ... SET reminded_at WHERE reminded_at IS NULL``, and only the caller whose
+    update changed the row sends. So two beats, a retried task or two workers running this
+    at once never send a fixture's reminder twice (a worker that dies between the claim and
+    the send loses that fixture's reminder rather than doubling everyone's).
+
     Each email is sent on its own: one that fails (a bad address, a name that breaks a
     header, the mail server refusing one recipient) is logged and the others still go, so
-    one bad row never stops a night's reminders for every club."""
+    one bad row never stops a night's reminders for every club. Links are absolute:
+    ``base_url``, else the ``CLABBER_SITE_URL`` setting (``core.mail.site_url``)."""
     sent = 0
     fixtures = (
         _of_clubs(
@@ -75,6 +82,11 @@ def fixtures_remind(
     )
     mail = get_connection(fail_silently=False)
     for fixture in fixtures:
+        claimed = Fixture.objects.filter(pk=fixture.pk, reminded_at__isnull=True).update(
+            reminded_at=timezone.now()
+        )
+        if not claimed:  # another beat or worker has it
+            continue
         emails = sorted(
             set(
                 TeamMember.objects.filter(team_id__in=(fixture.home_id, fixture.away_id))
@@ -84,7 +96,8 @@ def fixtures_remind(
             )
         )
         when = f"{on:%A} {on.day} {on:%B}"
-        url = f"{base_url}/clubs/{fixture.club.slug}/schedule/teams/{fixture.home_id}/"
+        path = f"/clubs/{fixture.club.slug}/schedule/teams/{fixture.home_id}/"
+        url = f"{base_url.rstrip('/')}{path}" if base_url else site_url(path)
         subject = REMINDER_SUBJECT.format(
             club=fixture.club.name, home=fixture.home, away=fixture.away, when=when
         )
@@ -101,7 +114,6 @@ def fixtures_remind(
                 )
             except Exception:  # one failed email must not stop the others
                 logger.exception("reminder for fixture %s to %s not sent", fixture.pk, email)
-        Fixture.objects.filter(pk=fixture.pk).update(reminded_at=timezone.now())
     return sent
 
 
