@@ -662,10 +662,6 @@ def outage_report(results: dict) -> None:
     for name, by_phase in counts.items():
         cells = "".join(f"{f'{n} / {bad}':>16}" for n, bad in by_phase.values())
         print(f"{name:<42}{cells}")
-    if results.get("errors"):
-        print("failures seen (first of each kind):")
-        for error, times in sorted(results["errors"].items(), key=lambda e: -e[1])[:8]:
-            print(f"  {times} x {error}")
 
 
 def saturation_steps(text: str) -> list[int]:

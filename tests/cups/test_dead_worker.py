@@ -4,6 +4,7 @@ heartbeat; once the beats stop the secretary can build it again within a minute.
 from __future__ import annotations
 
 import datetime as dt
+import time
 
 import pytest
 from django.db import connection
@@ -84,3 +85,21 @@ def test_the_cup_page_offers_to_build_a_stalled_knockout_again(client, playoffs,
     page = client.get(f"/clubs/{cup.club.slug}/cups/{cup.pk}/").content.decode()
     assert "seems to have stopped" in page
     assert "Build the knockout now" in page
+
+
+def test_with_redis_down_a_build_answers_at_once_and_can_be_asked_again(
+    playoffs, redis_down, django_capture_on_commit_callbacks
+):
+    cup, stage = playoffs
+    Stage.objects.filter(pk=stage.pk).update(build=Stage.Build.FAILED)
+    with django_capture_on_commit_callbacks() as sending:
+        build.stage_build(cup=cup)
+    started = time.monotonic()
+    for send in sending:  # sending the task: one quick try, then the stage says why
+        send()
+    assert time.monotonic() - started < 2
+    stage.refresh_from_db()
+    assert (stage.build, stage.message) == (Stage.Build.FAILED, build.BROKER_DOWN)
+    with django_capture_on_commit_callbacks() as queued:
+        build.stage_build(cup=cup)  # Redis back (the test sends nothing): queued again
+    assert len(queued) == 1

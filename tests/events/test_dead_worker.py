@@ -5,6 +5,7 @@ within a minute, and the dead worker's draw, should it ever wake, writes nothing
 from __future__ import annotations
 
 import datetime as dt
+import time
 
 import pytest
 from django.db import connection
@@ -88,3 +89,22 @@ def test_the_night_page_offers_to_draw_a_stalled_round_again(client, night, memb
     page = client.get(f"/clubs/{night.club.slug}/events/{night.pk}/").content.decode()
     assert "seems to have stopped" in page
     assert "Draw round 1" in page
+
+
+def test_with_redis_down_a_large_draw_answers_at_once_and_is_drawn_again(
+    night, members, settings, redis_down, django_capture_on_commit_callbacks
+):
+    settings.CLABBER_EVENT_DRAW_IN_REQUEST = 4  # eight players: a task's draw
+    _check_in(night, members[:8])
+    with django_capture_on_commit_callbacks() as sending:
+        queued = rounds.round_draw(event=night)
+    started = time.monotonic()
+    for send in sending:  # sending the task: one quick try, then the round says why
+        send()
+    assert time.monotonic() - started < 2
+    queued.refresh_from_db()
+    assert queued.status == Round.Status.FAILED
+    assert "the task queue did not answer" in queued.message
+    settings.CLABBER_EVENT_DRAW_IN_REQUEST = 40  # the secretary draws again: nothing blocks it
+    drawn = rounds.round_draw(event=night)
+    assert (drawn.number, drawn.status) == (1, Round.Status.PLAYING)

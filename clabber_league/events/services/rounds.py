@@ -65,9 +65,9 @@ NO_TIME_LIMIT = "This event's rounds are not timed: a game ends at its target or
 DRAW_FAILED = "The draw failed ({detail}); nothing of it was kept. Draw again."
 PAIRS_TOO_FEW = "A round of fixed pairs needs at least two pairs checked in."
 
-#: A draw whose worker stopped may be drawn again (``Round.draw_stalled``): on PostgreSQL
-#: 30 s after its worker's last heartbeat (core.heartbeat), or a minute after it was queued
-#: if no worker started it; on SQLite five minutes after it started.
+# A draw whose worker stopped may be drawn again (``Round.draw_stalled``): on PostgreSQL
+# 30 s after its worker's last heartbeat (core.heartbeat), or a minute after it was queued
+# if no worker started it; on SQLite five minutes after it started.
 
 #: What the history of a draw reads: the event's earlier rounds and its series' other nights.
 DRAWN_STATUSES = (Round.Status.PLAYING, Round.Status.FINISHED)
