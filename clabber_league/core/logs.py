@@ -43,6 +43,14 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+class PlainFormatter(logging.Formatter):
+    """One line of text with the request id, for any handler (with the filter or not)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        RequestIdFilter().filter(record)
+        return super().format(record)
+
+
 class JsonFormatter(_JsonFormatter):
     """One JSON object a line: time (UTC, ISO 8601 with milliseconds), level, logger,
     message, request_id, whatever the call passed in ``extra=``, and the traceback as

@@ -87,6 +87,8 @@ def _add_to_error_body(request: HttpRequest, response: HttpResponse, request_id:
     if isinstance(body, dict) and "errors" in body and "request_id" not in body:
         body["request_id"] = request_id
         response.content = json.dumps(body).encode()
+        if response.has_header("Content-Length"):
+            response["Content-Length"] = str(len(response.content))
 
 
 def _log_access(request: HttpRequest, response: HttpResponse, seconds: float) -> None:

@@ -292,3 +292,28 @@ def test_gunicorn_serves_every_workers_metrics_on_the_chosen_address_only(tmp_pa
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_a_celery_tasks_log_lines_carry_the_tasks_id():
+    from celery.signals import task_postrun, task_prerun
+
+    from clabber_league.core.logs import current_request_id
+
+    task_prerun.send(sender=None, task_id="5d0c7a1e-task", task=None)
+    try:
+        record = logging.LogRecord("x", logging.INFO, __file__, 1, "drawn", None, None)
+        RequestIdFilter().filter(record)
+        assert record.request_id == "5d0c7a1e-task"
+    finally:
+        task_postrun.send(sender=None, task_id="5d0c7a1e-task", task=None)
+    assert current_request_id() is None
+
+
+def test_the_plain_format_carries_the_request_id_too():
+    from django.conf import settings
+    from django.utils.module_loading import import_string
+
+    config = dict(settings.LOGGING["formatters"]["plain"])
+    formatter = import_string(config.pop("()"))(config["format"])
+    record = logging.LogRecord("x", logging.INFO, __file__, 1, "hello", None, None)
+    assert formatter.format(record).endswith(" INFO x [-] hello")

@@ -433,7 +433,8 @@ ACCESS_LOG = env_bool("DJANGO_ACCESS_LOG", True)
 # production default: see clabber_league/core/logs.py for the fields).
 LOGGING["filters"] = {"request_id": {"()": "clabber_league.core.logs.RequestIdFilter"}}
 LOGGING["formatters"]["plain"] = {
-    "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
+    "()": "clabber_league.core.logs.PlainFormatter",
+    "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s",
 }
 LOGGING["formatters"]["json"] = {"()": "clabber_league.core.logs.JsonFormatter"}
 LOGGING["handlers"]["console"]["filters"] = ["request_id"]
