@@ -54,7 +54,7 @@ from typing import Final
 
 from .cards import NO_TRUMPS, RANKS, SUITS
 from .errors import RulesBug
-from .feasibility import PackShape, feasibility_table
+from .feasibility import FeasibilityTable, PackShape, ScaledTable, feasibility_table
 
 STATES_MAX: Final = 50_000
 """The most states one search expands (each failed state is remembered: this also bounds
@@ -189,21 +189,49 @@ def possible_with_shown(
         if left_out > THREE_SIDES_LEFT_OUT_MAX:
             raise RulesBug(f"no model of shown cards for 3 sides, {left_out} cards left out")
         # Three sides: every way to leave out cards that are not shown and hold the rest,
-        # then the three sides' tricks from every other card, all of them played: what the
-        # feasibility table of those cards answers (cached per set of values left out).
+        # then the three sides' tricks from every other card, all of them played.
+        by_tables = _tables_are_cheap(pack_values, trick_size, tricks_per_deal)
         for out, out_zeros in _left_out_sets(pack, forced, forced_zeros, left_out, rest):
-            kept = [
-                value
-                for value, count, gone in zip(pack.values, pack.counts, out, strict=True)
-                for _ in range(count - gone)
-            ]
-            kept += [0] * (pack.zeros - out_zeros)
-            table = feasibility_table(PackShape(tuple(kept), trick_size, tricks_per_deal, 3))
-            if table.possible(points, tricks, last):
+            if by_tables:
+                # what the feasibility table of those cards answers (cached per set of
+                # values left out, as the check without shown cards keeps them)
+                kept = [
+                    value
+                    for value, count, gone in zip(pack.values, pack.counts, out, strict=True)
+                    for _ in range(count - gone)
+                ]
+                kept += [0] * (pack.zeros - out_zeros)
+                table = feasibility_table(PackShape(tuple(kept), trick_size, tricks_per_deal, 3))
+                if table.possible(points, tricks, last):
+                    return True
+                continue
+            counts = tuple(c - o for c, o in zip(pack.counts, out, strict=True))
+            if _Three(
+                pack,
+                counts,
+                counts,
+                pack.zeros - out_zeros,
+                0,
+                tuple(points),
+                (None, None, None) if sizes is None else tuple(sizes),
+                trick_size,
+                last,
+                counter,
+                limit,
+            ).run():
                 return True
         return False
     except _GiveUp:
         return True
+
+
+def _tables_are_cheap(pack_values: tuple[int, ...], trick_size: int, tricks: int) -> bool:
+    """Whether the pack's feasibility is answered from joint tables (built per set of values
+    left out), not searched for (a dear house-rule pack, :class:`RelaxedTable`)."""
+    table = feasibility_table(PackShape(pack_values, trick_size, tricks, 3))
+    if isinstance(table, ScaledTable):
+        table = table.table
+    return isinstance(table, FeasibilityTable)
 
 
 THREE_SIDES_LEFT_OUT_MAX: Final = 4
