@@ -77,6 +77,20 @@ class _Pack:
     levels: tuple[tuple[int, ...], ...]
     """Per group index ``j``: points -> mask of how many cards of groups ``j`` onwards
     can hold exactly those points (bit ``c``: ``c`` cards)."""
+    after: tuple[int, ...]
+    """Per group index ``j``: the cards of groups ``j`` onwards."""
+    points_after: tuple[int, ...]
+    """Per group index ``j``: the points of groups ``j`` onwards."""
+
+
+def _after(values: Sequence[int], counts: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The cards and the points of the groups from each index on."""
+    after = [0] * (len(counts) + 1)
+    points_after = [0] * (len(counts) + 1)
+    for j in range(len(counts) - 1, -1, -1):
+        after[j] = after[j + 1] + counts[j]
+        points_after[j] = points_after[j + 1] + counts[j] * values[j]
+    return tuple(after), tuple(points_after)
 
 
 @lru_cache(maxsize=64)
@@ -93,13 +107,17 @@ def _pack(values: tuple[int, ...]) -> _Pack:
         levels.append(level)
     levels.reverse()
     counts = tuple(c for _, c in groups)
+    group_values = tuple(v for v, _ in groups)
+    after, points_after = _after(group_values, counts)
     return _Pack(
-        values=tuple(v for v, _ in groups),
+        values=group_values,
         counts=counts,
         zeros=len(values) - sum(counts),
         total=sum(values),
         index={v: j for j, (v, _) in enumerate(groups)},
         levels=tuple(tuple(level) for level in levels),
+        after=after,
+        points_after=points_after,
     )
 
 
@@ -300,16 +318,15 @@ class _Three:
         self.counter = counter
         self.limit = limit
         groups = len(counts)
-        after = [0] * (groups + 1)
-        points_after = [0] * (groups + 1)
-        y_after = [0] * (groups + 1)
-        for j in range(groups - 1, -1, -1):
-            after[j] = after[j + 1] + counts[j]
-            points_after[j] = points_after[j + 1] + counts[j] * pack.values[j]
-            y_after[j] = y_after[j + 1] + y_most[j]
+        if counts is pack.counts:
+            after, points_after = pack.after, pack.points_after
+        else:
+            after, points_after = _after(pack.values, counts)
         self.after = after
         self.points_after = points_after
-        self.y_after = y_after
+        self.y_after = y_after = [0] * (groups + 1)
+        for j in range(groups - 1, -1, -1):
+            y_after[j] = y_after[j + 1] + y_most[j]
         self.failed: set[tuple[int | bool, ...]] = set()
 
     def run(self) -> bool:
