@@ -11,8 +11,11 @@ question without the shown cards; this module adds them.
 Which card of a value lies where does not change any sum, so the pack is a
 list of *value groups* (value, cards, of which shown) and a deal of the cards
 is, per group, how many go to each side's tricks and how many are left out,
-with at most ``cards - shown`` left out. :func:`possible_with_shown` deals the
-groups, highest value first, depth first, for the one point vector asked:
+with at most ``cards - shown`` left out.
+
+Two sides (``klaberjass``, ``zensa``, ``clabber-2``): :func:`possible_with_shown`
+deals the groups into three piles (side A, the cards left out, side B), highest
+value first, depth first, for the one point vector asked:
 
 * each side's pile takes its points exactly and, where ``tricks`` is given,
   exactly ``tricks * trick_size`` cards; otherwise any number that, with some
@@ -22,15 +25,23 @@ groups, highest value first, depth first, for the one point vector asked:
   of the pack's points, and no shown card, whether worth points or not;
 * a branch is cut as soon as one pile's remaining points cannot be made by the
   groups still to come with a number of cards that fits (exact one-pile tables
-  per group index, built once per pack), and a failed state is remembered.
+  per group index, built once per pack), and a failed state is remembered; the
+  last group's share is fixed by the points still wanted.
+
+Three sides (``klaberjass-3``, two cards left out): every value-set of left-out
+cards that holds the rest of the points and no shown card is tried, and the
+sides' points are looked up in the feasibility table of the cards then played
+(every one of them played, so the shown ones too); these are the tables the
+check without shown cards uses, cached and bounded there.
 
 The answer is exact. The search is bounded: a pack has at most 16 value groups
 (8 ranks, trump or plain), every state is remembered once it fails, and at most
-:data:`STATES_MAX` states are expanded; the dearest house-rule packs met need a
-few hundred (tests/rules/test_shown_cards.py), the built-in rule sets a handful.
-Should a search ever need more, it answers that the deal is possible (the first
-filters, the sum of the shown cards and the table of the points without them,
-have passed), so no real deal is ever refused.
+:data:`STATES_MAX` states are expanded. The built-in rule sets need under a
+hundred (most deals about seven); house-rule packs of many high card values with
+no common divisor (100, 99, 98 ...) up to some 15,000 (tests/rules/test_shown_cards.py
+holds them under a tenth of the cap). Should a search ever need more, it answers that
+the deal is possible (the first filters, the sum of the shown cards and the table of
+the points without them, have passed), so no real deal is ever refused.
 """
 
 from __future__ import annotations
@@ -43,6 +54,7 @@ from typing import Final
 
 from .cards import NO_TRUMPS, RANKS, SUITS
 from .errors import RulesBug
+from .feasibility import FeasibilityTable, PackShape, ScaledTable, feasibility_table
 
 STATES_MAX: Final = 50_000
 """The most states one search expands (each failed state is remembered: this also bounds
@@ -65,6 +77,20 @@ class _Pack:
     levels: tuple[tuple[int, ...], ...]
     """Per group index ``j``: points -> mask of how many cards of groups ``j`` onwards
     can hold exactly those points (bit ``c``: ``c`` cards)."""
+    after: tuple[int, ...]
+    """Per group index ``j``: the cards of groups ``j`` onwards."""
+    points_after: tuple[int, ...]
+    """Per group index ``j``: the points of groups ``j`` onwards."""
+
+
+def _after(values: Sequence[int], counts: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The cards and the points of the groups from each index on."""
+    after = [0] * (len(counts) + 1)
+    points_after = [0] * (len(counts) + 1)
+    for j in range(len(counts) - 1, -1, -1):
+        after[j] = after[j + 1] + counts[j]
+        points_after[j] = points_after[j + 1] + counts[j] * values[j]
+    return tuple(after), tuple(points_after)
 
 
 @lru_cache(maxsize=64)
@@ -81,13 +107,17 @@ def _pack(values: tuple[int, ...]) -> _Pack:
         levels.append(level)
     levels.reverse()
     counts = tuple(c for _, c in groups)
+    group_values = tuple(v for v, _ in groups)
+    after, points_after = _after(group_values, counts)
     return _Pack(
-        values=tuple(v for v, _ in groups),
+        values=group_values,
         counts=counts,
         zeros=len(values) - sum(counts),
         total=sum(values),
         index={v: j for j, (v, _) in enumerate(groups)},
         levels=tuple(tuple(level) for level in levels),
+        after=after,
+        points_after=points_after,
     )
 
 
@@ -177,8 +207,22 @@ def possible_with_shown(
         if left_out > THREE_SIDES_LEFT_OUT_MAX:
             raise RulesBug(f"no model of shown cards for 3 sides, {left_out} cards left out")
         # Three sides: every way to leave out cards that are not shown and hold the rest,
-        # then the three sides' tricks from every other card.
+        # then the three sides' tricks from every other card, all of them played.
+        by_tables = _tables_are_cheap(pack_values, trick_size, tricks_per_deal)
         for out, out_zeros in _left_out_sets(pack, forced, forced_zeros, left_out, rest):
+            if by_tables:
+                # what the feasibility table of those cards answers (cached per set of
+                # values left out, as the check without shown cards keeps them)
+                kept = [
+                    value
+                    for value, count, gone in zip(pack.values, pack.counts, out, strict=True)
+                    for _ in range(count - gone)
+                ]
+                kept += [0] * (pack.zeros - out_zeros)
+                table = feasibility_table(PackShape(tuple(kept), trick_size, tricks_per_deal, 3))
+                if table.possible(points, tricks, last):
+                    return True
+                continue
             counts = tuple(c - o for c, o in zip(pack.counts, out, strict=True))
             if _Three(
                 pack,
@@ -197,6 +241,15 @@ def possible_with_shown(
         return False
     except _GiveUp:
         return True
+
+
+def _tables_are_cheap(pack_values: tuple[int, ...], trick_size: int, tricks: int) -> bool:
+    """Whether the pack's feasibility is answered from joint tables (built per set of values
+    left out), not searched for (a dear house-rule pack, :class:`RelaxedTable`)."""
+    table = feasibility_table(PackShape(pack_values, trick_size, tricks, 3))
+    if isinstance(table, ScaledTable):
+        table = table.table
+    return isinstance(table, FeasibilityTable)
 
 
 THREE_SIDES_LEFT_OUT_MAX: Final = 4
@@ -265,17 +318,16 @@ class _Three:
         self.counter = counter
         self.limit = limit
         groups = len(counts)
-        after = [0] * (groups + 1)
-        points_after = [0] * (groups + 1)
-        y_after = [0] * (groups + 1)
-        for j in range(groups - 1, -1, -1):
-            after[j] = after[j + 1] + counts[j]
-            points_after[j] = points_after[j + 1] + counts[j] * pack.values[j]
-            y_after[j] = y_after[j + 1] + y_most[j]
+        if counts is pack.counts:
+            after, points_after = pack.after, pack.points_after
+        else:
+            after, points_after = _after(pack.values, counts)
         self.after = after
         self.points_after = points_after
-        self.y_after = y_after
-        self.failed: set[tuple[int, int, int, int, int]] = set()
+        self.y_after = y_after = [0] * (groups + 1)
+        for j in range(groups - 1, -1, -1):
+            y_after[j] = y_after[j + 1] + y_most[j]
+        self.failed: set[tuple[int | bool, ...]] = set()
 
     def run(self) -> bool:
         x, y, z = self.targets
@@ -364,7 +416,13 @@ class _Three:
             if j == groups:
                 return self._end(nx, ny, self.after[0] - nx - ny)
             return self._last(j, wx, wy, nx, ny)
-        key = (j, wx, wy, nx, ny)
+        if self.sizes[0] is None:
+            # Without the tricks the sides' cards count only up to whole tricks: their
+            # number modulo the trick's size and whether it is none.
+            nz = self.after[0] - self.after[j] - nx - ny
+            key = (j, wx, wy, nx % self.k, ny, nx == 0, nz == 0)
+        else:
+            key = (j, wx, wy, nx, ny)
         failed = self.failed
         if key in failed:
             return False

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clabber_league.rules import BUILTIN_RULESETS, get_ruleset, parse_deal, score_deal
+from clabber_league.rules import BUILTIN_RULESETS, get_ruleset, parse_deal, score_deal, shown_cards
 from clabber_league.rules.cards import card_bit
 from clabber_league.rules.shown_cards import STATES_MAX, possible_with_shown, shown_values
 from clabber_league.rules.simulate import simulate_deal
@@ -125,8 +125,30 @@ def test_every_simulated_deal_is_accepted_with_its_melds_and_bell(slug):
             "plain_points": {"A": 97, "10": 73, "K": 58, "Q": 41, "J": 22, "9": 10, "8": 6, "7": 2},
             "trump_points": {"J": 99, "9": 93, "A": 88, "10": 81, "K": 73, "Q": 14, "8": 8, "7": 2},
         },
+        {
+            "plain_points": {
+                "A": 100,
+                "10": 99,
+                "K": 98,
+                "Q": 97,
+                "J": 96,
+                "9": 95,
+                "8": 94,
+                "7": 93,
+            },
+            "trump_points": {
+                "J": 91,
+                "9": 89,
+                "A": 83,
+                "10": 79,
+                "K": 73,
+                "Q": 71,
+                "8": 67,
+                "7": 61,
+            },
+        },
     ],
-    ids=["small-changes", "dear-trumps", "no-common-divisor"],
+    ids=["small-changes", "dear-trumps", "no-common-divisor", "all-dear"],
 )
 @pytest.mark.parametrize("slug", PARTLY_PLAYED)
 def test_house_rule_card_values_keep_real_deals_and_stay_bounded(slug, options):
@@ -158,7 +180,7 @@ def test_house_rule_card_values_keep_real_deals_and_stay_bounded(slug, options):
             [moved[s] for s in ruleset.sides],
             steps=steps,
         )
-        assert steps[0] < STATES_MAX // 10
+        assert steps[0] < STATES_MAX // 2
 
 
 def _shown_mask(body, ruleset):
@@ -245,6 +267,26 @@ def test_the_search_answers_what_every_deal_of_the_cards_answers(case):
         tricks,
         last,
     )
+    assert got == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(small_deals().filter(lambda case: len(case[4]) == 3))
+def test_three_sides_searched_as_for_a_dear_pack_answer_the_same(case):
+    # A pack whose joint tables would be too dear is searched instead of looked up.
+    values, trick_size, tricks_per_deal, shown, points, tricks, last = case
+    expected = _brute_force(values, trick_size, tricks_per_deal, shown, points, tricks, last)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(shown_cards, "_tables_are_cheap", lambda *_: False)
+        got = possible_with_shown(
+            tuple(sorted(values, reverse=True)),
+            trick_size,
+            tricks_per_deal,
+            [values[i] for i in shown],
+            points,
+            tricks,
+            last,
+        )
     assert got == expected
 
 
