@@ -51,6 +51,7 @@ NEED_ROLE: dict[str, Role] = {
 }
 
 NOT_FOUND = "No such club."
+CLUB_PENDING = "This club waits for the operator's approval: nothing in it can change yet."
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,10 @@ class ClubAccess:
     @property
     def role(self) -> str | None:
         return self.membership.role if self.membership else None
+
+    def refusal(self, default: str) -> str:
+        """Why a need is refused: a club waiting for approval says so."""
+        return default if self.club.is_approved else CLUB_PENDING
 
     @property
     def can_play(self) -> bool:

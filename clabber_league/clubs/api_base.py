@@ -39,7 +39,7 @@ class ClubPermission(permissions.BasePermission):
         if not access.can(need):
             if not request.user.is_authenticated:
                 return False  # DRF answers 401/403 for anonymous users
-            raise PermissionDenied(NEEDS_ROLE)
+            raise PermissionDenied(access.refusal(NEEDS_ROLE))
         return True
 
 

@@ -58,7 +58,9 @@ def club_view(
                     raise PermissionDenied(refusal) from None
                 raise
             if not access.can(required):
-                raise PermissionDenied(refusal or "Your role in this club does not allow this.")
+                raise PermissionDenied(
+                    refusal or access.refusal("Your role in this club does not allow this.")
+                )
             request.club_access = access  # type: ignore[attr-defined]
             request.club = access.club  # type: ignore[attr-defined]
             with club_locale(access.club):  # "today", times and words in the club's own

@@ -14,7 +14,7 @@ from django.core import mail
 from django.urls import reverse
 
 from clabber_league.clubs import services
-from clabber_league.clubs.access import access_for
+from clabber_league.clubs.access import CLUB_PENDING, access_for
 from clabber_league.clubs.models import Club, Membership, Player, Role
 from clabber_league.core.errors import FORBIDDEN, THROTTLED
 from clabber_league.games.models import Deal, Game
@@ -148,6 +148,7 @@ def test_with_approval_required_a_new_club_can_be_read_but_not_changed_until_app
         f"/api/clubs/{club.slug}/players/", {"name": "Ada"}, content_type="application/json"
     )
     assert response.status_code == 403
+    assert response.json()["errors"][0]["message"] == CLUB_PENDING
     services.club_approve(club=club)
     club.refresh_from_db()
     assert access_for(club=club, user=user).can("manage")

@@ -30,6 +30,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 from django.utils import timezone
 
+from clabber_league.clubs.locale import club_today
 from clabber_league.core import heartbeat
 from clabber_league.core.errors import CONFLICT
 from clabber_league.leagues.models import Division, Venue
@@ -262,7 +263,8 @@ def schedule_run_execute(*, run_id: int, today: dt.date | None = None) -> Schedu
     beating = _heartbeat(run_id)
     try:
         with transaction.atomic():
-            summary = _generate(run, progress, today or timezone.localdate())
+            # The club's today (the task runs in no club's zone: clubs.locale).
+            summary = _generate(run, progress, today or club_today(run.club))
             ScheduleRun.objects.filter(pk=run_id).update(
                 state=ScheduleRun.State.DONE,
                 progress=100,
