@@ -1,8 +1,8 @@
 """Every table card scans: each kind of card (a club night's round, a game's own card, a
-fixture's card before its game) is rendered to PDF by Chromium, as printed (A4, print CSS)
-and as on a phone's screen (390 px wide, screen CSS); the PDF is rasterised (pypdfium2) and
-every QR code on it decoded with a real decoder (zxing-cpp). Each card's code must decode,
-whole, to that table's own link.
+fixture's card before its game, the league night's sheet of fixtures) is rendered to PDF by
+Chromium, as printed (A4, print CSS) and as on a phone's screen (390 px wide, screen CSS);
+the PDF is rasterised (pypdfium2) and every QR code on it decoded with a real decoder
+(zxing-cpp). Each card's code must decode, whole, to that table's own link.
 
 The club-night cards' codes used to be cut off at the right and bottom (an SVG without a
 viewBox sized down by CSS): a decoder read none of them.
@@ -132,3 +132,33 @@ def test_a_fixtures_table_card_scans_to_its_link(live_server, page, club, secret
     expected = [_link_url(live_server.url, link)]
     assert decoded(printed(page)) == expected
     assert decoded(on_screen(page)) == expected
+
+
+def test_every_fixtures_code_on_the_league_nights_sheet_scans(
+    live_server, page, club, secretary, division
+):
+    from clabber_league.scheduling.models import Fixture
+    from tests.factories import TeamFactory
+
+    night = dt.date(2026, 9, 7)
+    teams = [TeamFactory(division=division, name=f"Team {i}") for i in range(4)]
+    fixtures = [
+        Fixture.objects.create(
+            club=club,
+            division=division,
+            round_number=1,
+            home=teams[2 * i],
+            away=teams[2 * i + 1],
+            table=i + 1,
+            date=night,
+        )
+        for i in range(2)
+    ]
+    log_in(page, live_server.url, "cardsec", PASSWORD)
+    kwargs = {"club_slug": club.slug, "day": night.isoformat()}
+    page.goto(live_server.url + reverse("scheduling:night-sheet", kwargs=kwargs))
+    expected = sorted(
+        _link_url(live_server.url, table_links.fixture_link_live(fixture=f)) for f in fixtures
+    )
+    assert sorted(decoded(printed(page))) == expected
+    assert sorted(decoded(on_screen(page))) == expected
