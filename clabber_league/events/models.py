@@ -29,6 +29,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.games.models import Game
@@ -131,14 +132,14 @@ class Event(models.Model):
     )
 
     class TablePlan(models.TextChoices):
-        MIXED = "mixed", "Tables of four, the rest at tables of three"
-        FOURS = "fours", "Tables of four only, the rest sit out"
-        THREES = "threes", "Tables of three only, the rest sit out"
+        MIXED = "mixed", _("Tables of four, the rest at tables of three")
+        FOURS = "fours", _("Tables of four only, the rest sit out")
+        THREES = "threes", _("Tables of three only, the rest sit out")
 
     class Ranking(models.TextChoices):
-        POINTS = "points", "Total of the points scored"
-        SHARE = "share", "Share of the table's points (fair across table sizes)"
-        MATCH_POINTS = "match_points", "Match points per table (fair across table sizes)"
+        POINTS = "points", _("Total of the points scored")
+        SHARE = "share", _("Share of the table's points (fair across table sizes)")
+        MATCH_POINTS = "match_points", _("Match points per table (fair across table sizes)")
 
     table_plan = models.CharField(
         max_length=8,

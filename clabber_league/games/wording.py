@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
+
 MELD_PATH = re.compile(r"\bmelds\.([A-C])\[(\d+)\](?:\.\w+)?")
 SIDE_WORD = re.compile(r"\b([Ss])ides? ([A-C])\b(?!\[)")
 PLAYER_WORD = re.compile(r"\b([Pp])layer (\d+)\b")
@@ -107,5 +109,5 @@ def winner_words(winner: str | None, names: Mapping[str, str]) -> str:
     if not winner:
         return ""
     if winner == "tie":
-        return "a tied game"
-    return f"won by {names.get(winner, winner)}"
+        return gettext("a tied game")
+    return gettext("won by %(name)s") % {"name": names.get(winner, winner)}
