@@ -238,8 +238,12 @@ def tie_state(*, tie: Tie, games: list[TieGame] | None = None) -> dict[str, Any]
                     else ("level" if tg.game.winner == "tie" else "")
                 ),
                 "scores": " \N{EN DASH} ".join(
-                    str(v)
-                    for v in (tg.game.score_a, tg.game.score_b, tg.game.score_c)
+                    f"{getattr(tie, tg.side_of(letter)).name} {v}"
+                    if tg.side_of(letter) and getattr(tie, tg.side_of(letter)) is not None
+                    else str(v)
+                    for letter, v in zip(
+                        "ABC", (tg.game.score_a, tg.game.score_b, tg.game.score_c), strict=True
+                    )
                     if v is not None
                 ),
             }

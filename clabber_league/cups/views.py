@@ -111,10 +111,19 @@ def _in_order(queryset: Any, ids: list[str]) -> list[Any]:
 
 
 def _sections(cup: Cup) -> list[tuple[str, str]]:
-    if not cup.ties.exists():
+    """The rounds that can still be placed on league nights: those with a tie still to be
+    played (none once the cup is finished)."""
+    if cup.status == Cup.Status.FINISHED:
+        return []
+    open_rounds = set(
+        cup.ties.exclude(status__in=Tie.DONE).values_list("bracket", "round").distinct()
+    )
+    if not open_rounds:
         return []
     plan = setup.cup_bracket(cup)
-    return [(f"{b}:{r}", plan.round_title(b, r)) for b, r in plan.sections()]
+    return [
+        (f"{b}:{r}", plan.round_title(b, r)) for b, r in plan.sections() if (b, r) in open_rounds
+    ]
 
 
 @club_view("read")
@@ -228,7 +237,7 @@ def tie_action(request: HttpRequest, cup_pk: int, pk: int, what: str) -> HttpRes
     try:
         if what == "start":
             game = progress.tie_game_start(tie=tie, user=request.user)
-            return redirect("games:detail", club.slug, game.pk)
+            return redirect("games:deal-new", club.slug, game.pk)  # straight to deal entry
         if what == "walkover":
             form = WalkoverForm(request.POST)
             if form.is_valid():

@@ -92,6 +92,8 @@ EVENT_WRITE_FIELDS = [
     "round_kind",
     "round_deals",
     "round_minutes",
+    "table_plan",
+    "ranking",
     "sit_out_rule",
     "sit_out_score",
     "entry_fee_cents",
@@ -175,13 +177,16 @@ class RankingLineSerializer(serializers.Serializer):
     shared = serializers.BooleanField(help_text="The place is shared with others level.")
     player = serializers.IntegerField(help_text="The player's id (a pair's id on pairs nights).")
     name = serializers.CharField()
-    points = serializers.IntegerField()
+    points = serializers.FloatField(
+        help_text="The night's score in the event's ranking method's units (whole points, "
+        "or per cent of the table with two decimals at most)."
+    )
     won = serializers.IntegerField(help_text="Rounds won.")
     played = serializers.IntegerField(help_text="Rounds played.")
     sat_out = serializers.IntegerField(help_text="Rounds sat out (scored by the event's rule).")
-    best_round = serializers.IntegerField()
+    best_round = serializers.FloatField()
     rounds = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Points per round number."
+        child=serializers.FloatField(), help_text="The score of each round, by round number."
     )
     tiebreak = serializers.CharField(
         help_text="What put this line above the next one level on points: won, "
@@ -195,6 +200,9 @@ class RankingSerializer(serializers.Serializer):
     live = serializers.BooleanField(help_text="Games in progress count their points so far.")
     pairs = serializers.BooleanField(help_text="A fixed-pairs night ranks its pairs.")
     rounds = serializers.ListField(child=serializers.IntegerField())
+    method = serializers.ChoiceField(
+        choices=Event.Ranking.choices, help_text="How a round at a table scores."
+    )
     rule = serializers.CharField(help_text="How the night ranks, in words.")
     lines = RankingLineSerializer(many=True)
 
@@ -256,14 +264,17 @@ class SeriesRankingSerializer(serializers.Serializer):
 
 
 def ranking_data(ranking: selectors.NightRanking) -> dict[str, Any]:
-    from .ranking import RANKING_RULE
+    from .ranking import ranking_rule
+
+    event = ranking.event
 
     return {
         "event": ranking.event.pk,
         "live": ranking.live,
         "pairs": ranking.pairs,
         "rounds": ranking.rounds,
-        "rule": RANKING_RULE,
+        "method": event.ranking,
+        "rule": ranking_rule(event.ranking, event.sit_out_rule, event.sit_out_score),
         "lines": [
             {
                 "position": line.position,

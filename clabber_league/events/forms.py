@@ -6,6 +6,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import Club
 from clabber_league.leagues.models import HouseRules
@@ -49,6 +50,25 @@ class EventForm(forms.Form):
     )
     round_minutes = forms.IntegerField(
         required=False, min_value=1, label="Minutes in a round", help_text="For a timed round."
+    )
+    table_plan = forms.ChoiceField(
+        choices=Event.TablePlan.choices,
+        initial=Event.TablePlan.MIXED,
+        required=False,
+        label=_("Tables"),
+        help_text=_(
+            "When the players do not fill tables of four: the rest at tables of three (a game "
+            "with a three-hand form), or tables of one size and the rest sit out in turn."
+        ),
+    )
+    ranking = forms.ChoiceField(
+        choices=[("", _("The default for the game")), *Event.Ranking.choices],
+        required=False,
+        label=_("Ranking"),
+        help_text=_(
+            "How a round at a table scores. The default: share of the table's points for a "
+            "game that can seat tables of four and of three, points as scored otherwise."
+        ),
     )
     sit_out_rule = forms.ChoiceField(
         choices=Event.SitOutRule.choices, initial=Event.SitOutRule.AVERAGE, label="A sit-out scores"
@@ -112,6 +132,8 @@ class EventForm(forms.Form):
             "round_kind": event.round_kind,
             "round_deals": event.round_deals,
             "round_minutes": event.round_minutes,
+            "table_plan": event.table_plan,
+            "ranking": event.ranking,
             "sit_out_rule": event.sit_out_rule,
             "sit_out_score": event.sit_out_score,
             "entry_fee": Decimal(event.entry_fee_cents) / 100,
@@ -140,6 +162,8 @@ class EventForm(forms.Form):
             rules = self.house_rules[rules].as_rules_data()
         series = self.series.get(data.pop("series") or "")
         fee, stake = _cents(data.pop("entry_fee")), _cents(data.pop("hick_stake"))
+        data["ranking"] = data.get("ranking") or None  # None: the rules' default
+        data["table_plan"] = data.get("table_plan") or Event.TablePlan.MIXED
         return {
             **data,
             "rules": rules,

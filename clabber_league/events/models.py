@@ -31,6 +31,7 @@ import datetime as dt
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.games.models import Game
@@ -133,6 +134,31 @@ class Event(models.Model):
     )
     round_minutes = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Minutes in a round (round kind 'time')."
+    )
+
+    class TablePlan(models.TextChoices):
+        MIXED = "mixed", _("Tables of four, the rest at tables of three")
+        FOURS = "fours", _("Tables of four only, the rest sit out")
+        THREES = "threes", _("Tables of three only, the rest sit out")
+
+    class Ranking(models.TextChoices):
+        POINTS = "points", _("Total of the points scored")
+        SHARE = "share", _("Share of the table's points (fair across table sizes)")
+        MATCH_POINTS = "match_points", _("Match points per table (fair across table sizes)")
+
+    table_plan = models.CharField(
+        max_length=8,
+        choices=TablePlan.choices,
+        default=TablePlan.MIXED,
+        help_text="How a four-hand game with a three-hand form seats a count that is not a "
+        "multiple of four (the draw of each round reads it).",
+    )
+    ranking = models.CharField(
+        max_length=12,
+        choices=Ranking.choices,
+        default=Ranking.POINTS,
+        help_text="How a round at a table scores in the night's ranking (the default "
+        "depends on the rules: see events.services.events.default_ranking).",
     )
     sit_out_rule = models.CharField(
         max_length=8, choices=SitOutRule.choices, default=SitOutRule.AVERAGE

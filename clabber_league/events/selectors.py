@@ -245,7 +245,7 @@ def event_ranking(event: Event, *, to_member: bool, data: NightData | None = Non
     live = any(t.game is not None and t.game.status == Game.Status.IN_PROGRESS for t in data.tables)
     return NightRanking(
         event=event,
-        lines=night_ranking(rows, names=names),
+        lines=night_ranking(rows, names=names, method=event.ranking),
         rounds=sorted({row.round for row in rows}),
         live=live,
         pairs=pairs,
@@ -485,7 +485,7 @@ def series_results(events: Sequence[Event]) -> list[NightResult]:
     data = nights_data(events)
     results = []
     for event in events:
-        lines = night_ranking(data[event.pk].rows)
+        lines = night_ranking(data[event.pk].rows, method=event.ranking)
         results += [
             NightResult(line.player, event.pk, line.points, line.position) for line in lines
         ]
@@ -531,7 +531,7 @@ def player_nights(*, club: Club, player: Player, page: int = 1) -> tuple[list[Pl
     data = nights_data(events)
     nights = []
     for event in events:
-        lines = night_ranking(data[event.pk].rows)
+        lines = night_ranking(data[event.pk].rows, method=event.ranking)
         mine = next((line for line in lines if line.player == player.pk), None)
         nights.append(
             PlayerNight(

@@ -20,7 +20,7 @@ from clabber_league.clubs.privacy import sees_names
 from . import selectors
 from .models import Event
 from .prizes import money
-from .ranking import RANKING_RULE
+from .ranking import ranking_rule
 
 #: How often the room display asks for news, in seconds.
 DISPLAY_POLL_SECONDS = 10
@@ -28,6 +28,11 @@ DISPLAY_POLL_SECONDS = 10
 
 def _to_member(request: HttpRequest) -> bool:
     return sees_names(request.club_access)
+
+
+def _rule(event: Event) -> str:
+    """The night's ranking rule as the page explains it: method, sit-out, tiebreaks."""
+    return ranking_rule(event.ranking, event.sit_out_rule, event.sit_out_score)
 
 
 def _base(request: HttpRequest, **extra: Any) -> dict[str, Any]:
@@ -42,7 +47,7 @@ def _display_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         state=state,
         polling=event.status != Event.Status.FINISHED,
         poll_seconds=DISPLAY_POLL_SECONDS,
-        ranking_rule=RANKING_RULE,
+        ranking_rule=_rule(event),
     )
 
 
@@ -122,7 +127,7 @@ def event_prizes(request: HttpRequest, pk: int) -> HttpResponse:
             event=event,
             result=result,
             lines=[(line, awards.get(line.player)) for line in result.ranking.lines],
-            ranking_rule=RANKING_RULE,
+            ranking_rule=_rule(event),
             money=money,
         ),
     )

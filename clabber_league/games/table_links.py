@@ -254,9 +254,16 @@ def default_label(game: Game) -> str:
     return ""
 
 
-def _expiry() -> dt.datetime | None:
-    days = int(getattr(settings, "CLABBER_TABLE_LINK_DAYS", 7) or 0)
+def _expiry(setting: str = "CLABBER_TABLE_LINK_DAYS", default: int = 7) -> dt.datetime | None:
+    days = int(getattr(settings, setting, default) or 0)
     return timezone.now() + dt.timedelta(days=days) if days > 0 else None
+
+
+def _fixture_expiry() -> dt.datetime | None:
+    """A fixture's link is printed when the schedule is, often weeks before its night: by
+    default it works until the fixture is decided (``CLABBER_FIXTURE_LINK_DAYS``: 0), not
+    for a game link's seven days, so a card printed early still scans on the night."""
+    return _expiry("CLABBER_FIXTURE_LINK_DAYS", 0)
 
 
 # --- services -----------------------------------------------------------------------------
@@ -397,7 +404,7 @@ def fixture_link_issue(
         nonce=secrets.token_urlsafe(9),
         table_label=table_label,
         created_by=_account(user),
-        expires_at=_expiry(),
+        expires_at=_fixture_expiry(),
     )
 
 

@@ -25,7 +25,7 @@ from clabber_league.leagues.models import Division, Team
 from clabber_league.rules import get_ruleset
 from clabber_league.scheduling.models import Fixture
 
-from . import adapters, offline, selectors, services, table_links
+from . import adapters, offline, selectors, services, table_links, wording
 from .forms import DealForm, SheetRowsForm
 from .models import Deal, Game
 from .sheet import game_sheet, sheet_cell
@@ -431,7 +431,7 @@ def _after_saving(request: HttpRequest, game: Game, deal: Deal) -> HttpResponse:
     score = ", ".join(f"{side_names.get(s, s)} {v}" for s, v in deal.scores.items())
     words = OUTCOME_WORDS.get(deal.outcome, deal.outcome)
     if game.status == Game.Status.FINISHED:
-        winner = "a tie" if game.winner == "tie" else f"{side_names.get(game.winner)} win"
+        winner = wording.winner_words(game.winner, side_names)
         messages.success(
             request, f"Deal {deal.number} saved ({words}: {score}). Game over: {winner}."
         )

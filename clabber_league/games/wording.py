@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext
 
 MELD_PATH = re.compile(r"\bmelds\.([A-C])\[(\d+)\](?:\.\w+)?")
 SIDE_WORD = re.compile(r"\b([Ss])ides? ([A-C])\b(?!\[)")
@@ -76,3 +79,35 @@ def humane(message: str, names: Names) -> str:
     text = SIDE_WORD.sub(lambda m: put(names.side(m.group(2))), text)
     text = re.sub("\x00(\\d+)\x00", lambda m: inserted[int(m.group(1))], text)
     return text[:1].upper() + text[1:]
+
+
+# -- a game's result in words, wherever a person reads it ------------------------------------
+
+
+def game_side_names(game: Any, *, to_member: bool = True) -> dict[str, str]:
+    """Each side of ``game`` by name: its team's, else its players' ("Ann & Bob"), never
+    its letter while anyone sits on it. Reads ``game.sides`` and ``game.seats`` (prefetch
+    them with their team and player for a list)."""
+    seats = sorted(game.seats.all(), key=lambda s: s.seat)
+    names: dict[str, str] = {}
+    for side in sorted(game.sides.all(), key=lambda s: s.side):
+        players = " & ".join(
+            s.player.shown_name(to_member=to_member) for s in seats if s.side == side.side
+        )
+        names[side.side] = side.team.name if side.team_id else players or side.side
+    return names
+
+
+def game_scores(game: Any, names: Mapping[str, str]) -> str:
+    """ "Mules 479 · Dads 564": each side's name and score, in side order."""
+    return " · ".join(f"{names.get(side, side)} {score}" for side, score in game.scores.items())
+
+
+def winner_words(winner: str | None, names: Mapping[str, str]) -> str:
+    """ "won by Bud Hartig", "a tied game", or "" while there is no winner: the same
+    sentence for a team, a pair and one player (no verb to agree with the name)."""
+    if not winner:
+        return ""
+    if winner == "tie":
+        return gettext("a tied game")
+    return gettext("won by %(name)s") % {"name": names.get(winner, winner)}

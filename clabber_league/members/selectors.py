@@ -90,7 +90,7 @@ def my_games(*, user: Any, limit: int = MY_GAMES_LIMIT) -> list[Game]:
     return list(
         Game.objects.filter(seats__player__user=user, club__memberships__user=user)
         .select_related("club", "division")
-        .prefetch_related("seats__player")
+        .prefetch_related("seats__player", "sides__team")
         .order_by("-created_at", "-id")[:limit]
     )
 
@@ -138,7 +138,7 @@ def games_to_confirm(*, access: ClubAccess, user: Any) -> list[Game]:
     finished = (
         Game.objects.filter(club=access.club, status=Game.Status.FINISHED)
         .select_related("division")
-        .prefetch_related("sides__team")
+        .prefetch_related("sides__team", "seats__player")
         .order_by("finished_at", "id")
     )
     seated = list(finished.filter(seats__player__user=user).distinct()[:TO_CONFIRM_LIMIT])

@@ -751,6 +751,11 @@ def player_profile(*, club: Club, player: Player) -> dict[str, Any]:
     for r in seasons:
         r["name"] = r.pop("season__name")
         season_rows.append(_derive(r))
+    # The player's games as every page counts them: the league's counted games (the
+    # leaderboards' "Games", the sum of the seasons below) and, apart, the confirmed games
+    # outside a league (club nights, cups, friendlies), which move only the rating.
+    league_games = sum(r["games"] or 0 for r in season_rows)
+    outside = sum(1 for c in history if c.game.division_id is None)
     chart = {
         "type": "line",
         "labels": ["start", *[f"Game {c.game_id}" for c in history]],
@@ -765,7 +770,13 @@ def player_profile(*, club: Club, player: Player) -> dict[str, Any]:
         ],
         "yTitle": "Rating",
     }
-    return {"rating": rating, "history": history, "seasons": season_rows, "chart": chart}
+    return {
+        "rating": rating,
+        "history": history,
+        "seasons": season_rows,
+        "chart": chart,
+        "games": {"league": league_games, "outside": outside, "all": league_games + outside},
+    }
 
 
 def seasons_with_stats(*, club: Club) -> QuerySet[Season]:

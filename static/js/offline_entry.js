@@ -220,7 +220,7 @@
       "Deal " + (correcting ? correcting.number : state.number + 1) + ": " + ok.deal.outcome + " · " + scoreText(ok.deal.score)));
     if (correcting) { return; }  // the server works out the totals after a correction
     var running = "Running " + scoreText(ok.scores);
-    if (ok.finished) { running += ". Game over: " + (ok.winner === "tie" ? "a tied game" : sideName(ok.winner) + " win") + "."; }
+    if (ok.finished) { running += ". Game over: " + (ok.winner === "tie" ? "a tied game" : "won by " + sideName(ok.winner)) + "."; }
     else { running += " · next dealer " + (game.seat_names[ok.next_dealer] || ""); }
     box.appendChild(el("p", { "class": "preview-line" }, running));
   }
@@ -253,7 +253,7 @@
         over = el("p", { id: "offline-over", "class": "preview-end" });
         form.parentNode.insertBefore(over, form);
       }
-      over.textContent = "Game over: " + (state.winner === "tie" ? "a tied game" : sideName(state.winner) + " win") +
+      over.textContent = "Game over: " + (state.winner === "tie" ? "a tied game" : "won by " + sideName(state.winner)) +
         " (" + scoreText(state.totals) + ").";
     } else {
       if (heading) { heading.textContent = "Deal " + (state.number + 1); }

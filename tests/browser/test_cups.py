@@ -50,8 +50,10 @@ def play_the_tie(sec, scorer, base: str, cup: Cup, key: str) -> None:
     assert_accessible(sec)
     assert sec.evaluate(FITS)
     sec.get_by_role("button", name="Start the game").click()
-    expect(sec).to_have_url(re.compile(r"/games/\d+/$"))
-    game_url = sec.url
+    # Straight to deal entry, not the sheet: the first deal is what comes next.
+    expect(sec).to_have_url(re.compile(r"/games/\d+/deal/$"))
+    assert_accessible(sec)
+    game_url = sec.url.removesuffix("deal/")
     scorer.goto(game_url + "deal/")
     scorer.locator("label[for=id_trump_2]").click()
     scorer.locator("label[for=id_maker_seat_0]").click()
@@ -69,6 +71,12 @@ def play_the_tie(sec, scorer, base: str, cup: Cup, key: str) -> None:
     expect(sec.locator(".messages")).to_contain_text("Result confirmed")
     tie.refresh_from_db()
     assert tie.status == Tie.Status.DECIDED and tie.winner == tie.home
+    # The tie's games name their sides ("Aces 152, Dads 0" with a dash), never "A won".
+    sec.goto(f"{base}/clubs/{cup.club.slug}/cups/{cup.pk}/ties/{tie.pk}/")
+    games = sec.locator("main li").filter(has_text="Game 1")
+    dash = "\N{EN DASH}"
+    expect(games).to_contain_text(re.compile(rf"{tie.home.name} \d+ {dash} {tie.away.name} \d+"))
+    expect(games).to_contain_text(f"{tie.home.name} won")
 
 
 def test_the_top_four_play_off_through_deal_entry_to_a_champion(
@@ -122,6 +130,10 @@ def test_the_top_four_play_off_through_deal_entry_to_a_champion(
         assert sec.evaluate(FITS)
         cup.refresh_from_db()
         assert cup.status == Cup.Status.FINISHED and cup.champion.name == "Aces"
+        # A finished cup has no round left to place on a league night.
+        sec.goto(f"{base}/clubs/{club.slug}/cups/{cup.pk}/")
+        expect(sec.get_by_role("heading", name="Ties")).to_be_visible()
+        expect(sec.get_by_text("Place a round on league nights")).to_have_count(0)
     finally:
         admin_phone.close()
         scorer_phone.close()

@@ -142,7 +142,7 @@ def test_a_meld_is_a_chip_and_a_suit_with_the_likeliest_top_card_picked(live_ser
     expect(page.locator("[data-meld-row='1'] .meld-suit")).to_be_hidden()
     page.get_by_role("button", name="Remove meld 2").click()
     # A rarer meld: "More", then the meld from the list; a run of 5 can only top at A or K.
-    page.get_by_role("button", name="Another meld for Mary-Lou").click()
+    page.get_by_role("button", name="More melds for Mary-Lou").click()
     page.get_by_label("Meld 2: meld").select_option("run-5")
     rarer = page.locator("[data-meld-row='1']")
     expect(rarer.locator("legend")).to_have_text("Mary-Lou · Run of 5")

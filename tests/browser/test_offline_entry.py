@@ -166,7 +166,7 @@ def test_a_game_recorded_offline_reaches_the_server_once(phones, game):
         save(page, number)
     enter(page, 80)
     page.get_by_role("button", name="Save deal 6").click()
-    expect(page.locator("#offline-over")).to_contain_text("Game over: Mules win")
+    expect(page.locator("#offline-over")).to_contain_text("Game over: won by Mules")
     expect(status).to_contain_text("6 deals waiting to send")
     assert_accessible(page)
     assert game.deals.count() == 0

@@ -86,7 +86,7 @@ def test_a_scorer_plays_a_whole_game_to_500(live_server, page, league):
 
     # A correction from the sheet: deal 2 was 132 for A, not 142.
     page.get_by_role("link", name="Score sheet").click()
-    page.get_by_role("link", name="Correct deal 2").click()
+    page.get_by_role("link", name="Fix deal 2").click()
     expect(page.locator("#id_points_A")).to_have_value("142")
     page.fill("#id_points_A", "132")
     expect(page.locator("#preview")).to_contain_text("142")
@@ -97,7 +97,7 @@ def test_a_scorer_plays_a_whole_game_to_500(live_server, page, league):
     # Deal 5 takes A past 500: the game closes with its winner.
     page.get_by_role("link", name="Enter deal 5").click()
     enter_deal(page, maker_seat=2, points_a=142, last="A")
-    expect(page.locator(".messages")).to_contain_text("Game over: Mules win")
+    expect(page.locator(".messages")).to_contain_text("Game over: won by Mules")
 
     sheet = page.locator("table.sheet")
     expect(sheet.locator("tbody tr").first.locator("td.mark-set .deal-score")).to_have_text("XX")

@@ -129,7 +129,7 @@ def test_reads_follow_the_clubs_visibility(club, members, api):
 
 
 def test_the_live_ranking_counts_a_game_in_progress(api, club, members):
-    event = _night(api, club, rounds=1, round_kind="game", round_deals=None)
+    event = _night(api, club, rounds=1, round_kind="game", round_deals=None, ranking="points")
     base = f"{_base(club)}/events/{event['id']}"
     for member in members[:4]:
         api.post(f"{base}/entries/", {"player": member.pk}, format="json")

@@ -164,6 +164,7 @@ def test_an_unknown_round_is_404(client, club, night):
 
 
 def test_the_ranking_counts_each_players_side_points_and_wins(night, members, secretary):
+    night = event_services.event_update(event=night, ranking="points")
     round_ = _drawn(night, members[:8], secretary)
     play_out(round_)
     ranking = selectors.event_ranking(night, to_member=True)

@@ -3,9 +3,11 @@ scanned at the table (no login) it starts that fixture's game, then scores that 
 until the game is confirmed or the link revoked."""
 
 import datetime as dt
+from unittest import mock
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import escape
 from rest_framework.test import APIClient
 
@@ -221,3 +223,23 @@ def test_a_club_admin_revokes_and_issues_the_fixtures_link(client, fixture, link
     assert fresh.table_label == "7" and fresh.game is None
     card = client.get(reverse("games:fixture-table-card", kwargs=kwargs)).content.decode()
     assert table_link_token(fresh) in card
+
+
+def test_a_fixtures_link_printed_weeks_ahead_works_until_the_fixture_is_decided(
+    client, fixture, scorer, settings
+):
+    link = fixture_link_issue(fixture=fixture, user=scorer)
+    assert link.expires_at is None  # not a game link's seven days
+    later = timezone.now() + dt.timedelta(days=60)
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        assert table_links.table_link_check(table_link_token(link)) == link
+    type(fixture).objects.filter(pk=fixture.pk).update(status="forfeit")
+    answer = client.get(_path(link))
+    assert answer.status_code == 403 and _says(answer, LINK_FIXTURE_DECIDED)
+
+    settings.CLABBER_FIXTURE_LINK_DAYS = 3  # an operator who wants them shorter
+    type(fixture).objects.filter(pk=fixture.pk).update(status="scheduled")
+    fixture.refresh_from_db()
+    short = fixture_link_issue(fixture=fixture, user=scorer)
+    left = short.expires_at - timezone.now()
+    assert dt.timedelta(days=2, hours=23) < left <= dt.timedelta(days=3)

@@ -196,6 +196,9 @@ CLABBER_EVENT_DRAW_IN_REQUEST = int(os.environ.get("CLABBER_EVENT_DRAW_IN_REQUES
 # the game is confirmed or the link revoked). CLABBER_SITE_URL makes the link absolute where
 # no request gives the host (a command, a task); pages use the address they were opened with.
 CLABBER_TABLE_LINK_DAYS = int(os.environ.get("CLABBER_TABLE_LINK_DAYS") or "7")
+# A fixture's table link (printed on the night sheet, maybe weeks ahead): 0 = it works until
+# the fixture is decided (or its game confirmed, or the link revoked), N = N days at most.
+CLABBER_FIXTURE_LINK_DAYS = int(os.environ.get("CLABBER_FIXTURE_LINK_DAYS") or "0")
 CLABBER_SITE_URL = os.environ.get("CLABBER_SITE_URL", "")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

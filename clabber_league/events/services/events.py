@@ -55,6 +55,8 @@ EVENT_FINISHED = "This event is finished: nothing more can be changed on it."
 SERIES_NAME_TAKEN = "The club already has a series of that name."
 SERIES_BEST_OF = "Best N of M needs N (1 to 100)."
 SERIES_MIN_ATTENDANCE = "The minimum attendance is 0 to 100 nights."
+TABLE_PLAN_FOURS = "{ruleset} is a game for three: its tables are of three."
+TABLE_PLAN_THREES = "{ruleset} has no three-hand form: its tables are of four."
 
 #: What a round is played by: fixed once a round is drawn.
 PLAY_FIELDS = ("rules", "format", "movement", "round_kind", "round_deals", "round_minutes")
@@ -70,6 +72,8 @@ EVENT_FIELDS = (
     "round_kind",
     "round_deals",
     "round_minutes",
+    "table_plan",
+    "ranking",
     "sit_out_rule",
     "sit_out_score",
     "entry_fee_cents",
@@ -123,6 +127,46 @@ def three_hand_rules(rules: str | Mapping[str, Any]) -> str | dict[str, Any] | N
         return three
     name = rules.get("name") if isinstance(rules, Mapping) else None
     return {"name": f"{name or three} (three-hand)", "base": three, "options": spec["options"]}
+
+
+def default_ranking(rules: str | Mapping[str, Any]) -> str:
+    """The ranking method a night of these rules gets unless the secretary chooses one.
+
+    A four-hand game with a three-hand form can seat tables of four and of three on one
+    night, and a two-sided table hands out more points per side than a three-sided one:
+    its nights rank on each table's share of the points (fair across table sizes). Every
+    other game seats one size of table, where the points as scored are fair and are what
+    such clubs add up."""
+    try:
+        return Event.Ranking.SHARE if three_hand_rules(rules) else Event.Ranking.POINTS
+    except (RulesError, KeyError, TypeError, AttributeError):
+        return Event.Ranking.POINTS
+
+
+def draw_table_sizes(event: Event) -> tuple[int, bool]:
+    """``(table_size, three_hand)`` for ``events.draw``: the game's table, as the night's
+    table plan seats a count that does not fill it (``Event.TablePlan``)."""
+    size = table_size(event.rules)
+    if size != 4 or three_hand_rules(event.rules) is None:
+        return size, False
+    if event.table_plan == Event.TablePlan.THREES:
+        return 3, False
+    return 4, event.table_plan == Event.TablePlan.MIXED
+
+
+def _table_plan_errors(values: Mapping[str, Any]) -> list[dict[str, str]]:
+    plan = values.get("table_plan")
+    try:
+        ruleset = event_ruleset(values["rules"])
+        three = three_hand_rules(values["rules"])
+    except (RulesError, KeyError, TypeError, AttributeError):
+        return []  # the rules' own error says it
+    if plan == Event.TablePlan.FOURS and ruleset.players == 3:
+        return [{"field": "table_plan", "message": TABLE_PLAN_FOURS.format(ruleset=ruleset.title)}]
+    if plan == Event.TablePlan.THREES and ruleset.players == 4 and three is None:
+        message = TABLE_PLAN_THREES.format(ruleset=ruleset.title)
+        return [{"field": "table_plan", "message": message}]
+    return []
 
 
 def _choice(errors: list, name: str, value: Any, choices: Any) -> None:
@@ -207,9 +251,13 @@ def _event_errors(club: Club, values: Mapping[str, Any]) -> list[dict[str, str]]
     _choice(errors, "movement", values.get("movement"), Event.Movement)
     _choice(errors, "round_kind", values.get("round_kind"), Event.RoundKind)
     _choice(errors, "sit_out_rule", values.get("sit_out_rule"), Event.SitOutRule)
+    _choice(errors, "table_plan", values.get("table_plan"), Event.TablePlan)
+    _choice(errors, "ranking", values.get("ranking"), Event.Ranking)
     _choice(errors, "prize_rule", values.get("prize_rule"), Event.PrizeRule)
     errors += _prize_shares_errors(values.get("prize_rule"), values.get("prize_shares"))
     errors += _rules_errors(values)
+    if not errors:
+        errors += _table_plan_errors(values)
     if not _int_in(values.get("rounds"), 1, MAX_ROUNDS):
         errors.append({"field": "rounds", "message": ROUNDS_RANGE.format(cap=MAX_ROUNDS)})
     kind = values.get("round_kind")
@@ -239,6 +287,8 @@ DEFAULTS: dict[str, Any] = {
     "round_kind": Event.RoundKind.GAME,
     "round_deals": None,
     "round_minutes": None,
+    "table_plan": Event.TablePlan.MIXED,
+    "ranking": None,  # the rules' default (default_ranking)
     "sit_out_rule": Event.SitOutRule.AVERAGE,
     "sit_out_score": 0,
     "entry_fee_cents": 0,
@@ -261,6 +311,8 @@ def _normalised(values: dict[str, Any]) -> dict[str, Any]:
         values["rules"] = dict(values["rules"])
     if values.get("prize_rule") != Event.PrizeRule.SHARES:
         values["prize_shares"] = []
+    if not values.get("ranking"):
+        values["ranking"] = default_ranking(values.get("rules"))
     return values
 
 

@@ -49,7 +49,7 @@ from clabber_league.rules.options import TARGET_MAX
 from .. import draw
 from ..models import Event, Pair, Round, SitOut, Table
 from .checkin import entries_playing
-from .events import table_size, three_hand_rules
+from .events import draw_table_sizes, table_size, three_hand_rules
 
 logger = logging.getLogger(__name__)
 
@@ -200,13 +200,9 @@ def _players(event: Event, number: int) -> list[int]:
         if len(pairs) < 2:
             raise RoundError.one("pairs", PAIRS_TOO_FEW)
         return pairs
-    size = table_size(event.rules)
-    draw.table_sizes(len(playing), table_size=size, three_hand=_three_hand(event) is not None)
+    size, three_hand = draw_table_sizes(event)
+    draw.table_sizes(len(playing), table_size=size, three_hand=three_hand)
     return playing
-
-
-def _three_hand(event: Event) -> Any:
-    return three_hand_rules(event.rules) if table_size(event.rules) == 4 else None
 
 
 def round_draw_execute(*, round_id: int) -> Round | None:
@@ -278,13 +274,14 @@ def _plan(round_: Round, ids: list[int]) -> _Plan:
         )
     else:
         history = _history(event, round_.number, None)
+        size, three_hand = draw_table_sizes(event)
         planned = draw.draw_round(
             ids,
             round_number=round_.number,
             seed=round_.seed,
             history=history,
-            table_size=table_size(event.rules),
-            three_hand=_three_hand(event) is not None,
+            table_size=size,
+            three_hand=three_hand,
             keep_apart=[tuple(p) for p in event.keep_apart or []],
         )
     _progress(round_, 40, "Drawn: laying the tables.")

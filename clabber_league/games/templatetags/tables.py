@@ -29,10 +29,19 @@ def qr_svg(
     url: str, label: str = "QR code", *, scale: int = 4, omitsize: bool = False
 ) -> SafeString:
     """``url`` as an SVG QR code (segno), labelled for screen readers; ``omitsize``: no
-    width and height, only a viewBox, so that CSS sizes it (for print, in millimetres)."""
-    svg = segno.make(url, error="m").svg_inline(
-        scale=scale, border=2, dark="#000", light="#fff", svgclass="qr", omitsize=omitsize
+    width and height, only a viewBox, so that CSS sizes it (for print, in millimetres).
+
+    The SVG always has its viewBox: a QR code whose CSS width differs from its own width
+    (a card's ``width: 40mm``, ``max-width: 100%`` on a phone) is then scaled whole,
+    where without one the browser cut its right and bottom off and it no longer scanned.
+    ``border=4`` is the quiet zone the QR standard asks for around the code."""
+    qr = segno.make(url, error="m")
+    svg = qr.svg_inline(
+        scale=scale, border=4, dark="#000", light="#fff", svgclass="qr", omitsize=True
     )
+    if not omitsize:
+        width, height = qr.symbol_size(scale=scale, border=4)
+        svg = svg.replace("<svg ", f'<svg width="{width}" height="{height}" ', 1)
     label_attr = format_html('<svg role="img" aria-label="{}" ', label)
     return mark_safe(svg.replace("<svg ", label_attr, 1))  # segno escapes the URL itself
 
