@@ -58,7 +58,7 @@ from .feasibility import FeasibilityTable, PackShape, ScaledTable, feasibility_t
 
 STATES_MAX: Final = 50_000
 """The most states one search expands (each failed state is remembered: this also bounds
-its memory, a few MB at the cap)."""
+its memory, some 10 MB at the cap)."""
 
 
 @dataclass(frozen=True)
