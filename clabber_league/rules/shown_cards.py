@@ -38,8 +38,8 @@ The answer is exact. The search is bounded: a pack has at most 16 value groups
 (8 ranks, trump or plain), every state is remembered once it fails, and at most
 :data:`STATES_MAX` states are expanded. The built-in rule sets need under a
 hundred (most deals about seven); house-rule packs of many high card values with
-no common divisor (100, 99, 98 ...) up to some 15,000 (tests/rules/test_shown_cards.py
-holds them under a tenth of the cap). Should a search ever need more, it answers that
+no common divisor (100, 99, 98 ...) up to some 16,500 (tests/rules/test_shown_cards.py
+holds them under half the cap). Should a search ever need more, it answers that
 the deal is possible (the first filters, the sum of the shown cards and the table of
 the points without them, have passed), so no real deal is ever refused.
 """
@@ -58,7 +58,7 @@ from .feasibility import FeasibilityTable, PackShape, ScaledTable, feasibility_t
 
 STATES_MAX: Final = 50_000
 """The most states one search expands (each failed state is remembered: this also bounds
-its memory, a few MB at the cap)."""
+its memory, some 10 MB at the cap)."""
 
 
 @dataclass(frozen=True)

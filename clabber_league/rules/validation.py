@@ -17,7 +17,9 @@ What is checked, in the order a scorer fills in a sheet:
   when every card is played, to at most what the played cards can hold
   otherwise, and can be split into whole tricks from one pack; ``tricks``, if
   given, add up to the deal's tricks and agree with the points; the last
-  trick went to a side that took a trick;
+  trick went to a side that took a trick; where not every card is played, the
+  points come from played cards holding every card shown in a meld or the bell
+  (the exact card test, :mod:`~clabber_league.rules.shown_cards`);
 * melds exist in the pack and in the rule set's table, share no card, and fit
   in the hands (per player where melds name one, per side otherwise);
 * the bell: one only, not at no trumps, its King and Queen in no other side's
