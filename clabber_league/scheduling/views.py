@@ -150,7 +150,7 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "points_loss": season.points_loss,
         }
     )
-    division_form = DivisionForm()
+    division_form = DivisionForm(initial={"ruleset": request.club.ruleset})  # the club's own
     if request.method == "POST":  # club admins only (club_view's write need)
         if "points_win" in request.POST:
             edit_form = SeasonEditForm(request.POST)

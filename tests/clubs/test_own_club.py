@@ -281,3 +281,42 @@ def test_only_club_admins_delete_the_club(client, game, who, request):
     url = reverse("club-delete", args=[game.club.slug])
     assert client.post(url, {"name": game.club.name}).status_code == 403
     assert Club.objects.filter(pk=game.club.pk).exists()
+
+
+# --- the guide ------------------------------------------------------------------------------
+
+
+def test_the_guide_ticks_each_step_and_leaves_once_all_are_done(client):
+    from clabber_league.events.services.events import event_create
+    from tests.factories import DivisionFactory, FixtureFactory, SeasonFactory, TeamFactory
+
+    user = verified()
+    club = services.club_create(user=user, name="Step By Step", ruleset="klaberjass")
+    client.force_login(user)
+    url = reverse("club-home", args=[club.slug])
+
+    def steps() -> dict[str, bool]:
+        response = client.get(url)
+        guide = response.context["guide"]
+        return {s["key"]: s["done"] for s in guide} if response.context["show_guide"] else {}
+
+    assert steps() == dict.fromkeys(
+        ["members", "season", "division", "teams", "schedule", "night"], False
+    )
+    season = SeasonFactory(club=club)
+    division = DivisionFactory(season=season)
+    page = client.get(reverse("scheduling:season", args=[club.slug, season.slug]))
+    assert page.context["division_form"]["ruleset"].value() == "klaberjass"  # the club's
+    home, away = TeamFactory(division=division), TeamFactory(division=division)
+    done = steps()
+    assert done["members"] and done["season"] and done["division"] and done["teams"]
+    assert not done["schedule"]
+    assert (
+        reverse("scheduling:setup", args=[club.slug, division.pk])
+        in client.get(url).content.decode()
+    )
+    FixtureFactory(home=home, away=away)
+    event_create(club=club, user=user, name="Club night", date=season.start_date, rules="clabber")
+    assert steps() == {}  # every step done: the guide steps aside
+    again = client.get(url + "?guide=1")
+    assert again.context["show_guide"]
