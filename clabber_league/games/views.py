@@ -119,11 +119,16 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         refusal = services.game_confirm_refusal(
             game=game, user=request.user, access=request.club_access
         )
-    return render(
-        request,
-        "games/sheet.html",
-        _context(request, game, revisions=revisions, confirm_refusal=refusal),
-    )
+    context = _context(request, game, revisions=revisions, confirm_refusal=refusal)
+    if game.status in (Game.Status.FINISHED, Game.Status.CONFIRMED):
+        # Who accepted, how and when; and, while it waits, which sides are still to accept.
+        state = services.confirmation_state(game=game)
+        history = list(game.acceptances.order_by("at", "id"))
+        for acceptance in history:
+            acceptance.counts = acceptance.after_revision >= state.last_revision  # type: ignore[attr-defined]
+        context["history"] = history
+        context["waiting_names"] = [context["side_names"][s] for s in state.waiting]
+    return render(request, "games/sheet.html", context)
 
 
 # --- starting a game ----------------------------------------------------------------------
@@ -425,6 +430,8 @@ def _after_saving(request: HttpRequest, game: Game, deal: Deal) -> HttpResponse:
         messages.success(
             request, f"Deal {deal.number} saved ({words}: {score}). Game over: {winner}."
         )
+        if _at_table(request):  # the phone at the table: on to the sides' acceptance
+            return redirect("members:handover", club_slug=request.club.slug, pk=game.pk)
         return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
     messages.success(request, f"Deal {deal.number} saved ({words}: {score}).")
     return redirect("games:deal-new", club_slug=request.club.slug, pk=game.pk)

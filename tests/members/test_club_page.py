@@ -107,11 +107,12 @@ def test_the_list_reads_a_fixed_number_of_queries_however_many_games_wait(
     _more_games(table["game"], games - 1, by=scorer)
     opponent = table["opponent"].user
     access = access_for(club=club, user=opponent)
-    with django_assert_num_queries(7):  # the games, their sides and teams; disputes,
-        listed = selectors.games_to_confirm(access=access, user=opponent)  # seats, touchers
+    with django_assert_num_queries(8):  # the games, their sides and teams; disputes,
+        listed = selectors.games_to_confirm(access=access, user=opponent)  # seats, touchers,
+    # deals' recorders, acceptances
     assert len(listed) == games
     access = access_for(club=club, user=admin)
-    with django_assert_num_queries(8):  # the admin sits at none: the others, and the same
+    with django_assert_num_queries(9):  # the admin sits at none: the others, and the same
         assert len(selectors.games_to_confirm(access=access, user=admin)) == games
 
 
