@@ -333,9 +333,11 @@ def handover(request: HttpRequest, pk: int) -> HttpResponse:
             _add_errors(form, exc)
         else:
             if game.status == Game.Status.CONFIRMED:
-                # Shown here, not redirected: a confirmed game's table link opens nothing more.
                 messages.success(request, CONFIRMED)
-                return _handover_page(request, _game_or_404(request, game.pk))
+                if request.club_access.table is not None:
+                    # Shown here: a confirmed game's table link opens no page any more.
+                    return _handover_page(request, _game_or_404(request, game.pk))
+                return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
             sheet = selectors.acceptance_sheet(game=game, to_member=True)
             side = next(
                 (s for s in sheet["sides"] if s.side == _side_of(game, request.POST["player"])),

@@ -1,7 +1,8 @@
 """Members on phones, in two browser contexts: the club admin invites a player, who joins
 from the link and sets a PIN; at the table the scorer finishes the game and hands the phone
-over: a wrong PIN is refused, the right one accepts for Dads, which confirms, and the standings and ratings move.
-A dispute from the handover screen reaches the admin, who resolves it."""
+over: a wrong PIN is refused, the right one accepts for Dads, which confirms, and the
+standings and ratings move. A dispute from the handover screen reaches the admin, who
+resolves it."""
 
 import re
 
@@ -132,7 +133,7 @@ def test_invite_join_set_a_pin_and_confirm_on_the_scorers_phone(live_server, bro
         page.fill("#pin-B", PIN)
         page.get_by_role("button", name="Accept for Dads").click()
         expect(page.locator(".messages")).to_contain_text("every side has accepted")
-        expect(page.locator(".history-list")).to_contain_text("Bertha")
+        expect(page.locator("#acceptances")).to_contain_text("Accepted by Bertha")
         game.refresh_from_db()
         assert game.status == Game.Status.CONFIRMED and game.confirmed_by == bertha.user
 
