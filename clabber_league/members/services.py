@@ -65,6 +65,10 @@ PIN_ASCII = (
     "accepted."
 )
 PIN_WRONG = "Wrong PIN. {left} more tries on this game before it waits a while."
+ADMIN_SECRET_WRONG = (
+    "Wrong PIN or password of this club admin. {left} more tries on this game before it waits "
+    "a while."
+)
 PIN_LOCKED = (
     "Too many wrong PINs for this player on this game: try again in {minutes} minutes, or "
     "accept on your own phone."
@@ -476,7 +480,8 @@ def _check_secret(
             kind=THROTTLED,
             retry_after=PIN_LOCK_MINUTES * 60,
         )
-    raise MemberError.one(field, PIN_WRONG.format(left=left))
+    wrong = ADMIN_SECRET_WRONG if field == "admin" else PIN_WRONG
+    raise MemberError.one(field, wrong.format(left=left))
 
 
 # --- accepting a result with a PIN: the table phone or the scorer's phone ------------------

@@ -10,16 +10,20 @@ import datetime as dt
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
+from clabber_league.clubs.access import access_for
 from clabber_league.clubs.models import Role
 from clabber_league.events.models import Round
+from clabber_league.games import services as game_services
 from clabber_league.games import table_links
 from clabber_league.games.models import Game
 from clabber_league.leagues.models import TeamMember
+from clabber_league.members import services as members
 from clabber_league.scheduling.models import Fixture
 from clabber_league.standings.models import PlayerRating, TeamStanding
-from tests.browser.conftest import PHONE, assert_accessible, log_in
+from tests.browser.conftest import PHONE, assert_accessible, log_in, mules_v_dads
 from tests.factories import (
     ClubFactory,
     DivisionFactory,
@@ -178,3 +182,45 @@ def test_a_club_night_with_pins_chosen_at_check_in(live_server, page, browser):
     expect(phone.locator(".messages")).to_contain_text("every side has accepted")
     assert Game.objects.get(pk=game.pk).status == Game.Status.CONFIRMED
     assert PlayerRating.objects.count() == 4
+
+
+def test_a_player_with_no_pin_sets_one_at_the_table_with_the_admins_approval(live_server, page):
+    """Ann has no PIN: on the table phone the club admin present approves her new PIN with
+    the admin's password (typed by the admin); then Ann accepts for Dads with it."""
+    game = mules_v_dads()
+    club = game.club
+    _secretary(club)
+    access = access_for(club=club, user=get_user_model().objects.get(username="sec"))
+    for seat in game.seats.select_related("player"):
+        if seat.player.name != "Ann":
+            members.player_pin_set(
+                access=access, player_id=seat.player_id, pin=PINS[seat.player.name]
+            )
+    deal = {"maker": "A", "trump": "hearts", "points": {"A": 142, "B": 10}, "last_trick": "A"}
+    for _ in range(4):
+        game_services.deal_record(game=game, data=deal, at_table="2")
+    link = table_links.table_link_issue(game=game, table_label="2")
+
+    page.goto(live_server.url + table_links.table_link_path(link))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Accept the result")
+    page.get_by_role("link", name="Set one now with a club admin present").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Set a PIN at the table")
+    assert not page.evaluate(SIDEWAYS)
+    assert_accessible(page)
+    page.get_by_label("Ann").check()
+    page.get_by_label("New PIN (4 to 6 digits)").fill(PINS["Ann"])
+    page.get_by_label("The same PIN again").fill(PINS["Ann"])
+    page.get_by_label("The club admin's PIN or password").fill("wrong")
+    page.get_by_role("button", name="Set the PIN").click()
+    expect(page.locator(".field-error")).to_contain_text("Wrong PIN or password")
+    assert_accessible(page)
+    page.get_by_label("Ann").check()
+    page.get_by_label("New PIN (4 to 6 digits)").fill(PINS["Ann"])
+    page.get_by_label("The same PIN again").fill(PINS["Ann"])
+    page.get_by_label("The club admin's PIN or password").fill(PASSWORD)
+    page.get_by_role("button", name="Set the PIN").click()
+    expect(page.locator(".messages")).to_contain_text("Ann's PIN is set")
+    _accept(page, "Dads", "Ann")
+    expect(page.locator("#accept-state")).to_contain_text("Dads has accepted.")
+    _accept(page, "Mules", "Tom")
+    expect(page.locator(".messages")).to_contain_text("every side has accepted")

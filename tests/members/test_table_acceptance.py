@@ -346,7 +346,10 @@ def test_a_pin_set_at_the_table_needs_a_club_admins_own_secret(game, club, secre
             game=game, player_id=newcomer.pk, pin="2020", admin_id=admin.pk, admin_secret=secret
         )
 
-    assert _refused(lambda: set_pin("wrong"))["field"] == "admin"
+    assert _refused(lambda: set_pin("wrong")) == {
+        "field": "admin",
+        "message": services.ADMIN_SECRET_WRONG.format(left=4),
+    }
     scorer = MembershipFactory(club=club, role=Role.SCORER).user
     assert _refused(lambda: set_pin("x", admin=scorer))["message"] == services.PIN_ADMIN_CHOOSE
     assert services.person_for_player(newcomer) is None or not (
