@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs import services as club_services
@@ -135,6 +136,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 TEAM_TWICE = "A team cannot play itself."
+ACCEPTED_WAITING = "You accepted the result: the other side accepts next."
 NO_SUCH_FIXTURE = "No such fixture in this division."
 SEAT_EMPTY = "Choose who sits here, or give a substitute's name."
 NO_SUCH_PLAYER = "No player of the club is called “{name}”."
@@ -543,11 +545,16 @@ def game_abandon(request: HttpRequest, pk: int) -> HttpResponse:
 def game_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(request, pk)
     try:
-        services.game_confirm(game=game, user=request.user, access=request.club_access)
+        game = services.game_confirm(game=game, user=request.user, access=request.club_access)
     except services.GameError as exc:
         messages.error(request, exc.errors[0]["message"])
     else:
-        messages.success(request, "Result confirmed. Thank you!")
+        if game.status == Game.Status.CONFIRMED:
+            messages.success(request, gettext("Result confirmed. Thank you!"))
+        else:
+            messages.success(
+                request, gettext("You accepted the result: the other side accepts next.")
+            )
     return redirect(reverse("games:detail", kwargs={"club_slug": request.club.slug, "pk": pk}))
 
 
