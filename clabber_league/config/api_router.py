@@ -51,6 +51,7 @@ router.register(CLUB + "/ratings.csv", standings_api.RatingsCSVViewSet, basename
 router.register(CLUB + "/invitations", members_api.InvitationViewSet, basename="invitation")
 router.register(CLUB + "/disputes", members_api.DisputeViewSet, basename="dispute")
 router.register(GAME + "/handover", members_api.HandoverViewSet, basename="handover")
+router.register(CLUB + "/pins", members_api.PlayerPinViewSet, basename="player-pin")
 router.register(CLUB + "/events", events_api.EventViewSet, basename="event")
 router.register(EVENT + "/entries", events_api.EntryViewSet, basename="event-entry")
 router.register(EVENT + "/rounds", events_api.RoundViewSet, basename="event-round")

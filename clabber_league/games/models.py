@@ -365,3 +365,56 @@ class CorrectionKey(models.Model):
 
     def __str__(self) -> str:
         return f"Correction key {self.key} of game {self.game_id}"
+
+
+class Acceptance(models.Model):
+    """One side's acceptance of a finished game's result, or a club admin's for the whole
+    game (``side`` blank): who, how and when (``games.services.game_confirm``).
+
+    A result counts as confirmed only when every side that did not enter it has accepted
+    (``services.confirmation_state``). An acceptance covers the deals as they were when it
+    was given: ``after_revision`` is the game's last change to its deals then, and a later
+    correction leaves it in the history without counting any more."""
+
+    class How(models.TextChoices):
+        OWN_PHONE = "own_phone", "on their own phone"
+        PIN = "pin", "with their PIN on the table phone"
+        ADMIN = "admin", "by a club admin who entered nothing, for the whole game"
+        CLUB = "club", "in the name of the club (a club admin's ruling)"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="acceptances")
+    side = models.CharField(max_length=1, blank=True, help_text="Blank: the whole game.")
+    how = models.CharField(max_length=10, choices=How.choices)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="acceptances"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The account that accepted (the player's own, or the club admin's).",
+    )
+    device_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Whose phone the PIN was typed on, when it was someone's account.",
+    )
+    at_table = models.CharField(
+        max_length=40, blank=True, default="", help_text="The table link's table, if any."
+    )
+    after_revision = models.PositiveIntegerField(
+        default=0, help_text="The game's last change to its deals when it was given."
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "at", "id"]
+        indexes = [models.Index(fields=["game", "side"])]
+
+    def __str__(self) -> str:
+        return f"Acceptance of game {self.game_id} by side {self.side or '(all)'}"

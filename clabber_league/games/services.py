@@ -43,7 +43,7 @@ from clabber_league.scheduling.services.fixture_changes import fixture_result_up
 
 from . import adapters
 from .hooks import game_changed
-from .models import Deal, DealRevision, Game, GameSeat, GameSide
+from .models import Acceptance, Deal, DealRevision, Game, GameSeat, GameSide
 
 GAME_FINISHED = "This game is finished: no deal can be added."
 GAME_CONFIRMED = "This game is confirmed: its deals can no longer be changed."
@@ -67,6 +67,7 @@ CONFIRM_TOUCHED = (
     "who did not, confirms it."
 )
 CONFIRM_CLUB_ADMIN_ONLY = "Only a club admin confirms a result in the name of the club."
+ACCEPT_ALREADY = "This side has already accepted the result: the other side accepts now."
 SEATS_COUNT = "{ruleset} is played by {players} players; {given} seats were given."
 SEAT_TWICE = "A player can sit only once at a table."
 SEAT_OTHER_SIDE = "{player} plays for {team}, the other side: they cannot sit for {side_team}."
@@ -1237,23 +1238,164 @@ def game_close(*, game: Game, after_deal_in_progress: bool = True, user: Any = N
     return game
 
 
-#: How a result was confirmed, as the history says it.
-CONFIRM_HOW = {
-    "own_phone": "on their own phone",
-    "pin": "with their PIN on the scorer's phone",
-    "club": "in the name of the club",
-}
+#: How a result was accepted, as the history says it (``Acceptance.How``).
+CONFIRM_HOW = {how.value: str(how.label) for how in Acceptance.How}
 
 
-def game_touchers(*, game: Game) -> set[int]:
-    """The accounts that recorded, corrected or deleted any deal of ``game``."""
-    touched = set(
-        game.revisions.filter(action__in=DealRevision.TOUCHING)
-        .exclude(user=None)
-        .values_list("user_id", flat=True)
+@dataclass(frozen=True)
+class ConfirmationState:
+    """What a finished game's confirmation waits for, read once (``confirmation_states``).
+
+    ``entered``: the sides whose seated account recorded, corrected or deleted the deals,
+    with nothing changed after their last change through a phone of no known side: their
+    word is given, and they never accept. ``unknown``: something was entered through a
+    table link, an account not seated at the table (a shared phone) or by nobody recorded.
+    ``needed``: every other side, each of which must accept with a credential of its own."""
+
+    game_id: int
+    sides: tuple[str, ...]
+    #: (side, player id, account id or None) per seat, in seat order.
+    seats: tuple[tuple[str, int, int | None], ...]
+    touchers: frozenset[int]
+    entered: frozenset[str]
+    unknown: bool
+    #: side -> the acceptance that counts (given after the deals' last change).
+    accepted: Mapping[str, Acceptance]
+    last_revision: int
+
+    @property
+    def needed(self) -> tuple[str, ...]:
+        return tuple(s for s in self.sides if s not in self.entered)
+
+    @property
+    def waiting(self) -> tuple[str, ...]:
+        return tuple(s for s in self.needed if s not in self.accepted)
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.needed) and not self.waiting
+
+    def side_of(self, *, player_id: int | None = None, account_id: int | None = None) -> str | None:
+        for side, player, account in self.seats:
+            if (player_id is not None and player == player_id) or (
+                player_id is None and account_id is not None and account == account_id
+            ):
+                return side
+        return None
+
+
+def confirmation_states(games: Sequence[Game]) -> dict[int, ConfirmationState]:
+    """The confirmation state of each game, read for all of them at once (four queries)."""
+    ids = [g.pk for g in games]
+    if not ids:
+        return {}
+    seats: dict[int, list[tuple[str, int, int | None]]] = {pk: [] for pk in ids}
+    for game_id, side, player_id, account in (
+        GameSeat.objects.filter(game_id__in=ids)
+        .order_by("game_id", "seat")
+        .values_list("game_id", "side", "player_id", "player__user_id")
+    ):
+        seats[game_id].append((side, player_id, account))
+    touches: dict[int, list[tuple[int, int | None, str]]] = {pk: [] for pk in ids}
+    for game_id, rev_id, account, table in (
+        DealRevision.objects.filter(game_id__in=ids, action__in=DealRevision.TOUCHING)
+        .order_by("id")
+        .values_list("game_id", "id", "user_id", "entered_at_table")
+    ):
+        touches[game_id].append((rev_id, account, table))
+    recorders: dict[int, set[int]] = {pk: set() for pk in ids}
+    for game_id, account in Deal.objects.filter(game_id__in=ids).values_list(
+        "game_id", "created_by_id"
+    ):
+        if account is not None:
+            recorders[game_id].add(account)
+    acceptances: dict[int, list[Acceptance]] = {pk: [] for pk in ids}
+    for acceptance in Acceptance.objects.filter(game_id__in=ids).exclude(side="").order_by("id"):
+        acceptances[acceptance.game_id].append(acceptance)
+    return {pk: _state(pk, seats[pk], touches[pk], recorders[pk], acceptances[pk]) for pk in ids}
+
+
+def _state(
+    game_id: int,
+    seats: list[tuple[str, int, int | None]],
+    touches: list[tuple[int, int | None, str]],
+    recorders: set[int],
+    acceptances: list[Acceptance],
+) -> ConfirmationState:
+    side_of_account = {}
+    for side, _player, account in seats:
+        if account is not None:
+            side_of_account.setdefault(account, side)
+    last_known: dict[str, int] = {}
+    last_unknown = 0
+    touchers: set[int] = set(recorders)
+    for rev_id, account, table in touches:
+        if account is not None:
+            touchers.add(account)
+        side = side_of_account.get(account) if account is not None and not table else None
+        if side is None:
+            last_unknown = rev_id
+        else:
+            last_known[side] = rev_id
+    # A deal whose recorder the history does not name (rows from before the history): the
+    # recorder's side is known when they sit at the table.
+    unnamed = not touches and bool(recorders)
+    entered = {side for side, rev in last_known.items() if rev > last_unknown}
+    entered |= {side_of_account[a] for a in recorders if a in side_of_account and unnamed}
+    unknown = bool(last_unknown) or any(a not in side_of_account for a in recorders)
+    last_revision = max([rev for rev, _a, _t in touches], default=0)
+    accepted = {
+        a.side: a
+        for a in acceptances
+        if a.after_revision >= last_revision and a.side in {s for s, _p, _a in seats}
+    }
+    return ConfirmationState(
+        game_id=game_id,
+        sides=tuple(sorted({s for s, _p, _a in seats})),
+        seats=tuple(seats),
+        touchers=frozenset(touchers),
+        entered=frozenset(entered),
+        unknown=unknown,
+        accepted=accepted,
+        last_revision=last_revision,
     )
-    touched |= set(game.deals.exclude(created_by=None).values_list("created_by_id", flat=True))
-    return touched
+
+
+def confirmation_state(*, game: Game) -> ConfirmationState:
+    return confirmation_states([game])[game.pk]
+
+
+def acceptance_refusal(
+    state: ConfirmationState,
+    *,
+    account_id: int | None = None,
+    player_id: int | None = None,
+    is_admin: bool = False,
+) -> tuple[str | None, str]:
+    """THE rule of who may accept a finished game's result: ``(refusal, side)``, the
+    refusal None when they may, ``side`` the side they accept for ("" the whole game).
+
+    The one accepting is a seated player (``player_id``: their PIN proved it) or an account
+    (``account_id``, a club admin when ``is_admin``). Nobody who recorded, corrected or
+    deleted a deal accepts, nor their side while its word covers the deals (``entered``);
+    each other side accepts once; a club admin who touched nothing and sits at no side may
+    accept the whole game. Pure: every confirmation, one game or a list, asks this."""
+    if player_id is not None:
+        account_id = next((a for _s, p, a in state.seats if p == player_id), None)
+        side = state.side_of(player_id=player_id)
+    else:
+        side = state.side_of(account_id=account_id)
+    if account_id is not None and account_id in state.touchers:
+        return CONFIRM_TOUCHED, ""
+    if side is None:
+        if is_admin and player_id is None and account_id is not None:
+            return None, ""
+        return CONFIRM_NOT_SEATED, ""
+    if side in state.entered:
+        return CONFIRM_SAME_SIDE, side
+    if side in state.accepted:
+        return ACCEPT_ALREADY, side
+    return None, side
 
 
 #: The one hook by which a layer above holds a finished game back from being confirmed
@@ -1268,6 +1410,11 @@ def confirm_hold_register(hook: Callable[[Game], str | None]) -> None:
         CONFIRM_HOLDS.append(hook)
 
 
+def game_touchers(*, game: Game) -> set[int]:
+    """The accounts that recorded, corrected or deleted any deal of ``game``."""
+    return set(confirmation_state(game=game).touchers)
+
+
 def game_confirm_refusal(
     *,
     game: Game,
@@ -1275,39 +1422,31 @@ def game_confirm_refusal(
     player: Player | None = None,
     access: ClubAccess | None = None,
 ) -> str | None:
-    """Why the confirmer may not confirm ``game``, or None when they may.
-
-    The confirmer is an account (``user``, with its ``access`` to the club as the page or
-    the API resolved it: ``clubs.access`` decides roles, this function never looks them up;
-    without ``access`` the account is no club admin) or a player seated at the table
-    confirming on the scorer's phone (``player``). The one rule of who confirms a result
-    (README, "Security"): whoever recorded, corrected or deleted any deal of the game may
-    not, nor any player seated on that person's side; a player of the other side may, and so
-    may a club admin who touched no deal and does not sit on such a side.
-    """
+    """Why the confirmer may not accept ``game``'s result now, or None when they may:
+    the confirm holds (an open dispute), then ``acceptance_refusal``. ``access`` is the
+    account's access to the club as the page or the API resolved it (roles are decided
+    there; without it the account is no club admin)."""
     for hold in CONFIRM_HOLDS:
         reason = hold(game)
         if reason:
             return reason
+    refusal, _side = _refusal(game, confirmation_state(game=game), user, player, access)
+    return refusal
+
+
+def _refusal(
+    game: Game,
+    state: ConfirmationState,
+    user: Any,
+    player: Player | None,
+    access: ClubAccess | None,
+) -> tuple[str | None, str]:
     if player is not None:
-        account_id = player.user_id
-        seat = game.seats.filter(player=player).first()
-        is_admin = False
-    else:
-        account_id = getattr(user, "pk", None)
-        seat = game.seats.filter(player__user_id=account_id).first() if account_id else None
-        is_admin = bool(account_id) and _manages(access, game)
-    touchers = game_touchers(game=game)
-    if account_id is not None and account_id in touchers:
-        return CONFIRM_TOUCHED
-    touched_sides = set(
-        game.seats.filter(player__user_id__in=touchers).values_list("side", flat=True)
+        return acceptance_refusal(state, player_id=player.pk)
+    account_id = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
+    return acceptance_refusal(
+        state, account_id=account_id, is_admin=bool(account_id) and _manages(access, game)
     )
-    if seat is not None and seat.side in touched_sides:
-        return CONFIRM_SAME_SIDE
-    if seat is None and not is_admin:
-        return CONFIRM_NOT_SEATED
-    return None
 
 
 def _manages(access: ClubAccess | None, game: Game) -> bool:
@@ -1324,47 +1463,71 @@ def game_confirm(
     access: ClubAccess | None = None,
     how: str | None = None,
     device_user: Any = None,
+    at_table: str = "",
 ) -> Game:
-    """Confirm a finished game; then no deal can be changed (bridge clubs' two-person check).
+    """Accept a finished game's result for the confirmer's side; the game is confirmed
+    (then no deal can be changed) once every side that did not enter it has accepted.
 
-    Who may confirm is ``game_confirm_refusal``'s rule. ``player`` is a seated player
-    confirming at the table (by PIN on the phone of ``device_user``, the scorer's); ``user``
-    the account that confirms otherwise, with its ``access`` to the club as the page or the
-    API resolved it (``clubs.access``: the caller decides roles; without ``access`` the
-    account is no club admin). ``how`` (``CONFIRM_HOW``)
-    defaults to "pin" for a player and "own_phone" for an account; "club" is a club admin
-    resolving a dispute, who confirms in the name of the club even after correcting the
-    deals (the club's ruling, recorded as such). The history records who confirmed and how.
-    """
-    how = how or ("pin" if player is not None else "own_phone")
-    if how not in CONFIRM_HOW:
+    Every page, API call, table phone, club night and cup confirms through here; who may
+    is ``acceptance_refusal``'s rule. ``player`` is a seated player whose PIN was checked
+    (on the phone of ``device_user``, or a table link's phone: ``at_table``); ``user`` the
+    account that accepts otherwise, with its ``access`` to the club. An unseated club
+    admin who touched nothing accepts the whole game ("admin"). ``how="club"`` is a club
+    admin's ruling (a dispute resolved): the whole game, even after correcting deals. The
+    acceptances are the history: who, how, when."""
+    if how is not None and how not in CONFIRM_HOW:
         raise ValueError(f"unknown way of confirming: {how!r}")
     game = _game_locked(game.pk)
     if game.status == Game.Status.CONFIRMED:
         raise GameError.one("game", GAME_ALREADY_CONFIRMED, kind=CONFLICT)
     if game.status != Game.Status.FINISHED:
         raise GameError.one("game", GAME_NOT_FINISHED, kind=CONFLICT)
-    if how == "club":
-        refusal = None if _manages(access, game) else CONFIRM_CLUB_ADMIN_ONLY
+    state = confirmation_state(game=game)
+    if how == Acceptance.How.CLUB:
+        if not _manages(access, game):
+            raise GameError.one("game", CONFIRM_CLUB_ADMIN_ONLY, kind=FORBIDDEN)
+        side = ""
     else:
-        refusal = game_confirm_refusal(game=game, user=user, player=player, access=access)
-    if refusal is not None:
-        raise GameError.one("game", refusal, kind=FORBIDDEN)  # who may confirm: 403
+        refusal = next((r for r in (hold(game) for hold in CONFIRM_HOLDS) if r), None)
+        if refusal is None:
+            refusal, side = _refusal(game, state, user, player, access)
+        if refusal is not None:
+            kind = CONFLICT if refusal == ACCEPT_ALREADY else FORBIDDEN  # who may: 403
+            raise GameError.one("game", refusal, kind=kind)
+        if side == "":
+            how = Acceptance.How.ADMIN
+        elif how is None or how == Acceptance.How.ADMIN:
+            how = Acceptance.How.PIN if player is not None else Acceptance.How.OWN_PHONE
     account = player.user if player is not None else user
+    account = account if getattr(account, "is_authenticated", False) else None
+    device = device_user if getattr(device_user, "is_authenticated", False) else None
+    acceptance = Acceptance.objects.create(
+        game=game,
+        side=side,
+        how=how,
+        player=player,
+        user=account,
+        device_user=device,
+        at_table=at_table,
+        after_revision=state.last_revision,
+    )
+    if side and not confirmation_state(game=game).complete:
+        return game  # waiting for the other side(s)
     game.status = Game.Status.CONFIRMED
-    game.confirmed_at = timezone.now()
+    game.confirmed_at = acceptance.at
     game.confirmed_by = account
     game.save(update_fields=["status", "confirmed_at", "confirmed_by"])
     how_recorded: dict[str, Any] = {"how": how}
     if player is not None:
         how_recorded.update(player=player.pk, name=player.name)
-    if device_user is not None:
-        how_recorded["device_user"] = device_user.pk
+    if device is not None:
+        how_recorded["device_user"] = device.pk
     DealRevision.objects.create(
         game=game,
         action=DealRevision.Action.CONFIRM,
         user=account,
         after=how_recorded,
+        entered_at_table=at_table,
     )
     game_changed.send(game=game, status_before=Game.Status.FINISHED, fixture=None)
     return game

@@ -537,6 +537,7 @@ API_ACTIONS = {
     "GameViewSet": {"retrieve", "paper_sheet"},
     "DealViewSet": None,  # every action
     "RevisionViewSet": None,
+    "HandoverViewSet": None,  # members: the sides' acceptance at the end of the game
 }
 
 

@@ -45,9 +45,13 @@ def table_link_open(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("table-link-start", token=token)
     table_links.session_remember(request, link)
     game = link.game
-    words = OPENED if link.table_label else OPENED_UNNAMED
-    messages.info(request, words.format(game=game.pk, table=link.table_label))
-    target = "games:deal-new" if game.status == Game.Status.IN_PROGRESS else "games:detail"
+    if game.status == Game.Status.IN_PROGRESS:  # a finished game: its acceptance screen
+        words = OPENED if link.table_label else OPENED_UNNAMED
+        messages.info(request, words.format(game=game.pk, table=link.table_label))
+    target = {
+        Game.Status.IN_PROGRESS: "games:deal-new",
+        Game.Status.FINISHED: "members:handover",  # the sides' acceptance screen
+    }.get(game.status, "games:detail")
     return redirect(target, club_slug=game.club.slug, pk=game.pk)
 
 

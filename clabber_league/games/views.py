@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs import services as club_services
@@ -121,17 +121,23 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         refusal = services.game_confirm_refusal(
             game=game, user=request.user, access=request.club_access
         )
-    return render(
-        request,
-        "games/sheet.html",
-        _context(request, game, revisions=revisions, confirm_refusal=refusal),
-    )
+    context = _context(request, game, revisions=revisions, confirm_refusal=refusal)
+    if game.status in (Game.Status.FINISHED, Game.Status.CONFIRMED):
+        # Who accepted, how and when; and, while it waits, which sides are still to accept.
+        state = services.confirmation_state(game=game)
+        history = list(game.acceptances.order_by("at", "id"))
+        for acceptance in history:
+            acceptance.counts = acceptance.after_revision >= state.last_revision  # type: ignore[attr-defined]
+        context["history"] = history
+        context["waiting_names"] = [context["side_names"][s] for s in state.waiting]
+    return render(request, "games/sheet.html", context)
 
 
 # --- starting a game ----------------------------------------------------------------------
 
 
 TEAM_TWICE = "A team cannot play itself."
+ACCEPTED_WAITING = "You accepted the result: the other side accepts next."
 NO_SUCH_FIXTURE = "No such fixture in this division."
 SEAT_EMPTY = "Choose who sits here, or give a substitute's name."
 PAGE_KEY_INVALID = gettext_lazy(
@@ -435,6 +441,8 @@ def _after_saving(request: HttpRequest, game: Game, deal: Deal) -> HttpResponse:
         messages.success(
             request, f"Deal {deal.number} saved ({words}: {score}). Game over: {winner}."
         )
+        if _at_table(request):  # the phone at the table: on to the sides' acceptance
+            return redirect("members:handover", club_slug=request.club.slug, pk=game.pk)
         return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
     messages.success(request, f"Deal {deal.number} saved ({words}: {score}).")
     return redirect("games:deal-new", club_slug=request.club.slug, pk=game.pk)
@@ -546,11 +554,16 @@ def game_abandon(request: HttpRequest, pk: int) -> HttpResponse:
 def game_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(request, pk)
     try:
-        services.game_confirm(game=game, user=request.user, access=request.club_access)
+        game = services.game_confirm(game=game, user=request.user, access=request.club_access)
     except services.GameError as exc:
         messages.error(request, exc.errors[0]["message"])
     else:
-        messages.success(request, "Result confirmed. Thank you!")
+        if game.status == Game.Status.CONFIRMED:
+            messages.success(request, gettext("Result confirmed. Thank you!"))
+        else:
+            messages.success(
+                request, gettext("You accepted the result: the other side accepts next.")
+            )
     return redirect(reverse("games:detail", kwargs={"club_slug": request.club.slug, "pk": pk}))
 
 

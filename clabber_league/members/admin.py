@@ -12,11 +12,11 @@ class InvitationAdmin(admin.ModelAdmin):
 
 @admin.register(MemberProfile)
 class MemberProfileAdmin(admin.ModelAdmin):
-    """The PIN is never shown: only whether one is set and whether it is locked."""
+    """The PIN is never shown: only whether one is set, when and where."""
 
-    list_display = ["user", "has_pin", "pin_failures", "pin_locked_at"]
-    fields = ["user", "pin_failures", "pin_locked_at"]
-    readonly_fields = ["user"]
+    list_display = ["__str__", "user", "has_pin", "pin_set_at", "pin_set_how"]
+    fields = ["user", "pin_set_at", "pin_set_how"]
+    readonly_fields = ["user", "pin_set_at", "pin_set_how"]
 
 
 @admin.register(Dispute)

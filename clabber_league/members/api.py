@@ -1,5 +1,6 @@
 """API of members: invitations and disputes (club admins), the scorer's phone handed to
-the other side (confirm by PIN, or dispute), and a member's own settings (``/api/me/
+the other side (confirm by PIN, or dispute), players' PINs on the secretary's phone,
+and a member's own settings (``/api/me/
 settings/``: the confirmation PIN, the name on public pages). The same services as the
 pages; a refusal answers ``{"errors": [{"field", "message"}]}`` with its kind's status
 (400 invalid, 409 a conflict with what is stored; 429 when PIN tries are throttled).
@@ -22,8 +23,10 @@ from rest_framework.views import APIView
 
 from clabber_league.clubs.api_base import ClubPermission, ClubScopedMixin
 from clabber_league.clubs.models import Player, Role
-from clabber_league.games.api import GameSerializer
+from clabber_league.clubs.privacy import sees_names
+from clabber_league.games.api import TABLE_AUTHENTICATION, GameSerializer
 from clabber_league.games.models import Game
+from clabber_league.games.table_links import api_grant, at_table
 
 from . import selectors, services
 from .models import Dispute, Invitation
@@ -179,28 +182,118 @@ class DisputeViewSet(
 
 
 class HandoverConfirmSerializer(serializers.Serializer):
-    player = serializers.IntegerField(help_text="The other side's player who confirms.")
-    pin = serializers.CharField(max_length=6, help_text="Their confirmation PIN (4-6 digits).")
+    player = serializers.IntegerField(help_text="The seated player who accepts for their side.")
+    pin = serializers.CharField(
+        max_length=6, help_text="Their confirmation PIN (4 to 6 ASCII digits)."
+    )
 
 
 class HandoverDisputeSerializer(serializers.Serializer):
-    player = serializers.IntegerField(required=False, allow_null=True)
+    player = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Who disputes (required on a table link)."
+    )
+    pin = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=6,
+        help_text="Their PIN: required on a table link (no account), where it proves who it is.",
+    )
     reason = serializers.CharField(max_length=1000)
 
 
+class TablePinSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The seated player with no PIN yet.")
+    pin = serializers.CharField(max_length=6, help_text="Their new PIN (4 to 6 ASCII digits).")
+    admin = serializers.IntegerField(help_text="The id of the club admin present who approves.")
+    admin_secret = serializers.CharField(
+        max_length=128, help_text="That admin's own PIN or password."
+    )
+
+
+class PlayerPinStateSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField(help_text="As the caller may see it (initials if private).")
+    has_pin = serializers.BooleanField()
+
+
+class SideStateSerializer(serializers.Serializer):
+    side = serializers.CharField(help_text="The side's letter, for clients; never shown.")
+    name = serializers.CharField(help_text="The team's name, else its players'.")
+    score = serializers.IntegerField()
+    state = serializers.ChoiceField(
+        choices=["entered", "accepted", "waiting"],
+        help_text="entered: its account entered the deals, it does not accept; accepted; "
+        "waiting: still to accept.",
+    )
+    players = PlayerPinStateSerializer(many=True)
+
+
+class AcceptanceSerializer(serializers.Serializer):
+    side = serializers.CharField(help_text="Blank: the whole game (a club admin).")
+    how = serializers.CharField(help_text="own_phone, pin, admin or club.")
+    player = serializers.IntegerField(allow_null=True, source="player_id")
+    at = serializers.DateTimeField()
+    at_table = serializers.CharField()
+    counts = serializers.BooleanField(help_text="False once a deal changed after it.")
+
+
+class ConfirmationSerializer(serializers.Serializer):
+    status = serializers.CharField(help_text="The game's status.")
+    sides = SideStateSerializer(many=True)
+    waiting = serializers.ListField(
+        child=serializers.CharField(), help_text="The names of the sides still to accept."
+    )
+    acceptances = AcceptanceSerializer(many=True)
+
+
 class HandoverViewSet(ClubScopedMixin, viewsets.GenericViewSet):
-    """The scorer's phone, handed to the other side once the game is finished."""
+    """Accepting a finished game's result at the table: on the table link's phone
+    (``Authorization: Table <token>``, no account) or a scorer's, each side with the PIN
+    of one of its players; the same services and the same rule as the pages."""
 
     write_need = "score"
     serializer_class = HandoverConfirmSerializer
     queryset = Game.objects.none()
+    authentication_classes = TABLE_AUTHENTICATION
+    table_grant = api_grant
 
     def _game(self) -> Game:
         return get_object_or_404(Game.objects.filter(club=self.club), pk=self.kwargs["game_id"])
 
+    def _device(self, request: Request) -> Any:
+        return request.user if request.user.is_authenticated else None
+
+    @extend_schema(responses={200: ConfirmationSerializer})
+    @action(detail=False, methods=["get"])
+    def state(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Who entered the result, who has accepted, who is still to accept, and every
+        acceptance given (who, how, when)."""
+        game = self._game()
+        sheet = selectors.acceptance_sheet(game=game, to_member=sees_names(self.club_access))
+        body = {
+            "status": game.status,
+            "sides": [
+                {
+                    "side": s.side,
+                    "name": s.name,
+                    "score": s.score,
+                    "state": s.state,
+                    "players": [{"id": p.pk, "name": n, "has_pin": has} for p, n, has in s.players],
+                }
+                for s in sheet["sides"]
+            ],
+            "waiting": [s.name for s in sheet["waiting"]]
+            if game.status == Game.Status.FINISHED
+            else [],
+            "acceptances": sheet["history"],
+        }
+        return Response(ConfirmationSerializer(body).data)
+
     @extend_schema(request=HandoverConfirmSerializer, responses={200: GameSerializer})
     @action(detail=False, methods=["post"])
     def confirm(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """One side accepts with a player's PIN; the game is confirmed once every side that
+        did not enter it has accepted (its ``status`` says which: see ``state``)."""
         game = self._game()
         body = HandoverConfirmSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -208,7 +301,8 @@ class HandoverViewSet(ClubScopedMixin, viewsets.GenericViewSet):
             game=game,
             player_id=body.validated_data["player"],
             pin=body.validated_data["pin"],
-            device_user=request.user,
+            device_user=self._device(request),
+            at_table=at_table(self.club_access, request.user),
         )
         return Response(GameSerializer(game, context=self.get_serializer_context()).data)
 
@@ -222,24 +316,79 @@ class HandoverViewSet(ClubScopedMixin, viewsets.GenericViewSet):
             game=game,
             reason=body.validated_data["reason"],
             player_id=body.validated_data.get("player"),
-            device_user=request.user,
+            pin=body.validated_data.get("pin") or None,
+            device_user=self._device(request),
             request=request,
         )
         return Response(DisputeSerializer(dispute).data, status=status.HTTP_201_CREATED)
 
+    @extend_schema(request=TablePinSerializer, responses={204: None})
+    @action(detail=False, methods=["post"])
+    def pin(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """A seated player with no PIN yet sets one at the table, approved by a club admin
+        present with the admin's own PIN or password."""
+        game = self._game()
+        body = TablePinSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.table_pin_set(
+            game=game,
+            player_id=body.validated_data["player"],
+            pin=body.validated_data["pin"],
+            admin_id=body.validated_data["admin"],
+            admin_secret=body.validated_data["admin_secret"],
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PlayerPinSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The club's player.")
+    pin = serializers.CharField(
+        max_length=6, help_text="Their new PIN (4 to 6 ASCII digits), typed by the player."
+    )
+
+
+class PlayerPinResetSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The club's player whose PIN is forgotten.")
+
+
+class PlayerPinViewSet(ClubScopedMixin, viewsets.GenericViewSet):
+    """Players' PINs on a club admin's phone (the secretary's, at check-in): a player with
+    no PIN yet types one; a club admin resets a forgotten one. The PIN is never returned."""
+
+    write_need = "manage"
+    permission_classes = [ManageReadsToo]
+    serializer_class = PlayerPinSerializer
+    queryset = Player.objects.none()
+
+    @extend_schema(request=PlayerPinSerializer, responses={204: None})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        body = PlayerPinSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.player_pin_set(
+            access=self.club_access,
+            player_id=body.validated_data["player"],
+            pin=body.validated_data["pin"],
+        )
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=PlayerPinResetSerializer, responses={204: None})
+    @action(detail=False, methods=["post"])
+    def reset(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        body = PlayerPinResetSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.player_pin_reset(access=self.club_access, player_id=body.validated_data["player"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
 
 class MySettingsSerializer(serializers.Serializer):
     has_pin = serializers.BooleanField(read_only=True, help_text="A confirmation PIN is set.")
-    pin_locked = serializers.BooleanField(
-        read_only=True, help_text="Locked after too many wrong tries: set a new PIN."
-    )
     pin = serializers.CharField(
         write_only=True,
         required=False,
         allow_null=True,
         max_length=6,
-        help_text="A new confirmation PIN (4 to 6 digits; it also unlocks a locked one), "
-        "or null to remove it and confirm from your own phone.",
+        help_text="A new confirmation PIN (4 to 6 ASCII digits), or null to remove it and "
+        "accept results on your own phone.",
     )
     name_public = serializers.BooleanField(
         required=False,
@@ -257,7 +406,6 @@ class MySettingsView(APIView):
         profile = services.profile_for(user)
         return {
             "has_pin": profile.has_pin,
-            "pin_locked": profile.pin_locked_at is not None,
             "name_public": services.profile_name_public(user=user),
         }
 
@@ -297,6 +445,13 @@ REQUEST_EXAMPLES = {
     },
     "ResolveRequest": {"resolution": "Deal 3 corrected: the bell was side A's."},
     "HandoverConfirmRequest": {"player": 7, "pin": "4821"},
-    "HandoverDisputeRequest": {"player": 7, "reason": "Deal 3: our four jacks are missing."},
+    "HandoverDisputeRequest": {
+        "player": 7,
+        "pin": "4821",
+        "reason": "Deal 3: our four jacks are missing.",
+    },
+    "TablePinRequest": {"player": 9, "pin": "2580", "admin": 3, "admin_secret": "7314"},
+    "PlayerPinRequest": {"player": 9, "pin": "2580"},
+    "PlayerPinResetRequest": {"player": 9},
     "MySettingsRequest": {"pin": "4821", "name_public": False},
 }

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from allauth.account.forms import LoginForm
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import Role
+
+PIN_MISMATCH = _("The two PINs differ: type the same PIN twice.")
 
 
 class AxesLoginForm(LoginForm):
@@ -71,19 +76,60 @@ class PrivacyForm(forms.Form):
     )
 
 
-class HandoverForm(forms.Form):
-    player = forms.CharField(label="Who is confirming")
-    pin = forms.CharField(
+def _pin_field(label: Any) -> forms.CharField:
+    """A PIN as typed: masked, the phone's number pad; the service checks the digits (so
+    that other scripts' digits get their own message)."""
+    return forms.CharField(
         max_length=6,
-        label="Your PIN",
-        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        label=label,
+        widget=forms.PasswordInput(
+            attrs={"inputmode": "numeric", "autocomplete": "off", "maxlength": "6"}
+        ),
     )
 
 
+class HandoverForm(forms.Form):
+    """One side accepts: who they are and their PIN."""
+
+    player = forms.CharField(label=_("Who is accepting"))
+    pin = _pin_field(_("Your PIN"))
+
+
 class DisputeForm(forms.Form):
-    player = forms.CharField(required=False, label="Who disputes")
+    player = forms.CharField(required=False, label=_("Who disputes"))
+    pin = forms.CharField(
+        required=False,
+        max_length=6,
+        label=_("Your PIN"),
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
     reason = forms.CharField(
-        max_length=1000, widget=forms.Textarea(attrs={"rows": 3}), label="What is wrong"
+        max_length=1000, widget=forms.Textarea(attrs={"rows": 3}), label=_("What is wrong")
+    )
+
+
+class NewPinForm(forms.Form):
+    """A player types a new PIN on someone else's phone (twice, as nobody sees it)."""
+
+    player = forms.CharField(label=_("Who sets a PIN"))
+    pin = _pin_field(_("New PIN (4 to 6 digits)"))
+    pin_again = _pin_field(_("The same PIN again"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("pin") and data.get("pin_again") != data.get("pin"):
+            self.add_error("pin_again", PIN_MISMATCH)
+        return data
+
+
+class TablePinForm(NewPinForm):
+    """At the table, a club admin present approves the new PIN with their own secret."""
+
+    admin = forms.CharField(label=_("Club admin who approves"))
+    admin_secret = forms.CharField(
+        max_length=128,
+        label=_("The club admin's PIN or password"),
+        widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
     )
 
 

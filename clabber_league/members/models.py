@@ -7,8 +7,10 @@ them imports it.
 - An ``Invitation`` lets one person join one club with the role it names, by email or by
   a link (shown as a QR code at the club). It is used once, expires, and can be revoked.
   Its link carries the invitation's id signed with Django's signing (no token is stored).
-- A ``MemberProfile`` is a login's personal settings: the confirmation PIN (hashed with
-  Django's password hashers; locked after ``MEMBER_PIN_MAX_FAILURES`` wrong tries).
+- A ``MemberProfile`` is a person, with a login or not: their confirmation PIN (hashed
+  with Django's password hashers); a player without a login links to theirs
+  (``PlayerPerson``). Wrong tries are counted per game and per day (``PinGuard``,
+  ``PinDay``): a limit slows the tries, it never locks the person out of every game.
   Whether their name is shown on the public pages of a public club is the player's
   ``name_public`` (clubs), which the member sets here.
 - A ``Dispute`` is raised at the table instead of confirming; a club admin resolves it.
@@ -83,19 +85,80 @@ class Invitation(models.Model):
 
 
 class MemberProfile(models.Model):
+    """A person (with a login or not): their confirmation PIN.
+
+    The PIN belongs to the person, not to one club's player: a person with a login has one
+    profile (``user``), whichever clubs they play in; a person with no login has a profile
+    that their club's player links to (``PlayerPerson``), and it joins their login when
+    they get one (``services.person_for_player``). Hashed with Django's password hashers.
+    Wrong tries are counted per game (``PinGuard``) and per day (``PinDay``), never as a
+    lock on the person."""
+
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="member_profile"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="member_profile",
     )
     pin_hash = models.CharField(max_length=256, blank=True)
-    pin_failures = models.PositiveSmallIntegerField(default=0)
-    pin_locked_at = models.DateTimeField(null=True, blank=True)
+    pin_set_at = models.DateTimeField(null=True, blank=True)
+    pin_set_how = models.CharField(max_length=20, blank=True, help_text="Where it was set.")
 
     def __str__(self) -> str:
-        return f"Profile of {self.user}"
+        return f"Profile of {self.user}" if self.user_id else f"Person {self.pk}"
 
     @property
     def has_pin(self) -> bool:
         return bool(self.pin_hash)
+
+
+class PlayerPerson(models.Model):
+    """A club's player without a login, and the person (with their PIN) they are."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="person_link")
+    person = models.ForeignKey(MemberProfile, on_delete=models.CASCADE, related_name="player_links")
+
+    def __str__(self) -> str:
+        return f"{self.player} is person {self.person_id}"
+
+
+class PinGuard(models.Model):
+    """Wrong PIN tries of one person on one game: after ``MEMBER_PIN_MAX_FAILURES`` the
+    person's acceptance of that game waits ``PIN_LOCK_MINUTES``; other games are not
+    touched."""
+
+    person = models.ForeignKey(MemberProfile, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    failures = models.PositiveSmallIntegerField(default=0)
+    locked_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["person", "game"], name="pin_guard_once_per_game")
+        ]
+
+    def __str__(self) -> str:
+        return f"PIN tries of person {self.person_id} on game {self.game_id}"
+
+
+class PinDay(models.Model):
+    """Wrong PIN tries of one person in one day, over all games: past
+    ``PIN_DAILY_FAILURES`` each further try waits ``PIN_SLOW_SECONDS`` (slowed, never
+    locked: a right PIN after the wait is accepted)."""
+
+    person = models.ForeignKey(MemberProfile, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    failures = models.PositiveIntegerField(default=0)
+    slowed_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["person", "day"], name="pin_day_once_per_day")
+        ]
+
+    def __str__(self) -> str:
+        return f"PIN tries of person {self.person_id} on {self.day}"
 
 
 class Dispute(models.Model):

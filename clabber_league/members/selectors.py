@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import F, Q, QuerySet
@@ -10,12 +11,17 @@ from django.utils import timezone
 
 from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Club, Player
-from clabber_league.games.models import Deal, DealRevision, Game, GameSeat
-from clabber_league.games.services import CONFIRM_HOLDS
+from clabber_league.games.models import Acceptance, DealRevision, Game
+from clabber_league.games.services import (
+    CONFIRM_HOLDS,
+    acceptance_refusal,
+    confirmation_state,
+    confirmation_states,
+)
 from clabber_league.scheduling.models import Fixture
 from clabber_league.standings.models import PlayerGameStat, PlayerRating
 
-from .models import Dispute, Invitation, MemberProfile
+from .models import Dispute, Invitation, MemberProfile, PlayerPerson
 
 MY_GAMES_LIMIT = 20
 MY_FIXTURES_LIMIT = 10
@@ -55,25 +61,79 @@ def dispute_hold(game: Game) -> str | None:
     return None
 
 
-def handover_candidates(*, game: Game, device_user: Any) -> list[dict[str, Any]]:
-    """The players who may take the phone: seated on a side other than the phone holder's,
-    each with whether they can confirm by PIN here."""
-    seats = list(game.seats.select_related("player__user").order_by("seat"))
-    device_sides = {s.side for s in seats if s.player.user_id == getattr(device_user, "pk", None)}
-    user_ids = [s.player.user_id for s in seats if s.player.user_id]
-    profiles = {p.user_id: p for p in MemberProfile.objects.filter(user_id__in=user_ids)}
-    out = []
-    for s in seats:
-        if s.side in device_sides:
-            continue
-        profile = profiles.get(s.player.user_id)
-        out.append(
-            {
-                "player": s.player,
-                "side": s.side,
-                "has_pin": bool(profile and profile.has_pin and not profile.pin_locked_at),
-            }
+@dataclass
+class SideToAccept:
+    """One side of a finished game, as the acceptance screen shows it."""
+
+    side: str
+    name: str
+    score: int
+    #: (player, shown name, whether they have a PIN) per seated player, in seat order.
+    players: list[tuple[Player, str, bool]]
+    #: "entered" (their word is given), "accepted", or "waiting".
+    state: str
+    acceptance: Acceptance | None = None
+
+
+def acceptance_sheet(*, game: Game, to_member: bool) -> dict[str, Any]:
+    """The final sheet for the acceptance screen: per side its name (the team's, else its
+    players'; never a side letter), score, players (with whether each has a PIN) and
+    where its acceptance stands, from the one rule's ``confirmation_state``; the sides still
+    to accept; and every acceptance given (the history: who, how, when)."""
+    state = confirmation_state(game=game)
+    seats = list(game.seats.select_related("player").order_by("seat"))
+    teams = {s.side: s.team for s in game.sides.select_related("team")}
+    players = [s.player for s in seats]
+    with_pin = players_with_pin(players)
+    sides = []
+    for side in state.sides:
+        mine = [s.player for s in seats if s.side == side]
+        shown = [p.shown_name(to_member=to_member) for p in mine]
+        team = teams.get(side)
+        status = (
+            "entered"
+            if side in state.entered
+            else "accepted"
+            if side in state.accepted
+            else "waiting"
         )
+        sides.append(
+            SideToAccept(
+                side=side,
+                name=team.name if team else " & ".join(shown),
+                score=game.scores.get(side, 0),
+                players=[(p, n, p.pk in with_pin) for p, n in zip(mine, shown, strict=True)],
+                state=status,
+                acceptance=state.accepted.get(side),
+            )
+        )
+    history = list(
+        Acceptance.objects.filter(game=game).select_related("player", "user").order_by("at", "id")
+    )
+    for acceptance in history:
+        acceptance.counts = acceptance.after_revision >= state.last_revision  # type: ignore[attr-defined]
+    return {
+        "sides": sides,
+        "waiting": [s for s in sides if s.state == "waiting"],
+        "history": history,
+        "state": state,
+    }
+
+
+def players_with_pin(players: list[Player]) -> set[int]:
+    """The ids of ``players`` whose person has a PIN (by login or by link)."""
+    by_user = {p.user_id: p.pk for p in players if p.user_id}
+    out = {
+        by_user[u]
+        for u in MemberProfile.objects.filter(user_id__in=by_user)
+        .exclude(pin_hash="")
+        .values_list("user_id", flat=True)
+    }
+    out |= set(
+        PlayerPerson.objects.filter(player__in=players)
+        .exclude(person__pin_hash="")
+        .values_list("player_id", flat=True)
+    )
     return out
 
 
@@ -158,13 +218,9 @@ def games_to_confirm(*, access: ClubAccess, user: Any) -> list[Game]:
 
 
 def _may_confirm(games: list[Game], *, user: Any, access: ClubAccess) -> dict[int, bool]:
-    """game id -> whether ``user`` may confirm it: ``games.services.game_confirm_refusal``
-    returns None, for an account with its ``access``. That function reads each game on its
-    own (about five queries a game); this reads the same facts of every game at once: the
-    open disputes (``dispute_hold``, the confirm hold this app registers; any other hold is
-    asked game by game), the seats and who touched the deals. The rule: whoever recorded,
-    corrected or deleted a deal may not confirm, nor a player seated on that person's side;
-    a player seated elsewhere may, and so may a club admin who sits on no side."""
+    """game id -> whether ``user`` may accept it now: the open disputes (``dispute_hold``,
+    the confirm hold this app registers; any other hold is asked game by game), then the one
+    rule, ``games.services.acceptance_refusal``, on every game's state read at once."""
     if not games:
         return {}
     ids = [g.pk for g in games]
@@ -174,34 +230,15 @@ def _may_confirm(games: list[Game], *, user: Any, access: ClubAccess) -> dict[in
         )
     )
     other_holds = [hold for hold in CONFIRM_HOLDS if hold is not dispute_hold]
-    seats: dict[int, list[tuple[str, int | None]]] = {pk: [] for pk in ids}
-    for game_id, side, player_user in (
-        GameSeat.objects.filter(game_id__in=ids)
-        .order_by("seat")  # the game's first seat of theirs, as ``.first()`` reads it
-        .values_list("game_id", "side", "player__user_id")
-    ):
-        seats[game_id].append((side, player_user))
-    touchers: dict[int, set[int]] = {pk: set() for pk in ids}
-    revisions = DealRevision.objects.filter(game_id__in=ids, action__in=DealRevision.TOUCHING)
-    for game_id, toucher in revisions.exclude(user=None).values_list("game_id", "user_id"):
-        touchers[game_id].add(toucher)
-    deals = Deal.objects.filter(game_id__in=ids).exclude(created_by=None)
-    for game_id, toucher in deals.values_list("game_id", "created_by_id"):
-        touchers[game_id].add(toucher)
-    account_id = user.pk
+    states = confirmation_states(games)
     allowed = {}
     for game in games:
         if game.pk in disputed or any(hold(game) for hold in other_holds):
             allowed[game.pk] = False
             continue
-        mine = next((side for side, owner in seats[game.pk] if owner == account_id), None)
-        touched_sides = {side for side, owner in seats[game.pk] if owner in touchers[game.pk]}
         is_admin = access.club.pk == game.club_id and access.can_manage
-        allowed[game.pk] = (
-            account_id not in touchers[game.pk]
-            and not (mine is not None and mine in touched_sides)
-            and (mine is not None or is_admin)
-        )
+        refusal, _side = acceptance_refusal(states[game.pk], account_id=user.pk, is_admin=is_admin)
+        allowed[game.pk] = refusal is None
     return allowed
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.core import signing
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -28,12 +28,20 @@ from clabber_league.clubs.services import (
     player_create,
     player_link_user,
 )
-from clabber_league.core.errors import CONFLICT, THROTTLED, ServiceError, conflict
+from clabber_league.core.errors import CONFLICT, FORBIDDEN, THROTTLED, ServiceError, conflict
 from clabber_league.core.mail import mail_send, site_url
 from clabber_league.games.models import Game
-from clabber_league.games.services import GameError, game_confirm
+from clabber_league.games.services import (
+    ACCEPT_ALREADY,
+    CONFIRM_SAME_SIDE,
+    GAME_ALREADY_CONFIRMED,
+    GameError,
+    confirmation_state,
+    game_confirm,
+    game_confirm_refusal,
+)
 
-from .models import Dispute, Invitation, MemberProfile
+from .models import Dispute, Invitation, MemberProfile, PinDay, PinGuard, PlayerPerson
 
 INVITATION_SALT = "clabber_league.members.invitation"
 
@@ -51,27 +59,50 @@ JOIN_PLAYER_TAKEN = "{player} is already linked to another login."
 JOIN_PLAYER_OTHER = "Choose one of this club's players."
 JOIN_NAME_TAKEN = "The club already has a player of this name: choose them from the list."
 JOIN_NAME_BAD = "Give your name as it should appear on the score sheet (up to 120 characters)."
-PIN_FORMAT = "A PIN is four to six digits."
-PIN_WRONG = "Wrong PIN for {player}. {left} more tries before it locks."
-PIN_LOCKED = (
-    "{player}'s PIN is locked after too many wrong tries: they set a new one in their "
-    "profile, or confirm from their own phone."
+PIN_FORMAT = "A PIN is four to six digits (0 to 9)."
+PIN_ASCII = (
+    "Type the PIN with the digits 0 to 9: digits of other scripts (such as ٤ or ४) are not "
+    "accepted."
 )
-PIN_NONE = "{player} has no confirmation PIN: they confirm from their own phone."
-PIN_NO_LOGIN = "{player} has no login: ask a club admin to invite them."
+PIN_WRONG = "Wrong PIN. {left} more tries on this game before it waits a while."
+ADMIN_SECRET_WRONG = (
+    "Wrong PIN or password of this club admin. {left} more tries on this game before it waits "
+    "a while."
+)
+PIN_LOCKED = (
+    "Too many wrong PINs for this player on this game: try again in {minutes} minutes, or "
+    "accept on your own phone."
+)
+PIN_SLOWED = (
+    "Many wrong PINs today for this player: wait a minute between tries (the right PIN is "
+    "still accepted)."
+)
+PIN_NONE = (
+    "{player} has no confirmation PIN yet: set one with a club admin present, or accept on "
+    "your own phone."
+)
 PIN_NOT_SEATED = "{player} did not play in this game."
-PIN_SAME_SIDE = "{player} is on the scorer's own side: hand the phone to the other side."
-PIN_THROTTLED = "Too many PIN tries on this game: wait a few minutes and try again."
+PIN_ALREADY = "{player} already has a PIN: a club admin can reset it if it is forgotten."
+PIN_SET_ADMIN_ONLY = "Only a club admin's phone takes a player's new PIN."
+PIN_RESET_ADMIN_ONLY = "Only a club admin resets a player's PIN."
+PIN_ADMIN_CHOOSE = "Choose the club admin who approves it."
+PLAYER_CHOOSE = "Choose who you are."
+ACCEPT_NOT_FINISHED = "This game is not finished: its result is accepted once the last deal is in."
+PIN_SET_OWN_PHONE = "own_phone"
+PIN_SET_SECRETARY = "secretary_phone"
+PIN_SET_TABLE = "table_with_admin"
+#: Minutes one person's acceptance of one game waits after too many wrong PINs.
+PIN_LOCK_MINUTES = 15
+#: Wrong PINs of one person in a day, over all games, after which each try waits.
+PIN_DAILY_FAILURES = 20
+PIN_SLOW_SECONDS = 60
 DISPUTE_REASON = "Say what is wrong with the result (up to 1,000 characters)."
 DISPUTE_OPEN = "This game is already disputed: the club admin will look at it."
 DISPUTE_NOT_FINISHED = "Only a finished game that is not yet confirmed can be disputed."
 DISPUTE_RESOLVED = "This dispute is already resolved."
 GAME_DISPUTED = "This result is disputed: a club admin resolves it."
 
-PIN_RE = re.compile(r"\d{4,6}")
-#: Handover tries per game in ``PIN_THROTTLE_SECONDS`` (every player's tries together).
-PIN_THROTTLE_TRIES = 10
-PIN_THROTTLE_SECONDS = 300
+PIN_RE = re.compile(r"[0-9]{4,6}")
 
 
 class MemberError(ServiceError):
@@ -228,7 +259,7 @@ def _join_player(
         raise MemberError.one("new_name", message, kind=exc.kind) from exc
 
 
-# --- the member's own settings -------------------------------------------------------------
+# --- the confirmation PIN: the person's, with or without a login ----------------------------
 
 
 def profile_for(user: Any) -> MemberProfile:
@@ -236,25 +267,278 @@ def profile_for(user: Any) -> MemberProfile:
     return profile
 
 
-def profile_set_pin(*, user: Any, pin: str) -> MemberProfile:
-    """Set (or replace) the member's confirmation PIN; it also unlocks a locked one."""
-    if not PIN_RE.fullmatch(pin or ""):
-        raise MemberError.one("pin", PIN_FORMAT)
-    profile = profile_for(user)
-    profile.pin_hash = make_password(pin)
-    profile.pin_failures = 0
-    profile.pin_locked_at = None
-    profile.save(update_fields=["pin_hash", "pin_failures", "pin_locked_at"])
+def person_for_player(player: Player, *, create: bool = False) -> MemberProfile | None:
+    """The person a club's player is, with their PIN: their login's profile, or the one
+    their player links to when they have no login (None if neither, unless ``create``).
+    A linked profile joins the login once the player has one (its PIN goes with it,
+    unless the login has a PIN of its own)."""
+    link = PlayerPerson.objects.select_related("person").filter(player=player).first()
+    if player.user_id is None:
+        if link is None and create:
+            link = PlayerPerson.objects.create(player=player, person=MemberProfile.objects.create())
+        return link.person if link is not None else None
+    profile = MemberProfile.objects.filter(user_id=player.user_id).first()
+    if link is not None:
+        linked = link.person
+        if profile is None and linked.user_id is None:
+            linked.user_id = player.user_id
+            linked.save(update_fields=["user"])
+            profile = linked
+        elif profile is not None and not profile.has_pin and linked.has_pin:
+            profile.pin_hash, profile.pin_set_at = linked.pin_hash, linked.pin_set_at
+            profile.pin_set_how = linked.pin_set_how
+            profile.save(update_fields=["pin_hash", "pin_set_at", "pin_set_how"])
+        link.delete()
+    if profile is None and create:
+        profile = profile_for(player.user)
     return profile
+
+
+def pin_check_format(pin: Any, field: str = "pin") -> str:
+    """The PIN as typed, if it is 4 to 6 ASCII digits; else the message why not."""
+    pin = pin if isinstance(pin, str) else ""
+    if pin and all(c.isdigit() for c in pin) and not pin.isascii():
+        raise MemberError.one(field, PIN_ASCII)
+    if not PIN_RE.fullmatch(pin):
+        raise MemberError.one(field, PIN_FORMAT)
+    return pin
+
+
+def _pin_store(profile: MemberProfile, pin: str, how: str) -> MemberProfile:
+    profile.pin_hash = make_password(pin)
+    profile.pin_set_at = timezone.now()
+    profile.pin_set_how = how
+    profile.save(update_fields=["pin_hash", "pin_set_at", "pin_set_how"])
+    PinGuard.objects.filter(person=profile).delete()  # a new PIN: earlier tries are moot
+    return profile
+
+
+def profile_set_pin(*, user: Any, pin: str) -> MemberProfile:
+    """The member sets (or replaces) their own PIN on their own phone, logged in."""
+    pin = pin_check_format(pin)
+    return _pin_store(profile_for(user), pin, PIN_SET_OWN_PHONE)
 
 
 def profile_clear_pin(*, user: Any) -> MemberProfile:
     profile = profile_for(user)
     profile.pin_hash = ""
-    profile.pin_failures = 0
-    profile.pin_locked_at = None
-    profile.save(update_fields=["pin_hash", "pin_failures", "pin_locked_at"])
+    profile.pin_set_at = None
+    profile.pin_set_how = ""
+    profile.save(update_fields=["pin_hash", "pin_set_at", "pin_set_how"])
     return profile
+
+
+def _club_player(club: Club, player_id: Any) -> Player:
+    try:
+        pk = int(player_id)
+    except (TypeError, ValueError) as exc:
+        raise MemberError.one("player", PLAYER_CHOOSE) from exc
+    player = Player.objects.filter(club=club, pk=pk).first()
+    if player is None:
+        raise MemberError.one("player", JOIN_PLAYER_OTHER)
+    return player
+
+
+@transaction.atomic
+def player_pin_set(*, access: ClubAccess, player_id: Any, pin: str) -> MemberProfile:
+    """A player types their new PIN on the secretary's phone (at check-in, say): a club
+    admin's phone, the field masked, never shown back. Only a player with no PIN yet: a
+    PIN is replaced by its owner on their own phone, or reset by a club admin first."""
+    if not access.can_manage:
+        raise MemberError.one("player", PIN_SET_ADMIN_ONLY, kind=FORBIDDEN)
+    player = _club_player(access.club, player_id)
+    pin = pin_check_format(pin)
+    profile = person_for_player(player, create=True)
+    profile = MemberProfile.objects.select_for_update().get(pk=profile.pk)
+    if profile.has_pin:
+        raise MemberError.one("player", PIN_ALREADY.format(player=player), kind=CONFLICT)
+    return _pin_store(profile, pin, PIN_SET_SECRETARY)
+
+
+@transaction.atomic
+def player_pin_reset(*, access: ClubAccess, player_id: Any) -> MemberProfile | None:
+    """A club admin resets a player's PIN (forgotten): the person sets a new one."""
+    if not access.can_manage:
+        raise MemberError.one("player", PIN_RESET_ADMIN_ONLY, kind=FORBIDDEN)
+    player = _club_player(access.club, player_id)
+    profile = person_for_player(player)
+    if profile is None or not profile.has_pin:
+        return profile
+    profile.pin_hash = ""
+    profile.pin_set_at = None
+    profile.pin_set_how = ""
+    profile.save(update_fields=["pin_hash", "pin_set_at", "pin_set_how"])
+    PinGuard.objects.filter(person=profile).delete()
+    return profile
+
+
+def table_pin_set(
+    *, game: Game, player_id: Any, pin: str, admin_id: Any, admin_secret: str
+) -> MemberProfile:
+    """At the end of a game, on the table phone: a seated player with no PIN yet sets one,
+    approved there by a club admin present, with the admin's own PIN or password (their
+    wrong tries count on this game like any PIN's)."""
+    player = _seated(game, player_id)
+    pin = pin_check_format(pin)
+    admin = _club_admin(game, admin_id)
+    existing = person_for_player(player)
+    if existing is not None and existing.has_pin:
+        raise MemberError.one("player", PIN_ALREADY.format(player=player), kind=CONFLICT)
+    _check_admin_secret(admin, game, admin_secret)
+    with transaction.atomic():
+        profile = person_for_player(player, create=True)
+        profile = MemberProfile.objects.select_for_update().get(pk=profile.pk)
+        if profile.has_pin:
+            raise MemberError.one("player", PIN_ALREADY.format(player=player), kind=CONFLICT)
+        return _pin_store(profile, pin, PIN_SET_TABLE)
+
+
+def _club_admin(game: Game, admin_id: Any) -> Any:
+    try:
+        pk = int(admin_id)
+    except (TypeError, ValueError) as exc:
+        raise MemberError.one("admin", PIN_ADMIN_CHOOSE) from exc
+    membership = (
+        Membership.objects.select_related("user")
+        .filter(club_id=game.club_id, user_id=pk, role=Role.ADMIN, user__is_active=True)
+        .first()
+    )
+    if membership is None:
+        raise MemberError.one("admin", PIN_ADMIN_CHOOSE)
+    return membership.user
+
+
+def _check_admin_secret(admin: Any, game: Game, secret: str) -> None:
+    secret = secret if isinstance(secret, str) else ""
+    profile = profile_for(admin)
+    if profile.has_pin and PIN_RE.fullmatch(secret):
+        _check_secret(profile, game, lambda: check_password(secret, profile.pin_hash), "admin")
+    else:
+        _check_secret(profile, game, lambda: admin.check_password(secret), "admin")
+
+
+def table_admins(*, game: Game) -> list[Any]:
+    """The club's admins who may approve a new PIN at the table, by name."""
+    return [
+        m.user
+        for m in Membership.objects.select_related("user")
+        .filter(club_id=game.club_id, role=Role.ADMIN, user__is_active=True)
+        .order_by("user__username")
+    ]
+
+
+def _retry_after(until: dt.datetime, now: dt.datetime) -> int:
+    return max(1, int((until - now).total_seconds()) + 1)
+
+
+def _check_secret(
+    profile: MemberProfile, game: Game, right: Callable[[], bool], field: str = "pin"
+) -> None:
+    """Check one PIN (or password) try of ``profile``'s person on ``game``, counted in the
+    database under the rows' locks: ``MEMBER_PIN_MAX_FAILURES`` wrong tries on a game lock
+    that game's try for ``PIN_LOCK_MINUTES``; ``PIN_DAILY_FAILURES`` wrong tries in a day
+    slow every further try by ``PIN_SLOW_SECONDS``. The count is kept even though the
+    try is refused (this transaction commits before the refusal is raised)."""
+    limit = settings.MEMBER_PIN_MAX_FAILURES
+    now = timezone.now()
+    with transaction.atomic():
+        guard, _ = PinGuard.objects.get_or_create(person=profile, game=game)
+        guard = PinGuard.objects.select_for_update().get(pk=guard.pk)
+        day, _ = PinDay.objects.get_or_create(person=profile, day=timezone.localdate())
+        day = PinDay.objects.select_for_update().get(pk=day.pk)
+        if guard.locked_until is not None and guard.locked_until > now:
+            raise MemberError(
+                [{"field": field, "message": PIN_LOCKED.format(minutes=PIN_LOCK_MINUTES)}],
+                kind=THROTTLED,
+                retry_after=_retry_after(guard.locked_until, now),
+            )
+        if day.slowed_until is not None and day.slowed_until > now:
+            raise MemberError(
+                [{"field": field, "message": PIN_SLOWED}],
+                kind=THROTTLED,
+                retry_after=_retry_after(day.slowed_until, now),
+            )
+        if right():
+            if guard.failures:
+                guard.failures = 0
+                guard.save(update_fields=["failures"])
+            return
+        guard.failures += 1
+        day.failures += 1
+        left = limit - guard.failures
+        if guard.failures >= limit:
+            guard.failures = 0
+            guard.locked_until = now + dt.timedelta(minutes=PIN_LOCK_MINUTES)
+        if day.failures >= PIN_DAILY_FAILURES:
+            day.slowed_until = now + dt.timedelta(seconds=PIN_SLOW_SECONDS)
+        guard.save(update_fields=["failures", "locked_until"])
+        day.save(update_fields=["failures", "slowed_until"])
+    if left <= 0:
+        message = PIN_LOCKED.format(minutes=PIN_LOCK_MINUTES)
+        raise MemberError(
+            [{"field": field, "message": message}],
+            kind=THROTTLED,
+            retry_after=PIN_LOCK_MINUTES * 60,
+        )
+    wrong = ADMIN_SECRET_WRONG if field == "admin" else PIN_WRONG
+    raise MemberError.one(field, wrong.format(left=left))
+
+
+# --- accepting a result with a PIN: the table phone or the scorer's phone ------------------
+
+
+def _seated(game: Game, player_id: Any) -> Player:
+    try:
+        pk = int(player_id)
+    except (TypeError, ValueError) as exc:
+        raise MemberError.one("player", PLAYER_CHOOSE) from exc
+    seat = game.seats.select_related("player").filter(player_id=pk).first()
+    if seat is None:
+        player = Player.objects.filter(club_id=game.club_id, pk=pk).first()
+        raise MemberError.one("player", PIN_NOT_SEATED.format(player=player or "This player"))
+    return seat.player
+
+
+def _check_player_pin(game: Game, player: Player, pin: str) -> None:
+    profile = person_for_player(player)
+    if profile is None or not profile.has_pin:
+        raise MemberError.one("player", PIN_NONE.format(player=player))
+    _check_secret(profile, game, lambda: check_password(pin, profile.pin_hash))
+
+
+def handover_confirm(
+    *, game: Game, player_id: Any, pin: str, device_user: Any = None, at_table: str = ""
+) -> Game:
+    """A seated player accepts the result for their side with their PIN, on a phone that is
+    not theirs (the table link's, or the scorer's: ``device_user``).
+
+    Nothing is recorded unless every check passes, in this order: the game is finished and
+    not disputed, the player sits at it, the one rule lets their side accept
+    (``games.services.game_confirm_refusal``: asked before the PIN, so a PIN of the side
+    that entered the deals is never even tried), the PIN is 4-6 ASCII digits, and it is
+    theirs (a wrong one counts as a try). Then ``game_confirm`` records the acceptance and
+    confirms the game once every side that must has accepted."""
+    game.refresh_from_db(fields=["status"])
+    if game.status == Game.Status.CONFIRMED:
+        raise MemberError.one("game", GAME_ALREADY_CONFIRMED, kind=CONFLICT)
+    if game.status != Game.Status.FINISHED:
+        raise MemberError.one("game", ACCEPT_NOT_FINISHED, kind=CONFLICT)
+    player = _seated(game, player_id)
+    refusal = game_confirm_refusal(game=game, player=player)
+    if refusal is not None:
+        kind = CONFLICT if refusal in (GAME_DISPUTED, ACCEPT_ALREADY) else FORBIDDEN
+        raise MemberError.one("game", refusal, kind=kind)
+    pin = pin_check_format(pin)
+    _check_player_pin(game, player, pin)
+    try:
+        return game_confirm(
+            game=game, player=player, how="pin", device_user=device_user, at_table=at_table
+        )
+    except GameError as exc:
+        raise MemberError(exc.errors, kind=exc.kind) from exc
+
+
+# --- the member's own settings -------------------------------------------------------------
 
 
 def profile_set_privacy(*, user: Any, name_public: bool) -> int:
@@ -267,108 +551,36 @@ def profile_name_public(*, user: Any) -> bool:
     return not Player.objects.filter(user=user, name_public=False).exists()
 
 
-# --- handing the phone to the other side ----------------------------------------------------
-
-
-def handover_confirm(*, game: Game, player_id: Any, pin: str, device_user: Any) -> Game:
-    """The other side's player at the scorer's phone confirms the result with their PIN.
-
-    Their PIN proves who they are; whether they may confirm is ``game_confirm``'s rule,
-    asked with them as the one confirming, by PIN, on ``device_user``'s phone.
-    """
-    if Dispute.objects.filter(game=game, resolved_at__isnull=True).exists():
-        raise MemberError.one("game", GAME_DISPUTED, kind=CONFLICT)
-    player = _handover_player(game, player_id, device_user)
-    if not PIN_RE.fullmatch(pin or ""):
-        raise MemberError.one("pin", PIN_FORMAT)
-    _throttle(game)
-    _check_pin(player, pin)
-    try:
-        return game_confirm(game=game, player=player, how="pin", device_user=device_user)
-    except GameError as exc:
-        raise MemberError(exc.errors, kind=exc.kind) from exc
-
-
-def _handover_player(game: Game, player_id: Any, device_user: Any) -> Player:
-    try:
-        pk = int(player_id)
-    except (TypeError, ValueError) as exc:
-        raise MemberError.one("player", "Choose who is confirming.") from exc
-    seat = game.seats.select_related("player__user").filter(player_id=pk).first()
-    if seat is None:
-        player = Player.objects.filter(club_id=game.club_id, pk=pk).first()
-        raise MemberError.one("player", PIN_NOT_SEATED.format(player=player or "This player"))
-    player = seat.player
-    device_sides = set(game.seats.filter(player__user=device_user).values_list("side", flat=True))
-    if seat.side in device_sides:
-        raise MemberError.one("player", PIN_SAME_SIDE.format(player=player))
-    if player.user is None:
-        raise MemberError.one("player", PIN_NO_LOGIN.format(player=player))
-    return player
-
-
-def _throttle(game: Game) -> None:
-    key = f"members:pin-tries:{game.pk}"
-    cache.add(key, 0, PIN_THROTTLE_SECONDS)
-    try:
-        tries = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, PIN_THROTTLE_SECONDS)
-        tries = 1
-    if tries > PIN_THROTTLE_TRIES:
-        raise MemberError(
-            [{"field": "pin", "message": PIN_THROTTLED}],
-            kind=THROTTLED,
-            retry_after=PIN_THROTTLE_SECONDS,
-        )
-
-
-def _check_pin(player: Player, pin: str) -> None:
-    """Check the PIN under the profile's row lock; a wrong one counts (and may lock) even
-    though the confirmation is refused."""
-    limit = settings.MEMBER_PIN_MAX_FAILURES
-    with transaction.atomic():
-        profile = MemberProfile.objects.select_for_update().filter(user=player.user).first()
-        if profile is None or not profile.pin_hash:
-            raise MemberError.one("player", PIN_NONE.format(player=player))
-        if profile.pin_locked_at is not None:  # locked before this try: a state, 409
-            raise MemberError.one("pin", PIN_LOCKED.format(player=player), kind=CONFLICT)
-        if check_password(pin, profile.pin_hash):
-            if profile.pin_failures:
-                profile.pin_failures = 0
-                profile.save(update_fields=["pin_failures"])
-            return
-        profile.pin_failures += 1
-        if profile.pin_failures >= limit:
-            profile.pin_locked_at = timezone.now()
-        profile.save(update_fields=["pin_failures", "pin_locked_at"])
-    if profile.pin_locked_at is not None:
-        raise MemberError.one("pin", PIN_LOCKED.format(player=player))
-    raise MemberError.one("pin", PIN_WRONG.format(player=player, left=limit - profile.pin_failures))
-
-
 # --- disputes -----------------------------------------------------------------------------------
 
 
 def dispute_raise(
-    *, game: Game, reason: str, device_user: Any, player_id: Any = None, request: Any = None
+    *,
+    game: Game,
+    reason: str,
+    device_user: Any,
+    player_id: Any = None,
+    request: Any = None,
+    pin: str | None = None,
 ) -> Dispute:
-    """The other side disputes the result instead of confirming it: the game is flagged for
-    the club admins (emailed), and nobody confirms it until an admin resolves it."""
+    """A side that did not enter the result disputes it instead of accepting: the game is
+    flagged for the club admins (emailed), and nobody confirms it until an admin resolves
+    it. On a phone with no account (the table link's) the player proves who they are with
+    their PIN, as to accept."""
     reason = (reason or "").strip()
     if not reason or len(reason) > 1000:
         raise MemberError.one("reason", DISPUTE_REASON)
+    anonymous = not getattr(device_user, "is_authenticated", False)
+    if anonymous and player_id in (None, ""):
+        raise MemberError.one("player", PLAYER_CHOOSE)
     player = None
     if player_id not in (None, ""):
-        seat = game.seats.select_related("player__user").filter(player_id=player_id).first()
-        if seat is None:
-            raise MemberError.one("player", PIN_NOT_SEATED.format(player="This player"))
-        device_sides = set(
-            game.seats.filter(player__user=device_user).values_list("side", flat=True)
-        )
-        if seat.side in device_sides:
-            raise MemberError.one("player", PIN_SAME_SIDE.format(player=seat.player))
-        player = seat.player
+        player = _seated(game, player_id)
+        state = confirmation_state(game=game)
+        if state.side_of(player_id=player.pk) in state.entered:
+            raise MemberError.one("player", CONFIRM_SAME_SIDE)
+        if anonymous or pin not in (None, ""):
+            _check_player_pin(game, player, pin_check_format(pin))
     with transaction.atomic():
         locked = Game.objects.select_for_update().get(pk=game.pk)
         if locked.status != Game.Status.FINISHED:

@@ -22,4 +22,7 @@ urlpatterns = [
     path(CLUB + "disputes/<int:pk>/", views.dispute_detail, name="dispute"),
     path(CLUB + "games/<int:pk>/handover/", views.handover, name="handover"),
     path(CLUB + "games/<int:pk>/dispute/", views.handover_dispute, name="handover-dispute"),
+    path(CLUB + "games/<int:pk>/pin/", views.table_pin, name="table-pin"),
+    path(CLUB + "pins/", views.player_pins, name="pins"),
+    path(CLUB + "pins/<int:pk>/", views.player_pin, name="pin"),
 ]

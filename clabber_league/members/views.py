@@ -17,15 +17,19 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs import services as club_services
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Player, PlayerMerge
+from clabber_league.clubs.privacy import sees_names
 from clabber_league.core.errors import ServiceError
 from clabber_league.games import selectors as game_selectors
 from clabber_league.games.models import Game
+from clabber_league.games.table_links import at_table, page_grant
 
 from . import selectors, services
 from .adapters import SESSION_KEY
@@ -34,10 +38,12 @@ from .forms import (
     HandoverForm,
     InvitationForm,
     JoinForm,
+    NewPinForm,
     PinForm,
     PlayerMergeForm,
     PrivacyForm,
     ResolveForm,
+    TablePinForm,
 )
 from .models import Dispute, Invitation
 
@@ -249,7 +255,13 @@ def member_settings(request: HttpRequest) -> HttpResponse:
     )
 
 
-# --- the scorer's phone: hand it to the other side ---------------------------------------------
+# --- the acceptance screen: the table phone (or the scorer's) at the end of a game -----------
+
+ACCEPTED = _("{side} accepted the result. Thank you!")
+CONFIRMED = _("Result confirmed: every side has accepted.")
+DISPUTED = _("Result disputed: the club admin has been told.")
+PIN_SET = _("{player}'s PIN is set. Nobody else saw it.")
+PIN_RESET = _("{player}'s PIN is reset: they set a new one.")
 
 
 def _game_or_404(request: HttpRequest, pk: int) -> Game:
@@ -259,9 +271,21 @@ def _game_or_404(request: HttpRequest, pk: int) -> Game:
         raise Http404("No such game in this club.") from exc
 
 
+def _device(request: HttpRequest) -> Any:
+    return request.user if request.user.is_authenticated else None
+
+
 def _handover_page(
-    request: HttpRequest, game: Game, handover_form=None, dispute_form=None, status: int = 200
+    request: HttpRequest,
+    game: Game,
+    forms: dict[str, Any] | None = None,
+    status: int = 200,
 ) -> HttpResponse:
+    """The final sheet (names, never side letters), per side whether it entered the result,
+    accepted it or is still to accept, and for each side still to accept: pick your name,
+    type your PIN, Accept (or Dispute, with a reason)."""
+    sheet = selectors.acceptance_sheet(game=game, to_member=sees_names(request.club_access))
+    forms = forms or {}
     return render(
         request,
         "members/handover.html",
@@ -269,39 +293,64 @@ def _handover_page(
             "club": request.club,
             "access": request.club_access,
             "game": game,
-            "candidates": selectors.handover_candidates(game=game, device_user=request.user),
+            **sheet,
+            "player_names": {p.pk: n for s in sheet["sides"] for p, n, _pin in s.players},
+            "winner": next((s for s in sheet["sides"] if s.side == game.winner), None),
             "dispute": selectors.open_dispute(game=game),
-            "handover_form": handover_form or HandoverForm(),
-            "dispute_form": dispute_form or DisputeForm(),
+            "form_side": forms.get("side"),
+            "handover_form": forms.get("accept") or HandoverForm(),
+            "dispute_form": forms.get("dispute") or DisputeForm(),
         },
         status=status,
     )
 
 
-@club_view("score")
+def _side_of(game: Game, player_id: Any) -> str | None:
+    try:
+        return game.seats.filter(player_id=int(player_id)).values_list("side", flat=True).first()
+    except (TypeError, ValueError):
+        return None
+
+
+@club_view("score", table=page_grant)
 def handover(request: HttpRequest, pk: int) -> HttpResponse:
+    """Each side that did not enter the result accepts it here, with the PIN of one of its
+    players (``services.handover_confirm``: the one rule decides who may)."""
     game = _game_or_404(request, pk)
     if request.method != "POST":
         return _handover_page(request, game)
     form = HandoverForm(request.POST)
     if form.is_valid():
         try:
-            services.handover_confirm(
+            game = services.handover_confirm(
                 game=game,
                 player_id=form.cleaned_data["player"],
                 pin=form.cleaned_data["pin"],
-                device_user=request.user,
+                device_user=_device(request),
+                at_table=at_table(request.club_access, request.user),
             )
         except services.MemberError as exc:
             _add_errors(form, exc)
         else:
-            messages.success(request, "Result confirmed by the other side. Thank you!")
-            return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
-    return _handover_page(request, game, handover_form=form, status=400)
+            if game.status == Game.Status.CONFIRMED:
+                messages.success(request, CONFIRMED)
+                if request.club_access.table is not None:
+                    # Shown here: a confirmed game's table link opens no page any more.
+                    return _handover_page(request, _game_or_404(request, game.pk))
+                return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
+            sheet = selectors.acceptance_sheet(game=game, to_member=True)
+            side = next(
+                (s for s in sheet["sides"] if s.side == _side_of(game, request.POST["player"])),
+                None,
+            )
+            messages.success(request, ACCEPTED.format(side=side.name if side else ""))
+            return redirect("members:handover", club_slug=request.club.slug, pk=game.pk)
+    forms = {"accept": form, "side": _side_of(game, request.POST.get("player"))}
+    return _handover_page(request, game, forms, status=400)
 
 
 @require_POST
-@club_view("score")
+@club_view("score", table=page_grant)
 def handover_dispute(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game_or_404(request, pk)
     form = DisputeForm(request.POST)
@@ -311,15 +360,129 @@ def handover_dispute(request: HttpRequest, pk: int) -> HttpResponse:
                 game=game,
                 reason=form.cleaned_data["reason"],
                 player_id=form.cleaned_data["player"] or None,
-                device_user=request.user,
+                pin=form.cleaned_data["pin"] or None,
+                device_user=_device(request),
                 request=request,
             )
         except services.MemberError as exc:
             _add_errors(form, exc)
         else:
-            messages.warning(request, "Result disputed: the club admin has been told.")
+            messages.warning(request, DISPUTED)
             return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
-    return _handover_page(request, game, dispute_form=form, status=400)
+    forms = {"dispute": form, "side": _side_of(game, request.POST.get("player"))}
+    return _handover_page(request, game, forms, status=400)
+
+
+@club_view("score", table=page_grant)
+def table_pin(request: HttpRequest, pk: int) -> HttpResponse:
+    """A seated player with no PIN yet sets one on the table phone, approved there by a
+    club admin present with the admin's own PIN or password."""
+    game = _game_or_404(request, pk)
+    sheet = selectors.acceptance_sheet(game=game, to_member=sees_names(request.club_access))
+    without_pin = [
+        (p, name) for s in sheet["sides"] for p, name, has_pin in s.players if not has_pin
+    ]
+    form = TablePinForm(request.POST or None, initial={"player": request.GET.get("player")})
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                services.table_pin_set(
+                    game=game,
+                    player_id=form.cleaned_data["player"],
+                    pin=form.cleaned_data["pin"],
+                    admin_id=form.cleaned_data["admin"],
+                    admin_secret=form.cleaned_data["admin_secret"],
+                )
+            except services.MemberError as exc:
+                _add_errors(form, exc)
+            else:
+                name = dict((str(p.pk), n) for p, n in without_pin).get(
+                    form.cleaned_data["player"], ""
+                )
+                messages.success(request, PIN_SET.format(player=name))
+                return redirect("members:handover", club_slug=request.club.slug, pk=game.pk)
+    return render(
+        request,
+        "members/table_pin.html",
+        {
+            "club": request.club,
+            "access": request.club_access,
+            "game": game,
+            "form": form,
+            "without_pin": without_pin,
+            "admins": services.table_admins(game=game),
+        },
+        status=status,
+    )
+
+
+# --- PINs on the secretary's phone (club admins) ---------------------------------------------
+
+
+@club_view("manage")
+def player_pins(request: HttpRequest) -> HttpResponse:
+    """The club's players and whether each has a confirmation PIN: a player types a new one
+    on this phone (at check-in), or a club admin resets a forgotten one."""
+    players = list(request.club.players.filter(active=True).order_by("name")[:500])
+    with_pin = selectors.players_with_pin(players)
+    return render(
+        request,
+        "members/player_pins.html",
+        {
+            "club": request.club,
+            "access": request.club_access,
+            "players": [(p, p.pk in with_pin) for p in players],
+        },
+    )
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return target
+    return None
+
+
+@club_view("manage")
+def player_pin(request: HttpRequest, pk: int) -> HttpResponse:
+    """Hand the secretary's phone to the player: they type their new PIN twice (masked,
+    never shown back); or a club admin resets it."""
+    player = get_object_or_404(Player, club=request.club, pk=pk)
+    has_pin = pk in selectors.players_with_pin([player])
+    form = NewPinForm(request.POST or None, initial={"player": player.pk})
+    status = 200
+    if request.method == "POST" and request.POST.get("action") == "reset":
+        services.player_pin_reset(access=request.club_access, player_id=player.pk)
+        messages.success(request, PIN_RESET.format(player=player.name))
+        return redirect(_safe_next(request) or reverse("members:pins", args=[request.club.slug]))
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                services.player_pin_set(
+                    access=request.club_access, player_id=player.pk, pin=form.cleaned_data["pin"]
+                )
+            except services.MemberError as exc:
+                _add_errors(form, exc)
+            else:
+                messages.success(request, PIN_SET.format(player=player.name))
+                target = _safe_next(request) or reverse("members:pins", args=[request.club.slug])
+                return redirect(target)
+    return render(
+        request,
+        "members/player_pin.html",
+        {
+            "club": request.club,
+            "access": request.club_access,
+            "player": player,
+            "has_pin": has_pin,
+            "form": form,
+            "next": _safe_next(request) or "",
+        },
+        status=status,
+    )
 
 
 # --- disputes (club admins) ----------------------------------------------------------------------

@@ -111,6 +111,8 @@ def test_a_player_finds_their_next_fixture_and_a_game_to_confirm_on_the_club_pag
     player.save()
     mules_players = [m.player for m in mules.members.order_by("position")]
     dads_players = [m.player for m in dads.members.order_by("position")]
+    mules_players[0].user = scorer  # the scorer plays for Mules: Dads' acceptance confirms
+    mules_players[0].save()
     game = game_services.game_start(
         club=club,
         division=division,

@@ -1,7 +1,8 @@
 """Members on phones, in two browser contexts: the club admin invites a player, who joins
 from the link and sets a PIN; at the table the scorer finishes the game and hands the phone
-over: a wrong PIN is refused, the right one confirms, and the standings and ratings move.
-A dispute from the handover screen reaches the admin, who resolves it."""
+over: a wrong PIN is refused, the right one accepts for Dads, which confirms, and the
+standings and ratings move. A dispute from the handover screen reaches the admin, who
+resolves it."""
 
 import re
 
@@ -119,20 +120,20 @@ def test_invite_join_set_a_pin_and_confirm_on_the_scorers_phone(live_server, bro
         log_in(page, base, "marge", PASSWORD)
         finish_the_game(page, base, table)
         page.goto(f"{base}/clubs/{club.slug}/games/{game.pk}/")
-        page.get_by_role("link", name="Hand the phone to the other side").click()
+        page.get_by_role("link", name="Accept or dispute on this phone").click()
         assert_accessible(page)
         page.get_by_role("radio", name=re.compile("Bertha")).check()
-        page.fill("#id_pin", "0000")
-        page.get_by_role("button", name="Confirm the result").click()
-        expect(page.locator("#pin-error")).to_contain_text("Wrong PIN for Bertha")
+        page.fill("#pin-B", "0000")
+        page.get_by_role("button", name="Accept for Dads").click()
+        expect(page.locator(".field-error")).to_contain_text("Wrong PIN")
         assert_accessible(page)
         game.refresh_from_db()
         assert game.status == Game.Status.FINISHED
         page.get_by_role("radio", name=re.compile("Bertha")).check()
-        page.fill("#id_pin", PIN)
-        page.get_by_role("button", name="Confirm the result").click()
-        expect(page.locator(".messages")).to_contain_text("Result confirmed by the other side")
-        expect(page.locator(".history-list")).to_contain_text("Bertha")
+        page.fill("#pin-B", PIN)
+        page.get_by_role("button", name="Accept for Dads").click()
+        expect(page.locator(".messages")).to_contain_text("every side has accepted")
+        expect(page.locator("#acceptances")).to_contain_text("Accepted by Bertha")
         game.refresh_from_db()
         assert game.status == Game.Status.CONFIRMED and game.confirmed_by == bertha.user
 
@@ -159,9 +160,10 @@ def test_a_dispute_from_the_handover_reaches_the_admin_and_is_resolved(live_serv
         log_in(page, base, "marge", PASSWORD)
         finish_the_game(page, base, table)
         page.goto(f"{base}/clubs/{club.slug}/members/games/{game.pk}/handover/")
-        page.select_option("#id_dispute_player", str(table["bertha"].pk))
-        page.fill("#id_reason", "Deal 2: we took the last trick")
-        page.get_by_role("button", name="Dispute").click()
+        page.locator("summary", has_text="Dispute").click()
+        page.locator("details").get_by_role("radio", name=re.compile("Bertha")).check()
+        page.fill("#reason-B", "Deal 2: we took the last trick")
+        page.get_by_role("button", name="Dispute the result").click()
         expect(page.locator(".messages")).to_contain_text("Result disputed")
 
         admin = admin_ctx.new_page()
@@ -178,7 +180,8 @@ def test_a_dispute_from_the_handover_reaches_the_admin_and_is_resolved(live_serv
         game.refresh_from_db()
         assert game.status == Game.Status.CONFIRMED
         admin.goto(f"{base}/clubs/{club.slug}/games/{game.pk}/")
-        expect(admin.locator(".history-list")).to_contain_text("in the name of the club")
+        expect(admin.locator("#history .history-list")).to_contain_text("in the name of the club")
+        expect(admin.locator("#acceptances")).to_contain_text("in the name of the club")
     finally:
         scorer_ctx.close()
         admin_ctx.close()

@@ -111,14 +111,29 @@ def test_an_admin_seated_beside_the_recorder_cannot_confirm(game, table):
     assert _message(_confirm(game, table["a1"])) == services.CONFIRM_SAME_SIDE
 
 
-def test_a_seated_player_confirms_at_the_table_and_the_history_names_them(game, table, scorer):
-    _finish(game, scorer)  # a scorer not at the table recorded everything
+def test_a_game_entered_on_a_shared_phone_waits_for_each_side(game, table, scorer):
+    """A scorer not at the table recorded everything (a shared phone): no side entered it,
+    so each side accepts, each with its own credential; one side alone leaves it waiting."""
+    _finish(game, scorer)
     player_b = game.seats.get(seat=1).player
     services.game_confirm(game=game, player=player_b)
     game.refresh_from_db()
-    assert game.status == Game.Status.CONFIRMED and game.confirmed_by == table["b0"]
+    assert game.status == Game.Status.FINISHED
+    assert services.confirmation_state(game=game).waiting == ("A",)
+    with pytest.raises(services.GameError) as refused:  # B's partner: B has accepted
+        services.game_confirm(game=game, player=game.seats.get(seat=3).player)
+    assert refused.value.errors[0]["message"] == services.ACCEPT_ALREADY
+
+    player_a = game.seats.get(seat=2).player
+    services.game_confirm(game=game, player=player_a)
+    game.refresh_from_db()
+    assert game.status == Game.Status.CONFIRMED and game.confirmed_by == table["a1"]
     revision = game.revisions.get(action="confirm")
-    assert revision.after["name"] == player_b.name
+    assert revision.after["name"] == player_a.name
+    assert [(a.side, a.how, a.player) for a in game.acceptances.order_by("id")] == [
+        ("B", "pin", player_b),
+        ("A", "pin", player_a),
+    ]
 
 
 def test_the_score_sheet_says_why_instead_of_offering_the_button(client, game, table):

@@ -181,6 +181,8 @@ def _url(name, game, **kw):
 def test_deal_entry_sheet_and_confirmation_pages_serve_a_game_outside_a_league(client, club, four):
     game = _night_game(club, four)
     scorer = MembershipFactory(club=club, role=Role.SCORER).user
+    four[0].user = scorer  # the scorer plays on side A: side B's acceptance confirms
+    four[0].save()
     client.force_login(scorer)
     assert client.get(_url("deal-new", game)).status_code == 200
     for _ in range(4):

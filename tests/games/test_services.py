@@ -152,6 +152,9 @@ def test_the_recorder_cannot_confirm_their_own_game(game, scorer, admin):
 def test_a_player_of_the_other_side_confirms_and_then_nothing_can_change(game, scorer, teams):
     from tests.factories import UserFactory
 
+    seat_a = game.seats.get(seat=0)  # the scorer plays on side A: side B accepts
+    seat_a.player.user = scorer
+    seat_a.player.save()
     _finish(game, scorer)
     opponent = UserFactory(username="opponent")
     seat_b = game.seats.get(seat=1)

@@ -182,10 +182,12 @@ def test_an_expired_link_is_refused(client, game, link):
     assert response.status_code == 403 and _says(response, LINK_EXPIRED)
 
 
-def test_a_finished_game_opens_on_its_score_sheet(client, game, link):
+def test_a_finished_game_opens_on_its_acceptance_screen(client, game, link):
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     response = _open(client, link)
-    assert response["Location"] == _url("detail", game)
+    assert response["Location"] == reverse(
+        "members:handover", kwargs={"club_slug": game.club.slug, "pk": game.pk}
+    )
 
 
 def test_a_logged_in_scorer_keeps_their_name_in_the_history(client, game, link, scorer):

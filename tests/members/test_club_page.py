@@ -107,11 +107,12 @@ def test_the_list_reads_a_fixed_number_of_queries_however_many_games_wait(
     _more_games(table["game"], games - 1, by=scorer)
     opponent = table["opponent"].user
     access = access_for(club=club, user=opponent)
-    with django_assert_num_queries(9):  # the games, their sides, teams, seats, players;
-        listed = selectors.games_to_confirm(access=access, user=opponent)  # seats, touchers
+    with django_assert_num_queries(10):  # the games, their sides and teams; disputes,
+        listed = selectors.games_to_confirm(access=access, user=opponent)  # seats, touchers,
+    # deals' recorders, acceptances; the seats' teams and players for the names
     assert len(listed) == games
     access = access_for(club=club, user=admin)
-    with django_assert_num_queries(10):  # the admin sits at none: the others, and the same
+    with django_assert_num_queries(11):  # the admin sits at none: the others, and the same
         assert len(selectors.games_to_confirm(access=access, user=admin)) == games
 
 

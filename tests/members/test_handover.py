@@ -1,6 +1,7 @@
 """Handing the scorer's phone to the other side: a PIN confirms, a wrong one is refused and
-counts, five lock it; a PIN of the scorer's own side, or of someone who touched the deals,
-is refused; a dispute flags the game for the club admins, who resolve it."""
+counts, five make that game wait (never every game); a PIN of the scorer's own side, or of
+someone who touched the deals, is refused; a dispute flags the game for the club admins,
+who resolve it."""
 
 import pytest
 from django.core import mail
@@ -9,7 +10,7 @@ from clabber_league.clubs.access import access_for
 from clabber_league.games import services as game_services
 from clabber_league.games.models import DealRevision, Game
 from clabber_league.members import services
-from clabber_league.members.models import Dispute, MemberProfile
+from clabber_league.members.models import Dispute, PinDay, PinGuard
 from clabber_league.standings.models import PlayerRating
 from tests.games.conftest import made
 from tests.members.conftest import PIN
@@ -38,15 +39,19 @@ def test_a_wrong_pin_is_refused_counts_and_changes_nothing(table, scorer):
     game, opponent = table["game"], table["opponent"]
     with pytest.raises(services.MemberError) as caught:
         services.handover_confirm(game=game, player_id=opponent.pk, pin="0000", device_user=scorer)
-    assert caught.value.errors == [
-        {"field": "pin", "message": services.PIN_WRONG.format(player=opponent, left=4)}
-    ]
+    assert caught.value.errors == [{"field": "pin", "message": services.PIN_WRONG.format(left=4)}]
     game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
-    assert MemberProfile.objects.get(user=opponent.user).pin_failures == 1
+    assert game.status == Game.Status.FINISHED and not game.acceptances.exists()
+    assert PinGuard.objects.get(game=game).failures == 1
 
 
-def test_five_wrong_pins_lock_it_even_for_the_right_one_until_a_new_pin_is_set(table, scorer):
+def test_five_wrong_pins_make_this_game_wait_then_the_right_one_works(table, scorer):
+    """Five wrong tries lock this player's acceptance of this game for a while (429 with
+    the wait); no new PIN is needed, and once the wait is over the right PIN is accepted."""
+    import datetime as dt
+
+    from django.utils import timezone
+
     game, opponent = table["game"], table["opponent"]
     for _ in range(5):
         with pytest.raises(services.MemberError):
@@ -55,11 +60,13 @@ def test_five_wrong_pins_lock_it_even_for_the_right_one_until_a_new_pin_is_set(t
             )
     with pytest.raises(services.MemberError) as caught:
         services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
-    assert caught.value.errors[0]["message"] == services.PIN_LOCKED.format(player=opponent)
+    message = services.PIN_LOCKED.format(minutes=services.PIN_LOCK_MINUTES)
+    assert caught.value.errors == [{"field": "pin", "message": message}]
+    assert caught.value.kind == "throttled" and caught.value.retry_after > 0
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    services.profile_set_pin(user=opponent.user, pin="5555")
-    services.handover_confirm(game=game, player_id=opponent.pk, pin="5555", device_user=scorer)
+    PinGuard.objects.filter(game=game).update(locked_until=timezone.now() - dt.timedelta(1))
+    services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
     game.refresh_from_db()
     assert game.status == Game.Status.CONFIRMED
 
@@ -86,10 +93,8 @@ def test_a_pin_of_the_scorers_own_side_is_refused(table, scorer):
     game, partner = table["game"], table["partner"]
     with pytest.raises(services.MemberError) as caught:
         services.handover_confirm(game=game, player_id=partner.pk, pin="1111", device_user=scorer)
-    assert caught.value.errors[0] == {
-        "field": "player",
-        "message": services.PIN_SAME_SIDE.format(player=partner),
-    }
+    assert caught.value.errors[0] == {"field": "game", "message": game_services.CONFIRM_SAME_SIDE}
+    assert not PinGuard.objects.exists()  # refused before the PIN is even tried
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
 
@@ -121,7 +126,7 @@ def test_someone_who_corrected_a_deal_cannot_confirm_by_pin(table, scorer, club)
     assert game.status == Game.Status.FINISHED
 
 
-def test_a_player_without_a_pin_is_told_to_confirm_from_their_own_phone(table, scorer):
+def test_a_player_without_a_pin_is_told_how_to_get_one(table, scorer):
     game, other = table["game"], table["opponent_without_pin"]
     with pytest.raises(services.MemberError) as caught:
         services.handover_confirm(game=game, player_id=other.pk, pin="1234", device_user=scorer)
@@ -191,17 +196,30 @@ def test_only_a_club_admin_confirms_in_the_name_of_the_club(table, scorer):
     assert dispute.is_open
 
 
-def test_handover_tries_on_one_game_are_throttled(table, scorer, settings):
+def test_the_daily_limit_slows_tries_on_every_game_but_never_locks_the_member_out(
+    table, scorer, settings
+):
+    """Twenty wrong tries in a day, over many games, do not multiply the guesses: each
+    further try waits a minute. The right PIN after the wait is accepted: no reset."""
+    import datetime as dt
+
+    from django.utils import timezone
+
     game, opponent = table["game"], table["opponent"]
-    settings.MEMBER_PIN_MAX_FAILURES = 100  # so the throttle, not the lock, is what stops them
-    for _ in range(services.PIN_THROTTLE_TRIES):
+    settings.MEMBER_PIN_MAX_FAILURES = 100  # so the day's limit, not the game's, is reached
+    for _ in range(services.PIN_DAILY_FAILURES):
         with pytest.raises(services.MemberError):
             services.handover_confirm(
                 game=game, player_id=opponent.pk, pin="0000", device_user=scorer
             )
     with pytest.raises(services.MemberError) as caught:
         services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
-    assert caught.value.errors == [{"field": "pin", "message": services.PIN_THROTTLED}]
+    assert caught.value.errors == [{"field": "pin", "message": services.PIN_SLOWED}]
+    assert 0 < caught.value.retry_after <= services.PIN_SLOW_SECONDS + 1
+    PinDay.objects.update(slowed_until=timezone.now() - dt.timedelta(seconds=1))
+    services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
+    game.refresh_from_db()
+    assert game.status == Game.Status.CONFIRMED
 
 
 def test_a_disputed_game_is_not_confirmed_from_anyones_own_phone_either(table, scorer):

@@ -20,14 +20,17 @@ def test_the_finished_sheet_offers_the_handover_to_the_scorer(client, club, scor
     page = client.get(
         reverse("games:detail", kwargs={"club_slug": club.slug, "pk": table["game"].pk})
     )
-    assert "Hand the phone to the other side" in page.content.decode()
+    assert "Accept or dispute on this phone" in page.content.decode()
+    assert "Still to accept:" in page.content.decode()
 
 
-def test_the_handover_lists_only_the_other_side(client, club, scorer, table):
+def test_the_acceptance_screen_lists_only_the_side_still_to_accept(client, club, scorer, table):
     client.force_login(scorer)
     page = client.get(_handover(club, table["game"])).content.decode()
-    assert table["opponent"].name in page and table["opponent_without_pin"].name in page
-    assert table["partner"].name not in page
+    for player in (table["opponent"], table["opponent_without_pin"]):
+        assert f'name="player" value="{player.pk}"' in page
+    assert f'value="{table["partner"].pk}"' not in page  # on the sheet, never to choose
+    assert "Dads is still to accept." in page
 
 
 def test_a_wrong_pin_on_the_page_says_so_and_the_right_one_confirms(client, club, scorer, table):
@@ -35,7 +38,7 @@ def test_a_wrong_pin_on_the_page_says_so_and_the_right_one_confirms(client, club
     client.force_login(scorer)
     response = client.post(_handover(club, game), {"player": opponent.pk, "pin": "0000"})
     assert response.status_code == 400
-    assert services.PIN_WRONG.format(player=opponent, left=4) in response.content.decode()
+    assert services.PIN_WRONG.format(left=4) in response.content.decode()
     response = client.post(_handover(club, game), {"player": opponent.pk, "pin": PIN})
     assert response.status_code == 302
     game.refresh_from_db()

@@ -99,6 +99,10 @@ API = {
     "dispute-resolve": MANAGE,
     "handover-confirm": SCORE,
     "handover-dispute": SCORE,
+    "handover-pin": SCORE,
+    "handover-state": SCORE,
+    "player-pin-list": MANAGE,
+    "player-pin-reset": MANAGE,
     "event-list": MANAGE,
     "event-detail": MANAGE,
     "event-ranking": READ,
@@ -135,6 +139,8 @@ API_READS = {
     "invitation-detail": MANAGE,
     "dispute-list": MANAGE,
     "dispute-detail": MANAGE,
+    "player-pin-list": MANAGE,
+    "player-pin-reset": MANAGE,
 }
 # Page name -> (what GET needs, what POST needs).
 PAGES = {
@@ -200,6 +206,9 @@ PAGES = {
     "members:dispute": (MANAGE, MANAGE),
     "members:handover": (SCORE, SCORE),
     "members:handover-dispute": (SCORE, SCORE),
+    "members:table-pin": (SCORE, SCORE),
+    "members:pins": (MANAGE, MANAGE),
+    "members:pin": (MANAGE, MANAGE),
     "events:index": (READ, READ),
     "events:new": (MANAGE, MANAGE),
     "events:series-new": (MANAGE, MANAGE),
@@ -407,6 +416,8 @@ PK_OBJECT = {
     "dispute": "dispute",
     "members:dispute": "dispute",
     "members:handover": "game",
+    "members:table-pin": "game",
+    "members:pin": "player",
     "members:player-merge": "player",
     "scheduling:withdrawal-policy": "division",
     "event": "event",

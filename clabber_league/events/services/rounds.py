@@ -425,9 +425,17 @@ def _round_close(round_: Round, *, user: Any, access: ClubAccess | None) -> None
         )
         raise RoundError.one("round", message, kind=CONFLICT)
     if access is not None and access.can_manage:
+        # The club admin closing the round confirms, for the whole game, each finished game
+        # the one rule lets them (they entered nothing there); the others wait for their
+        # players' acceptance at the table.
+        admin = user if user is not None else access.membership.user
         for table in round_.tables.select_related("game"):
             if table.game and table.game.status == Game.Status.FINISHED:
-                games.game_confirm(game=table.game, user=user, access=access, how="club")
+                if games.game_confirm_refusal(game=table.game, user=admin, access=access):
+                    continue
+                state = games.confirmation_state(game=table.game)
+                if games.acceptance_refusal(state, account_id=admin.pk, is_admin=True)[1] == "":
+                    games.game_confirm(game=table.game, user=admin, access=access)
     round_.status = Round.Status.FINISHED
     round_.finished_at = timezone.now()
     round_.save(update_fields=["status", "finished_at"])
