@@ -73,7 +73,14 @@ class Cup(models.Model):
     seed_text = models.CharField(
         max_length=40,
         blank=True,
-        help_text="The seed of a random draw, shown so anyone can redo it.",
+        help_text="The seed of a random draw, chosen by the server (never typed), shown so "
+        "anyone can redo it; a play-off's is shown only as its SHA-256 until its entrants "
+        "are drawn. Seeding again reuses it.",
+    )
+    draw_algorithm = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="The version of the random seeding (cups.bracket.ALGORITHM) it was drawn by.",
     )
     rules = models.JSONField(
         help_text="The rule set the ties are played by (a slug, or house-rules data)."

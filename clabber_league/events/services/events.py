@@ -11,13 +11,13 @@ can no longer change (409, naming the field); a name, a date, the fee or the pri
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
 
 from clabber_league.clubs.models import Club
+from clabber_league.core.commitments import seed_new
 from clabber_league.core.errors import ServiceError, conflict
 from clabber_league.games import adapters
 from clabber_league.games.services import max_deals
@@ -89,8 +89,9 @@ class EventError(ServiceError):
 
 
 def new_seed() -> str:
-    """A six-digit seed, short enough to read out and to check the draw with."""
-    return f"{secrets.randbelow(10**6):06d}"
+    """A fresh committed seed for the next round's draw, chosen by the server (128 bits,
+    ``core.commitments``): only its hash is shown until the round is drawn."""
+    return seed_new()
 
 
 def event_ruleset(rules: str | Mapping[str, Any]) -> Any:
@@ -266,8 +267,9 @@ def _normalised(values: dict[str, Any]) -> dict[str, Any]:
 
 @transaction.atomic
 def event_create(*, club: Club, user: Any = None, seed: str | None = None, **values: Any) -> Event:
-    """A new event of the club (planned, no round drawn), with a fresh seed for its draw
-    unless one is given (to replay a draw)."""
+    """A new event of the club (planned, no round drawn), with a fresh committed seed for
+    its first round's draw. ``seed`` replays a known draw (tests and the demo): no page or
+    API passes one, so that nobody who has seen the entrants chooses the draw."""
     unknown = set(values) - set(EVENT_FIELDS)
     if unknown:
         raise TypeError(f"unknown event fields: {sorted(unknown)}")
