@@ -1,7 +1,9 @@
 """django-allauth, fitted to the club: accounts are made from invitations.
 
 Sign-up is open only to someone holding an invitation link that can still be used (the
-join page puts its key in the session); everything else about accounts (passwords,
+join page puts its key in the session) and that has not created an account yet: one link
+creates at most one account (claimed in the same transaction as the new account, so two
+sign-ups racing one link make one account). Everything else about accounts (passwords,
 reset links, email confirmation) is allauth's.
 """
 
@@ -16,16 +18,36 @@ SESSION_KEY = "members_invitation_key"
 
 class AccountAdapter(DefaultAccountAdapter):
     def is_open_for_signup(self, request: Any) -> bool:
-        from .services import MemberError, invitation_from_key
+        from .services import invitation_open_for_signup
 
         key = request.session.get(SESSION_KEY) if hasattr(request, "session") else None
         if not key:
             return False
+        return invitation_open_for_signup(key=key)
+
+    def save_user(self, request: Any, user: Any, form: Any, commit: bool = True) -> Any:
+        """The new account, recorded on the invitation whose link made it; refused (and not
+        made) when that link already made one."""
+        from allauth.core.exceptions import ImmediateHttpResponse
+        from django.db import transaction
+        from django.shortcuts import render
+
+        from .services import MemberError, invitation_signup_claim
+
+        key = request.session.get(SESSION_KEY) if hasattr(request, "session") else None
+        if not commit or not key:
+            return super().save_user(request, user, form, commit=commit)
         try:
-            invitation_from_key(key=key)
-        except MemberError:
-            return False
-        return True
+            with transaction.atomic():
+                saved = super().save_user(request, user, form, commit=True)
+                invitation_signup_claim(key=key, user=saved)
+        except MemberError as exc:
+            request.session.pop(SESSION_KEY, None)
+            message = exc.errors[0]["message"]
+            response = render(request, "members/join_refused.html", {"message": message})
+            response.status_code = 409
+            raise ImmediateHttpResponse(response) from exc
+        return saved
 
     def get_signup_redirect_url(self, request: Any) -> str:
         return self._back_to_invitation(request) or super().get_signup_redirect_url(request)

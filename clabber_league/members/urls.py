@@ -16,6 +16,7 @@ urlpatterns = [
     path(CLUB + "invitations/", views.invitation_list, name="invitations"),
     path(CLUB + "invitations/<int:pk>/", views.invitation_detail, name="invitation"),
     path(CLUB + "invitations/<int:pk>/revoke/", views.invitation_revoke, name="invitation-revoke"),
+    path(CLUB + "invitations/<int:pk>/claim/", views.invitation_claim, name="invitation-claim"),
     path(CLUB + "players/", views.player_logins, name="players"),
     path(CLUB + "players/<int:pk>/merge/", views.player_merge, name="player-merge"),
     path(CLUB + "disputes/", views.dispute_list, name="disputes"),

@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs import services as club_services
@@ -128,6 +129,27 @@ def invitation_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @club_view("manage")
+def invitation_claim(request: HttpRequest, pk: int) -> HttpResponse:
+    """A club admin approves or refuses that the person who joined is the player they
+    chose."""
+    invitation = _invitation_or_404(request, pk)
+    approve = request.POST.get("decision") == "approve"
+    try:
+        services.invitation_claim_decide(
+            invitation=invitation, user=request.user, access=request.club_access, approve=approve
+        )
+    except services.MemberError as exc:
+        messages.error(request, exc.errors[0]["message"])
+    else:
+        if approve:
+            messages.success(request, _("Approved: the login is linked to the player."))
+        else:
+            messages.success(request, _("Refused: the member has no player of the club."))
+    return redirect("members:invitation", club_slug=request.club.slug, pk=invitation.pk)
+
+
+@require_POST
+@club_view("manage")
 def invitation_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     invitation = _invitation_or_404(request, pk)
     try:
@@ -163,6 +185,9 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
     if invitation.player is None:
         players = list(club.players.filter(user__isnull=True, active=True).order_by("name")[:500])
     form = JoinForm(request.POST or None, players=players)
+    unverified = bool(invitation.email) and not services.email_verified(
+        user=request.user, email=invitation.email
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.invitation_accept(
@@ -170,6 +195,7 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
                 user=request.user,
                 player_id=form.cleaned_data["player"],
                 new_name=form.cleaned_data["new_name"],
+                name_public=form.cleaned_data["name_public"],
             )
         except services.MemberError as exc:
             _add_errors(form, exc)
@@ -178,16 +204,27 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
                 user=request.user, name_public=form.cleaned_data["name_public"]
             )
             request.session.pop(SESSION_KEY, None)
-            messages.success(
-                request,
-                f"Welcome to {club.name}! Set your confirmation PIN so you can confirm "
-                "results on the scorer's phone.",
-            )
+            invitation.refresh_from_db()
+            if invitation.claim_pending:
+                messages.success(
+                    request,
+                    _(
+                        "Welcome to %(club)s! A club admin checks that you are %(player)s "
+                        "before your login is linked to that player."
+                    )
+                    % {"club": club.name, "player": invitation.claimed_player.name},
+                )
+            else:
+                messages.success(
+                    request,
+                    f"Welcome to {club.name}! Set your confirmation PIN so you can confirm "
+                    "results on the scorer's phone.",
+                )
             return redirect("members:settings")
     return render(
         request,
         "members/join.html",
-        {"invitation": invitation, "invited_club": club, "form": form},
+        {"invitation": invitation, "invited_club": club, "form": form, "unverified": unverified},
     )
 
 
