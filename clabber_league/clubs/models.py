@@ -19,6 +19,11 @@ class Club(models.Model):
         default=False, help_text="Standings and score sheets can be read without logging in."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    admins_need_mfa = models.BooleanField(
+        default=False,
+        help_text="Club admins must sign in with two-factor authentication (an authenticator "
+        "app): an admin without it is sent to set it up before any admin action.",
+    )
 
     class Meta:
         ordering = ["name"]

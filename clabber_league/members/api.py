@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clabber_league.clubs.api_base import ClubPermission, ClubScopedMixin
+from clabber_league.clubs.mfa import MFA_REQUIRED, admin_needs_mfa_setup
 from clabber_league.clubs.models import Player, Role
 from clabber_league.games.api import GameSerializer
 from clabber_league.games.models import Game
@@ -41,6 +42,10 @@ class ManageReadsToo(ClubPermission):
             if not request.user.is_authenticated:
                 return False
             raise PermissionDenied(NEEDS_ROLE)
+        if admin_needs_mfa_setup(view.club_access, request.user):
+            from rest_framework.exceptions import PermissionDenied
+
+            raise PermissionDenied(MFA_REQUIRED)
         return True
 
 

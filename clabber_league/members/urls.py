@@ -18,6 +18,7 @@ urlpatterns = [
     path(CLUB + "invitations/<int:pk>/revoke/", views.invitation_revoke, name="invitation-revoke"),
     path(CLUB + "invitations/<int:pk>/claim/", views.invitation_claim, name="invitation-claim"),
     path(CLUB + "players/", views.player_logins, name="players"),
+    path(CLUB + "security/", views.club_security, name="security"),
     path(CLUB + "players/<int:pk>/merge/", views.player_merge, name="player-merge"),
     path(CLUB + "disputes/", views.dispute_list, name="disputes"),
     path(CLUB + "disputes/<int:pk>/", views.dispute_detail, name="dispute"),

@@ -161,6 +161,36 @@ def invitation_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("members:invitation", club_slug=request.club.slug, pk=invitation.pk)
 
 
+# --- the club's sign-in rules (club admins) ------------------------------------------------
+
+
+@club_view("manage")
+def club_security(request: HttpRequest) -> HttpResponse:
+    """Whether the club requires two-factor sign-in of its admins."""
+    from clabber_league.clubs.mfa import club_admins_need_mfa_set, user_has_totp
+
+    if request.method == "POST":
+        required = request.POST.get("admins_need_mfa") == "on"
+        try:
+            club_admins_need_mfa_set(
+                access=request.club_access, user=request.user, required=required
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.errors[0]["message"])
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("members:security", club_slug=request.club.slug)
+    return render(
+        request,
+        "members/security.html",
+        {
+            "club": request.club,
+            "access": request.club_access,
+            "has_totp": user_has_totp(request.user),
+        },
+    )
+
+
 # --- joining ---------------------------------------------------------------------------------
 
 
