@@ -139,7 +139,9 @@ class EventSerializer(ClubScopedSerializer):
         }
 
     def get_seed_hash(self, event: Event) -> str | None:
-        return seed_hash(event.seed) if event.status != Event.Status.FINISHED else None
+        if event.status == Event.Status.FINISHED:
+            return None
+        return seed_hash(event_services.committed_seed(event))
 
     def create(self, validated_data: dict[str, Any]) -> Event:
         request = self.context["request"]
@@ -618,7 +620,10 @@ class RoundSerializer(serializers.ModelSerializer):
         return round_.seed if drawn else None
 
     def get_seed_hash(self, round_: Round) -> str:
-        return seed_hash(round_.seed)
+        if round_.seed:
+            return seed_hash(round_.seed)
+        # Not drawn yet (being drawn, or failed): the commitment it will be drawn from.
+        return seed_hash(event_services.committed_seed(round_.event))
 
     @extend_schema_field(TableSerializer(many=True))
     def get_tables(self, round_: Round) -> list[dict[str, Any]]:

@@ -150,9 +150,10 @@ class Event(models.Model):
     )
     seed = models.CharField(
         max_length=40,
-        help_text="The committed seed of the next round to be drawn, chosen by the server: "
-        "secret until that round is drawn (its SHA-256 is shown before), then the round's "
-        "seed, and a fresh one is committed for the round after.",
+        help_text="The nonce of the next round's committed seed, chosen by the server: the "
+        "seed is worked out from it with the server's secret key (core.commitments), so "
+        "it stays secret, in a backup too, until the round is drawn (its SHA-256 is shown "
+        "before); a fresh nonce is chosen for the round after.",
     )
     keep_apart = models.JSONField(
         default=list,
@@ -231,8 +232,9 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField()
     seed = models.CharField(
         max_length=40,
+        blank=True,
         help_text="The seed this round's draw used (committed before the round's entrants "
-        "were final; shown once the round is drawn).",
+        "were final); stored, and shown, once the round is drawn.",
     )
     draw_algorithm = models.CharField(
         max_length=40,

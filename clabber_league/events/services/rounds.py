@@ -41,6 +41,7 @@ from django.utils import timezone
 
 from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Player
+from clabber_league.core.commitments import seed_from_nonce
 from clabber_league.core.errors import CONFLICT, ServiceError
 from clabber_league.games import services as games
 from clabber_league.games import table_links
@@ -52,7 +53,7 @@ from clabber_league.rules.options import TARGET_MAX
 from .. import draw
 from ..models import Event, Pair, Round, SitOut, Table
 from .checkin import entries_playing
-from .events import new_seed, table_size, three_hand_rules
+from .events import committed_seed, new_seed, table_size, three_hand_rules
 
 logger = logging.getLogger(__name__)
 
@@ -184,8 +185,10 @@ def round_draw(*, event: Event, user: Any = None, access: ClubAccess | None = No
     if number > event.rounds:
         raise RoundError.one("round", ALL_ROUNDS_DRAWN.format(rounds=event.rounds), kind=CONFLICT)
     players = _players(event, number)
+    # The seed is stored on the round once it is drawn: a failed draw keeps it secret, and
+    # drawing again works it out from the same nonce.
     round_ = Round.objects.create(
-        event=event, number=number, seed=event.seed, status=Round.Status.DRAWING, created_by=user
+        event=event, number=number, status=Round.Status.DRAWING, created_by=user
     )
     if event.status == Event.Status.PLANNED:
         event.status = Event.Status.RUNNING
@@ -276,6 +279,7 @@ def _plan(round_: Round, ids: list[int]) -> _Plan:
     """The round's draw by ``events.draw`` (players, or fixed pairs), from the history.
     What it read besides the seed is kept on the round (``Round.draw_input``)."""
     event = round_.event
+    round_.seed = committed_seed(event)
     pair_rows: dict[int, Pair] = {}
     night, season = _history_rounds_of(event, round_.number)
     inputs: dict[str, Any] = {"ids": ids, "history": {"night": night, "season": season}}
@@ -390,10 +394,13 @@ def _seat(round_: Round, plan: _Plan, user: Any) -> None:
         notes=notes,
         draw_algorithm=draw.ALGORITHM,
         draw_input=round_.draw_input,
+        seed=round_.seed,
     )
     # The round's seed is now shown with its draw: the next round gets a fresh committed
     # seed (a failed draw never gets here, so drawing it again reuses its seed).
-    Event.objects.filter(pk=event.pk, seed=round_.seed).update(seed=new_seed())
+    current = Event.objects.select_for_update().get(pk=event.pk)
+    if seed_from_nonce(current.seed) == round_.seed:
+        Event.objects.filter(pk=event.pk).update(seed=new_seed())
     round_.draw_algorithm = draw.ALGORITHM
     round_.status = Round.Status.PLAYING
     round_.progress = 100
