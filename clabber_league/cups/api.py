@@ -82,7 +82,8 @@ class CupSerializer(serializers.ModelSerializer):
         return None if cup.status == Cup.Status.WAITING else cup.seed_text
 
     def get_seed_hash(self, cup: Cup) -> str | None:
-        return seed_hash(cup.seed_text) if cup.seed_text else None
+        seed = setup.cup_seed_of(cup)
+        return seed_hash(seed) if seed else None
 
     class Meta:
         model = Cup

@@ -77,6 +77,14 @@ class Cup(models.Model):
         "anyone can redo it; a play-off's is shown only as its SHA-256 until its entrants "
         "are drawn. Seeding again reuses it.",
     )
+    seed_nonce = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="A play-off's committed seed while it waits for its league stage, as a "
+        "nonce: the seed is worked out from it with the server's secret key "
+        "(core.commitments), so it stays secret, in a backup too, until the entrants are "
+        "drawn; then it is seed_text.",
+    )
     draw_algorithm = models.CharField(
         max_length=40,
         blank=True,

@@ -138,7 +138,7 @@ def cup_detail(request: HttpRequest, pk: int) -> HttpResponse:
         seed_form=seed_form,
         place_form=place_form,
         has_results=setup.cup_has_results(cup),
-        seed_hash=seed_hash(cup.seed_text) if cup.seed_text else "",
+        seed_hash=seed_hash(setup.cup_seed_of(cup)) if setup.cup_seed_of(cup) else "",
     )
     return render(request, "cups/cup.html", context)
 

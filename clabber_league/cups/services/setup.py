@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models import Avg, Count, F
 
 from clabber_league.clubs.models import Club, Player
+from clabber_league.core.commitments import seed_from_nonce, seed_new
 from clabber_league.core.errors import CONFLICT
 from clabber_league.leagues.models import Division, Team
 from clabber_league.rules import RulesError, get_ruleset
@@ -294,8 +295,9 @@ def cup_create(
         plate=plate,
         final_reset=final_reset,
         seeding=seeding,
-        seed_text=seed_text
-        or (planner.draw_seed() if seeding == Cup.Seeding.RANDOM or divisions else ""),
+        # A play-off's seed (its lots at the cut) stays secret until its entrants are known.
+        seed_text=seed_text or (planner.draw_seed() if seeding == Cup.Seeding.RANDOM else ""),
+        seed_nonce=seed_new() if divisions and not seed_text else "",
         draw_algorithm=planner.ALGORITHM,
         status=Cup.Status.WAITING if divisions else Cup.Status.SEEDED,
         created_by=user,
@@ -415,6 +417,14 @@ def _seed_from(cup: Cup, candidates: list[Candidate], seeding: str) -> None:
     if knockout is not None:
         knockout.notes = (knockout.notes if seeding == Cup.Seeding.STANDINGS else []) + notes
         knockout.save(update_fields=["notes"])
+
+
+def cup_seed_of(cup: Cup) -> str:
+    """The cup's random seed: shown (``seed_text``), or still committed (a play-off waiting
+    for its league stage: worked out from its nonce)."""
+    if cup.seed_text or not cup.seed_nonce:
+        return cup.seed_text
+    return seed_from_nonce(cup.seed_nonce)
 
 
 def cup_has_results(cup: Cup) -> bool:
