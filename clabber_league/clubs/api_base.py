@@ -23,6 +23,7 @@ from clabber_league.core.rows import MAX_ID
 from .access import NOT_FOUND, ClubAccess, Need, TableGrant, club_access
 from .authentication import FOUND_ATTRIBUTE
 from .locale import club_locale, club_locale_stream
+from .mfa import MFA_REQUIRED, admin_needs_mfa_setup
 
 CLUB_PARAMETER = OpenApiParameter(
     "club_slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's slug."
@@ -40,6 +41,8 @@ class ClubPermission(permissions.BasePermission):
             if not request.user.is_authenticated:
                 return False  # DRF answers 401/403 for anonymous users
             raise PermissionDenied(access.refusal(NEEDS_ROLE))
+        if need == "manage" and admin_needs_mfa_setup(access, request.user):
+            raise PermissionDenied(MFA_REQUIRED)
         return True
 
 

@@ -4,12 +4,16 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext
 
 from .access import Need, TableGrant, club_access
 from .locale import club_locale, club_locale_stream
+from .mfa import MFA_REQUIRED, admin_needs_mfa_setup
 
 #: A view's table-link check (``club_view(table=...)``): the grant that the request carries
 #: for this view's object, or None; raises ``PermissionDenied`` with the reason for a link
@@ -27,7 +31,8 @@ def club_view(
     club admins may send is ``club_view("read", write="manage")``).
 
     Anonymous visitors who need more than ``read`` go to the login page; members whose
-    role is too low get 403; a club they may not read is 404.
+    role is too low get 403; a club they may not read is 404. An admin of a club that
+    requires two-factor sign-in of its admins, without it, is sent to set it up first.
 
     ``table`` lets a table link stand in for an account on the views of one game: it is
     called with the request, the club's slug and the view's arguments, and its grant is
@@ -61,6 +66,9 @@ def club_view(
                 raise PermissionDenied(
                     refusal or access.refusal("Your role in this club does not allow this.")
                 )
+            if required == "manage" and admin_needs_mfa_setup(access, request.user):
+                messages.info(request, gettext(MFA_REQUIRED))
+                return redirect("mfa_activate_totp")
             request.club_access = access  # type: ignore[attr-defined]
             request.club = access.club  # type: ignore[attr-defined]
             with club_locale(access.club):  # "today", times and words in the club's own

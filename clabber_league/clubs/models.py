@@ -61,6 +61,11 @@ class Club(models.Model):
             "nothing can be changed."
         ),
     )
+    admins_need_mfa = models.BooleanField(
+        default=False,
+        help_text="Club admins must sign in with two-factor authentication (an authenticator "
+        "app): an admin without it is sent to set it up before any admin action.",
+    )
 
     class Meta:
         ordering = ["name"]

@@ -23,6 +23,7 @@ from clabber_league.calculator.api import ERROR_BODY
 from clabber_league.clubs.api_base import ClubScopedMixin
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
+from clabber_league.core.commitments import seed_hash
 from clabber_league.games.api import GameSerializer
 from clabber_league.leagues.models import Division, Team, Venue
 
@@ -69,6 +70,20 @@ class CupSerializer(serializers.ModelSerializer):
     entrants = EntrantSerializer(many=True, read_only=True)
     stages = StageSerializer(many=True, read_only=True)
     rules = serializers.JSONField(read_only=True)
+    seed_text = serializers.SerializerMethodField(
+        help_text="The random draw's seed, chosen by the server: null while a play-off "
+        "waits for its league stage (only seed_hash is shown), blank if it has none."
+    )
+    seed_hash = serializers.SerializerMethodField(
+        help_text="SHA-256 (hex) of the random draw's seed, committed when the cup was created."
+    )
+
+    def get_seed_text(self, cup: Cup) -> str | None:
+        return None if cup.status == Cup.Status.WAITING else cup.seed_text
+
+    def get_seed_hash(self, cup: Cup) -> str | None:
+        seed = setup.cup_seed_of(cup)
+        return seed_hash(seed) if seed else None
 
     class Meta:
         model = Cup
@@ -83,6 +98,8 @@ class CupSerializer(serializers.ModelSerializer):
             "final_reset",
             "seeding",
             "seed_text",
+            "seed_hash",
+            "draw_algorithm",
             "rules",
             "status",
             "champion",
@@ -125,7 +142,6 @@ class CupCreateSerializer(ClubScopedSerializer):
     per = serializers.ChoiceField(choices=Stage.Per.choices, default=Stage.Per.DIVISION)
     tie_rule = serializers.ChoiceField(choices=Stage.TieRule.choices, default=Stage.TieRule.LOT)
     best_of = serializers.IntegerField(default=1, min_value=0, max_value=99)
-    seed_text = serializers.CharField(required=False, allow_blank=True, max_length=40)
 
     class Meta:
         model = Cup
@@ -139,7 +155,6 @@ class CupCreateSerializer(ClubScopedSerializer):
             "plate",
             "final_reset",
             "seeding",
-            "seed_text",
             "teams",
             "players",
             "divisions",
@@ -151,6 +166,7 @@ class CupCreateSerializer(ClubScopedSerializer):
         extra_kwargs = {"name": {"validators": []}}
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        _refuse_typed_seed(self.initial_data)
         club = self.context["club"]
         errors = {}
         for name, model in (("teams", Team), ("players", Player), ("divisions", Division)):
@@ -173,14 +189,26 @@ class CupCreateSerializer(ClubScopedSerializer):
         )
 
 
+SEED_TYPED = (
+    "A random draw's seed is chosen by the server and committed before the draw: it "
+    "cannot be given."
+)
+
+
+def _refuse_typed_seed(data: Any) -> None:
+    """A seed in the body is refused (400), never silently ignored."""
+    if hasattr(data, "get") and data.get("seed_text") not in (None, ""):
+        raise serializers.ValidationError({"seed_text": SEED_TYPED})
+
+
 class SeedSerializer(serializers.Serializer):
+    """Seed again another way; a random seeding reuses the cup's committed seed."""
+
     seeding = serializers.ChoiceField(choices=Cup.Seeding.choices, required=False)
-    seed_text = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        max_length=40,
-        help_text="A random draw's seed (blank: a new one is drawn and shown).",
-    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        _refuse_typed_seed(self.initial_data)
+        return attrs
 
 
 class PlaceRoundSerializer(ClubScopedSerializer):
@@ -320,8 +348,8 @@ class CupViewSet(
     @extend_schema(request=SeedSerializer, responses={200: CupSerializer, 409: ERROR_BODY})
     @action(detail=True, methods=["post"])
     def seed(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Seed the cup again (another way, or a new random draw): not once a tie has a
-        result."""
+        """Seed the cup again (another way; a random draw reuses the cup's committed seed):
+        not once a tie has a result."""
         cup = self.get_object()
         body = SeedSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -483,7 +511,7 @@ REQUEST_EXAMPLES = {
         "best_of": 1,
         "third_place": True,
     },
-    "SeedRequest": {"seeding": "random", "seed_text": "a1b2c3d4"},
+    "SeedRequest": {"seeding": "random"},
     "PlaceRoundRequest": {"bracket": "main", "round": 1, "division": 1, "start": "2027-05-03"},
     "StartRequest": {"seats": [1, 3, 2, 4], "first_dealer": 0},
     "WalkoverRequest": {"absent": "away", "note": "Could not raise a side"},

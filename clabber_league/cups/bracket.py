@@ -57,8 +57,9 @@ Match keys: ``"M<round>-<index>"`` (main), ``"L<round>-<index>"`` (losers), ``"G
 :attr:`Bracket.matches` lists every match after the matches its sources name.
 
 Random draws: :func:`random_seeding` shuffles entrants with a shown seed string
-(:func:`draw_seed` makes one), so anyone can repeat the draw:
-``random.Random(seed).shuffle(ids)`` in any Python 3.
+(:func:`draw_seed` makes one: 128 bits the server chooses, so that its published SHA-256
+cannot be reversed), so anyone can repeat the draw: ``random.Random(seed).shuffle(ids)``
+in any Python 3 (:data:`ALGORITHM` names this way of drawing).
 """
 
 from __future__ import annotations
@@ -334,9 +335,13 @@ def _tables_of_three(entrants: int) -> list[Match]:
     return matches
 
 
+#: The version of the random seeding a cup names (``Cup.draw_algorithm``).
+ALGORITHM = "clabber-cup-seeding/1"
+
+
 def draw_seed() -> str:
-    """A fresh seed string for a random draw, short enough to show and type (8 hex digits)."""
-    return secrets.token_hex(4)
+    """A fresh seed string for a random draw: 128 bits from :mod:`secrets`, 32 hex digits."""
+    return secrets.token_hex(16)
 
 
 def random_seeding(ids: Sequence[T], seed: str) -> list[T]:

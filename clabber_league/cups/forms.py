@@ -60,9 +60,6 @@ class CupForm(ServiceForm):
         required=False,
         help_text="A cup of chosen entrants (play-offs are seeded by the standings).",
     )
-    seed_text = forms.CharField(
-        required=False, max_length=40, label="Seed of a random draw (blank: drawn for you)"
-    )
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -85,7 +82,6 @@ class CupForm(ServiceForm):
 
 class SeedForm(ServiceForm):
     seeding = forms.ChoiceField(choices=Cup.Seeding.choices)
-    seed_text = forms.CharField(required=False, max_length=40, label="Seed (blank: a new one)")
 
 
 class PlaceRoundForm(ServiceForm):

@@ -78,7 +78,22 @@ class Cup(models.Model):
     seed_text = models.CharField(
         max_length=40,
         blank=True,
-        help_text="The seed of a random draw, shown so anyone can redo it.",
+        help_text="The seed of a random draw, chosen by the server (never typed), shown so "
+        "anyone can redo it; a play-off's is shown only as its SHA-256 until its entrants "
+        "are drawn. Seeding again reuses it.",
+    )
+    seed_nonce = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="A play-off's committed seed while it waits for its league stage, as a "
+        "nonce: the seed is worked out from it with the server's secret key "
+        "(core.commitments), so it stays secret, in a backup too, until the entrants are "
+        "drawn; then it is seed_text.",
+    )
+    draw_algorithm = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="The version of the random seeding (cups.bracket.ALGORITHM) it was drawn by.",
     )
     rules = models.JSONField(
         help_text="The rule set the ties are played by (a slug, or house-rules data)."

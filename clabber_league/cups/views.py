@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs.decorators import club_view
+from clabber_league.core.commitments import seed_hash
 from clabber_league.core.errors import ServiceError
 
 from . import selectors
@@ -83,7 +84,6 @@ def cup_new(request: HttpRequest) -> HttpResponse:
                 seeding=Cup.Seeding.STANDINGS
                 if from_divisions
                 else (data["seeding"] or Cup.Seeding.LIST),
-                seed_text=data["seed_text"],
                 divisions=list(club.divisions.filter(pk__in=data["divisions"]))
                 if from_divisions
                 else [],
@@ -147,6 +147,7 @@ def cup_detail(request: HttpRequest, pk: int) -> HttpResponse:
         seed_form=seed_form,
         place_form=place_form,
         has_results=setup.cup_has_results(cup),
+        seed_hash=seed_hash(setup.cup_seed_of(cup)) if setup.cup_seed_of(cup) else "",
     )
     return render(request, "cups/cup.html", context)
 
@@ -165,11 +166,7 @@ def cup_action(request: HttpRequest, pk: int, what: str) -> HttpResponse:
         elif what == "seed":
             form = SeedForm(request.POST)
             if form.is_valid():
-                setup.cup_seed(
-                    cup=cup,
-                    seeding=form.cleaned_data["seeding"],
-                    seed_text=form.cleaned_data["seed_text"],
-                )
+                setup.cup_seed(cup=cup, seeding=form.cleaned_data["seeding"])
                 messages.success(request, "Seeded again: draw the bracket when ready.")
         elif what == "build":
             build.stage_build(cup=cup, user=request.user)

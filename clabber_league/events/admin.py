@@ -15,8 +15,8 @@ class EntryInline(admin.TabularInline):
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
-    fields = ["number", "seed", "status", "progress"]
-    readonly_fields = ["seed", "progress"]
+    fields = ["number", "status", "progress"]
+    readonly_fields = ["progress"]
 
 
 @admin.register(Event)
@@ -26,6 +26,9 @@ class EventAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     raw_id_fields = ["club", "series", "created_by"]
     inlines = [EntryInline, RoundInline]
+    # The next round's committed seed stays secret until that round is drawn, and is the
+    # server's choice: nobody reads or types it here.
+    exclude = ["seed"]
 
 
 @admin.register(Series)
@@ -38,6 +41,10 @@ class SeriesAdmin(admin.ModelAdmin):
 class RoundAdmin(admin.ModelAdmin):
     list_display = ["id", "event", "number", "status", "progress"]
     raw_id_fields = ["event", "created_by"]
+    # A round's seed is the event's committed one until the round is drawn: the pages and
+    # the API show it once drawn; nobody types one here.
+    exclude = ["seed"]
+    readonly_fields = ["draw_algorithm", "draw_input"]
 
 
 @admin.register(Table)

@@ -29,6 +29,7 @@ from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSe
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
+from clabber_league.core.commitments import seed_hash
 from clabber_league.core.errors import ServiceError
 from clabber_league.core.idempotency import idempotent
 
@@ -121,10 +122,15 @@ class EventSerializer(ClubScopedSerializer):
         queryset=Series.objects.all(), required=False, allow_null=True
     )
 
+    seed_hash = serializers.SerializerMethodField(
+        help_text="SHA-256 (hex) of the committed seed of the next round to be drawn, "
+        "chosen by the server; the seed itself is shown on the round once it is drawn."
+    )
+
     class Meta:
         model = Event
-        fields = ["id", *EVENT_WRITE_FIELDS, "seed", "status", "created_at"]
-        read_only_fields = ["seed", "status", "created_at"]
+        fields = ["id", *EVENT_WRITE_FIELDS, "seed_hash", "status", "created_at"]
+        read_only_fields = ["seed_hash", "status", "created_at"]
         extra_kwargs = {
             "rounds": {"min_value": 1, "max_value": 30},
             "round_deals": {"min_value": 1, "max_value": 200},
@@ -133,6 +139,11 @@ class EventSerializer(ClubScopedSerializer):
             "entry_fee_cents": {"min_value": 0, "max_value": 100000},
             "hick_stake_cents": {"min_value": 0, "max_value": 100000},
         }
+
+    def get_seed_hash(self, event: Event) -> str | None:
+        if event.status == Event.Status.FINISHED:
+            return None
+        return seed_hash(event_services.committed_seed(event))
 
     def create(self, validated_data: dict[str, Any]) -> Event:
         request = self.context["request"]
@@ -578,6 +589,13 @@ def table_data(view: selectors.TableView) -> dict[str, Any]:
 class RoundSerializer(serializers.ModelSerializer):
     tables = serializers.SerializerMethodField()
     sit_outs = serializers.SerializerMethodField()
+    seed = serializers.SerializerMethodField(
+        help_text="The seed the round was drawn from: null until it is drawn (a draw being "
+        "made or failed keeps it secret; drawing again reuses it)."
+    )
+    seed_hash = serializers.SerializerMethodField(
+        help_text="SHA-256 (hex) of the round's seed, the commitment shown before the draw."
+    )
 
     class Meta:
         model = Round
@@ -585,6 +603,9 @@ class RoundSerializer(serializers.ModelSerializer):
             "id",
             "number",
             "seed",
+            "seed_hash",
+            "draw_algorithm",
+            "draw_input",
             "status",
             "progress",
             "message",
@@ -605,6 +626,16 @@ class RoundSerializer(serializers.ModelSerializer):
             )
         return cache[round_.pk]
 
+    def get_seed(self, round_: Round) -> str | None:
+        drawn = round_.status in (Round.Status.PLAYING, Round.Status.FINISHED)
+        return round_.seed if drawn else None
+
+    def get_seed_hash(self, round_: Round) -> str:
+        if round_.seed:
+            return seed_hash(round_.seed)
+        # Not drawn yet (being drawn, or failed): the commitment it will be drawn from.
+        return seed_hash(event_services.committed_seed(round_.event))
+
     @extend_schema_field(TableSerializer(many=True))
     def get_tables(self, round_: Round) -> list[dict[str, Any]]:
         return [table_data(view) for view in self._view(round_).tables]
@@ -612,6 +643,17 @@ class RoundSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_sit_outs(self, round_: Round) -> list[str]:
         return list(self._view(round_).sit_outs)
+
+
+class DrawCheckSerializer(serializers.Serializer):
+    """A round drawn again from its published seed and record, compared with its tables."""
+
+    number = serializers.IntegerField()
+    seed = serializers.CharField(allow_null=True)
+    seed_hash = serializers.CharField()
+    algorithm = serializers.CharField()
+    ok = serializers.BooleanField(help_text="Drawing it again gives its stored tables.")
+    message = serializers.CharField(help_text="Why not, when not ok.")
 
 
 class RoundViewSet(
@@ -654,6 +696,17 @@ class RoundViewSet(
             else status.HTTP_201_CREATED
         )
         return Response(RoundSerializer(drawn, context=self.get_serializer_context()).data, code)
+
+    @extend_schema(responses={200: DrawCheckSerializer})
+    @action(detail=True, methods=["get"])
+    def check(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Draw the round again from its published seed, entrants, table size, history and
+        the planner's version it names, and say whether it comes out as stored."""
+        from dataclasses import asdict
+
+        from .draw_check import round_check
+
+        return Response(DrawCheckSerializer(asdict(round_check(self.get_object()))).data)
 
     def _round(self, round_: Round) -> Response:
         round_.refresh_from_db()

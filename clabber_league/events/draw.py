@@ -75,6 +75,11 @@ TOO_FEW_PAIRS = "A round of fixed pairs needs at least two pairs."
 
 METHODS = ("mitchell", "swiss")
 
+#: The version of this planner a stored round names (``Round.draw_algorithm``): the same
+#: seed, entrants, table size and history give the same draw under the same version. Bump
+#: it whenever a change here would draw any input differently.
+ALGORITHM = "clabber-draw/1"
+
 # The weights of the search's cost: one unit per earlier meeting of the pair.
 W_APART = 10**9  # two players asked to be kept apart at one table
 W_NIGHT_PARTNER = 10**6  # partners again on the same night
@@ -586,8 +591,12 @@ def pairs_round(
     method: str,
     scores: Mapping[int, float] | None = None,
     history: History | None = None,
+    station_seed: str | None = None,
 ) -> RoundDraw:
-    """One round for fixed pairs (ids): each table is ``(north_south, east_west)``."""
+    """One round for fixed pairs (ids): each table is ``(north_south, east_west)``.
+
+    ``station_seed``: the seed whose round-1 draw places the Mitchell stations (the night's
+    first round's seed when every round has its own; default ``seed``)."""
     if method not in METHODS:
         raise DrawError.one("method", BAD_METHOD.format(methods=", ".join(METHODS)))
     history = history or History()
@@ -596,7 +605,7 @@ def pairs_round(
         raise DrawError.one("pairs", TOO_FEW_PAIRS)
     rng = _rng(seed, round_number)
     if method == "mitchell":
-        matches, byes = _mitchell(field_, round_number, seed)
+        matches, byes = _mitchell(field_, round_number, station_seed or seed)
         if any(history.night_opponents[frozenset(m)] for m in matches):
             # The movement has come round (or the pairs changed): re-pair in its order
             # with the fewest rematches, keeping its tables where they fit.

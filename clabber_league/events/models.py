@@ -11,8 +11,9 @@ number of deals, or a time limit after which the deal in progress is finished.
   arrival joins from the next round) and after which they left (a leaver is dropped from
   the next round), whether they paid the entry fee.
 * ``Pair``: two entries playing together all night (fixed-pairs format only).
-* ``Round``: one round of the event, its draw's seed, its status and, while a large draw
-  runs as a Celery task, its progress.
+* ``Round``: one round of the event, its draw's seed, what the draw read and the planner's
+  version (so that anyone can draw it again), its status and, while a large draw runs as a
+  Celery task, its progress.
 * ``Table``: one table of a round: who sits where (player ids, clockwise from seat 0, as
   ``games.GameSeat`` numbers them), who deals first, and the game played there (a game
   outside any league: ``Game.division`` is ``None``).
@@ -180,7 +181,10 @@ class Event(models.Model):
     )
     seed = models.CharField(
         max_length=40,
-        help_text="The draw's seed, shown on the night, so that anyone can check the draw.",
+        help_text="The nonce of the next round's committed seed, chosen by the server: the "
+        "seed is worked out from it with the server's secret key (core.commitments), so "
+        "it stays secret, in a backup too, until the round is drawn (its SHA-256 is shown "
+        "before); a fresh nonce is chosen for the round after.",
     )
     keep_apart = models.JSONField(
         default=list,
@@ -257,7 +261,24 @@ class Round(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
-    seed = models.CharField(max_length=40, help_text="The seed this round's draw used.")
+    seed = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="The seed this round's draw used (committed before the round's entrants "
+        "were final); stored, and shown, once the round is drawn.",
+    )
+    draw_algorithm = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="The version of the draw's planner (events.draw.ALGORITHM) that drew it.",
+    )
+    draw_input = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What the draw read besides the seed: the ids drawn, the table size, "
+        "three-hand tables, keep-apart, the movement, and the rounds of its history; with "
+        "the seed and the algorithm's version anyone can draw the round again.",
+    )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.DRAWING)
     progress = models.PositiveSmallIntegerField(
         default=0, help_text="Percent of the draw done, 0 to 100 (a draw run as a task)."

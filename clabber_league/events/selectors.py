@@ -584,3 +584,40 @@ def _round_over(round_: Round) -> str:
     if last >= event.rounds:
         return message + ROUND_OVER_NIGHT_OVER
     return message + ROUND_OVER_NEXT_WAITING.format(round=last + 1)
+
+
+# --- the draw's seeds ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DrawSeed:
+    """One round's seed as the night shows it: the commitment (SHA-256) always, the seed
+    once the round is drawn (``seed`` is None before)."""
+
+    number: int
+    seed_hash: str
+    seed: str | None
+    algorithm: str
+
+
+def draw_seeds(event: Event) -> list[DrawSeed]:
+    """Each drawn round's seed and, while rounds are left to draw, the commitment to the
+    next round's seed (its seed None: secret until that round is drawn)."""
+    from clabber_league.core.commitments import seed_from_nonce, seed_hash
+
+    drawn = (Round.Status.PLAYING, Round.Status.FINISHED)
+    committed = seed_hash(seed_from_nonce(event.seed))
+    out = []
+    last = 0
+    for number, seed, status, algorithm in event.round_set.order_by("number").values_list(
+        "number", "seed", "status", "draw_algorithm"
+    ):
+        last = number
+        if status in drawn and seed:
+            out.append(DrawSeed(number, seed_hash(seed), seed, algorithm))
+        else:  # being drawn, or failed: drawn again from the same commitment
+            out.append(DrawSeed(number, committed, None, ""))
+    waiting = not out or out[-1].seed is not None
+    if event.status != Event.Status.FINISHED and waiting and last < event.rounds:
+        out.append(DrawSeed(last + 1, committed, None, ""))
+    return out

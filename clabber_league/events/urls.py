@@ -29,6 +29,7 @@ urlpatterns = [
     path("<int:pk>/prizes/", views_public.event_prizes, name="prizes"),
     path("<int:pk>/rounds/<int:number>/draw/", views_public.round_draw, name="round-draw"),
     path("<int:pk>/rounds/<int:number>/cards/", views_public.round_cards, name="round-cards"),
+    path("check-a-draw/", views_public.draw_check_guide, name="draw-check"),
     path("series/", views_public.series_index, name="series-index"),
     path("series/<int:pk>/", views_public.series_page, name="series"),
     path("players/<int:pk>/", views_public.player_nights, name="player-nights"),

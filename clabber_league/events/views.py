@@ -206,6 +206,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         ranking=selectors.event_ranking(event, to_member=to_member),
         open_tables=[t for t in (view.tables if view else []) if t.status != "finished"],
         all_drawn=current is not None and current.number >= event.rounds,
+        draw_seeds=selectors.draw_seeds(event),
         # Each table's link in one query (the cards' QR codes and the links below).
         table_links=table_links.table_links_live(
             games=[t.game for t in (view.tables if view else []) if t.game]

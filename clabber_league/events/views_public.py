@@ -164,3 +164,12 @@ def player_nights(request: HttpRequest, pk: int) -> HttpResponse:
         "events/series_player.html",
         _base(request, player=player, nights=nights, page=page, more=more),
     )
+
+
+@club_view("read")
+def draw_check_guide(request: HttpRequest) -> HttpResponse:
+    """How anyone checks a night's draw (and a cup's random seeding) from the published
+    seeds: the commitment, the seed, and drawing the round again."""
+    from .draw import ALGORITHM
+
+    return render(request, "events/draw_check.html", _base(request, algorithm=ALGORITHM))

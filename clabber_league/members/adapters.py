@@ -2,7 +2,9 @@
 
 Sign-up is open to anyone while ``CLABBER_SIGNUP_OPEN`` is on (to create a club of their
 own); otherwise only to someone holding an invitation link that can still be used (the
-join page puts its key in the session). Everything else about accounts (passwords,
+join page puts its key in the session). An invitation link creates at most one account
+(claimed in the same transaction as the new account, so two sign-ups racing one link make
+one account). Everything else about accounts (passwords,
 reset links, email confirmation) is allauth's.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.mfa.adapter import DefaultMFAAdapter
 
 SESSION_KEY = "members_invitation_key"
 
@@ -19,7 +22,7 @@ class AccountAdapter(DefaultAccountAdapter):
     def is_open_for_signup(self, request: Any) -> bool:
         from django.conf import settings
 
-        from .services import MemberError, invitation_from_key
+        from .services import invitation_open_for_signup
 
         if settings.CLABBER_SIGNUP_OPEN:  # anyone may sign up to create a club of their own
             return True
@@ -27,11 +30,31 @@ class AccountAdapter(DefaultAccountAdapter):
         key = request.session.get(SESSION_KEY) if hasattr(request, "session") else None
         if not key:
             return False
+        return invitation_open_for_signup(key=key)
+
+    def save_user(self, request: Any, user: Any, form: Any, commit: bool = True) -> Any:
+        """The new account, recorded on the invitation whose link made it; refused (and not
+        made) when that link already made one."""
+        from allauth.core.exceptions import ImmediateHttpResponse
+        from django.db import transaction
+        from django.shortcuts import render
+
+        from .services import MemberError, invitation_signup_claim
+
+        key = request.session.get(SESSION_KEY) if hasattr(request, "session") else None
+        if not commit or not key:
+            return super().save_user(request, user, form, commit=commit)
         try:
-            invitation_from_key(key=key)
-        except MemberError:
-            return False
-        return True
+            with transaction.atomic():
+                saved = super().save_user(request, user, form, commit=True)
+                invitation_signup_claim(key=key, user=saved)
+        except MemberError as exc:
+            request.session.pop(SESSION_KEY, None)
+            message = exc.errors[0]["message"]
+            response = render(request, "members/join_refused.html", {"message": message})
+            response.status_code = 409
+            raise ImmediateHttpResponse(response) from exc
+        return saved
 
     def get_signup_redirect_url(self, request: Any) -> str:
         return self._back_to_invitation(request) or super().get_signup_redirect_url(request)
@@ -41,3 +64,19 @@ class AccountAdapter(DefaultAccountAdapter):
 
         key = request.session.get(SESSION_KEY)
         return reverse("members:join", kwargs={"key": key}) if key else None
+
+
+class MFAAdapter(DefaultMFAAdapter):
+    """allauth's two-factor sign-in, its QR code drawn by segno (the site's QR library)."""
+
+    def build_totp_svg(self, url: str) -> str:
+        """A standalone SVG (allauth shows it as an ``img`` of a data URI)."""
+        import io
+
+        import segno
+
+        out = io.BytesIO()
+        segno.make(url, error="m").save(
+            out, kind="svg", xmldecl=False, scale=4, border=2, dark="#000", light="#fff"
+        )
+        return out.getvalue().decode("utf-8")

@@ -13,7 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clabber_league.clubs.api_base import ClubPermission, ClubScopedMixin
+from clabber_league.clubs.mfa import MFA_REQUIRED, admin_needs_mfa_setup
 from clabber_league.clubs.models import Player, Role
 from clabber_league.clubs.privacy import sees_names
 from clabber_league.games.api import TABLE_AUTHENTICATION, GameSerializer
@@ -44,6 +45,10 @@ class ManageReadsToo(ClubPermission):
             if not request.user.is_authenticated:
                 return False
             raise PermissionDenied(NEEDS_ROLE)
+        if admin_needs_mfa_setup(view.club_access, request.user):
+            from rest_framework.exceptions import PermissionDenied
+
+            raise PermissionDenied(MFA_REQUIRED)
         return True
 
 
@@ -56,6 +61,11 @@ class InvitationSerializer(serializers.ModelSerializer):
     )
     state = serializers.CharField(source="state_label", read_only=True)
     url = serializers.SerializerMethodField(help_text="The invitation's link, while it is open.")
+    claim_pending = serializers.BooleanField(
+        read_only=True,
+        help_text="The person who joined chose an existing player (claimed_player) and waits "
+        "for a club admin's approval (POST claim/).",
+    )
 
     class Meta:
         model = Invitation
@@ -72,8 +82,18 @@ class InvitationSerializer(serializers.ModelSerializer):
             "expires_at",
             "accepted_at",
             "revoked_at",
+            "claimed_player",
+            "claim_pending",
+            "claim_approved",
         ]
-        read_only_fields = ["created_at", "expires_at", "accepted_at", "revoked_at"]
+        read_only_fields = [
+            "created_at",
+            "expires_at",
+            "accepted_at",
+            "revoked_at",
+            "claimed_player",
+            "claim_approved",
+        ]
 
     def get_fields(self) -> dict:
         fields = super().get_fields()
@@ -85,6 +105,12 @@ class InvitationSerializer(serializers.ModelSerializer):
         if invitation.state() != Invitation.State.OPEN:
             return None
         return services.invitation_url(invitation=invitation, request=self.context.get("request"))
+
+
+class ClaimDecisionSerializer(serializers.Serializer):
+    approve = serializers.BooleanField(
+        help_text="true: link the login to the claimed player; false: refuse."
+    )
 
 
 class InvitationViewSet(
@@ -124,6 +150,25 @@ class InvitationViewSet(
     def revoke(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         invitation = self.get_object()
         services.invitation_revoke(invitation=invitation)
+        return Response(self.get_serializer(invitation).data)
+
+    @extend_schema(
+        request=ClaimDecisionSerializer,
+        responses={200: InvitationSerializer},
+        examples=[OpenApiExample("Approve", value={"approve": True}, request_only=True)],
+    )
+    @action(detail=True, methods=["post"])
+    def claim(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Approve or refuse that the person who joined is the existing player they chose
+        (a player the invitation did not name, or one with games awaiting acceptance)."""
+        body = ClaimDecisionSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        invitation = services.invitation_claim_decide(
+            invitation=self.get_object(),
+            user=request.user,
+            access=self.club_access,
+            approve=body.validated_data["approve"],
+        )
         return Response(self.get_serializer(invitation).data)
 
 

@@ -46,7 +46,13 @@ class InvitationForm(forms.Form):
 
 
 class JoinForm(forms.Form):
-    player = forms.TypedChoiceField(required=False, coerce=int, empty_value=None, label="I am")
+    player = forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=None,
+        label="I am",
+        help_text="A club admin checks this before your login is linked to that player.",
+    )
     new_name = forms.CharField(
         required=False, max_length=120, label="Not in the list? Your name as it goes on the sheet"
     )

@@ -7,6 +7,10 @@ them imports it.
 - An ``Invitation`` lets one person join one club with the role it names, by email or by
   a link (shown as a QR code at the club). It is used once, expires, and can be revoked.
   Its link carries the invitation's id signed with Django's signing (no token is stored).
+  An invitation by email is accepted only by an account that has verified that address;
+  one link creates at most one account (``signup_user``); joining as an existing player
+  the invitation does not name (or one with games awaiting acceptance) is a claim
+  (``claimed_player``) that a club admin approves or refuses.
 - A ``MemberProfile`` is a person, with a login or not: their confirmation PIN (hashed
   with Django's password hashers); a player without a login links to theirs
   (``PlayerPerson``). Wrong tries are counted per game and per day (``PinGuard``,
@@ -62,6 +66,39 @@ class Invitation(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    signup_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The account created through this invitation's link (at most one).",
+    )
+    claimed_player = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The existing player the person who joined says they are, awaiting a club "
+        "admin's approval (a player the invitation does not name, or one with games "
+        "awaiting acceptance).",
+    )
+    claim_decided_at = models.DateTimeField(null=True, blank=True)
+    claim_decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    claim_approved = models.BooleanField(null=True, blank=True)
+    claim_name_public = models.BooleanField(
+        null=True,
+        blank=True,
+        help_text="The joiner's choice to show their name on public pages, given to the "
+        "claimed player once approved.",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -82,6 +119,11 @@ class Invitation(models.Model):
     @property
     def state_label(self) -> str:
         return self.State(self.state()).label
+
+    @property
+    def claim_pending(self) -> bool:
+        """A claim to be an existing player that no club admin has decided yet."""
+        return self.claimed_player_id is not None and self.claim_decided_at is None
 
 
 class MemberProfile(models.Model):

@@ -53,6 +53,17 @@ INVITATION_EXPIRY_RANGE = "An invitation lasts from 1 to 90 days."
 INVITATION_ROLE_ADMIN = "Only a club admin can invite a club admin."
 INVITATION_PLAYER_LINKED = "{player} already has a login."
 INVITATION_EMAIL_OTHER = "This invitation was sent to another email address."
+INVITATION_EMAIL_UNVERIFIED = (
+    "This invitation is for {email}: add that address to your account and confirm it with "
+    "the link we email you, then open the invitation again."
+)
+INVITATION_SIGNED_UP = (
+    "An account was already created with this invitation: log in with it, or ask the club "
+    "for a new invitation."
+)
+CLAIM_NONE = "Nobody is waiting for approval on this invitation."
+CLAIM_DECIDED = "This request was already decided."
+CLAIM_NOT_ADMIN = "Only a club admin approves who is which player."
 ALREADY_MEMBER = "You are already a member of this club."
 JOIN_PLAYER_REQUIRED = "Choose which of the club's players you are, or add your name."
 JOIN_PLAYER_TAKEN = "{player} is already linked to another login."
@@ -207,35 +218,84 @@ def _check_open(invitation: Invitation) -> None:
         raise MemberError.one("invitation", message, kind=CONFLICT)
 
 
+def email_verified(*, user: Any, email: str) -> bool:
+    """Whether ``user`` has confirmed ``email`` (allauth's verified addresses; any case)."""
+    from allauth.account.models import EmailAddress
+
+    return EmailAddress.objects.filter(user=user, email__iexact=email, verified=True).exists()
+
+
+def invitation_signup_claim(*, key: str, user: Any) -> None:
+    """Record ``user`` as the one account the invitation's link created; refused when the
+    link already created one (``INVITATION_SIGNED_UP``, 409): one link, one account."""
+    invitation = invitation_from_key(key=key)
+    claimed = Invitation.objects.filter(pk=invitation.pk, signup_user__isnull=True).update(
+        signup_user=user
+    )
+    if not claimed:
+        raise MemberError.one("invitation", INVITATION_SIGNED_UP, kind=CONFLICT)
+
+
+def invitation_open_for_signup(*, key: str) -> bool:
+    """Whether the link may still create an account: open, and none created with it yet."""
+    try:
+        invitation = invitation_from_key(key=key)
+    except MemberError:
+        return False
+    return invitation.signup_user_id is None
+
+
+def player_awaits_acceptance(player: Player) -> bool:
+    """Whether ``player`` sat in a finished game that is not yet accepted (confirmed)."""
+    return Game.objects.filter(seats__player=player, status=Game.Status.FINISHED).exists()
+
+
 @transaction.atomic
 def invitation_accept(
-    *, key: str, user: Any, player_id: int | None = None, new_name: str = ""
+    *,
+    key: str,
+    user: Any,
+    player_id: int | None = None,
+    new_name: str = "",
+    name_public: bool | None = None,
 ) -> Membership:
-    """Join the invitation's club as ``user``, as the club's player ``player_id`` (or a new
-    player called ``new_name``), with the invitation's role. Used once."""
+    """Join the invitation's club as ``user`` with the invitation's role. Used once.
+
+    An invitation by email is accepted only by an account that verified that address.
+    The player: the one the invitation names, or a new one called ``new_name``; choosing
+    another existing player (``player_id``), or a player with games awaiting acceptance,
+    joins without a player and asks a club admin to approve the link
+    (``invitation_claim_decide``), which then gives that player ``name_public``."""
     invitation = invitation_from_key(key=key)
     invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
     _check_open(invitation)  # again, under the lock: two people racing one link
     club = invitation.club
     if Membership.objects.filter(club=club, user=user).exists():
         raise MemberError.one("invitation", ALREADY_MEMBER, kind=CONFLICT)
-    if invitation.email and user.email and user.email.lower() != invitation.email.lower():
-        raise MemberError.one("invitation", INVITATION_EMAIL_OTHER)
-    player = _join_player(club, invitation, user, player_id, new_name)
+    if invitation.email and not email_verified(user=user, email=invitation.email):
+        message = INVITATION_EMAIL_UNVERIFIED.format(email=invitation.email)
+        raise MemberError.one("invitation", message)
+    player, needs_approval = _join_player(club, invitation, user, player_id, new_name)
     membership = membership_add(club=club, user=user, role=invitation.role)
-    if player is not None:
+    fields = ["accepted_at", "accepted_by"]
+    if player is not None and needs_approval:
+        invitation.claimed_player = player
+        invitation.claim_name_public = name_public
+        fields += ["claimed_player", "claim_name_public"]
+    elif player is not None:
         player_link_user(player=player, user=user)
     invitation.accepted_at = timezone.now()
     invitation.accepted_by = user
-    invitation.save(update_fields=["accepted_at", "accepted_by"])
+    invitation.save(update_fields=fields)
     return membership
 
 
 def _join_player(
     club: Club, invitation: Invitation, user: Any, player_id: int | None, new_name: str
-) -> Player | None:
+) -> tuple[Player | None, bool]:
+    """The player the person joins as, and whether a club admin must approve it first."""
     if Player.objects.filter(club=club, user=user).exists():
-        return None  # already linked (an admin did it before they joined)
+        return None, False  # already linked (an admin did it before they joined)
     if invitation.player_id is not None:
         player_id = invitation.player_id
     if player_id is not None:
@@ -244,19 +304,52 @@ def _join_player(
             raise MemberError.one("player", JOIN_PLAYER_OTHER)
         if player.user_id is not None and player.user_id != user.pk:
             raise MemberError.one("player", JOIN_PLAYER_TAKEN.format(player=player), kind=CONFLICT)
-        return player
+        named = player.pk == invitation.player_id
+        return player, not named or player_awaits_acceptance(player)
     name = " ".join(new_name.split())
     if invitation.role == Role.VIEWER and not name:
-        return None  # a viewer need not be a player
+        return None, False  # a viewer need not be a player
     if not name:
         raise MemberError.one("player", JOIN_PLAYER_REQUIRED)
     if any(ord(c) < 32 for c in new_name if c not in " \t"):  # the API's core.text does this
         raise MemberError.one("new_name", JOIN_NAME_BAD)
     try:
-        return player_create(club=club, name=new_name)  # the API's rules for a name
+        return player_create(club=club, name=new_name), False  # the API's rules for a name
     except ClubError as exc:  # said to the person joining, about the field they filled
         message = JOIN_NAME_TAKEN if exc.kind == CONFLICT else JOIN_NAME_BAD
         raise MemberError.one("new_name", message, kind=exc.kind) from exc
+
+
+@transaction.atomic
+def invitation_claim_decide(
+    *, invitation: Invitation, user: Any, access: ClubAccess, approve: bool
+) -> Invitation:
+    """A club admin approves (the login is linked to the claimed player) or refuses (the
+    member stays without a player) a claim made on joining."""
+    if not access.can_manage or access.club.pk != invitation.club_id:
+        raise MemberError.one("invitation", CLAIM_NOT_ADMIN, kind=FORBIDDEN)
+    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if invitation.claimed_player_id is None:
+        raise MemberError.one("invitation", CLAIM_NONE, kind=CONFLICT)
+    if invitation.claim_decided_at is not None:
+        raise MemberError.one("invitation", CLAIM_DECIDED, kind=CONFLICT)
+    if approve:
+        player = Player.objects.select_for_update().get(pk=invitation.claimed_player_id)
+        if player.user_id is not None and player.user_id != invitation.accepted_by_id:
+            message = JOIN_PLAYER_TAKEN.format(player=player)
+            raise MemberError.one("player", message, kind=CONFLICT)
+        try:
+            player_link_user(player=player, user=invitation.accepted_by)
+        except ClubError as exc:
+            raise MemberError(exc.errors, kind=exc.kind) from exc
+        if invitation.claim_name_public is not None:
+            player.name_public = invitation.claim_name_public
+            player.save(update_fields=["name_public"])
+    invitation.claim_approved = approve
+    invitation.claim_decided_at = timezone.now()
+    invitation.claim_decided_by = user
+    invitation.save(update_fields=["claim_approved", "claim_decided_at", "claim_decided_by"])
+    return invitation
 
 
 # --- the confirmation PIN: the person's, with or without a login ----------------------------

@@ -134,6 +134,27 @@ def invitation_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @club_view("manage")
+def invitation_claim(request: HttpRequest, pk: int) -> HttpResponse:
+    """A club admin approves or refuses that the person who joined is the player they
+    chose."""
+    invitation = _invitation_or_404(request, pk)
+    approve = request.POST.get("decision") == "approve"
+    try:
+        services.invitation_claim_decide(
+            invitation=invitation, user=request.user, access=request.club_access, approve=approve
+        )
+    except services.MemberError as exc:
+        messages.error(request, exc.errors[0]["message"])
+    else:
+        if approve:
+            messages.success(request, _("Approved: the login is linked to the player."))
+        else:
+            messages.success(request, _("Refused: the member has no player of the club."))
+    return redirect("members:invitation", club_slug=request.club.slug, pk=invitation.pk)
+
+
+@require_POST
+@club_view("manage")
 def invitation_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     invitation = _invitation_or_404(request, pk)
     try:
@@ -143,6 +164,36 @@ def invitation_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, "Invitation withdrawn: its link no longer works.")
     return redirect("members:invitation", club_slug=request.club.slug, pk=invitation.pk)
+
+
+# --- the club's sign-in rules (club admins) ------------------------------------------------
+
+
+@club_view("manage")
+def club_security(request: HttpRequest) -> HttpResponse:
+    """Whether the club requires two-factor sign-in of its admins."""
+    from clabber_league.clubs.mfa import club_admins_need_mfa_set, user_has_totp
+
+    if request.method == "POST":
+        required = request.POST.get("admins_need_mfa") == "on"
+        try:
+            club_admins_need_mfa_set(
+                access=request.club_access, user=request.user, required=required
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.errors[0]["message"])
+        else:
+            messages.success(request, _("Saved."))
+            return redirect("members:security", club_slug=request.club.slug)
+    return render(
+        request,
+        "members/security.html",
+        {
+            "club": request.club,
+            "access": request.club_access,
+            "has_totp": user_has_totp(request.user),
+        },
+    )
 
 
 # --- joining ---------------------------------------------------------------------------------
@@ -169,6 +220,9 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
     if invitation.player is None:
         players = list(club.players.filter(user__isnull=True, active=True).order_by("name")[:500])
     form = JoinForm(request.POST or None, players=players)
+    unverified = bool(invitation.email) and not services.email_verified(
+        user=request.user, email=invitation.email
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.invitation_accept(
@@ -176,6 +230,7 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
                 user=request.user,
                 player_id=form.cleaned_data["player"],
                 new_name=form.cleaned_data["new_name"],
+                name_public=form.cleaned_data["name_public"],
             )
         except services.MemberError as exc:
             _add_errors(form, exc)
@@ -184,16 +239,27 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
                 user=request.user, name_public=form.cleaned_data["name_public"]
             )
             request.session.pop(SESSION_KEY, None)
-            messages.success(
-                request,
-                f"Welcome to {club.name}! Set your confirmation PIN so you can confirm "
-                "results on the scorer's phone.",
-            )
+            invitation.refresh_from_db()
+            if invitation.claim_pending:
+                messages.success(
+                    request,
+                    _(
+                        "Welcome to %(club)s! A club admin checks that you are %(player)s "
+                        "before your login is linked to that player."
+                    )
+                    % {"club": club.name, "player": invitation.claimed_player.name},
+                )
+            else:
+                messages.success(
+                    request,
+                    f"Welcome to {club.name}! Set your confirmation PIN so you can confirm "
+                    "results on the scorer's phone.",
+                )
             return redirect("members:settings")
     return render(
         request,
         "members/join.html",
-        {"invitation": invitation, "invited_club": club, "form": form},
+        {"invitation": invitation, "invited_club": club, "form": form, "unverified": unverified},
     )
 
 

@@ -42,7 +42,8 @@ def test_the_example_creates_an_event_with_a_seed_and_says_where(api, club):
     )
     assert answer.status_code == 201
     body = answer.json()
-    assert body["seed"] and body["status"] == "planned"
+    assert len(body["seed_hash"]) == 64 and body["status"] == "planned"
+    assert "seed" not in body  # the seed itself stays secret until the round is drawn
     assert answer["Location"].endswith(f"/events/{body['id']}/")
 
 

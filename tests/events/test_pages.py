@@ -153,7 +153,7 @@ def test_the_draw_lays_tables_linked_to_their_deal_entry(client, night, members,
             "games:deal-new", kwargs={"club_slug": night.club.slug, "pk": table.game_id}
         )
         assert deal_url in html
-    assert night.seed in html
+    assert round_.seed in html  # the seed it was drawn from, shown once drawn
 
 
 def test_the_next_draw_waits_for_the_tables_then_finishes_the_round(

@@ -72,6 +72,14 @@ def test_someone_new_signs_up_from_the_link_picks_their_player_and_joins(client,
     assert response.status_code == 302
     membership = Membership.objects.get(club=club, user__username="irma")
     assert membership.role == Role.PLAYER
+    # A player the invitation did not name: a club admin approves the link first.
+    irma.refresh_from_db()
+    assert irma.user is None
+    client.force_login(admin)
+    client.post(
+        reverse("members:invitation-claim", kwargs={"club_slug": club.slug, "pk": invitation.pk}),
+        {"decision": "approve"},
+    )
     irma.refresh_from_db()
     assert irma.user == membership.user
     assert irma.name_public is False

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "axes",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
     "clabber_league.core",
     "clabber_league.calculator",
     "clabber_league.clubs",
@@ -118,6 +119,12 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Clabber League] "
 # django-axes locks a username out after AXES_FAILURE_LIMIT wrong passwords; allauth's own
 # failed-login limit would only duplicate it. Its other limits (password reset mails) stay.
 ACCOUNT_RATE_LIMITS = {"login_failed": False}
+# Two-factor sign-in (allauth.mfa): an authenticator app's codes (TOTP) and recovery
+# codes; the QR code is drawn with segno (members.adapters.MFAAdapter). A club may require
+# it of its admins (Club.admins_need_mfa).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_ADAPTER = "clabber_league.members.adapters.MFAAdapter"
+MFA_TOTP_ISSUER = "Clabber League"
 # A member's confirmation PIN: wrong tries before it locks (the member then sets a new one).
 MEMBER_PIN_MAX_FAILURES = int(os.environ.get("MEMBER_PIN_MAX_FAILURES", "5"))
 # Invitation links last this many days unless the club admin picks another expiry.

@@ -39,7 +39,14 @@ from clabber_league.standings.selectors import standings_table
 from .. import bracket as planner
 from ..models import Cup, Stage
 from . import CupError
-from .setup import STAGE_UNFINISHED, TOO_FEW_QUALIFY, Candidate, _seed_from, division_unfinished
+from .setup import (
+    STAGE_UNFINISHED,
+    TOO_FEW_QUALIFY,
+    Candidate,
+    _seed_from,
+    cup_seed_of,
+    division_unfinished,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -119,7 +126,7 @@ def qualifiers(*, stage: Stage, cup: Cup) -> tuple[list[Candidate], list[str]]:
                 raise CupError.one("top", message, kind=CONFLICT)
             mine = [(index, division, line) for line in table.lines]
             chosen, said = _cut(
-                mine, top, lambda r: r[2].position, stage.tie_rule, cup.seed_text, division.name
+                mine, top, lambda r: r[2].position, stage.tie_rule, cup_seed_of(cup), division.name
             )
             rows += chosen
             notes += said
@@ -142,7 +149,7 @@ def qualifiers(*, stage: Stage, cup: Cup) -> tuple[list[Candidate], list[str]]:
             top,
             lambda r: (_cross(r[2]), r[2].position),
             stage.tie_rule,
-            cup.seed_text,
+            cup_seed_of(cup),
             "Overall",
         )
         notes += said
@@ -259,7 +266,8 @@ def stage_build_execute(*, stage_id: int) -> Stage:
             knockout.save(update_fields=["notes", "build"])
             cup.status = Cup.Status.SEEDED
             cup.seeding = Cup.Seeding.STANDINGS
-            cup.save(update_fields=["status", "seeding"])
+            cup.seed_text = cup_seed_of(cup)  # shown now that the entrants are known
+            cup.save(update_fields=["status", "seeding", "seed_text"])
             _seed_from(cup, candidates, Cup.Seeding.STANDINGS)
             from .setup import cup_draw
 

@@ -10,7 +10,10 @@ through once the stage is complete (``build``). Seeding puts the entrants in ord
   difference and points difference; the league's own tiebreakers decide within a division;
 * ``ratings``: the players' OpenSkill ratings (a team: the mean of its players'); the
   unrated last, by name;
-* ``random``: shuffled from a seed string that is shown (``bracket.random_seeding``);
+* ``random``: shuffled from a seed string the server chose (``bracket.random_seeding``):
+  committed when the cup is created (a play-off shows only its SHA-256 until its
+  entrants are drawn), shown once they are, and reused by every seeding again, so that
+  nobody who has seen the entrants can choose or re-roll the draw;
 * ``list``: the order given.
 
 Drawing stores one tie per match of the pure planner's bracket (``cups.bracket.plan``)
@@ -27,6 +30,7 @@ from django.db import transaction
 from django.db.models import Avg, Count, F
 
 from clabber_league.clubs.models import Club, Player
+from clabber_league.core.commitments import seed_from_nonce, seed_new
 from clabber_league.core.errors import CONFLICT
 from clabber_league.leagues.models import Division, Team
 from clabber_league.rules import RulesError, get_ruleset
@@ -246,7 +250,8 @@ def cup_create(
     """Create a cup: from ``teams``/``players`` (seeded at once), or as a play-off after
     ``divisions`` whose ``top`` go through (per division or overall, ``tie_rule`` for a
     shared place at the cut). A play-off's knockout is built by a task when its league
-    stage is complete: at once (on commit) when it already is."""
+    stage is complete: at once (on commit) when it already is. ``seed_text`` replays a
+    known random draw (tests): no page or API passes one, the server chooses the seed."""
     divisions = list(divisions)
     if rules is None and divisions:
         rules = divisions[0].rules_spec()
@@ -290,8 +295,10 @@ def cup_create(
         plate=plate,
         final_reset=final_reset,
         seeding=seeding,
-        seed_text=seed_text
-        or (planner.draw_seed() if seeding == Cup.Seeding.RANDOM or divisions else ""),
+        # A play-off's seed (its lots at the cut) stays secret until its entrants are known.
+        seed_text=seed_text or (planner.draw_seed() if seeding == Cup.Seeding.RANDOM else ""),
+        seed_nonce=seed_new() if divisions and not seed_text else "",
+        draw_algorithm=planner.ALGORITHM,
         status=Cup.Status.WAITING if divisions else Cup.Status.SEEDED,
         created_by=user,
     )
@@ -375,11 +382,15 @@ def _seed_from(cup: Cup, candidates: list[Candidate], seeding: str) -> None:
             + "), best first; the unrated last, by name."
         )
     elif seeding == Cup.Seeding.RANDOM:
-        candidates = planner.random_seeding(candidates, cup.seed_text)
+        # From the entrants in order of their ids, not as listed or as last seeded: the
+        # same entrants and seed give the same draw however often it is seeded again.
+        by_id = sorted(candidates, key=lambda c: c.thing.pk)
+        candidates = planner.random_seeding(by_id, cup.seed_text)
+        kind = "team" if cup.entrant_kind == Cup.Kind.TEAMS else "player"
         notes.append(
             f"Seeded by a random draw from seed {cup.seed_text!r} (Python's "
-            "random.Random(seed).shuffle of the entrants in the order entered): anyone can "
-            "repeat it."
+            f"random.Random(seed).shuffle of the entrants in order of their {kind} ids): "
+            "anyone can repeat it."
         )
     elif seeding == Cup.Seeding.LIST:
         notes.append("Seeded in the order the entrants were given.")
@@ -408,6 +419,14 @@ def _seed_from(cup: Cup, candidates: list[Candidate], seeding: str) -> None:
         knockout.save(update_fields=["notes"])
 
 
+def cup_seed_of(cup: Cup) -> str:
+    """The cup's random seed: shown (``seed_text``), or still committed (a play-off waiting
+    for its league stage: worked out from its nonce)."""
+    if cup.seed_text or not cup.seed_nonce:
+        return cup.seed_text
+    return seed_from_nonce(cup.seed_nonce)
+
+
 def cup_has_results(cup: Cup) -> bool:
     """Whether a tie of the cup has a result or a game: then it is never drawn again."""
     return (
@@ -421,9 +440,11 @@ def _lock(cup: Cup) -> Cup:
 
 
 @transaction.atomic
-def cup_seed(*, cup: Cup, seeding: str | None = None, seed_text: str | None = None) -> Cup:
-    """Seed the cup's entrants again (another way, or a new random seed): only while its
-    bracket has no result. A play-off's standings seeding is the stage's build."""
+def cup_seed(*, cup: Cup, seeding: str | None = None) -> Cup:
+    """Seed the cup's entrants again (another way): only while its bracket has no result.
+    A random seeding reuses the cup's committed seed (one is drawn the first time), so
+    seeding again never re-rolls the draw. A play-off's standings seeding is the stage's
+    build."""
     cup = _lock(cup)
     if cup.status == Cup.Status.WAITING:
         raise CupError.one("cup", WAITING_STAGE, kind=CONFLICT)
@@ -432,19 +453,18 @@ def cup_seed(*, cup: Cup, seeding: str | None = None, seed_text: str | None = No
     seeding = seeding or cup.seeding
     if seeding not in Cup.Seeding.values:
         raise CupError.one("seeding", SEEDING_UNKNOWN)
-    if seed_text is not None and seed_text and not (seed_text.isalnum() and len(seed_text) <= 40):
-        raise CupError.one("seed_text", SEED_TEXT)
     league = cup.stages.filter(kind=Stage.Kind.LEAGUE).first()
     if seeding == Cup.Seeding.STANDINGS and league is None:
         raise CupError.one("seeding", SEEDING_STANDINGS_NEEDS_STAGE)
     cup.seeding = seeding
     if seeding == Cup.Seeding.RANDOM:
-        cup.seed_text = seed_text or planner.draw_seed()
+        cup.seed_text = cup.seed_text or planner.draw_seed()
+        cup.draw_algorithm = planner.ALGORITHM
     entrants = list(cup.entrants.select_related("team", "player"))
     cup.ties.all().delete()
     cup.status = Cup.Status.SEEDED
     cup.champion = None
-    cup.save(update_fields=["seeding", "seed_text", "status", "champion"])
+    cup.save(update_fields=["seeding", "seed_text", "draw_algorithm", "status", "champion"])
     if seeding == Cup.Seeding.STANDINGS:
         from .build import qualifiers
 

@@ -11,13 +11,13 @@ can no longer change (409, naming the field); a name, a date, the fee or the pri
 from __future__ import annotations
 
 import datetime as dt
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
 
 from clabber_league.clubs.models import Club
+from clabber_league.core.commitments import seed_from_nonce, seed_new
 from clabber_league.core.errors import ServiceError, conflict
 from clabber_league.games import adapters
 from clabber_league.games.services import max_deals
@@ -93,8 +93,14 @@ class EventError(ServiceError):
 
 
 def new_seed() -> str:
-    """A six-digit seed, short enough to read out and to check the draw with."""
-    return f"{secrets.randbelow(10**6):06d}"
+    """A fresh nonce for the next round's committed seed, chosen by the server (128 bits,
+    ``core.commitments``): only the seed's hash is shown until the round is drawn."""
+    return seed_new()
+
+
+def committed_seed(event: Event) -> str:
+    """The seed the event's next round will be drawn from (secret until it is)."""
+    return seed_from_nonce(event.seed)
 
 
 def event_ruleset(rules: str | Mapping[str, Any]) -> Any:
@@ -318,8 +324,9 @@ def _normalised(values: dict[str, Any]) -> dict[str, Any]:
 
 @transaction.atomic
 def event_create(*, club: Club, user: Any = None, seed: str | None = None, **values: Any) -> Event:
-    """A new event of the club (planned, no round drawn), with a fresh seed for its draw
-    unless one is given (to replay a draw)."""
+    """A new event of the club (planned, no round drawn), with a fresh committed seed for
+    its first round's draw (its nonce). ``seed`` replays a known draw (tests and the demo):
+    no page or API passes one, so that nobody who has seen the entrants chooses it."""
     unknown = set(values) - set(EVENT_FIELDS)
     if unknown:
         raise TypeError(f"unknown event fields: {sorted(unknown)}")

@@ -1,9 +1,12 @@
 """The rounds of an event: draw a round, call time, finish a round.
 
 **Drawing.** A round is drawn for the entries playing it (``Entry.plays_in``) by the pure
-planner ``events.draw`` from the event's shown seed, with the night's earlier rounds and
-the season's other nights (the event's series) as history, so that nobody partners the
-same player twice in a night and repeats over the season are few. Each table then gets
+planner ``events.draw`` from the round's committed seed (``Event.seed``, chosen by the
+server when the previous round was drawn, or the event created: only its SHA-256 is shown
+until the round is drawn, and a draw that failed is drawn again from the same seed), with
+the night's earlier rounds and the season's other nights (the event's series) as history,
+so that nobody partners the same player twice in a night and repeats over the season are
+few. Each table then gets
 its game through ``games.services.game_start`` (and its table link, for the phone at the
 table: ``games.table_links``): a game outside any league, played by the event's rules (a
 table of three at a four-hand event by the game's three-hand form), its first dealer the
@@ -38,6 +41,7 @@ from django.utils import timezone
 from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Player
 from clabber_league.core import heartbeat
+from clabber_league.core.commitments import seed_from_nonce
 from clabber_league.core.errors import CONFLICT, ServiceError
 from clabber_league.games import services as games
 from clabber_league.games import table_links
@@ -49,7 +53,7 @@ from clabber_league.rules.options import TARGET_MAX
 from .. import draw
 from ..models import Event, Pair, Round, SitOut, Table
 from .checkin import entries_playing
-from .events import draw_table_sizes, table_size, three_hand_rules
+from .events import committed_seed, draw_table_sizes, new_seed, table_size, three_hand_rules
 
 logger = logging.getLogger(__name__)
 
@@ -115,18 +119,35 @@ def _history_rounds(rounds: Iterable[Round], pair_of: dict[int, int] | None) -> 
     return [out[r.pk] for r in rounds]
 
 
-def _history(event: Event, number: int, pair_of: dict[int, int] | None) -> draw.History:
+def _history_rounds_of(event: Event, number: int) -> tuple[list[int], list[int]]:
+    """The ids of the rounds a draw of round ``number`` reads as history: the night's
+    earlier rounds (by number), the series' other nights' (by event, then number)."""
     night = Round.objects.filter(event=event, number__lt=number, status__in=DRAWN_STATUSES)
-    season: Any = Round.objects.none()
+    season: list[int] = []
     if event.series_id:
-        season = Round.objects.filter(
-            event__series_id=event.series_id,
-            event__club_id=event.club_id,
-            status__in=DRAWN_STATUSES,
-        ).exclude(event=event)
+        season = list(
+            Round.objects.filter(
+                event__series_id=event.series_id,
+                event__club_id=event.club_id,
+                status__in=DRAWN_STATUSES,
+            )
+            .exclude(event=event)
+            .order_by("event_id", "number")
+            .values_list("pk", flat=True)
+        )
+    return list(night.order_by("number").values_list("pk", flat=True)), season
+
+
+def history_of(
+    club_id: int, night: list[int], season: list[int], pair_of: dict[int, int] | None
+) -> draw.History:
+    """The planner's history from the rounds of ids ``night`` and ``season`` (in that
+    order) of the club: what a draw read, and what checking it again reads."""
+    rounds = Round.objects.filter(event__club_id=club_id)
+    by_id = rounds.in_bulk([*night, *season])
     return draw.History.from_rounds(
-        night=_history_rounds(night.order_by("number"), pair_of),
-        season=_history_rounds(season.order_by("event_id", "number"), pair_of),
+        night=_history_rounds([by_id[i] for i in night if i in by_id], pair_of),
+        season=_history_rounds([by_id[i] for i in season if i in by_id], pair_of),
     )
 
 
@@ -161,8 +182,10 @@ def round_draw(*, event: Event, user: Any = None, access: ClubAccess | None = No
     if number > event.rounds:
         raise RoundError.one("round", ALL_ROUNDS_DRAWN.format(rounds=event.rounds), kind=CONFLICT)
     players = _players(event, number)
+    # The seed is stored on the round once it is drawn: a failed draw keeps it secret, and
+    # drawing again works it out from the same nonce.
     round_ = Round.objects.create(
-        event=event, number=number, seed=event.seed, status=Round.Status.DRAWING, created_by=user
+        event=event, number=number, status=Round.Status.DRAWING, created_by=user
     )
     if event.status == Event.Status.PLANNED:
         event.status = Event.Status.RUNNING
@@ -255,37 +278,73 @@ class _Plan:
 
 
 def _plan(round_: Round, ids: list[int]) -> _Plan:
-    """The round's draw by ``events.draw`` (players, or fixed pairs), from the history."""
+    """The round's draw by ``events.draw`` (players, or fixed pairs), from the history.
+    What it read besides the seed is kept on the round (``Round.draw_input``)."""
     event = round_.event
+    round_.seed = committed_seed(event)
     pair_rows: dict[int, Pair] = {}
+    night, season = _history_rounds_of(event, round_.number)
+    inputs: dict[str, Any] = {"ids": ids, "history": {"night": night, "season": season}}
     if event.format == Event.Format.PAIRS:
         pair_rows = {p.pk: p for p in Pair.objects.filter(event=event)}
-        pair_of = {}
-        for p in pair_rows.values():
-            pair_of[p.player_1_id] = pair_of[p.player_2_id] = p.pk
-        history = _history(event, round_.number, pair_of)
-        planned = draw.pairs_round(
-            ids,
-            round_number=round_.number,
-            seed=round_.seed,
+        first = Round.objects.filter(event=event, number=1).values_list("seed", flat=True)
+        inputs.update(
+            kind="pairs",
             method=event.movement,
-            scores=_pair_scores(round_, pair_of) if event.movement == "swiss" else None,
-            history=history,
+            pairs={str(p.pk): [p.player_1_id, p.player_2_id] for p in pair_rows.values()},
+            scores=(
+                {str(k): v for k, v in _pair_scores(round_, _pair_of(pair_rows)).items()}
+                if event.movement == "swiss"
+                else None
+            ),
+            station_seed=first.first() if round_.number > 1 else round_.seed,
         )
     else:
-        history = _history(event, round_.number, None)
-        size, three_hand = draw_table_sizes(event)
-        planned = draw.draw_round(
-            ids,
-            round_number=round_.number,
-            seed=round_.seed,
-            history=history,
+        size, three_hand = draw_table_sizes(event)  # the night's table plan
+        inputs.update(
+            kind="individual",
             table_size=size,
             three_hand=three_hand,
-            keep_apart=[tuple(p) for p in event.keep_apart or []],
+            keep_apart=[list(p) for p in event.keep_apart or []],
         )
+    planned = plan_from(club_id=event.club_id, number=round_.number, seed=round_.seed, **inputs)
+    round_.draw_input = inputs
     _progress(round_, 40, "Drawn: laying the tables.")
     return _Plan(planned, pair_rows)
+
+
+def _pair_of(pair_rows: dict[int, Pair]) -> dict[int, int]:
+    pair_of = {}
+    for p in pair_rows.values():
+        pair_of[p.player_1_id] = pair_of[p.player_2_id] = p.pk
+    return pair_of
+
+
+def plan_from(*, club_id: int, number: int, seed: str, **inputs: Any) -> draw.RoundDraw:
+    """A round's draw from its seed and what it read (``Round.draw_input``): the draw the
+    round was drawn with, and what ``manage.py draw_check`` draws again to compare."""
+    history = inputs["history"]
+    if inputs["kind"] == "pairs":
+        pair_of = {p: int(k) for k, players in inputs["pairs"].items() for p in players}
+        scores = inputs.get("scores")
+        return draw.pairs_round(
+            inputs["ids"],
+            round_number=number,
+            seed=seed,
+            method=inputs["method"],
+            scores={int(k): v for k, v in scores.items()} if scores is not None else None,
+            history=history_of(club_id, history["night"], history["season"], pair_of),
+            station_seed=inputs.get("station_seed"),
+        )
+    return draw.draw_round(
+        inputs["ids"],
+        round_number=number,
+        seed=seed,
+        history=history_of(club_id, history["night"], history["season"], None),
+        table_size=inputs["table_size"],
+        three_hand=inputs["three_hand"],
+        keep_apart=[tuple(p) for p in inputs["keep_apart"]],
+    )
 
 
 def _seat(round_: Round, plan: _Plan, user: Any) -> None:
@@ -332,8 +391,20 @@ def _seat(round_: Round, plan: _Plan, user: Any) -> None:
     if planned.partner_repeats_night:
         notes.append(f"{planned.partner_repeats_night} partnership(s) repeat one of tonight's.")
     Round.objects.filter(pk=round_.pk).update(
-        status=Round.Status.PLAYING, progress=100, message="", notes=notes
+        status=Round.Status.PLAYING,
+        progress=100,
+        message="",
+        notes=notes,
+        draw_algorithm=draw.ALGORITHM,
+        draw_input=round_.draw_input,
+        seed=round_.seed,
     )
+    # The round's seed is now shown with its draw: the next round gets a fresh committed
+    # seed (a failed draw never gets here, so drawing it again reuses its seed).
+    current = Event.objects.select_for_update().get(pk=event.pk)
+    if seed_from_nonce(current.seed) == round_.seed:
+        Event.objects.filter(pk=event.pk).update(seed=new_seed())
+    round_.draw_algorithm = draw.ALGORITHM
     round_.status = Round.Status.PLAYING
     round_.progress = 100
     round_.notes = notes
