@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("clubs", "0003_player_name_any_case_and_merges"),
-        ("games", "0010_game_acceptances"),
+        ("games", "0011_game_acceptances"),
         ("members", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("events", "0003_event_prize_shares"),
+        ("events", "0004_night_table_plan_and_ranking"),
     ]
 
     operations = [

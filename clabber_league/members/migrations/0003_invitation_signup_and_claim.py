@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("clubs", "0003_player_name_any_case_and_merges"),
-        ("members", "0001_initial"),
+        ("members", "0002_person_pins_and_pin_guards"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

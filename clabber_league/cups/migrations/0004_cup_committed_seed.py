@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("cups", "0002_tables_of_three"),
+        ("cups", "0003_stage_build_heartbeat"),
     ]
 
     operations = [

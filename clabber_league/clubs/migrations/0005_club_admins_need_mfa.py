@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("clubs", "0003_player_name_any_case_and_merges"),
+        ("clubs", "0004_club_time_zone_language"),
     ]
 
     operations = [

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("clubs", "0003_player_name_any_case_and_merges"),
-        ("games", "0009_deal_idempotency_fingerprint"),
+        ("games", "0010_game_deleted_deal_keys"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
