@@ -36,4 +36,6 @@ def test_five_wrong_pins_still_lock_it_without_redis(redis_down, scorer, table):
             )
     with pytest.raises(services.MemberError) as caught:
         services.handover_confirm(game=game, player_id=opponent.pk, pin=PIN, device_user=scorer)
-    assert caught.value.errors[0]["message"] == services.PIN_LOCKED.format(player=opponent)
+    assert caught.value.errors[0]["message"] == services.PIN_LOCKED.format(
+        minutes=services.PIN_LOCK_MINUTES
+    )
