@@ -41,7 +41,7 @@ from django.db.models import ProtectedError, RestrictedError
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
@@ -82,6 +82,7 @@ class ErrorItemSerializer(serializers.Serializer):
     message = serializers.CharField(help_text="What is wrong, in plain words.")
 
 
+@extend_schema_serializer(component_name="ErrorBody")
 class ErrorsSerializer(serializers.Serializer):
     """The one error body of the API, for every status."""
 

@@ -4,11 +4,15 @@
 
 - its **tag**, the app it lives in (``clubs``, ``leagues``, ``scheduling``, ``games``,
   ``standings``; the calculator's is ``rules``): a new app's endpoints get their own tag;
-- the **error statuses** it can answer, each with the one error body (``Errors``):
+- the **error statuses** it can answer, each with the one error body (``ErrorBody``):
   401/403 where a token is read, 400/413/415 with a body, 400 with a query or path, 404 with a path
   parameter or paging, 409 on writes to club data, 422 with ``Idempotency-Key``, 429 where
   it is throttled, and 500/503 everywhere;
 - the ``Idempotency-Key`` header on views marked :func:`clabber_league.core.idempotency.idempotent`;
+- the **response headers** each answer carries (``HEADERS``): ``X-Request-ID`` on all,
+  ``WWW-Authenticate`` on 401, ``RateLimit``/``RateLimit-Policy`` where throttled,
+  ``Retry-After`` on 409/429/503, ``Location`` on a 201 of an action named in the view's
+  ``location_actions``;
 - ``security: {}`` (no authentication needed) on reads of club data, which a public club
   answers to anyone.
 
@@ -36,6 +40,37 @@ ERROR_DESCRIPTIONS = {
     "429": "Too many requests: wait Retry-After seconds.",
     "500": "A failure on our side; nothing was saved.",
     "503": "The database is not reachable; retry after Retry-After seconds.",
+}
+#: The response headers the API sends, as documented on each response that carries them.
+HEADERS: dict[str, dict[str, Any]] = {
+    "X-Request-ID": {
+        "schema": {"type": "string"},
+        "description": "This request's id: quote it when asking about an answer; it finds the "
+        "request in the service's logs. A client's own X-Request-ID (letters, digits, - _ . : "
+        "up to 128) is kept.",
+        "required": True,
+    },
+    "Location": {
+        "schema": {"type": "string"},
+        "description": "Where the created records are read.",
+    },
+    "WWW-Authenticate": {
+        "schema": {"type": "string"},
+        "description": "How to authenticate: ``Token`` (``Authorization: Token <key>``).",
+    },
+    "RateLimit": {
+        "schema": {"type": "string"},
+        "description": 'Where the caller stands: ``"<scope>";r=<requests left>;t=<seconds until '
+        "one frees>`` (IETF httpapi RateLimit header fields).",
+    },
+    "RateLimit-Policy": {
+        "schema": {"type": "string"},
+        "description": '``"<scope>";q=<requests>;w=<window in seconds>``.',
+    },
+    "Retry-After": {
+        "schema": {"type": "integer", "minimum": 0},
+        "description": "Seconds to wait before sending the request again.",
+    },
 }
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 #: The app (``clabber_league.<app>``) whose tag differs from its name.
@@ -80,6 +115,13 @@ class AutoSchema(openapi.AutoSchema):
             auths.append({})  # a public club's data is read without logging in
         return auths
 
+    def _is_list_view(self, serializer: Any = None) -> bool:
+        """A view whose ``list`` answers one object (``list_is_one_object = True``, as a
+        team's calendar link) is typed as that object, not as a page of them."""
+        if getattr(self.view, "list_is_one_object", False):
+            return False
+        return super()._is_list_view(serializer)
+
     def _get_format_parameters(self) -> list[dict[str, Any]]:
         """No ``?format=`` parameter: an operation answers one media type, and a CSV is an
         operation of its own. (The leaderboards' and ratings' older ``?format=csv`` still
@@ -108,8 +150,26 @@ class AutoSchema(openapi.AutoSchema):
                     "content": {"application/json": {"schema": ref}},
                     "description": ERROR_DESCRIPTIONS[code],
                 }
+        throttled = bool(self.view.get_throttles())
+        for code, response in responses.items():
+            response.setdefault("headers", {}).update(self._response_headers(code, throttled))
         operation["responses"] = dict(sorted(responses.items()))
         return operation
+
+    def _response_headers(self, code: str, throttled: bool) -> dict[str, Any]:
+        """The headers an answer with this status carries (``HEADERS``)."""
+        names = ["X-Request-ID"]
+        if code == "201" and getattr(self.view, "action", None) in getattr(
+            self.view, "location_actions", ()
+        ):
+            names.append("Location")
+        if code == "401":
+            names.append("WWW-Authenticate")
+        if throttled and (code < "300" or code == "429"):
+            names += ["RateLimit", "RateLimit-Policy"]
+        if code in {"409", "429", "503"}:
+            names.append("Retry-After")
+        return {name: HEADERS[name] for name in names}
 
     def _error_statuses(self, operation: dict[str, Any]) -> list[str]:
         from .idempotency import is_idempotent

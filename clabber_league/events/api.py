@@ -25,6 +25,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from clabber_league.calculator.api import ERROR_BODY
+from clabber_league.calculator.payloads import SIDES, PerSideField
 from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSet
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
@@ -531,12 +532,16 @@ class EntryViewSet(
         return self._entry(updated)
 
 
+#: A table's state at a club night (``TableStatusEnum``).
+TABLE_STATUSES = ["waiting", "playing", "finished"]
+
+
 class TableSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="0, 1, 2 ... clockwise.")
     where = serializers.CharField(help_text="North, East, South, West at a table of four.")
     player = serializers.IntegerField()
     name = serializers.CharField()
-    side = serializers.CharField(help_text="A, B or C; partners share a side.")
+    side = serializers.ChoiceField(choices=SIDES, help_text="A, B or C; partners share a side.")
     deals_first = serializers.BooleanField()
 
 
@@ -545,9 +550,11 @@ class TableSerializer(serializers.Serializer):
     round = serializers.IntegerField(help_text="The round's number.")
     number = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True, help_text="The game's id (deal entry).")
-    status = serializers.CharField(help_text="waiting, playing or finished.")
+    status = serializers.ChoiceField(
+        choices=TABLE_STATUSES, help_text="waiting, playing or finished."
+    )
     deals = serializers.IntegerField(help_text="Deals recorded so far.")
-    scores = serializers.DictField(child=serializers.IntegerField(), help_text="Per side.")
+    scores = PerSideField(help_text="Per side (0 each while the table waits).")
     seats = TableSeatSerializer(many=True)
 
 
@@ -559,7 +566,8 @@ def table_data(view: selectors.TableView) -> dict[str, Any]:
         "game": view.table.game_id,
         "status": view.status,
         "deals": view.deals,
-        "scores": dict(view.scores),
+        # A waiting table has no game yet: 0 for each of its sides.
+        "scores": dict(view.scores) or {seat["side"]: 0 for seat in view.seats},
         "seats": [{k: v for k, v in seat.items()} for seat in view.seats],
     }
 

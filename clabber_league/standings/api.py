@@ -25,9 +25,10 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from clabber_league.calculator.api import ERROR_BODY
+from clabber_league.calculator.payloads import OUTCOMES, SIDES, PerSideField
 from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedReadOnlyViewSet
 from clabber_league.clubs.privacy import sees_names
-from clabber_league.games.models import Deal
+from clabber_league.games.models import Deal, Game
 from clabber_league.leagues.models import Division, Season
 
 from . import exports, selectors
@@ -88,11 +89,19 @@ def _row_data(row: dict[str, Any]) -> dict[str, Any]:
     return {name: None if row[name] is None else cast(row[name]) for name, cast in _ROW_FIELDS}
 
 
+class MatchPointsSerializer(serializers.Serializer):
+    """The match points of a won, tied and lost match in this season."""
+
+    win = serializers.IntegerField()
+    tie = serializers.IntegerField()
+    loss = serializers.IntegerField()
+
+
 class StandingsSerializer(serializers.Serializer):
     division = serializers.IntegerField()
     division_name = serializers.CharField()
     season = serializers.CharField()
-    points = serializers.DictField(child=serializers.IntegerField())
+    points = MatchPointsSerializer()
     tiebreakers = serializers.ListField(child=serializers.CharField())
     explanation = serializers.ListField(child=serializers.CharField())
     rows = StandingRowSerializer(many=True)
@@ -115,11 +124,15 @@ class TiebreakersSerializer(serializers.Serializer):
 
 
 class DealRowSerializer(serializers.ModelSerializer):
-    game_status = serializers.CharField(source="game.status", read_only=True)
-    score = serializers.DictField(source="scores", child=serializers.IntegerField(), read_only=True)
-    running_totals = serializers.DictField(
-        source="running", child=serializers.IntegerField(), read_only=True
+    game_status = serializers.ChoiceField(
+        source="game.status", choices=Game.Status.choices, read_only=True
     )
+    maker = serializers.ChoiceField(
+        choices=SIDES, allow_blank=True, read_only=True, help_text='"" when nobody named trump.'
+    )
+    outcome = serializers.ChoiceField(choices=OUTCOMES, read_only=True)
+    score = PerSideField(source="scores", read_only=True)
+    running_totals = PerSideField(source="running", read_only=True)
 
     class Meta:
         model = Deal
