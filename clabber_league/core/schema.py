@@ -4,15 +4,16 @@
 
 - its **tag**, the app it lives in (``clubs``, ``leagues``, ``scheduling``, ``games``,
   ``standings``; the calculator's is ``rules``): a new app's endpoints get their own tag;
-- the **error statuses** it can answer, each with the one error body (``ErrorBody``):
+- the **error statuses** it can answer, each with the one error body (``Problem``, as
+  ``application/problem+json``):
   401/403 where a token is read, 400/413/415 with a body, 400 with a query or path, 404 with a path
   parameter or paging, 409 on writes to club data, 422 with ``Idempotency-Key``, 429 where
   it is throttled, and 500/503 everywhere;
+- the ``API-Version`` request header (``core.versions``) on every operation;
 - the ``Idempotency-Key`` header on views marked :func:`clabber_league.core.idempotency.idempotent`;
 - the **response headers** each answer carries (``HEADERS``): ``X-Request-ID`` on all,
   ``WWW-Authenticate`` on 401, ``RateLimit``/``RateLimit-Policy`` where throttled,
-  ``Retry-After`` on 409/429/503, ``Location`` on a 201 of an action named in the view's
-  ``location_actions``;
+  ``Retry-After`` on 409/429/503, ``Location`` on 201 and 202 (``core.middleware``);
 - ``security: {}`` (no authentication needed) on reads of club data, which a public club
   answers to anyone.
 
@@ -50,9 +51,15 @@ HEADERS: dict[str, dict[str, Any]] = {
         "up to 128) is kept.",
         "required": True,
     },
+    "API-Version": {
+        "schema": {"type": "string"},
+        "description": "The dated API version this answer was made for (the request's "
+        "API-Version, else the current one).",
+        "required": True,
+    },
     "Location": {
         "schema": {"type": "string"},
-        "description": "Where the created records are read.",
+        "description": "Where what was created (or queued) is read.",
     },
     "WWW-Authenticate": {
         "schema": {"type": "string"},
@@ -129,27 +136,44 @@ class AutoSchema(openapi.AutoSchema):
         return []
 
     def get_override_parameters(self) -> list[Any]:
+        from drf_spectacular.types import OpenApiTypes
+        from drf_spectacular.utils import OpenApiParameter
+
+        from . import versions
         from .idempotency import IDEMPOTENCY_PARAMETER, is_idempotent
 
+        api_version = OpenApiParameter(
+            versions.HEADER,
+            OpenApiTypes.STR,
+            OpenApiParameter.HEADER,
+            required=False,
+            enum=list(versions.VERSIONS),
+            default=versions.CURRENT,
+            description=f"The dated API version the client is written for (default "
+            f"{versions.CURRENT}); see docs/api.md.",
+        )
         parameters = list(super().get_override_parameters())
         if is_idempotent(self.view, self.method):
             parameters.append(IDEMPOTENCY_PARAMETER)
+        parameters.append(api_version)
         return parameters
 
     def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
         operation = super().get_operation(*args, **kwargs)
         if operation is None:
             return None
-        from .api import ErrorsSerializer
+        from .api import PROBLEM_CONTENT_TYPE, ErrorsSerializer
 
         ref = self.resolve_serializer(ErrorsSerializer, "response").ref
         responses = operation.setdefault("responses", {})
         for code in self._error_statuses(operation):
             if code not in responses:
-                responses[code] = {
-                    "content": {"application/json": {"schema": ref}},
-                    "description": ERROR_DESCRIPTIONS[code],
-                }
+                responses[code] = {"description": ERROR_DESCRIPTIONS[code]}
+        for code, response in responses.items():
+            if code >= "400":  # every error is a problem (core.api), declared or not
+                response["content"] = {PROBLEM_CONTENT_TYPE: {"schema": ref}}
+                if not response.get("description"):
+                    response["description"] = ERROR_DESCRIPTIONS.get(code, "")
         throttled = bool(self.view.get_throttles())
         for code, response in responses.items():
             response.setdefault("headers", {}).update(self._response_headers(code, throttled))
@@ -158,11 +182,9 @@ class AutoSchema(openapi.AutoSchema):
 
     def _response_headers(self, code: str, throttled: bool) -> dict[str, Any]:
         """The headers an answer with this status carries (``HEADERS``)."""
-        names = ["X-Request-ID"]
-        if code == "201" and getattr(self.view, "action", None) in getattr(
-            self.view, "location_actions", ()
-        ):
-            names.append("Location")
+        names = ["X-Request-ID", "API-Version"]
+        if code in {"201", "202"}:
+            names.append("Location")  # core.middleware: where the view or its route says
         if code == "401":
             names.append("WWW-Authenticate")
         if throttled and (code < "300" or code == "429"):
@@ -223,6 +245,14 @@ def postprocess_path_parameters(result: dict[str, Any], **kwargs: Any) -> dict[s
                 elif name == "club_slug":
                     parameter["schema"] = {"type": "string"}
                     parameter.setdefault("description", "The club's slug, as in its page's URL.")
+    return result
+
+
+def postprocess_version(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """The schema is of the current dated API version (``core.versions``)."""
+    from .versions import CURRENT
+
+    result.setdefault("info", {})["version"] = CURRENT
     return result
 
 

@@ -417,7 +417,6 @@ class GameViewSet(
     """A club's games. Scorers and club admins start games; players confirm finished ones."""
 
     serializer_class = GameSerializer
-    location_actions = ("paper_sheet",)  # its 201 says where the deals are (core.schema)
     queryset = Game.objects.none()
     write_need = "score"
     filterset_fields = ["division", "status", "fixture"]

@@ -47,7 +47,7 @@ def test_servers_licence_and_tags(schema):
 
 
 def test_every_operation_documents_its_errors_with_the_one_body(schema):
-    ref = {"$ref": "#/components/schemas/ErrorBody"}
+    ref = {"$ref": "#/components/schemas/Problem"}
     for path, method, operation in _operations(schema):
         responses = operation["responses"]
         assert {"500", "503"} <= responses.keys(), (path, method)
@@ -59,7 +59,10 @@ def test_every_operation_documents_its_errors_with_the_one_body(schema):
             assert {"401", "403"} <= responses.keys(), (path, method)
         for code, response in responses.items():
             if code >= "400":
-                assert response["content"]["application/json"]["schema"] == ref, (path, code)
+                assert response["content"] == {"application/problem+json": {"schema": ref}}, (
+                    path,
+                    code,
+                )
     assert "429" in schema["paths"]["/api/rules/score/"]["post"]["responses"]
 
 
@@ -225,6 +228,15 @@ def test_answers_are_typed_as_what_they_send(schema):
         {"$ref": "#/components/schemas/SideEnum"}
     ]
     assert "Errors" not in components
+    assert components["Problem"]["required"] == [
+        "code",
+        "detail",
+        "errors",
+        "instance",
+        "status",
+        "title",
+        "type",
+    ]
 
 
 def test_response_headers_are_documented(schema):
@@ -246,6 +258,7 @@ def test_an_answer_unlike_its_schema_fails_the_check():
 
     wrong = JsonResponse({"count": 1, "results": []})
     wrong["X-Request-ID"] = "abc"
+    wrong["API-Version"] = "2026-12-05"
     with pytest.raises(AssertionError, match="does not match its schema"):
         check_response("GET", "/api/clubs/c/teams/1/calendar-link/", wrong)
     undocumented = JsonResponse({"url": None, "personal": False}, status=418)

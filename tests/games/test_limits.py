@@ -102,9 +102,9 @@ def test_the_rules_calculator_refuses_a_game_of_more_deals_than_the_cap():
     body = {"ruleset": "clabber", "deals": [{"passed": True}] * 201}
     response = APIClient().post("/api/rules/game/", body, format="json")
     assert response.status_code == 400
-    assert response.json() == {
-        "errors": [{"field": "deals", "message": TOO_MANY_DEALS.format(cap=200)}]
-    }
+    assert response.json()["errors"] == [
+        {"field": "deals", "message": TOO_MANY_DEALS.format(cap=200)}
+    ]
     body["deals"] = body["deals"][:200]
     assert APIClient().post("/api/rules/game/", body, format="json").status_code == 200
 

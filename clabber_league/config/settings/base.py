@@ -309,6 +309,7 @@ SPECTACULAR_SETTINGS = {
         "clabber_league.core.schema.postprocess_enum_varnames",
         "clabber_league.core.schema.postprocess_path_parameters",
         "clabber_league.core.schema.postprocess_request_examples",
+        "clabber_league.core.schema.postprocess_version",
     ],
 }
 
