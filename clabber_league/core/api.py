@@ -63,7 +63,6 @@ from clabber_league.rules import RulesError
 
 from .errors import ServiceError
 from .logs import current_request_id
-from .versions import problem_content_type
 
 logger = logging.getLogger(__name__)
 
@@ -161,7 +160,7 @@ def problem_response(
     """A problem as a plain Django response (outside DRF: the 404 of an unknown URL, a 500,
     hostile text refused before any view)."""
     body = problem(status_code, errors, code=code, instance=request.path)
-    return JsonResponse(body, status=status_code, content_type=problem_content_type(request))
+    return JsonResponse(body, status=status_code, content_type=PROBLEM_CONTENT_TYPE)
 
 
 class ErrorItemSerializer(serializers.Serializer):
@@ -236,7 +235,7 @@ def exception_handler(exc: Exception, context: dict) -> Response:
         code=_code_of(exc, response.status_code),
         instance=request.path if request is not None else "",
     )
-    response.content_type = problem_content_type(request)
+    response.content_type = PROBLEM_CONTENT_TYPE
     return response
 
 

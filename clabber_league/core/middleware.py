@@ -64,7 +64,7 @@ class ApiHeadersMiddleware:
 def _as_problem(request: HttpRequest, response: HttpResponse) -> None:
     """An error body a view sent itself (``{"errors": [...]}``, no ``type``) made a
     problem, as the exception handler makes every other."""
-    from .api import problem
+    from .api import PROBLEM_CONTENT_TYPE, problem
 
     if getattr(response, "streaming", False):
         return
@@ -78,7 +78,7 @@ def _as_problem(request: HttpRequest, response: HttpResponse) -> None:
         return
     problem_body = problem(response.status_code, body["errors"], instance=request.path)
     response.content = json.dumps(problem_body).encode()
-    response["Content-Type"] = versions.problem_content_type(request)
+    response["Content-Type"] = PROBLEM_CONTENT_TYPE
 
 
 def _detail_url(request: HttpRequest, data: object) -> str | None:

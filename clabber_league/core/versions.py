@@ -10,14 +10,11 @@ was made for in its own ``API-Version`` header, and the schema's ``info.version`
 HEADER = "API-Version"
 #: Every version, oldest first, with what changed in it (docs/api.md's changelog).
 VERSIONS: dict[str, str] = {
-    "2026-11-01": 'The first dated version: errors are {"errors": [...]} as application/json.',
-    "2026-12-05": "Errors are RFC 9457 problems (application/problem+json) with a code; the "
-    "errors list stays as a member of the problem. Wrong JSON types are refused.",
+    "2026-12-05": "The first dated version. Errors are RFC 9457 problems "
+    "(application/problem+json) with a code; the errors list stays as a member of the "
+    "problem. Wrong JSON types are refused.",
 }
 CURRENT = list(VERSIONS)[-1]
-#: The first version whose errors are sent as ``application/problem+json``; an older one
-#: gets the same body as ``application/json``, the type its clients were written for.
-PROBLEM_JSON_SINCE = "2026-12-05"
 UNKNOWN_VERSION = "Unknown API version {value}; this service has {versions}."
 
 
@@ -33,9 +30,3 @@ def requested(value: str | None) -> str | None:
 def version_of(request: object) -> str:
     """The version a request was answered for (set by ``core.middleware``)."""
     return getattr(request, "api_version", None) or CURRENT
-
-
-def problem_content_type(request: object) -> str:
-    if version_of(request) < PROBLEM_JSON_SINCE:
-        return "application/json"
-    return "application/problem+json"
