@@ -17,7 +17,12 @@ from typing import Any
 
 from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -460,6 +465,7 @@ class CheckInSerializer(ClubScopedSerializer):
         return attrs
 
 
+@extend_schema_serializer(component_name="EntryPayment")  # not named like its one field
 class PaidSerializer(serializers.Serializer):
     paid = serializers.BooleanField(help_text="They paid the entry fee (or not).")
 
@@ -728,5 +734,5 @@ REQUEST_EXAMPLES = {
     },
     "SeriesRequest": {"name": "Winter 2027", "method": "best", "best_of": 6, "min_attendance": 3},
     "CheckInRequest": {"name": "Jan de Vries", "paid": True},
-    "PaidRequest": {"paid": True},
+    "EntryPaymentRequest": {"paid": True},
 }

@@ -16,7 +16,12 @@ from typing import Any
 from django.http import Http404
 from django.http.response import HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+)
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -116,6 +121,7 @@ class DivisionSummarySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+@extend_schema_serializer(component_name="TiebreakerOrder")  # not named like its one field
 class TiebreakersSerializer(serializers.Serializer):
     tiebreakers = serializers.ListField(
         child=serializers.ChoiceField(choices=list(TIEBREAKERS)),
@@ -525,5 +531,7 @@ class RatingsCSVViewSet(ClubScopedMixin, viewsets.GenericViewSet):
 # Request bodies' examples in the schema, by component (``<Serializer name>Request``; the
 # PATCH variant uses the same). ``core.schema.postprocess_request_examples`` applies them.
 REQUEST_EXAMPLES = {
-    "TiebreakersRequest": {"tiebreakers": ["head_to_head", "game_difference", "sets_inflicted"]},
+    "TiebreakerOrderRequest": {
+        "tiebreakers": ["head_to_head", "game_difference", "sets_inflicted"]
+    },
 }
