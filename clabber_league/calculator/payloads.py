@@ -5,11 +5,19 @@ for each; the engine itself still checks every deal (a serializer here never rej
 the engine accepts). The calculator, the games API and the standings use them alike.
 """
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from clabber_league.rules.cards import NO_TRUMPS, SUITS
 from clabber_league.rules.deal import Outcome
 
 OUTCOMES = [o.value for o in Outcome]
+#: The sides of a game (``SideEnum`` in the schema); a two-sided game has A and B.
+SIDES = ["A", "B", "C"]
+#: A trump: a suit or no trumps (``TrumpEnum``).
+TRUMPS = [*SUITS, NO_TRUMPS]
+#: Who won a game (``WinnerEnum``): a side or a tie.
+WINNERS = [*SIDES, "tie"]
 
 
 class PerSideSerializer(serializers.Serializer):
@@ -18,6 +26,13 @@ class PerSideSerializer(serializers.Serializer):
     A = serializers.IntegerField()
     B = serializers.IntegerField()
     C = serializers.IntegerField(required=False)
+
+
+@extend_schema_field(PerSideSerializer)
+class PerSideField(serializers.DictField):
+    """A number per side (``A``, ``B``, and ``C`` in a three-sided game): ``PerSide``."""
+
+    child = serializers.IntegerField()
 
 
 class PerSideInputSerializer(serializers.Serializer):
@@ -57,14 +72,21 @@ class DealInputSerializer(serializers.Serializer):
     passed = serializers.BooleanField(
         required=False, allow_null=True, help_text="Nobody named trump."
     )
-    maker = serializers.CharField(
-        required=False, allow_null=True, help_text="The side that named trump: A, B or C."
+    maker = serializers.ChoiceField(
+        choices=SIDES,
+        required=False,
+        allow_null=True,
+        help_text="The side that named trump: A, B or C. Needed unless the deal was passed "
+        "out (``passed``) or every side reneged.",
     )
     maker_seat = serializers.IntegerField(
         required=False, allow_null=True, help_text="Seat of the player who named trump."
     )
-    trump = serializers.CharField(
-        required=False, allow_null=True, help_text="clubs, diamonds, hearts, spades or none."
+    trump = serializers.ChoiceField(
+        choices=TRUMPS,
+        required=False,
+        allow_null=True,
+        help_text="clubs, diamonds, hearts, spades or none (no trumps).",
     )
     bidding = BiddingSerializer(required=False, allow_null=True)
     points = PerSideInputSerializer(
@@ -114,4 +136,6 @@ class ScoreGameAnswerSerializer(serializers.Serializer):
     running = PerSideSerializer(many=True, help_text="The running totals after each deal.")
     scores = PerSideSerializer(help_text="The game's totals.")
     finished = serializers.BooleanField(help_text="A side reached the target.")
-    winner = serializers.CharField(allow_null=True, help_text='"A", "B", "C", "tie" or null.')
+    winner = serializers.ChoiceField(
+        choices=WINNERS, allow_null=True, help_text='"A", "B", "C", "tie" or null.'
+    )

@@ -20,7 +20,7 @@ from rest_framework.request import Request
 
 from clabber_league.core.rows import MAX_ID
 
-from .access import NOT_FOUND, ClubAccess, Need, TableGrant, club_access
+from .access import NEED_ROLE, NOT_FOUND, ClubAccess, Need, TableGrant, club_access
 from .authentication import FOUND_ATTRIBUTE
 from .locale import club_locale, club_locale_stream
 from .mfa import MFA_REQUIRED, admin_needs_mfa_setup
@@ -29,6 +29,20 @@ CLUB_PARAMETER = OpenApiParameter(
     "club_slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The club's slug."
 )
 NEEDS_ROLE = "Your role in this club does not allow this."
+NEEDS_THE_ROLE = "This needs the {role} role in this club (or a higher one); yours is {yours}."
+NOT_APPROVED = "This club is waiting for the operator's approval; nothing can be changed yet."
+
+
+def role_refusal(access: ClubAccess, need: Need) -> str:
+    """Why ``access`` may not do what ``need`` asks: the role it takes, and the caller's."""
+    role = NEED_ROLE.get(need)
+    if role is None:
+        return NEEDS_ROLE
+    membership = access.membership
+    if membership is not None and membership.has_role(role) and not access.club.is_approved:
+        return NOT_APPROVED
+    yours = membership.get_role_display() if membership is not None else "none (not a member)"
+    return NEEDS_THE_ROLE.format(role=str(role.label).lower(), yours=str(yours).lower())
 
 
 class ClubPermission(permissions.BasePermission):
@@ -40,7 +54,7 @@ class ClubPermission(permissions.BasePermission):
         if not access.can(need):
             if not request.user.is_authenticated:
                 return False  # DRF answers 401/403 for anonymous users
-            raise PermissionDenied(access.refusal(NEEDS_ROLE))
+            raise PermissionDenied(access.refusal(role_refusal(access, need)))
         if need == "manage" and admin_needs_mfa_setup(access, request.user):
             raise PermissionDenied(MFA_REQUIRED)
         return True

@@ -24,7 +24,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import TokenAuthentication, get_authorization_header
 from rest_framework.authtoken.models import Token
 
 from clabber_league.core import rows
@@ -36,12 +36,34 @@ from .models import Club, Membership
 FOUND_ATTRIBUTE = "club_found"
 
 
+#: The schemes a token is sent with: DRF's ``Token`` and RFC 6750's ``Bearer``, the same key.
+KEYWORDS = (b"token", b"bearer")
+
+
 class ClubTokenAuthentication(TokenAuthentication):
-    """``Authorization: Token <key>``; on a club's URL, the club and membership come with it."""
+    """``Authorization: Token <key>`` or ``Authorization: Bearer <key>`` (the same key);
+    on a club's URL, the club and membership come with it."""
 
     def authenticate(self, request: Any) -> tuple[Any, Token] | None:
         self.request = request  # authenticators are made for each request
-        return super().authenticate(request)
+        auth = get_authorization_header(request).split()
+        if not auth or auth[0].lower() not in KEYWORDS:
+            return None
+        if len(auth) == 1:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header. No credentials provided.")
+            )
+        if len(auth) > 2:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header. Token string should not contain spaces.")
+            )
+        try:
+            key = auth[1].decode()
+        except UnicodeError:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header. Token string should not contain invalid characters.")
+            ) from None
+        return self.authenticate_credentials(key)
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
         request = getattr(self, "request", None)  # None: called without authenticate()

@@ -24,6 +24,7 @@ api_patterns = [
         ),
         name="api-docs",
     ),
+    path("docs/errors/", core_api.api_errors_doc, name="api-errors"),
     path("whoami/", core_api.WhoAmIView.as_view(), name="whoami"),
     path("me/settings/", members_api.MySettingsView.as_view(), name="my-settings"),
     path("rules/score/", calculator_api.ScoreDealView.as_view(), name="rules-score"),

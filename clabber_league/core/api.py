@@ -1,11 +1,19 @@
 """API-wide behaviour: one error body for every status, never a stack trace; who am I.
 
-Every error the API answers, whatever its status, has one body:
-``{"errors": [{"field": "sides.B", "message": "..."}], "request_id": "9f0c..."}`` (``field``
-is ``""`` when the error is about the request as a whole; ``request_id`` is the response's
-``X-Request-ID``, the id to quote when asking about a failure: see ``core.requestlog``).
-That is the rules calculator's body, so a client
-handles a rejected deal, a missing token, a conflict and a busy database the same way.
+Every error the API answers, whatever its status, is an RFC 9457 problem
+(``Content-Type: application/problem+json``)::
+
+    {"type": "/api/docs/errors/#invalid", "title": "Invalid input", "status": 400,
+     "detail": "...", "instance": "/api/clubs/x/games/7/deals/", "code": "invalid",
+     "errors": [{"field": "sides.B", "message": "..."}], "request_id": "9f0c..."}
+
+``code`` is stable and machine-readable (:data:`PROBLEMS`, each documented in
+``docs/api-errors.md``, which ``type`` points at); ``errors`` (``field`` is ``""`` when the
+error is about the request as a whole) is the calculator's list, kept as an extension
+member so that a client written for the older ``{"errors": [...]}`` body reads it
+unchanged; ``request_id`` is the response's ``X-Request-ID`` (``core.requestlog``). A
+client handles a rejected deal, a missing token, a conflict and a busy database the same
+way.
 
 | status | when |
 |---|---|
@@ -33,6 +41,7 @@ are mapped here, so no API view catches them.
 """
 
 import logging
+from pathlib import Path
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
@@ -41,7 +50,7 @@ from django.db.models import ProtectedError, RestrictedError
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import exceptions, serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
@@ -73,6 +82,87 @@ TRY_AGAIN = (
 TRANSIENT_SQLSTATES = frozenset({"40P01", "40001", "55P03"})
 
 
+#: Every problem ``code``: its status and title. ``docs/api-errors.md`` documents each one
+#: under a heading of its own (a test holds the two together); ``type`` links there.
+PROBLEMS: dict[str, tuple[int, str]] = {
+    "invalid": (400, "Invalid input"),
+    "malformed_json": (400, "Malformed JSON"),
+    "rules": (400, "Against the rules"),
+    "unknown_api_version": (400, "Unknown API version"),
+    "not_authenticated": (401, "Authentication needed"),
+    "authentication_failed": (401, "Bad credentials"),
+    "forbidden": (403, "Not allowed for your role"),
+    "not_found": (404, "Not found"),
+    "no_such_url": (404, "No such API URL"),
+    "method_not_allowed": (405, "Method not allowed"),
+    "not_acceptable": (406, "Not acceptable"),
+    "conflict": (409, "Conflict"),
+    "duplicate": (409, "Already exists"),
+    "still_in_use": (409, "Still in use"),
+    "try_again": (409, "Try again"),
+    "too_large": (413, "Request too large"),
+    "unsupported_media_type": (415, "Unsupported media type"),
+    "idempotency_key_reused": (422, "Idempotency-Key reused"),
+    "throttled": (429, "Too many requests"),
+    "internal_error": (500, "Internal error"),
+    "unavailable": (503, "Service unavailable"),
+}
+#: The code of a status when nothing more precise is known.
+STATUS_CODE = {status: code for code, (status, _) in reversed(PROBLEMS.items())}
+#: DRF's exception codes that are ours under another name.
+DRF_CODES = {
+    "permission_denied": "forbidden",
+    "parse_error": "malformed_json",
+    "unprocessable": "idempotency_key_reused",
+    "unsupported_media_type": "unsupported_media_type",
+}
+PROBLEM_TYPE = "/api/docs/errors/#{code}"
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+
+def problem_code(status_code: int, code: str | None = None) -> str:
+    """``code`` if it is a documented one of this status, else the status's own."""
+    if code in PROBLEMS and PROBLEMS[code][0] == status_code:
+        return code
+    return STATUS_CODE.get(status_code, "internal_error" if status_code >= 500 else "invalid")
+
+
+def problem(
+    status_code: int,
+    errors: list[dict[str, str]],
+    *,
+    code: str | None = None,
+    instance: str = "",
+) -> dict[str, Any]:
+    """The RFC 9457 body of an error (see the module); ``errors`` kept as they are."""
+    code = problem_code(status_code, code)
+    first = errors[0]["message"] if errors else PROBLEMS[code][1]
+    more = len(errors) - 1
+    detail = first if more <= 0 else f"{first} (and {more} more: see errors)"
+    body: dict[str, Any] = {
+        "type": PROBLEM_TYPE.format(code=code),
+        "title": PROBLEMS[code][1],
+        "status": status_code,
+        "detail": detail,
+        "instance": instance,
+        "code": code,
+        "errors": errors,
+    }
+    request_id = current_request_id()
+    if request_id:
+        body["request_id"] = request_id
+    return body
+
+
+def problem_response(
+    request: HttpRequest, status_code: int, errors: list[dict[str, str]], code: str | None = None
+) -> JsonResponse:
+    """A problem as a plain Django response (outside DRF: the 404 of an unknown URL, a 500,
+    hostile text refused before any view)."""
+    body = problem(status_code, errors, code=code, instance=request.path)
+    return JsonResponse(body, status=status_code, content_type=PROBLEM_CONTENT_TYPE)
+
+
 class ErrorItemSerializer(serializers.Serializer):
     field = serializers.CharField(
         allow_blank=True,
@@ -82,10 +172,26 @@ class ErrorItemSerializer(serializers.Serializer):
     message = serializers.CharField(help_text="What is wrong, in plain words.")
 
 
+@extend_schema_serializer(component_name="Problem")
 class ErrorsSerializer(serializers.Serializer):
-    """The one error body of the API, for every status."""
+    """The one error body of the API, for every status: an RFC 9457 problem
+    (``application/problem+json``) with the errors per field kept as ``errors``."""
 
-    errors = ErrorItemSerializer(many=True)
+    type = serializers.CharField(
+        help_text="A URL (relative to this site) of the page documenting this problem's code."
+    )
+    title = serializers.CharField(help_text="The code's title, the same every time.")
+    status = serializers.IntegerField(help_text="The HTTP status.")
+    detail = serializers.CharField(help_text="What went wrong this time, in plain words.")
+    instance = serializers.CharField(
+        allow_blank=True, help_text="The path of the request that failed."
+    )
+    code = serializers.ChoiceField(
+        choices=list(PROBLEMS), help_text="Stable and machine-readable: branch on this."
+    )
+    errors = ErrorItemSerializer(
+        many=True, help_text="Each mistake, with the field at fault (the older error body's list)."
+    )
     request_id = serializers.CharField(
         required=False,
         help_text="This request's id (also its X-Request-ID header): quote it when asking "
@@ -120,11 +226,37 @@ def errors_body(field_name: str, message: str) -> dict[str, list[dict[str, str]]
 
 def exception_handler(exc: Exception, context: dict) -> Response:
     response = _exception_response(exc, context)
-    request_id = current_request_id()
-    if request_id and isinstance(response.data, dict):
-        # Beside "errors", never in it: a client that reads only "errors" sees no change.
-        response.data["request_id"] = request_id
+    data = response.data if isinstance(response.data, dict) else {}
+    errors = data.get("errors") or [{"field": "", "message": INTERNAL_ERROR}]
+    request = context.get("request")
+    response.data = problem(
+        response.status_code,
+        errors,
+        code=_code_of(exc, response.status_code),
+        instance=request.path if request is not None else "",
+    )
+    response.content_type = PROBLEM_CONTENT_TYPE
     return response
+
+
+def _code_of(exc: Exception, status_code: int) -> str:
+    """The problem code of an exception (see :data:`PROBLEMS`)."""
+    if isinstance(exc, ServiceError):
+        return exc.code or problem_code(status_code)
+    if isinstance(exc, RulesError):
+        return "rules"
+    if isinstance(exc, exceptions.APIException):
+        default = str(getattr(exc, "default_code", "") or "")
+        return DRF_CODES.get(default, default)
+    if isinstance(exc, (ProtectedError, RestrictedError)):
+        return "still_in_use"
+    if isinstance(exc, IntegrityError) and status_code == 409:
+        return "duplicate"
+    if is_transient_conflict(exc):
+        return "try_again"
+    if isinstance(exc, RequestDataTooBig):
+        return "too_large"
+    return problem_code(status_code)
 
 
 def _exception_response(exc: Exception, context: dict) -> Response:
@@ -238,7 +370,8 @@ def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpRespon
             return HttpResponsePermanentRedirect(
                 request.path + "/" + (f"?{query}" if query else ""), preserve_request=True
             )
-    return JsonResponse(errors_body("", NO_SUCH_URL.format(path=request.path)), status=404)
+    errors = [{"field": "", "message": NO_SUCH_URL.format(path=request.path)}]
+    return problem_response(request, 404, errors, code="no_such_url")
 
 
 def api_server_error(
@@ -246,14 +379,28 @@ def api_server_error(
 ) -> JsonResponse:
     """``handler500`` under ``/api/``: the same body as the exception handler's."""
     if conflict:
-        response = JsonResponse(errors_body("", TRY_AGAIN), status=409)
+        response = problem_response(
+            request, 409, [{"field": "", "message": TRY_AGAIN}], "try_again"
+        )
         response["Retry-After"] = "1"
         return response
     message = SERVICE_UNAVAILABLE if unavailable else INTERNAL_ERROR
-    response = JsonResponse(errors_body("", message), status=503 if unavailable else 500)
+    response = problem_response(
+        request, 503 if unavailable else 500, [{"field": "", "message": message}]
+    )
     if unavailable:
         response["Retry-After"] = "5"
     return response
+
+
+#: The page that documents every problem code (each problem's ``type`` links to it).
+ERRORS_DOC = Path(__file__).resolve().parents[2] / "docs" / "api-errors.md"
+
+
+def api_errors_doc(request: HttpRequest) -> HttpResponse:
+    """``/api/docs/errors/``: ``docs/api-errors.md``, the page every problem's ``type``
+    points at (``#<code>`` is the code's section)."""
+    return HttpResponse(ERRORS_DOC.read_bytes(), content_type="text/markdown; charset=utf-8")
 
 
 class WhoAmIView(APIView):

@@ -7,6 +7,8 @@ class CoreConfig(AppConfig):
     verbose_name = "Site"
 
     def ready(self) -> None:
+        from . import strict
         from .requestlog import connect_task_ids
 
         connect_task_ids()
+        strict.install()  # JSON input of the wrong type is refused, field named

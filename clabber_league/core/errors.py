@@ -15,7 +15,8 @@ A refusal that collects several mistakes marks the conflicts among them with
 :func:`conflict`; it is a conflict (409) when all of them are, else invalid (400).
 
 The API's exception handler (``core.api.exception_handler``) turns it into the one error
-body ``{"errors": [...]}`` with the kind's status, so no API view catches it; the pages
+body (a problem whose ``errors`` are these, and whose ``code`` is an entry's ``code`` where
+one gives it, else the status's) with the kind's status, so no API view catches it; the pages
 catch it and show the messages beside the form's fields. Nothing here imports Django: the
 planners and services below the web layer may raise it freely.
 """
@@ -51,6 +52,9 @@ class ServiceError(Exception):
         #: Seconds to wait before trying again (a ``throttled`` refusal): ``Retry-After``.
         self.retry_after = retry_after
         entries = list(errors)
+        #: The problem code the API answers with (``core.api.PROBLEMS``): the first an
+        #: entry names (``{"field", "message", "code"}``), else None: the kind's status's.
+        self.code: str | None = next((e["code"] for e in entries if e.get("code")), None)
         self.errors: list[dict[str, str]] = [
             {"field": e["field"], "message": e["message"]} for e in entries
         ]

@@ -4,11 +4,16 @@
 
 - its **tag**, the app it lives in (``clubs``, ``leagues``, ``scheduling``, ``games``,
   ``standings``; the calculator's is ``rules``): a new app's endpoints get their own tag;
-- the **error statuses** it can answer, each with the one error body (``Errors``):
+- the **error statuses** it can answer, each with the one error body (``Problem``, as
+  ``application/problem+json``):
   401/403 where a token is read, 400/413/415 with a body, 400 with a query or path, 404 with a path
   parameter or paging, 409 on writes to club data, 422 with ``Idempotency-Key``, 429 where
   it is throttled, and 500/503 everywhere;
+- the ``API-Version`` request header (``core.versions``) on every operation;
 - the ``Idempotency-Key`` header on views marked :func:`clabber_league.core.idempotency.idempotent`;
+- the **response headers** each answer carries (``HEADERS``): ``X-Request-ID`` on all,
+  ``WWW-Authenticate`` on 401, ``RateLimit``/``RateLimit-Policy`` where throttled,
+  ``Retry-After`` on 409/429/503, ``Location`` on 201 and 202 (``core.middleware``);
 - ``security: {}`` (no authentication needed) on reads of club data, which a public club
   answers to anyone.
 
@@ -36,6 +41,43 @@ ERROR_DESCRIPTIONS = {
     "429": "Too many requests: wait Retry-After seconds.",
     "500": "A failure on our side; nothing was saved.",
     "503": "The database is not reachable; retry after Retry-After seconds.",
+}
+#: The response headers the API sends, as documented on each response that carries them.
+HEADERS: dict[str, dict[str, Any]] = {
+    "X-Request-ID": {
+        "schema": {"type": "string"},
+        "description": "This request's id: quote it when asking about an answer; it finds the "
+        "request in the service's logs. A client's own X-Request-ID (letters, digits, - _ . : "
+        "up to 128) is kept.",
+        "required": True,
+    },
+    "API-Version": {
+        "schema": {"type": "string"},
+        "description": "The dated API version this answer was made for (the request's "
+        "API-Version, else the current one).",
+        "required": True,
+    },
+    "Location": {
+        "schema": {"type": "string"},
+        "description": "Where what was created (or queued) is read.",
+    },
+    "WWW-Authenticate": {
+        "schema": {"type": "string"},
+        "description": "How to authenticate: ``Token`` (``Authorization: Token <key>``).",
+    },
+    "RateLimit": {
+        "schema": {"type": "string"},
+        "description": 'Where the caller stands: ``"<scope>";r=<requests left>;t=<seconds until '
+        "one frees>`` (IETF httpapi RateLimit header fields).",
+    },
+    "RateLimit-Policy": {
+        "schema": {"type": "string"},
+        "description": '``"<scope>";q=<requests>;w=<window in seconds>``.',
+    },
+    "Retry-After": {
+        "schema": {"type": "integer", "minimum": 0},
+        "description": "Seconds to wait before sending the request again.",
+    },
 }
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 #: The app (``clabber_league.<app>``) whose tag differs from its name.
@@ -80,6 +122,13 @@ class AutoSchema(openapi.AutoSchema):
             auths.append({})  # a public club's data is read without logging in
         return auths
 
+    def _is_list_view(self, serializer: Any = None) -> bool:
+        """A view whose ``list`` answers one object (``list_is_one_object = True``, as a
+        team's calendar link) is typed as that object, not as a page of them."""
+        if getattr(self.view, "list_is_one_object", False):
+            return False
+        return super()._is_list_view(serializer)
+
     def _get_format_parameters(self) -> list[dict[str, Any]]:
         """No ``?format=`` parameter: an operation answers one media type, and a CSV is an
         operation of its own. (The leaderboards' and ratings' older ``?format=csv`` still
@@ -87,29 +136,62 @@ class AutoSchema(openapi.AutoSchema):
         return []
 
     def get_override_parameters(self) -> list[Any]:
+        from drf_spectacular.types import OpenApiTypes
+        from drf_spectacular.utils import OpenApiParameter
+
+        from . import versions
         from .idempotency import IDEMPOTENCY_PARAMETER, is_idempotent
 
+        api_version = OpenApiParameter(
+            versions.HEADER,
+            OpenApiTypes.STR,
+            OpenApiParameter.HEADER,
+            required=False,
+            enum=list(versions.VERSIONS),
+            default=versions.CURRENT,
+            description=f"The dated API version the client is written for (default "
+            f"{versions.CURRENT}); see docs/api.md.",
+        )
         parameters = list(super().get_override_parameters())
         if is_idempotent(self.view, self.method):
             parameters.append(IDEMPOTENCY_PARAMETER)
+        parameters.append(api_version)
         return parameters
 
     def get_operation(self, *args: Any, **kwargs: Any) -> dict[str, Any] | None:
         operation = super().get_operation(*args, **kwargs)
         if operation is None:
             return None
-        from .api import ErrorsSerializer
+        from .api import PROBLEM_CONTENT_TYPE, ErrorsSerializer
 
         ref = self.resolve_serializer(ErrorsSerializer, "response").ref
         responses = operation.setdefault("responses", {})
         for code in self._error_statuses(operation):
             if code not in responses:
-                responses[code] = {
-                    "content": {"application/json": {"schema": ref}},
-                    "description": ERROR_DESCRIPTIONS[code],
-                }
+                responses[code] = {"description": ERROR_DESCRIPTIONS[code]}
+        for code, response in responses.items():
+            if code >= "400":  # every error is a problem (core.api), declared or not
+                response["content"] = {PROBLEM_CONTENT_TYPE: {"schema": ref}}
+                if not response.get("description"):
+                    response["description"] = ERROR_DESCRIPTIONS.get(code, "")
+        throttled = bool(self.view.get_throttles())
+        for code, response in responses.items():
+            response.setdefault("headers", {}).update(self._response_headers(code, throttled))
         operation["responses"] = dict(sorted(responses.items()))
         return operation
+
+    def _response_headers(self, code: str, throttled: bool) -> dict[str, Any]:
+        """The headers an answer with this status carries (``HEADERS``)."""
+        names = ["X-Request-ID", "API-Version"]
+        if code in {"201", "202"}:
+            names.append("Location")  # core.middleware: where the view or its route says
+        if code == "401":
+            names.append("WWW-Authenticate")
+        if throttled and (code < "300" or code == "429"):
+            names += ["RateLimit", "RateLimit-Policy"]
+        if code in {"409", "429", "503"}:
+            names.append("Retry-After")
+        return {name: HEADERS[name] for name in names}
 
     def _error_statuses(self, operation: dict[str, Any]) -> list[str]:
         from .idempotency import is_idempotent
@@ -163,6 +245,14 @@ def postprocess_path_parameters(result: dict[str, Any], **kwargs: Any) -> dict[s
                 elif name == "club_slug":
                     parameter["schema"] = {"type": "string"}
                     parameter.setdefault("description", "The club's slug, as in its page's URL.")
+    return result
+
+
+def postprocess_version(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """The schema is of the current dated API version (``core.versions``)."""
+    from .versions import CURRENT
+
+    result.setdefault("info", {})["version"] = CURRENT
     return result
 
 

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.html import escape
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import JSONParser
@@ -136,7 +136,12 @@ def refusal(request: HttpRequest, errors: list[dict[str, str]]) -> HttpResponse:
     """The error body as JSON for the API, as a short page for a person."""
     accept = request.headers.get("Accept", "")
     if request.path.startswith("/api/") or "application/json" in accept:
-        return JsonResponse({"errors": errors}, status=400)
+        from .api import problem_response
+        from .versions import CURRENT, HEADER
+
+        response = problem_response(request, 400, errors)
+        response[HEADER] = CURRENT
+        return response
     items = "".join(
         f"<li><strong>{escape(e['field'])}</strong>: {escape(e['message'])}</li>" for e in errors
     )

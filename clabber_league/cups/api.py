@@ -239,6 +239,14 @@ class SideSerializer(serializers.Serializer):
     )
 
 
+class TieScoreSerializer(serializers.Serializer):
+    """Confirmed games won by each side of a tie."""
+
+    home = serializers.IntegerField()
+    away = serializers.IntegerField()
+    third = serializers.IntegerField(required=False, help_text="A table of three only.")
+
+
 class TieSerializer(serializers.ModelSerializer):
     """A tie: its sides (``home_from``/``away_from`` say where a side not known yet comes
     from; ``third``/``third_from`` the third side of a table of three, null otherwise),
@@ -277,7 +285,7 @@ class TieSerializer(serializers.ModelSerializer):
     def get_games(self, tie: Tie) -> list[int]:
         return [tg.game_id for tg in tie.tie_games.all()]
 
-    @extend_schema_field(serializers.DictField(child=serializers.IntegerField()))
+    @extend_schema_field(TieScoreSerializer)
     def get_score(self, tie: Tie) -> dict[str, int]:
         wins, _ = progress.tie_wins(tie, list(tie.tie_games.all()))
         return wins

@@ -17,7 +17,12 @@ from typing import Any
 
 from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -25,6 +30,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from clabber_league.calculator.api import ERROR_BODY
+from clabber_league.calculator.payloads import SIDES, PerSideField
 from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedModelViewSet
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
@@ -481,6 +487,7 @@ class CheckInSerializer(ClubScopedSerializer):
         return attrs
 
 
+@extend_schema_serializer(component_name="EntryPayment")  # not named like its one field
 class PaidSerializer(serializers.Serializer):
     paid = serializers.BooleanField(help_text="They paid the entry fee (or not).")
 
@@ -553,12 +560,16 @@ class EntryViewSet(
         return self._entry(updated)
 
 
+#: A table's state at a club night (``TableStatusEnum``).
+TABLE_STATUSES = ["waiting", "playing", "finished"]
+
+
 class TableSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="0, 1, 2 ... clockwise.")
     where = serializers.CharField(help_text="North, East, South, West at a table of four.")
     player = serializers.IntegerField()
     name = serializers.CharField()
-    side = serializers.CharField(help_text="A, B or C; partners share a side.")
+    side = serializers.ChoiceField(choices=SIDES, help_text="A, B or C; partners share a side.")
     deals_first = serializers.BooleanField()
 
 
@@ -567,9 +578,11 @@ class TableSerializer(serializers.Serializer):
     round = serializers.IntegerField(help_text="The round's number.")
     number = serializers.IntegerField()
     game = serializers.IntegerField(allow_null=True, help_text="The game's id (deal entry).")
-    status = serializers.CharField(help_text="waiting, playing or finished.")
+    status = serializers.ChoiceField(
+        choices=TABLE_STATUSES, help_text="waiting, playing or finished."
+    )
     deals = serializers.IntegerField(help_text="Deals recorded so far.")
-    scores = serializers.DictField(child=serializers.IntegerField(), help_text="Per side.")
+    scores = PerSideField(help_text="Per side (0 each while the table waits).")
     seats = TableSeatSerializer(many=True)
 
 
@@ -581,7 +594,8 @@ def table_data(view: selectors.TableView) -> dict[str, Any]:
         "game": view.table.game_id,
         "status": view.status,
         "deals": view.deals,
-        "scores": dict(view.scores),
+        # A waiting table has no game yet: 0 for each of its sides.
+        "scores": dict(view.scores) or {seat["side"]: 0 for seat in view.seats},
         "seats": [{k: v for k, v in seat.items()} for seat in view.seats],
     }
 
@@ -784,5 +798,5 @@ REQUEST_EXAMPLES = {
     },
     "SeriesRequest": {"name": "Winter 2027", "method": "best", "best_of": 6, "min_attendance": 3},
     "CheckInRequest": {"name": "Jan de Vries", "paid": True},
-    "PaidRequest": {"paid": True},
+    "EntryPaymentRequest": {"paid": True},
 }

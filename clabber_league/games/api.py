@@ -17,6 +17,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
+    PolymorphicProxySerializer,
     extend_schema,
     extend_schema_field,
 )
@@ -29,9 +30,12 @@ from rest_framework.settings import api_settings
 
 from clabber_league.calculator.api import ERROR_BODY
 from clabber_league.calculator.payloads import (
+    OUTCOMES,
+    SIDES,
+    WINNERS,
     DealInputSerializer,
     DealResultSerializer,
-    PerSideSerializer,
+    PerSideField,
 )
 from clabber_league.clubs.api_base import NEEDS_ROLE, ClubScopedMixin, ClubScopedModelViewSet
 from clabber_league.clubs.models import Player
@@ -94,13 +98,6 @@ class DealResultField(serializers.JSONField):
     """The rules engine's answer for a deal."""
 
 
-@extend_schema_field(PerSideSerializer)
-class PerSideField(serializers.DictField):
-    """A number per side (``A``, ``B``, and ``C`` in a three-sided game)."""
-
-    child = serializers.IntegerField()
-
-
 class GameSidesSerializer(serializers.Serializer):
     """The team (id) of each side; null for a game outside a league."""
 
@@ -111,7 +108,7 @@ class GameSidesSerializer(serializers.Serializer):
 
 class GameSeatSerializer(serializers.Serializer):
     seat = serializers.IntegerField(help_text="0, 1, 2 ... clockwise from the first dealer.")
-    side = serializers.CharField(help_text="A, B or C.")
+    side = serializers.ChoiceField(choices=SIDES, help_text="A, B or C.")
     player = serializers.IntegerField(help_text="The player's id.")
     name = serializers.CharField()
     substitute = serializers.BooleanField(
@@ -123,6 +120,12 @@ class GameSerializer(serializers.ModelSerializer):
     sides = serializers.SerializerMethodField()
     seats = serializers.SerializerMethodField()
     scores = PerSideField(read_only=True)
+    winner = serializers.ChoiceField(
+        choices=WINNERS,
+        allow_blank=True,
+        read_only=True,
+        help_text='A side, "tie", or "" while the game is not over.',
+    )
 
     class Meta:
         model = Game
@@ -318,6 +321,10 @@ class SheetRowsSerializer(serializers.Serializer):
 
 
 class DealSerializer(serializers.ModelSerializer):
+    maker = serializers.ChoiceField(
+        choices=SIDES, allow_blank=True, read_only=True, help_text='"" when nobody named trump.'
+    )
+    outcome = serializers.ChoiceField(choices=OUTCOMES, read_only=True)
     score = PerSideField(source="scores", read_only=True)
     running_totals = PerSideField(source="running", read_only=True)
     data = DealDataField(read_only=True)
@@ -600,13 +607,77 @@ class DealSnapshotSerializer(serializers.Serializer):
     dealer = serializers.IntegerField()
     maker_seat = serializers.IntegerField(allow_null=True)
     data = DealDataField()
-    outcome = serializers.CharField()
+    outcome = serializers.ChoiceField(choices=OUTCOMES)
     score = PerSideField()
 
 
-@extend_schema_field(DealSnapshotSerializer(allow_null=True))
-class DealSnapshotField(serializers.JSONField):
-    """A deal before or after the change; null where there is none (a new deal's before)."""
+class SetAsideSnapshotSerializer(serializers.Serializer):
+    """A deal a phone recorded but the game set aside (it came after the game was over)."""
+
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField(allow_null=True, help_text="Always null: not dealt.")
+    maker_seat = serializers.IntegerField(allow_null=True)
+    data = DealDataField()
+    outcome = serializers.CharField(
+        allow_blank=True, help_text='What the engine made of it; "" when it could not score it.'
+    )
+    score = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Per side; empty when it could not score it."
+    )
+    set_aside = serializers.BooleanField()
+
+
+class GameSnapshotSerializer(serializers.Serializer):
+    """The game as it was before it was abandoned."""
+
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    winner = serializers.ChoiceField(choices=WINNERS, allow_blank=True)
+    score = PerSideField()
+    deal_count = serializers.IntegerField()
+    fixture = serializers.IntegerField(allow_null=True)
+
+
+class ClosedRecordSerializer(serializers.Serializer):
+    """A game closed early: the deals it now has at most."""
+
+    deal_limit = serializers.IntegerField()
+
+
+class ConfirmedRecordSerializer(serializers.Serializer):
+    """How a game was confirmed, and by which seated player where one did."""
+
+    how = serializers.ChoiceField(choices=list(services.CONFIRM_HOW))
+    player = serializers.IntegerField(required=False, help_text="The confirming player's id.")
+    name = serializers.CharField(required=False, help_text="The confirming player's name.")
+    device_user = serializers.IntegerField(
+        required=False, help_text="The account whose phone took the PIN."
+    )
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="RevisionBefore",
+        serializers=[DealSnapshotSerializer, SetAsideSnapshotSerializer, GameSnapshotSerializer],
+        resource_type_field_name=None,
+        many=False,
+    )
+)
+class RevisionBeforeField(serializers.JSONField):
+    """What a change replaced: the deal (update, delete), a deal set aside, or the game
+    (abandon); null where there was nothing (create, confirm, close)."""
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="RevisionAfter",
+        serializers=[DealSnapshotSerializer, ClosedRecordSerializer, ConfirmedRecordSerializer],
+        resource_type_field_name=None,
+        many=False,
+    )
+)
+class RevisionAfterField(serializers.JSONField):
+    """What a change left: the deal (create, update), the deal limit (close) or how the game
+    was confirmed (confirm); null where nothing is left (delete, abandon)."""
 
 
 class DealPreviewSerializer(serializers.Serializer):
@@ -615,18 +686,20 @@ class DealPreviewSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     dealer = serializers.IntegerField()
     score = PerSideField()
-    outcome = serializers.CharField()
+    outcome = serializers.ChoiceField(choices=OUTCOMES)
     result = DealResultField()
     running_totals = PerSideField()
     finished = serializers.BooleanField(help_text="This deal would end the game.")
-    winner = serializers.CharField(allow_null=True, help_text='"A", "B", "C", "tie" or null.')
+    winner = serializers.ChoiceField(
+        choices=WINNERS, allow_null=True, help_text='"A", "B", "C", "tie" or null.'
+    )
     next_dealer = serializers.IntegerField(allow_null=True)
 
 
 class DealRevisionSerializer(serializers.ModelSerializer):
     user = serializers.CharField(source="user.username", default=None, read_only=True)
-    before = DealSnapshotField(read_only=True, allow_null=True)
-    after = DealSnapshotField(read_only=True, allow_null=True)
+    before = RevisionBeforeField(read_only=True, allow_null=True)
+    after = RevisionAfterField(read_only=True, allow_null=True)
 
     class Meta:
         model = DealRevision

@@ -173,7 +173,9 @@ class InvitationViewSet(
 
 
 class DisputeSerializer(serializers.ModelSerializer):
-    player_name = serializers.CharField(source="player.name", read_only=True, default=None)
+    player_name = serializers.CharField(
+        source="player.name", read_only=True, default=None, allow_null=True
+    )
     is_open = serializers.BooleanField(read_only=True)
 
     class Meta:

@@ -191,6 +191,13 @@ BELL_SPLIT: Final = (
 )
 RENEGE_NOT_LIST: Final = "renege must be a list of the sides that reneged, not {value}."
 RENEGE_DUPLICATE: Final = "Side {side} is listed twice."
+#: Parts of a deal that are left out when there are none, never null.
+NOT_NULL: Final = {
+    "points": "points cannot be null: leave it out when no card points were counted.",
+    "tricks": "tricks cannot be null: leave it out when tricks were not counted.",
+    "melds": "melds cannot be null: leave it out when nobody showed a meld.",
+    "renege": "renege cannot be null: leave it out when nobody reneged.",
+}
 
 _SUITS_TEXT: Final = ", ".join(SUITS)
 _SEQUENCE_KINDS: Final = frozenset({"sequence", "run", "seq"})
@@ -226,6 +233,10 @@ def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
     if not isinstance(data, Mapping):
         raise RulesError(DEAL_NOT_OBJECT)
     errors = ErrorList()
+    for name in NOT_NULL:
+        if name in data and data[name] is None:
+            errors.add(name, NOT_NULL[name])
+    errors.raise_if_any()
     passed = data.get("passed", False)
     if passed is None:
         passed = False

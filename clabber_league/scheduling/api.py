@@ -510,6 +510,7 @@ class TeamCalendarLinkViewSet(ClubScopedMixin, viewsets.GenericViewSet):
 
     serializer_class = CalendarLinkSerializer
     queryset = Team.objects.none()  # the schema's type of ``team_id``; reads use _team()
+    list_is_one_object = True  # GET answers the one link, not a page (core.schema)
 
     @property
     def write_need(self) -> str:  # type: ignore[override]

@@ -16,7 +16,12 @@ from typing import Any
 from django.http import Http404
 from django.http.response import HttpResponseBase
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+)
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -25,9 +30,10 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from clabber_league.calculator.api import ERROR_BODY
+from clabber_league.calculator.payloads import OUTCOMES, SIDES, PerSideField
 from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedReadOnlyViewSet
 from clabber_league.clubs.privacy import sees_names
-from clabber_league.games.models import Deal
+from clabber_league.games.models import Deal, Game
 from clabber_league.leagues.models import Division, Season
 
 from . import exports, selectors
@@ -88,11 +94,19 @@ def _row_data(row: dict[str, Any]) -> dict[str, Any]:
     return {name: None if row[name] is None else cast(row[name]) for name, cast in _ROW_FIELDS}
 
 
+class MatchPointsSerializer(serializers.Serializer):
+    """The match points of a won, tied and lost match in this season."""
+
+    win = serializers.IntegerField()
+    tie = serializers.IntegerField()
+    loss = serializers.IntegerField()
+
+
 class StandingsSerializer(serializers.Serializer):
     division = serializers.IntegerField()
     division_name = serializers.CharField()
     season = serializers.CharField()
-    points = serializers.DictField(child=serializers.IntegerField())
+    points = MatchPointsSerializer()
     tiebreakers = serializers.ListField(child=serializers.CharField())
     explanation = serializers.ListField(child=serializers.CharField())
     rows = StandingRowSerializer(many=True)
@@ -107,6 +121,7 @@ class DivisionSummarySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+@extend_schema_serializer(component_name="TiebreakerOrder")  # not named like its one field
 class TiebreakersSerializer(serializers.Serializer):
     tiebreakers = serializers.ListField(
         child=serializers.ChoiceField(choices=list(TIEBREAKERS)),
@@ -115,11 +130,15 @@ class TiebreakersSerializer(serializers.Serializer):
 
 
 class DealRowSerializer(serializers.ModelSerializer):
-    game_status = serializers.CharField(source="game.status", read_only=True)
-    score = serializers.DictField(source="scores", child=serializers.IntegerField(), read_only=True)
-    running_totals = serializers.DictField(
-        source="running", child=serializers.IntegerField(), read_only=True
+    game_status = serializers.ChoiceField(
+        source="game.status", choices=Game.Status.choices, read_only=True
     )
+    maker = serializers.ChoiceField(
+        choices=SIDES, allow_blank=True, read_only=True, help_text='"" when nobody named trump.'
+    )
+    outcome = serializers.ChoiceField(choices=OUTCOMES, read_only=True)
+    score = PerSideField(source="scores", read_only=True)
+    running_totals = PerSideField(source="running", read_only=True)
 
     class Meta:
         model = Deal
@@ -512,5 +531,7 @@ class RatingsCSVViewSet(ClubScopedMixin, viewsets.GenericViewSet):
 # Request bodies' examples in the schema, by component (``<Serializer name>Request``; the
 # PATCH variant uses the same). ``core.schema.postprocess_request_examples`` applies them.
 REQUEST_EXAMPLES = {
-    "TiebreakersRequest": {"tiebreakers": ["head_to_head", "game_difference", "sets_inflicted"]},
+    "TiebreakerOrderRequest": {
+        "tiebreakers": ["head_to_head", "game_difference", "sets_inflicted"]
+    },
 }

@@ -40,8 +40,10 @@ def _url(club, path: str) -> str:
 
 def _conflict(response, field: str, message: str) -> None:
     assert response.status_code == 409, response.content
-    assert response["Content-Type"].startswith("application/json")
-    assert response.json()["errors"] == [{"field": field, "message": message}]
+    assert response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert (body["status"], body["code"]) == (409, "conflict")
+    assert body["errors"] == [{"field": field, "message": message}]
 
 
 def _finished(game, scorer):
@@ -187,7 +189,11 @@ def test_a_unique_constraint_hit_by_a_race_is_409_not_500(club):
         Player.objects.bulk_create([Player(club=club, name="Twin"), Player(club=club, name="Twin")])
     response = exception_handler(caught.value, {})
     assert response.status_code == 409
-    assert response.data == {"errors": [{"field": "", "message": DUPLICATE}]}
+    assert response.data["errors"] == [{"field": "", "message": DUPLICATE}]
+    assert (response.data["code"], response.data["type"]) == (
+        "duplicate",
+        "/api/docs/errors/#duplicate",
+    )
 
 
 def test_another_integrity_error_is_still_a_500(club):

@@ -7,6 +7,7 @@ from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from clabber_league.core.api import PROBLEMS
 from clabber_league.core.idempotency import KEY_INVALID, KEY_REUSED
 from clabber_league.core.models import IdempotencyRecord
 from clabber_league.core.pagination import MAX_PAGE_SIZE
@@ -30,10 +31,23 @@ def _deals(game) -> str:
 
 def _assert_error_body(response, status: int) -> list[dict]:
     assert response.status_code == status, response.content
-    assert response["Content-Type"].startswith("application/json")
+    assert response["Content-Type"] == "application/problem+json"
     body = response.json()
-    # The errors, and the id that finds the request in the logs (also its X-Request-ID).
-    assert set(body) == {"errors", "request_id"}
+    # An RFC 9457 problem with a documented code, the errors (the older body's list kept
+    # as an extension) and the id that finds the request in the logs (its X-Request-ID).
+    assert set(body) == {
+        "type",
+        "title",
+        "status",
+        "detail",
+        "instance",
+        "code",
+        "errors",
+        "request_id",
+    }
+    assert body["status"] == status and PROBLEMS[body["code"]][0] == status
+    assert body["type"] == f"/api/docs/errors/#{body['code']}"
+    assert body["instance"] == response.wsgi_request.path
     assert body["request_id"] == response["X-Request-ID"]
     assert body["errors"], body
     for error in body["errors"]:

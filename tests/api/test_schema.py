@@ -47,7 +47,7 @@ def test_servers_licence_and_tags(schema):
 
 
 def test_every_operation_documents_its_errors_with_the_one_body(schema):
-    ref = {"$ref": "#/components/schemas/Errors"}
+    ref = {"$ref": "#/components/schemas/Problem"}
     for path, method, operation in _operations(schema):
         responses = operation["responses"]
         assert {"500", "503"} <= responses.keys(), (path, method)
@@ -59,7 +59,10 @@ def test_every_operation_documents_its_errors_with_the_one_body(schema):
             assert {"401", "403"} <= responses.keys(), (path, method)
         for code, response in responses.items():
             if code >= "400":
-                assert response["content"]["application/json"]["schema"] == ref, (path, code)
+                assert response["content"] == {"application/problem+json": {"schema": ref}}, (
+                    path,
+                    code,
+                )
     assert "429" in schema["paths"]["/api/rules/score/"]["post"]["responses"]
 
 
@@ -198,3 +201,70 @@ def test_the_paper_sheet_import_answers_its_deals_without_list_filters(schema):
     assert all(p["in"] == "path" or p["in"] == "header" for p in operation["parameters"])
     created = operation["responses"]["201"]["content"]["application/json"]["schema"]
     assert created == {"type": "array", "items": {"$ref": "#/components/schemas/Deal"}}
+
+
+def test_answers_are_typed_as_what_they_send(schema):
+    components = schema["components"]["schemas"]
+    link = schema["paths"]["/api/clubs/{club_slug}/teams/{team_id}/calendar-link/"]["get"]
+    assert link["responses"]["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/CalendarLink"
+    }
+    after = components["RevisionAfter"]["oneOf"]
+    assert {"$ref": "#/components/schemas/ConfirmedRecord"} in after
+    per_side = {"$ref": "#/components/schemas/PerSide"}
+    for name, field in [
+        ("DealRow", "score"),
+        ("DealRow", "running_totals"),
+        ("Deal", "running_totals"),
+        ("Table", "scores"),
+    ]:
+        assert components[name]["properties"][field]["allOf"] == [per_side], (name, field)
+    assert components["Standings"]["properties"]["points"] == {
+        "$ref": "#/components/schemas/MatchPoints"
+    }
+    assert components["SideEnum"]["enum"] == ["A", "B", "C"]
+    assert components["TrumpEnum"]["enum"] == ["clubs", "diamonds", "hearts", "spades", "none"]
+    assert components["TableSeat"]["properties"]["side"]["allOf"] == [
+        {"$ref": "#/components/schemas/SideEnum"}
+    ]
+    assert "Errors" not in components
+    for name, schema in components.items():  # generators trip on a class named like its field
+        only = list(schema.get("properties", {}))
+        base = name.removeprefix("Patched").removesuffix("Request").lower()
+        assert only != [base], name
+    assert components["Problem"]["required"] == [
+        "code",
+        "detail",
+        "errors",
+        "instance",
+        "status",
+        "title",
+        "type",
+    ]
+
+
+def test_response_headers_are_documented(schema):
+    deals = schema["paths"]["/api/clubs/{club_slug}/games/{game_id}/deals/"]["post"]
+    assert deals["responses"]["201"]["headers"]["X-Request-ID"]["required"] is True
+    assert "WWW-Authenticate" in deals["responses"]["401"]["headers"]
+    assert "Retry-After" in deals["responses"]["503"]["headers"]
+    score = schema["paths"]["/api/rules/score/"]["post"]["responses"]
+    assert {"RateLimit", "RateLimit-Policy"} <= score["200"]["headers"].keys()
+    assert {"RateLimit", "Retry-After"} <= score["429"]["headers"].keys()
+    sheet = schema["paths"]["/api/clubs/{club_slug}/games/{id}/paper-sheet/"]["post"]
+    assert "Location" in sheet["responses"]["201"]["headers"]
+
+
+def test_an_answer_unlike_its_schema_fails_the_check():
+    from django.http import JsonResponse
+
+    from tests.api.conftest import check_response
+
+    wrong = JsonResponse({"count": 1, "results": []})
+    wrong["X-Request-ID"] = "abc"
+    wrong["API-Version"] = "2026-12-05"
+    with pytest.raises(AssertionError, match="does not match its schema"):
+        check_response("GET", "/api/clubs/c/teams/1/calendar-link/", wrong)
+    undocumented = JsonResponse({"url": None, "personal": False}, status=418)
+    with pytest.raises(AssertionError, match="not in the schema"):
+        check_response("GET", "/api/clubs/c/teams/1/calendar-link/", undocumented)

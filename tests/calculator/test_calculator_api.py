@@ -65,7 +65,7 @@ def test_a_rejected_deal_is_400_with_the_field_named_like_the_cli(client):
     assert response.status_code == 400
     code, cli_body = _cli("score", bad)
     assert code == 2
-    assert response.json()["errors"] == cli_body["errors"]
+    assert response.json()["errors"] == cli_body["errors"]  # the CLI's list, as a problem
     assert any(e["field"].startswith("points") for e in response.json()["errors"])
 
 

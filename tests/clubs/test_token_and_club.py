@@ -118,3 +118,17 @@ def test_without_a_club_in_the_url_it_is_drfs_token_authentication(scorer):
     user, auth = ClubTokenAuthentication().authenticate(request)
     assert (user, auth) == (scorer, token)
     assert not hasattr(request, FOUND_ATTRIBUTE)
+
+
+@pytest.mark.parametrize("scheme", ["Bearer", "bearer", "Token"])
+def test_a_token_is_read_as_bearer_or_token_alike(scheme, club, scorer):
+    token, _ = Token.objects.get_or_create(user=scorer)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"{scheme} {token.key}")
+    assert client.get(f"/api/clubs/{club.slug}/teams/").status_code == 200
+    assert client.get("/api/whoami/").json() == {"username": scorer.username}
+    client.credentials(HTTP_AUTHORIZATION=f"{scheme} not-a-token")
+    refused = client.get(f"/api/clubs/{club.slug}/teams/")
+    assert refused.status_code == 401
+    assert refused.json()["code"] == "authentication_failed"
+    assert refused["WWW-Authenticate"] == "Token"

@@ -36,7 +36,8 @@ def test_a_lost_database_is_a_json_503_on_the_api(failing, client):
     failing(OperationalError("server closed the connection unexpectedly"))
     response = client.get("/api/clubs/")
     assert response.status_code == 503
-    assert response["Content-Type"] == "application/json"
+    assert response["Content-Type"] == "application/problem+json"
+    assert response.json()["code"] == "unavailable"
     assert "try again" in response.json()["errors"][0]["message"]
     assert response["Retry-After"] == "5"
 

@@ -34,7 +34,9 @@ def _answer(exc: Exception):
 def test_a_service_refusal_is_the_one_error_body_with_its_kinds_status(kind, status):
     response = _answer(ServiceError.one("tables", "Give 1 to 500 tables.", kind=kind))
     assert response.status_code == status
-    assert response.data == {"errors": [{"field": "tables", "message": "Give 1 to 500 tables."}]}
+    assert response.data["errors"] == [{"field": "tables", "message": "Give 1 to 500 tables."}]
+    assert (response.data["status"], response.data["code"]) == (status, kind)
+    assert response.data["detail"] == "Give 1 to 500 tables."
 
 
 def test_too_many_tries_is_429_saying_when_to_try_again():
@@ -42,7 +44,8 @@ def test_too_many_tries_is_429_saying_when_to_try_again():
     response = _answer(error)
     assert response.status_code == 429
     assert response["Retry-After"] == "300"
-    assert response.data == {"errors": [{"field": "pin", "message": "Wait."}]}
+    assert response.data["errors"] == [{"field": "pin", "message": "Wait."}]
+    assert response.data["code"] == "throttled"
     assert "Retry-After" not in _answer(ServiceError.one("pin", "Wrong."))
 
 
@@ -56,7 +59,18 @@ def test_the_apps_errors_are_service_errors_and_default_to_invalid():
 def test_a_rules_engine_refusal_is_the_same_body():
     response = _answer(RulesError([{"field": "points.A", "message": "Too many."}]))
     assert response.status_code == 400
-    assert response.data == {"errors": [{"field": "points.A", "message": "Too many."}]}
+    assert response.data["errors"] == [{"field": "points.A", "message": "Too many."}]
+    assert response.data["code"] == "rules"
+
+
+def test_a_service_error_may_give_its_own_documented_code():
+    given = ServiceError(
+        [{"field": "pin", "message": "Wrong.", "code": "conflict"}], kind="conflict"
+    )
+    assert _answer(given).data["code"] == "conflict"
+    # A code that is not documented for the status is never sent: the status's own is.
+    odd = ServiceError([{"field": "pin", "message": "Wrong.", "code": "made_up"}])
+    assert _answer(odd).data["code"] == "invalid"
 
 
 def test_a_service_error_names_every_mistake_and_refuses_an_unknown_kind():

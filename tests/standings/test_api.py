@@ -171,7 +171,7 @@ def test_a_csv_operations_error_is_the_json_error_body(division, viewer, played)
     client = _client(viewer)
     missing = client.get(f"{_base(division)}/leaderboards/players.csv/", {"season": "nope"})
     assert missing.status_code == 404
-    assert missing["Content-Type"].startswith("application/json")
+    assert missing["Content-Type"] == "application/problem+json"
     assert missing.json()["errors"][0]["message"]
     nobody = client.get(f"{_base(division)}/ratings/999999/history.csv/")
     assert nobody.status_code == 404 and nobody.json()["errors"]

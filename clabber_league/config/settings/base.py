@@ -284,6 +284,13 @@ SPECTACULAR_SETTINGS = {
         "CupFormatEnum": "clabber_league.cups.models.Cup.Format",
         "EventFormatEnum": "clabber_league.events.models.Event.Format",
         "FormatEnum": "clabber_league.scheduling.models.ScheduleConfig.Format",
+        # The rules engine's words (clabber_league.calculator.payloads), one enum each.
+        "GameStatusEnum": "clabber_league.games.models.Game.Status",
+        "SideEnum": ["A", "B", "C"],
+        "TrumpEnum": ["clubs", "diamonds", "hearts", "spades", "none"],
+        "WinnerEnum": ["A", "B", "C", "tie"],
+        "TableStatusEnum": ["waiting", "playing", "finished"],
+        "ConfirmHowEnum": ["own_phone", "pin", "club"],
     },
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI served from our own static files: the docs work offline too.
@@ -312,6 +319,7 @@ SPECTACULAR_SETTINGS = {
         "clabber_league.core.schema.postprocess_enum_varnames",
         "clabber_league.core.schema.postprocess_path_parameters",
         "clabber_league.core.schema.postprocess_request_examples",
+        "clabber_league.core.schema.postprocess_version",
     ],
 }
 

@@ -1,0 +1,79 @@
+"""Every error is an RFC 9457 problem with a documented code: the page each ``type`` points
+at documents every code, and a 403 names the role the action needs."""
+
+import re
+from pathlib import Path
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from clabber_league.core.api import PROBLEMS
+
+pytestmark = pytest.mark.django_db
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "api-errors.md"
+
+
+def _client(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def test_every_code_is_documented_on_the_one_page_and_only_those():
+    text = DOC.read_text()
+    sections = re.findall(r"^## (\S+)$", text, flags=re.MULTILINE)
+    assert sections == list(PROBLEMS)
+    for code, (status, title) in PROBLEMS.items():
+        assert f"**{status} {title}.**" in text, code
+
+
+def test_the_type_url_serves_the_page(client):
+    response = client.get("/api/docs/errors/")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/markdown")
+    assert b"## idempotency_key_reused" in response.content
+
+
+def test_an_unknown_url_and_malformed_json_are_problems_with_their_codes(scorer, game):
+    missing = _client(scorer).get("/api/no-such-thing/")
+    assert missing["Content-Type"] == "application/problem+json"
+    assert (missing.status_code, missing.json()["code"]) == (404, "no_such_url")
+    assert missing.json()["instance"] == "/api/no-such-thing/"
+    broken = _client(scorer).post(
+        f"/api/clubs/{game.club.slug}/games/{game.pk}/deals/",
+        "{not json",
+        content_type="application/json",
+    )
+    assert (broken.status_code, broken.json()["code"]) == (400, "malformed_json")
+
+
+def test_a_403_names_the_role_needed_and_the_callers(viewer, club):
+    response = _client(viewer).post(f"/api/clubs/{club.slug}/teams/", {"name": "X"}, format="json")
+    body = response.json()
+    assert (response.status_code, body["code"]) == (403, "forbidden")
+    assert body["detail"] == (
+        "This needs the club admin role in this club (or a higher one); yours is viewer."
+    )
+
+
+def test_a_401_says_how_to_authenticate(club):
+    club.is_public = True
+    club.save()
+    response = _client().post(f"/api/clubs/{club.slug}/teams/", {"name": "X"}, format="json")
+    assert response.status_code == 401
+    assert response.json()["code"] == "not_authenticated"
+    assert response["WWW-Authenticate"]
+
+
+def test_an_error_a_view_answers_itself_is_a_problem_too(game, scorer):
+    url = f"/api/clubs/{game.club.slug}/games/{game.pk}/paper-sheet/"
+    response = _client(scorer).post(url, {"rows": "no"}, format="json")
+    assert response.status_code == 400
+    assert response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert body["code"] == "invalid" and body["errors"][0]["field"] == "rows"
+    assert body["request_id"] == response["X-Request-ID"]
