@@ -291,6 +291,11 @@ SPECTACULAR_SETTINGS = {
         "WinnerEnum": ["A", "B", "C", "tie"],
         "TableStatusEnum": ["waiting", "playing", "finished"],
         "ConfirmHowEnum": ["own_phone", "pin", "club"],
+        # A club night's ranking method, and the two kinds of "state": a schedule run's
+        # keeps the name generated clients already know (StateEnum).
+        "RankingMethodEnum": "clabber_league.events.models.Event.Ranking",
+        "StateEnum": "clabber_league.scheduling.models.ScheduleRun.State",
+        "AcceptanceStateEnum": ["entered", "accepted", "waiting"],
     },
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI served from our own static files: the docs work offline too.
