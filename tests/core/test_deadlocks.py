@@ -152,5 +152,6 @@ def test_a_real_deadlock_between_a_deal_and_another_writer_is_a_409(game, scorer
 
     assert errors == []
     assert answers == [409]
-    assert bodies == [{"errors": [{"field": "", "message": TRY_AGAIN}]}]
+    assert [body["errors"] for body in bodies] == [[{"field": "", "message": TRY_AGAIN}]]
+    assert [body["code"] for body in bodies] == ["try_again"]
     assert not Deal.objects.filter(game=game).exists()

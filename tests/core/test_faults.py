@@ -68,7 +68,7 @@ def test_a_database_that_goes_away_is_a_503_and_the_service_recovers(
     try:
         status, content_type, body = _get(api)
         assert status == 503
-        assert content_type == "application/json"
+        assert content_type == "application/problem+json"  # RFC 9457, as every API error
         assert "try again" in json.loads(body)["errors"][0]["message"]
         page_status, _, page = _get(live_server.url + "/")
         assert page_status == 503 and "Back in a moment" in page and "Traceback" not in page
