@@ -14,10 +14,10 @@ from typing import Any
 from django.http import HttpRequest
 from django.urls import reverse
 
-from clabber_league.core.offline import engine_urls
+from clabber_league.site.offline import engine_urls
 
 from . import adapters, services, table_links
-from .forms import MELD_ROWS
+from .adapters import MELD_ROWS
 from .models import Deal, Game
 
 

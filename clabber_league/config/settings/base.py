@@ -69,6 +69,8 @@ INSTALLED_APPS = [
     "clabber_league.members",
     "clabber_league.events",
     "clabber_league.cups",
+    "clabber_league.site",
+    "clabber_league.demo",
 ]
 
 MIDDLEWARE = [
@@ -229,7 +231,7 @@ STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
     # rules/clabber_rules.zip: clabber_league/rules/ packed for the phones, never stale
-    "clabber_league.core.rules_pack.RulesPackFinder",
+    "clabber_league.site.rules_pack.RulesPackFinder",
 ]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
