@@ -59,6 +59,8 @@ INSTALLED_APPS = [
     "allauth.account",
     "allauth.mfa",
     "clabber_league.core",
+    "clabber_league.site",  # the home page, health, the service worker
+    "clabber_league.demo",  # manage.py seed_demo
     "clabber_league.calculator",
     "clabber_league.clubs",
     "clabber_league.leagues",
@@ -69,8 +71,6 @@ INSTALLED_APPS = [
     "clabber_league.members",
     "clabber_league.events",
     "clabber_league.cups",
-    "clabber_league.site",
-    "clabber_league.demo",
 ]
 
 MIDDLEWARE = [
