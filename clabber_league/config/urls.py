@@ -9,10 +9,10 @@ from clabber_league.calculator import api as calculator_api
 from clabber_league.calculator import views as calculator_views
 from clabber_league.clubs import views as club_views
 from clabber_league.core import api as core_api
-from clabber_league.core import offline as core_offline
-from clabber_league.core import views as core_views
 from clabber_league.games import table_views
 from clabber_league.members import api as members_api
+from clabber_league.site import offline as site_offline
+from clabber_league.site import views as site_views
 
 api_patterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -36,12 +36,12 @@ api_patterns = [
 ]
 
 urlpatterns = [
-    path("", core_views.home, name="home"),
-    path("healthz", core_views.healthz, name="healthz"),
+    path("", site_views.home, name="home"),
+    path("healthz", site_views.healthz, name="healthz"),
     # For load balancers (docs/health.md): the process answers; the database answers.
-    path("livez", core_views.livez, name="livez"),
-    path("readyz", core_views.healthz, name="readyz"),
-    path("sw.js", core_offline.service_worker, name="service-worker"),
+    path("livez", site_views.livez, name="livez"),
+    path("readyz", site_views.healthz, name="readyz"),
+    path("sw.js", site_offline.service_worker, name="service-worker"),
     path("rules/", calculator_views.rules_page, name="rules"),
     path("rules/<slug:slug>/sheet/", calculator_views.blank_sheet, name="rules-sheet"),
     # A game's table link (its QR code): short, so that the code stays easy to scan.
@@ -68,4 +68,4 @@ urlpatterns = [
     path("api/", include(api_patterns)),
 ]
 
-handler500 = "clabber_league.core.views.server_error"
+handler500 = "clabber_league.site.views.server_error"

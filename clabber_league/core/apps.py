@@ -4,7 +4,7 @@ from django.apps import AppConfig
 class CoreConfig(AppConfig):
     name = "clabber_league.core"
     label = "core"
-    verbose_name = "Site"
+    verbose_name = "Core"
 
     def ready(self) -> None:
         from . import strict

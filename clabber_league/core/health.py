@@ -39,7 +39,7 @@ def broker_check() -> Check:
     start = time.perf_counter()
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return Check(True, "in-process (no broker configured, tasks run eagerly)", _ms(start))
-    from clabber_league.config.celery import app
+    from celery import current_app as app  # the project's app (config/celery.py)
 
     try:
         with app.connection_for_write() as conn:
@@ -70,7 +70,7 @@ def workers_check(*, broker: Check | None = None) -> Check:
         seen = _workers_seen
         if seen is not None and time.monotonic() - seen[0] < WORKERS_CACHED_FOR:
             return seen[1]
-        from clabber_league.config.celery import app
+        from celery import current_app as app  # the project's app (config/celery.py)
 
         try:
             replies = app.control.ping(timeout=WORKER_PING_TIMEOUT) or []

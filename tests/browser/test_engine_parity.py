@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from clabber_league.core.offline import engine_urls
 from clabber_league.rules import BUILTIN_RULESETS, HOUSE_RULE_EXAMPLES, RulesError, score_deal
 from clabber_league.rules.offline import next_deal
 from clabber_league.rules.simulate import simulate_deal, simulate_game
+from clabber_league.site.offline import engine_urls
 
 DEALS_PER_RULESET = 260  # 14 rule sets: about 3,600 deals
 

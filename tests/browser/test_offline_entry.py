@@ -439,7 +439,7 @@ def test_the_table_link_opened_again_offline_lands_on_the_kept_deal_entry(
     assert game.deals.count() == 0
 
 
-#: The service worker's wait for a network that carries nothing (templates/core/sw.js).
+#: The service worker's wait for a network that carries nothing (templates/site/sw.js).
 NETWORK_TIMEOUT_S = 4
 
 

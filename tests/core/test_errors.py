@@ -5,8 +5,8 @@ import pytest
 from django.db import OperationalError
 
 from clabber_league.clubs import api as clubs_api
-from clabber_league.core import views as core_views
 from clabber_league.core.api import INTERNAL_ERROR
+from clabber_league.site import views as site_views
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ def failing(monkeypatch):
             raise exc
 
         # Patch where it is used; the modules are imported above, before any patching.
-        monkeypatch.setattr(core_views, "public_clubs", boom)
+        monkeypatch.setattr(site_views, "public_clubs", boom)
         monkeypatch.setattr(clubs_api, "clubs_for_user", boom)
 
     return set_failure

@@ -23,9 +23,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from clabber_league.clubs import api as clubs_api
-from clabber_league.core import views as core_views
 from clabber_league.core.logs import JsonFormatter, RequestIdFilter
 from clabber_league.core.metrics import metrics_address
+from clabber_league.site import views as site_views
 
 ROOT = Path(__file__).resolve().parents[2]
 HEX_ID = re.compile(r"[0-9a-f]{32}")
@@ -70,7 +70,7 @@ def test_a_failure_shows_its_request_id_on_the_page_and_in_the_api_body(monkeypa
     def boom(*args, **kwargs):
         raise ZeroDivisionError("oops")
 
-    monkeypatch.setattr(core_views, "public_clubs", boom)
+    monkeypatch.setattr(site_views, "public_clubs", boom)
     monkeypatch.setattr(clubs_api, "clubs_for_user", boom)
     client = Client(raise_request_exception=False)
     page = client.get("/", HTTP_X_REQUEST_ID="req-500-page")

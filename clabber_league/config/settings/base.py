@@ -59,6 +59,8 @@ INSTALLED_APPS = [
     "allauth.account",
     "allauth.mfa",
     "clabber_league.core",
+    "clabber_league.site",  # the home page, health, the service worker
+    "clabber_league.demo",  # manage.py seed_demo
     "clabber_league.calculator",
     "clabber_league.clubs",
     "clabber_league.leagues",
@@ -229,7 +231,7 @@ STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
     # rules/clabber_rules.zip: clabber_league/rules/ packed for the phones, never stale
-    "clabber_league.core.rules_pack.RulesPackFinder",
+    "clabber_league.site.rules_pack.RulesPackFinder",
 ]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -3,7 +3,7 @@
 ``/sw.js`` is served from the site's root so that its scope is the whole site (a worker
 under ``/static/`` could only control ``/static/``). It precaches :func:`precache_urls`:
 the deal page's styles and scripts, the Pyodide runtime and the packed rules engine
-(``core.rules_pack``); and it keeps a copy of a game's deal page, sheet and API data each
+(``site.rules_pack``); and it keeps a copy of a game's deal page, sheet and API data each
 time they are fetched online. Its version is a hash of that list, the packed engine's hash
 and its own text, so a new engine or asset makes phones fetch the new ones.
 """
@@ -76,7 +76,7 @@ def _rules_hash() -> str:
 def _script(debug: bool) -> bytes:
     urls = precache_urls()
     context = {"precache": json.dumps(urls), "outbox": json.dumps(static("js/outbox.js"))}
-    body = render_to_string("core/sw.js", {**context, "version": "{version}"})
+    body = render_to_string("site/sw.js", {**context, "version": "{version}"})
     version = hashlib.sha256((body + json.dumps(urls) + _rules_hash()).encode()).hexdigest()[:16]
     if debug:  # a developer's edits to the pages' scripts count too
         for name in PAGE_ASSETS:
@@ -85,7 +85,7 @@ def _script(debug: bool) -> bytes:
                 version = hashlib.sha256(
                     (version + path.read_text(errors="ignore")).encode()
                 ).hexdigest()[:16]
-    return render_to_string("core/sw.js", {**context, "version": version}).encode()
+    return render_to_string("site/sw.js", {**context, "version": version}).encode()
 
 
 def service_worker(request: HttpRequest) -> HttpResponse:

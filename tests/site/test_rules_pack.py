@@ -15,7 +15,7 @@ from pathlib import Path
 from django.contrib.staticfiles import finders
 from django.core.management import call_command
 
-from clabber_league.core import rules_pack
+from clabber_league.site import rules_pack
 
 
 def _inside(packed: bytes) -> dict[str, bytes]:

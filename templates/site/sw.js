@@ -1,4 +1,4 @@
-/* Clabber League's service worker (clabber_league/core/offline.py serves it at /sw.js).
+/* Clabber League's service worker (clabber_league/site/offline.py serves it at /sw.js).
    Precaches the deal page's assets, Pyodide and the packed rules engine; keeps a copy of a
    game's pages and API data whenever they are fetched online, and answers from those
    copies with no network; sends the outbox on Background Sync. */

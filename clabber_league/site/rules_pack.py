@@ -12,7 +12,7 @@ each request for them, by ``collectstatic`` (the Docker image's build) for produ
 the phones' engine can never be older than the server's, and no step can be forgotten
 after an edit of ``rules/``. The zip is made the same way every time (sorted names, a
 fixed date, fixed permissions): the same sources give the same bytes and the same hash.
-``tests/core/test_rules_pack.py`` holds the served zip to the sources, byte for byte.
+``tests/site/test_rules_pack.py`` holds the served zip to the sources, byte for byte.
 """
 
 from __future__ import annotations

@@ -12,15 +12,14 @@ from django.views.decorators.cache import never_cache
 
 from clabber_league import __version__
 from clabber_league.clubs.selectors import clubs_exist, clubs_of_user, public_clubs
-
-from .api import (
+from clabber_league.core.api import (
     INTERNAL_ERROR,
     SERVICE_UNAVAILABLE,
     TRY_AGAIN,
     api_server_error,
     is_transient_conflict,
 )
-from .health import broker_check, database_check, workers_check
+from clabber_league.core.health import broker_check, database_check, workers_check
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +35,7 @@ def home(request: HttpRequest) -> HttpResponse:
     shown = list(public[: HOME_PUBLIC_CLUBS + 1])
     return render(
         request,
-        "core/home.html",
+        "site/home.html",
         {
             "my_clubs": mine,
             "public_clubs": shown[:HOME_PUBLIC_CLUBS],

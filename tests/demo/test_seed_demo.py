@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from clabber_league.clubs.models import Club, Membership
-from clabber_league.core.management.commands.seed_demo import DEMO_PASSWORD
+from clabber_league.demo.management.commands.seed_demo import DEMO_PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -50,8 +50,8 @@ def test_readiness_follows_the_database_and_only_reports_redis(client, redis_dow
 
 @pytest.mark.django_db
 def test_readiness_is_503_without_the_database(client, monkeypatch):
-    from clabber_league.core import views
     from clabber_league.core.health import Check
+    from clabber_league.site import views
 
     monkeypatch.setattr(views, "database_check", lambda: Check(False, "refused", 1.0))
     response = client.get("/readyz")
