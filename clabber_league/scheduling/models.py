@@ -62,12 +62,16 @@ class Fixture(models.Model):
     flagged_at = models.DateTimeField(
         null=True, blank=True, help_text="Set when its date passed without a result."
     )
+    #: When the fixture last changed (moved, its result decided or undone, forfeited): the
+    #: API's ``?updated_since=`` reads it. ``auto_now``: writes with ``update_fields`` list it.
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["division", "round_number", "table", "id"]
         indexes = [
             models.Index(fields=["division", "round_number"]),
             models.Index(fields=["club", "date"]),
+            models.Index(fields=["club", "updated_at"], name="fixture_club_updated_at"),
         ]
         constraints = [
             models.CheckConstraint(
