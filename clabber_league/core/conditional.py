@@ -3,11 +3,11 @@ leaderboards, a game and its sheet of deals.
 
 A view's method marked ``@conditional(version)`` answers with an ``ETag``; a request whose
 ``If-None-Match`` names it is answered 304 with no body, before the body is built. The tag
-is a digest of what ``version(view, request)`` returns, which must be cheap and change
-whenever the answer would: a game's row and its newest change, the standings table's key
-(a digest of every row it is computed from), the leaderboard's totals, and so on. The
-request's query (page, filters), its API version and whether the caller sees members' names
-are part of every tag, so two answers that differ never share one.
+is a digest of what ``version(view, request)`` returns (None: no tag, the view answers as
+it would), which must be cheap and change whenever the answer would: a game's row and its
+newest change, the standings table's key (a digest of every row it is computed from), a
+leaderboard's page. The request's query (page, filters) and its API version are part of
+every tag, so two answers that differ never share one.
 
 Answers carry ``Cache-Control: private, no-cache``: a client (or a browser) may keep them
 but asks again each time, with ``If-None-Match``; a shared cache keeps nothing (a member
@@ -67,7 +67,10 @@ def conditional(version: Callable[..., Any]) -> Callable[[Callable[..., Any]], C
     def wrap(method: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(method)
         def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Any:
-            tag = etag(request, version(view, request, *args, **kwargs))
+            current = version(view, request, *args, **kwargs)
+            if current is None:  # nothing to tag (no such object: the view answers 404)
+                return method(view, request, *args, **kwargs)
+            tag = etag(request, current)
             if matches(request, tag):
                 response = Response(status=status.HTTP_304_NOT_MODIFIED)
             else:
