@@ -10,8 +10,9 @@ a view that does not ask for them:
   own filter ignores it quietly). Rows level on the field keep their id order, so a client
   paging through a list sees every row once.
 - ``?updated_since=<ISO 8601 date-time with its time zone>``: only the rows changed at or
-  after that moment (the view's ``updated_since_field``, a ``DateTimeField``), for a client
-  that polls and wants only what changed. A value that is not a date-time, or has no time
+  after that moment (the view's ``updated_since_field``, a ``DateTimeField``, or its own
+  ``filter_updated_since(queryset, moment)``), for a client that polls and wants only what
+  changed. A value that is not a date-time, or has no time
   zone, is a 400 naming ``updated_since``. A ``+`` offset sent unencoded in the query
   arrives as a space; it is read as the ``+`` it was.
 
@@ -136,6 +137,10 @@ class UpdatedSinceFilter(BaseFilterBackend):
         field = getattr(view, "updated_since_field", None)
         if not field or not _is_list(view):
             return queryset
+        custom = getattr(view, "filter_updated_since", None)
+        raw = request.query_params.get(UPDATED_SINCE_PARAMETER)
+        if custom is not None and raw is not None:
+            return custom(queryset, parse_updated_since(raw))
         return self.apply(request, queryset, field)
 
     @staticmethod

@@ -8,7 +8,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import Max, OuterRef, QuerySet, Subquery
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -522,6 +522,13 @@ class GameViewSet(
         if getattr(self, "swagger_fake_view", False):
             return self.queryset
         return selectors.game_list(club=self.club)
+
+    def filter_updated_since(self, queryset: QuerySet[Game], moment: Any) -> QuerySet[Game]:
+        """``?updated_since=``: games whose row changed since, or that have a history entry
+        since (every deal recorded, corrected or deleted, every confirmation, close or
+        abandon writes one), whether or not the write listed ``updated_at``."""
+        changed = DealRevision.objects.filter(game=OuterRef("pk"), at__gte=moment)
+        return queryset.filter(Q(updated_at__gte=moment) | Exists(changed))
 
     def get_serializer_class(self):
         return GameCreateSerializer if self.action == "create" else GameSerializer

@@ -137,6 +137,11 @@ def test_updated_since_lists_only_the_games_and_fixtures_changed_since(
     assert [g["id"] for g in games] == [new_game.pk]
     fixtures = client.get(f"{_base(club)}/fixtures/", since).json()["results"]
     assert [f["id"] for f in fixtures] == [new_fixture.pk]
+    # A deal recorded since lists its game, whatever the game's own row says.
+    services.deal_record(game=old_game, data=made(), maker_seat=0, user=scorer)
+    Game.objects.filter(pk=old_game.pk).update(updated_at=then - dt.timedelta(days=1))
+    games = client.get(f"{_base(club)}/games/", since).json()["results"]
+    assert {g["id"] for g in games} == {old_game.pk, new_game.pk}
     # An offset's "+" sent unencoded arrives as a space: read as the "+" it was.
     plus = then.astimezone(dt.timezone(dt.timedelta(hours=1))).isoformat().replace("+", " ")
     fixtures = client.get(f"{_base(club)}/fixtures/", {"updated_since": plus}).json()
