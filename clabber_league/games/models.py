@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from clabber_league.clubs.models import Club, Player
@@ -100,8 +101,9 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     #: When the game's row last changed (a deal recorded, corrected or deleted, the game
     #: confirmed, abandoned or closed): the API's ``?updated_since=`` and ordering read it.
-    #: ``auto_now``: a ``save(update_fields=...)`` sets it only when it is in the list.
-    updated_at = models.DateTimeField(auto_now=True)
+    #: ``auto_now``: a ``save(update_fields=...)`` sets it only when it is in the list; a
+    #: row inserted by hand-written SQL gets the database's clock (``db_default``).
+    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
     finished_at = models.DateTimeField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_by = models.ForeignKey(

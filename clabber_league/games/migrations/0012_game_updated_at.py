@@ -4,10 +4,9 @@
 Existing games get the latest moment known to have changed them: the newest of their
 creation, finish, confirmation and their deals' last change."""
 
-import django.utils.timezone
 from django.db import migrations, models
 from django.db.models import Max, OuterRef, Subquery
-from django.db.models.functions import Coalesce, Greatest
+from django.db.models.functions import Coalesce, Greatest, Now
 
 
 def backfill(apps, schema_editor):
@@ -39,8 +38,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="game",
             name="updated_at",
-            field=models.DateTimeField(auto_now=True, default=django.utils.timezone.now),
-            preserve_default=False,
+            field=models.DateTimeField(auto_now=True, db_default=Now()),
         ),
         migrations.RunPython(backfill, migrations.RunPython.noop, elidable=True),
         migrations.AddIndex(

@@ -1,9 +1,10 @@
 """A fixture's ``updated_at`` (``auto_now``, indexed with the club): the API's
 ``?updated_since=`` reads it. Existing fixtures get the moment of the migration (when each
-last changed was never kept): a client syncing with ``updated_since`` reads them once more."""
+last changed was never kept): a client syncing with ``updated_since`` reads them once more.
+A row inserted by hand-written SQL (``COPY``, ``bulk.py``) gets the database's clock."""
 
-import django.utils.timezone
 from django.db import migrations, models
+from django.db.models.functions import Now
 
 
 class Migration(migrations.Migration):
@@ -15,8 +16,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="fixture",
             name="updated_at",
-            field=models.DateTimeField(auto_now=True, default=django.utils.timezone.now),
-            preserve_default=False,
+            field=models.DateTimeField(auto_now=True, db_default=Now()),
         ),
         migrations.AddIndex(
             model_name="fixture",
