@@ -66,6 +66,8 @@ class MembershipViewSet(ClubScopedModelViewSet):
     serializer_class = MembershipSerializer
     queryset = Membership.objects.none()
     filterset_fields = ["role"]
+    #: ``?ordering=`` (``core.filtering``): by username (the default), role or joining.
+    ordering_fields = {"username": "user__username", "role": "role", "created_at": "created_at"}
 
     def queryset_for_club(self, club) -> QuerySet[Membership]:
         if self.club_access.membership is None:
@@ -154,6 +156,8 @@ class PlayerViewSet(ClubScopedModelViewSet):
     queryset = Player.objects.none()
     filterset_fields = ["active"]
     search_fields = ["name"]
+    #: ``?ordering=`` (``core.filtering``): by name (the default) or id (entered first).
+    ordering_fields = ["name", "id"]
 
     def queryset_for_club(self, club) -> QuerySet[Player]:
         return club.players.order_by("name")

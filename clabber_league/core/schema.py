@@ -14,6 +14,8 @@
 - the **response headers** each answer carries (``HEADERS``): ``X-Request-ID`` on all,
   ``WWW-Authenticate`` on 401, ``RateLimit``/``RateLimit-Policy`` where throttled,
   ``Retry-After`` on 409/429/503, ``Location`` on 201 and 202 (``core.middleware``);
+- ``ETag`` and ``Cache-Control`` on the 200 and 304 of views marked
+  :func:`clabber_league.core.conditional.conditional`, with their ``If-None-Match`` header;
 - ``security: {}`` (no authentication needed) on reads of club data, which a public club
   answers to anyone.
 
@@ -77,6 +79,18 @@ HEADERS: dict[str, dict[str, Any]] = {
     "Retry-After": {
         "schema": {"type": "integer", "minimum": 0},
         "description": "Seconds to wait before sending the request again.",
+    },
+    "ETag": {
+        "schema": {"type": "string"},
+        "description": "This answer's version (``core.conditional``): send it back in "
+        "If-None-Match to be answered 304 while it has not changed.",
+        "required": True,
+    },
+    "Cache-Control": {
+        "schema": {"type": "string"},
+        "description": "``private, no-cache``: keep the answer, but ask again each time with "
+        "If-None-Match.",
+        "required": True,
     },
 }
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
@@ -155,6 +169,10 @@ class AutoSchema(openapi.AutoSchema):
         parameters = list(super().get_override_parameters())
         if is_idempotent(self.view, self.method):
             parameters.append(IDEMPOTENCY_PARAMETER)
+        from .conditional import IF_NONE_MATCH_PARAMETER, is_conditional
+
+        if is_conditional(self.view, self.method):
+            parameters.append(IF_NONE_MATCH_PARAMETER)
         parameters.append(api_version)
         return parameters
 
@@ -174,9 +192,17 @@ class AutoSchema(openapi.AutoSchema):
                 response["content"] = {PROBLEM_CONTENT_TYPE: {"schema": ref}}
                 if not response.get("description"):
                     response["description"] = ERROR_DESCRIPTIONS.get(code, "")
+        from .conditional import NOT_MODIFIED_DESCRIPTION, is_conditional
+
+        conditional = is_conditional(self.view, self.method)
+        if conditional:  # ETag on the 200, 304 for a matching If-None-Match
+            responses.setdefault("304", {"description": NOT_MODIFIED_DESCRIPTION})
         throttled = bool(self.view.get_throttles())
         for code, response in responses.items():
             response.setdefault("headers", {}).update(self._response_headers(code, throttled))
+            if conditional and code in ("200", "304"):
+                response["headers"]["ETag"] = HEADERS["ETag"]
+                response["headers"]["Cache-Control"] = HEADERS["Cache-Control"]
         operation["responses"] = dict(sorted(responses.items()))
         return operation
 

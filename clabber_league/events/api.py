@@ -189,6 +189,28 @@ class SeriesSerializer(ClubScopedSerializer):
 # --- rankings and money (read) -------------------------------------------------------------
 
 
+#: A ranking line's score in each round, by round number ("1" to "30"): named keys, each
+#: there once the player's round has a score (``RoundScores`` in the schema).
+RoundScoresSerializer = type(
+    "RoundScoresSerializer",
+    (serializers.Serializer,),
+    {
+        "__doc__": "The score of each round the player has one for, by round number.",
+        **{
+            str(number): serializers.FloatField(required=False)
+            for number in range(1, MAX_ROUNDS + 1)
+        },
+    },
+)
+
+
+@extend_schema_field(RoundScoresSerializer)
+class RoundScoresField(serializers.DictField):
+    """A score per round number (``RoundScores``)."""
+
+    child = serializers.FloatField()
+
+
 class RankingLineSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     shared = serializers.BooleanField(help_text="The place is shared with others level.")
@@ -202,9 +224,7 @@ class RankingLineSerializer(serializers.Serializer):
     played = serializers.IntegerField(help_text="Rounds played.")
     sat_out = serializers.IntegerField(help_text="Rounds sat out (scored by the event's rule).")
     best_round = serializers.FloatField()
-    rounds = serializers.DictField(
-        child=serializers.FloatField(), help_text="The score of each round, by round number."
-    )
+    rounds = RoundScoresField(help_text="The score of each round, by round number.")
     tiebreak = serializers.CharField(
         help_text="What put this line above the next one level on points: won, "
         "head_to_head or best_round ('' when not level or sharing the place)."
@@ -371,6 +391,8 @@ class EventViewSet(ClubScopedModelViewSet):
     serializer_class = EventSerializer
     queryset = Event.objects.none()
     filterset_fields = ["status", "kind", "series", "date"]
+    #: ``?ordering=`` (``core.filtering``): by date or creation.
+    ordering_fields = ["date", "created_at"]
     http_method_names = ["get", "post", "put", "patch", "head", "options"]
 
     def queryset_for_club(self, club) -> QuerySet[Event]:
@@ -749,7 +771,6 @@ class TableViewSet(EventScopedMixin, mixins.ListModelMixin, viewsets.GenericView
 
     serializer_class = TableSerializer
     queryset = Table.objects.none()
-    pagination_class = None
 
     @extend_schema(
         parameters=[
@@ -763,7 +784,8 @@ class TableViewSet(EventScopedMixin, mixins.ListModelMixin, viewsets.GenericView
         responses={200: TableSerializer(many=True), 400: ERROR_BODY},
     )
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """The tables of one round (``?round=<number>``, the latest round by default)."""
+        """The tables of one round (``?round=<number>``, the latest round by default), in
+        order, a page at a time (``page``, ``page_size``)."""
         event = self.event()
         number = request.query_params.get("round")
         found = event.round_set.order_by("-number")
@@ -772,10 +794,11 @@ class TableViewSet(EventScopedMixin, mixins.ListModelMixin, viewsets.GenericView
                 raise ServiceError.one("round", ROUND_NUMBER)
             found = found.filter(number=int(number))
         round_ = found.first()
-        if round_ is None:
-            return Response([])
-        view = selectors.round_view(round_, to_member=_to_member(self))
-        return Response([table_data(t) for t in view.tables])
+        tables: list[dict[str, Any]] = []
+        if round_ is not None:
+            view = selectors.round_view(round_, to_member=_to_member(self))
+            tables = [table_data(t) for t in view.tables]
+        return self.get_paginated_response(self.paginate_queryset(tables))
 
 
 # Request bodies' examples in the schema, by component (``core.schema``).

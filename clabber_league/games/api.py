@@ -8,7 +8,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -36,12 +36,14 @@ from clabber_league.calculator.payloads import (
     DealInputSerializer,
     DealResultSerializer,
     PerSideField,
+    PerSideInputSerializer,
 )
 from clabber_league.clubs.api_base import NEEDS_ROLE, ClubScopedMixin, ClubScopedModelViewSet
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
 from clabber_league.core.api import Unprocessable, error_list
+from clabber_league.core.conditional import conditional
 from clabber_league.core.errors import CONFLICT
 from clabber_league.core.idempotency import (
     KEY_REUSED,
@@ -56,7 +58,7 @@ from clabber_league.rules import BUILTIN_RULESETS
 from clabber_league.scheduling.models import Fixture
 
 from . import selectors, services, table_links
-from .models import Deal, DealRevision, Game, TableLink
+from .models import Deal, DealRevision, Game, GameSeat, TableLink
 from .replay import idempotent_correction
 from .table_links import TableLinkAuthentication, api_grant
 
@@ -84,6 +86,13 @@ class TableLinkScheme(OpenApiAuthenticationExtension):
         }
 
 
+@extend_schema_field(PerSideInputSerializer)
+class PerSideInputField(serializers.DictField):
+    """A number per side, each there or not (``PerSideInput``)."""
+
+    child = serializers.IntegerField()
+
+
 BODY_NOT_OBJECT = "The deal must be a JSON object."
 ROWS_NOT_LIST = "rows must be a list of sheet rows (objects)."
 
@@ -91,6 +100,29 @@ ROWS_NOT_LIST = "rows must be a list of sheet rows (objects)."
 @extend_schema_field(DealInputSerializer)
 class DealDataField(serializers.JSONField):
     """A deal as recorded, in the rules engine's JSON."""
+
+
+#: A deal to record names its maker (``DealInputRequest.required``): the side that named
+#: trump, or null for a deal passed out or one every side reneged. The stored deal's
+#: ``data`` (``DealInput``, a response) leaves it out of a passed deal, and a phone written
+#: before sends a passed deal without it, still read as null.
+MAKER_REQUIRED_IN = ("DealInputRequest", "ScoreDealRequest")
+MAKER_DESCRIPTION = (
+    "The side that named trump: A, B or C; null when the deal was passed out (passed) or "
+    "every side reneged."
+)
+
+
+def postprocess_maker_required(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """``maker`` is a required (nullable) property of the deal a client sends."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for name in MAKER_REQUIRED_IN:
+        schema = schemas.get(name)
+        if schema is None or "maker" not in schema.get("properties", {}):
+            continue
+        schema["required"] = sorted({*schema.get("required", []), "maker"})
+        schema["properties"]["maker"]["description"] = MAKER_DESCRIPTION
+    return result
 
 
 @extend_schema_field(DealResultSerializer)
@@ -142,6 +174,7 @@ class GameSerializer(serializers.ModelSerializer):
             "deal_count",
             "played_on",
             "created_at",
+            "updated_at",
             "finished_at",
             "confirmed_at",
             "sides",
@@ -306,10 +339,8 @@ def _load_game_rows(club: Any, data: Mapping[str, Any]) -> dict[type, dict[int, 
 
 
 class SheetRowSerializer(serializers.Serializer):
-    sheet = serializers.DictField(
-        child=serializers.IntegerField(),
-        required=False,
-        help_text="Each side's number as written on the sheet.",
+    sheet = PerSideInputField(
+        required=False, help_text="Each side's number as written on the sheet."
     )
     maker = serializers.CharField(required=False)
     mark = serializers.ChoiceField(choices=["made", "set", "renege"], required=False)
@@ -407,6 +438,60 @@ def _at_table(view: Any, request: Request) -> str:
     return table_links.at_table(view.club_access, request.user)
 
 
+#: The game's columns an answer about it shows (its own and its sheet's): with its newest
+#: change in the history and its deals' last write, its version for ``ETag``.
+GAME_VERSION_COLUMNS = (
+    "status",
+    "winner",
+    "deal_count",
+    "score_a",
+    "score_b",
+    "score_c",
+    "deal_limit",
+    "finished_at",
+    "confirmed_at",
+    "updated_at",
+)
+
+
+def game_version(view: Any, game_id: Any, *, names: bool = False) -> Any:
+    """What a game's answers (the game, its sheet of deals) are made from, in one query: its
+    row, the id of its newest history entry (every deal recorded, corrected or deleted, the
+    game confirmed, closed or abandoned writes one) and its deals' newest ``updated_at``;
+    with ``names``, its seats' players as shown (a renamed player). Whether the caller sees
+    members' names is part of it. None for no such game (the view answers 404)."""
+    if not str(game_id).isdigit():
+        return None
+    newest = {
+        "last_change": Subquery(
+            DealRevision.objects.filter(game=OuterRef("pk")).order_by("-id").values("id")[:1]
+        ),
+        "last_deal": Subquery(
+            Deal.objects.filter(game=OuterRef("pk"))
+            .values("game")
+            .annotate(at=Max("updated_at"))
+            .values("at")
+        ),
+    }
+    row = (
+        Game.objects.filter(club=view.club, pk=int(game_id))
+        .annotate(**newest)
+        .values_list(*GAME_VERSION_COLUMNS, "last_change", "last_deal")
+        .first()
+    )
+    if row is None:
+        return None
+    to_member = sees_names(view.club_access)
+    seats = None
+    if names:
+        seats = list(
+            GameSeat.objects.filter(game_id=int(game_id))
+            .order_by("seat")
+            .values_list("player_id", "player__name", "player__name_public", "substitute")
+        )
+    return (row, to_member, seats)
+
+
 class GameViewSet(
     ClubScopedMixin,
     mixins.ListModelMixin,
@@ -420,13 +505,30 @@ class GameViewSet(
     queryset = Game.objects.none()
     write_need = "score"
     filterset_fields = ["division", "status", "fixture"]
+    #: ``?ordering=`` (``core.filtering``): started, changed, finished, confirmed, played.
+    ordering_fields = ["created_at", "updated_at", "finished_at", "confirmed_at", "played_on"]
+    updated_since_field = "updated_at"
     authentication_classes = TABLE_AUTHENTICATION
     table_grant = api_grant
+
+    @conditional(
+        lambda view, request, *args, **kwargs: game_version(view, kwargs.get("pk"), names=True)
+    )
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """One game; its ``ETag`` changes with any change to it (send ``If-None-Match``)."""
+        return super().retrieve(request, *args, **kwargs)
 
     def get_queryset(self) -> QuerySet[Game]:
         if getattr(self, "swagger_fake_view", False):
             return self.queryset
         return selectors.game_list(club=self.club)
+
+    def filter_updated_since(self, queryset: QuerySet[Game], moment: Any) -> QuerySet[Game]:
+        """``?updated_since=``: games whose row changed since, or that have a history entry
+        since (every deal recorded, corrected or deleted, every confirmation, close or
+        abandon writes one), whether or not the write listed ``updated_at``."""
+        changed = DealRevision.objects.filter(game=OuterRef("pk"), at__gte=moment)
+        return queryset.filter(Q(updated_at__gte=moment) | Exists(changed))
 
     def get_serializer_class(self):
         return GameCreateSerializer if self.action == "create" else GameSerializer
@@ -621,9 +723,7 @@ class SetAsideSnapshotSerializer(serializers.Serializer):
     outcome = serializers.CharField(
         allow_blank=True, help_text='What the engine made of it; "" when it could not score it.'
     )
-    score = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Per side; empty when it could not score it."
-    )
+    score = PerSideInputField(help_text="Per side; empty when it could not score it.")
     set_aside = serializers.BooleanField()
 
 
@@ -765,9 +865,17 @@ class DealViewSet(ClubScopedModelViewSet):
     http_method_names = ["get", "post", "put", "delete", "head", "options"]
     authentication_classes = TABLE_AUTHENTICATION
     table_grant = api_grant
+    ordering_fields = ["number", "updated_at"]
+    updated_since_field = "updated_at"
 
     def queryset_for_club(self, club) -> QuerySet[Deal]:
         return selectors.deal_list(club=club, game_id=self.kwargs["game_id"])
+
+    @conditional(lambda view, request, *args, **kwargs: game_version(view, kwargs["game_id"]))
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """The game's sheet: its deals in order, a page at a time. Its ``ETag`` changes with
+        any deal recorded, corrected or deleted (send ``If-None-Match`` when polling)."""
+        return super().list(request, *args, **kwargs)
 
     def _game(self) -> Game:
         return get_object_or_404(Game, club=self.club, pk=self.kwargs["game_id"])

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from clabber_league.clubs.models import Club, Player
@@ -98,6 +99,11 @@ class Game(models.Model):
     #: "at", "fingerprint"}}``; read with the game's locked row, so the check costs nothing.
     deleted_keys = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: When the game's row last changed (a deal recorded, corrected or deleted, the game
+    #: confirmed, abandoned or closed): the API's ``?updated_since=`` and ordering read it.
+    #: ``auto_now``: a ``save(update_fields=...)`` sets it only when it is in the list; a
+    #: row inserted by hand-written SQL gets the database's clock (``db_default``).
+    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
     finished_at = models.DateTimeField(null=True, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     confirmed_by = models.ForeignKey(
@@ -117,7 +123,10 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["club", "status"])]
+        indexes = [
+            models.Index(fields=["club", "status"]),
+            models.Index(fields=["club", "updated_at"], name="game_club_updated_at"),
+        ]
 
     def __str__(self) -> str:
         return f"Game {self.pk}"

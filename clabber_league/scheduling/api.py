@@ -78,8 +78,16 @@ class FixtureSerializer(ClubScopedSerializer):
             "forfeit_winner",
             "note",
             "flagged_at",
+            "updated_at",
         ]
-        read_only_fields = ["status", "original_date", "forfeit_winner", "note", "flagged_at"]
+        read_only_fields = [
+            "status",
+            "original_date",
+            "forfeit_winner",
+            "note",
+            "flagged_at",
+            "updated_at",
+        ]
         extra_kwargs = {"games_planned": {"required": False}}
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -181,6 +189,10 @@ class FixtureViewSet(ClubScopedModelViewSet):
     serializer_class = FixtureSerializer
     queryset = Fixture.objects.none()
     filterset_fields = ["division", "round_number", "status", "home", "away", "date", "venue"]
+    #: ``?ordering=`` (``core.filtering``): by night, round or last change.
+    ordering_fields = ["date", "round_number", "updated_at"]
+    #: ``?updated_since=``: fixtures moved, forfeited or whose result was decided since.
+    updated_since_field = "updated_at"
 
     def queryset_for_club(self, club) -> QuerySet[Fixture]:
         return club.fixtures.select_related("home", "away", "venue")

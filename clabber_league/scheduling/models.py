@@ -14,6 +14,7 @@ forfeit or walkover gives the winner ``points_win`` and the loser ``points_loss`
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Now
 
 from clabber_league.clubs.models import Club
 from clabber_league.leagues.models import Division, Team, Venue
@@ -62,12 +63,17 @@ class Fixture(models.Model):
     flagged_at = models.DateTimeField(
         null=True, blank=True, help_text="Set when its date passed without a result."
     )
+    #: When the fixture last changed (moved, its result decided or undone, forfeited): the
+    #: API's ``?updated_since=`` reads it. ``auto_now``: writes with ``update_fields`` list it;
+    #: a row inserted by ``COPY`` (``bulk.py``) gets the database's clock (``db_default``).
+    updated_at = models.DateTimeField(auto_now=True, db_default=Now())
 
     class Meta:
         ordering = ["division", "round_number", "table", "id"]
         indexes = [
             models.Index(fields=["division", "round_number"]),
             models.Index(fields=["club", "date"]),
+            models.Index(fields=["club", "updated_at"], name="fixture_club_updated_at"),
         ]
         constraints = [
             models.CheckConstraint(

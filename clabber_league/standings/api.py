@@ -33,6 +33,8 @@ from clabber_league.calculator.api import ERROR_BODY
 from clabber_league.calculator.payloads import OUTCOMES, SIDES, PerSideField
 from clabber_league.clubs.api_base import ClubScopedMixin, ClubScopedReadOnlyViewSet
 from clabber_league.clubs.privacy import sees_names
+from clabber_league.core.conditional import conditional
+from clabber_league.core.filtering import UPDATED_SINCE_OPENAPI, UpdatedSinceFilter
 from clabber_league.games.models import Deal, Game
 from clabber_league.leagues.models import Division, Season
 
@@ -224,10 +226,27 @@ class StandingsViewSet(ClubScopedMixin, mixins.ListModelMixin, viewsets.GenericV
         except (Division.DoesNotExist, ValueError) as exc:
             raise Http404("No such division in this club.") from exc
 
+    def _table(self) -> selectors.Table:
+        """The division's table, read once per request (the ETag and the body share it)."""
+        if not hasattr(self, "_read_table"):
+            self._read_table = selectors.standings_table(division=self._division())
+        return self._read_table
+
+    def _version(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        """The table's key (a digest of every row, tiebreaker and point it is computed
+        from: one indexed query, the order itself cached), its unconfirmed games and the
+        names of its division and season."""
+        table = self._table()
+        division = table.division
+        return (table.key, table.unconfirmed, str(division.name), str(division.season.name))
+
     @extend_schema(responses={200: StandingsSerializer})
+    @conditional(_version)
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        division = self._division()
-        table = selectors.standings_table(division=division)
+        """The division's table; its ``ETag`` changes with any result, correction or
+        setting that moves it (send ``If-None-Match`` when polling)."""
+        table = self._table()
+        division = table.division
         body = {
             "division": division.pk,
             "division_name": str(division.name),
@@ -275,16 +294,21 @@ class StandingsViewSet(ClubScopedMixin, mixins.ListModelMixin, viewsets.GenericV
         """Every deal of the division's games, streamed (all of them, not a page)."""
         return exports.deals_csv(self._division(), to_member=sees_names(self.club_access))
 
-    @extend_schema(responses={200: DealRowSerializer(many=True)})
+    @extend_schema(
+        responses={200: DealRowSerializer(many=True)},
+        parameters=[UPDATED_SINCE_OPENAPI],
+    )
     @action(detail=True, methods=["get"])
     def deals(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        """Every deal of the division's games, a page at a time (``page``, ``page_size``)."""
+        """Every deal of the division's games, a page at a time (``page``, ``page_size``);
+        ``updated_since`` for the deals recorded or corrected since."""
         division = self._division()
         deals = (
             Deal.objects.filter(game__division=division, game__club=self.club)
             .select_related("game")
             .order_by("game_id", "number")
         )
+        deals = UpdatedSinceFilter.apply(request, deals, "updated_at")
         page = self.paginate_queryset(deals)
         return self.get_paginated_response(DealRowSerializer(page, many=True).data)
 
@@ -337,13 +361,13 @@ class LeaderboardRowSerializer(serializers.Serializer):
 
 
 class LeaderboardViewSet(ClubScopedMixin, viewsets.GenericViewSet):
-    """Player and partnership leaderboards of a season (``?season=``) or all time, as JSON
-    or as CSV (``players.csv/``, ``partnerships.csv/``)."""
+    """Player and partnership leaderboards of a season (``?season=``) or all time, a page at
+    a time (``page``, ``page_size``) with an ``ETag``, or whole as CSV (``players.csv/``,
+    ``partnerships.csv/``)."""
 
     queryset = Division.objects.none()
     serializer_class = LeaderboardRowSerializer
     renderer_classes = RENDERERS
-    pagination_class = None
 
     def _season(self) -> Season | None:
         slug = self.request.query_params.get("season")
@@ -354,13 +378,35 @@ class LeaderboardViewSet(ClubScopedMixin, viewsets.GenericViewSet):
             raise Http404(SEASON_NOT_FOUND)
         return season
 
-    def _rows(self, board: str) -> list[dict[str, Any]]:
+    def _board(self, board: str) -> selectors.Leaderboard:
         select = {
             "players": selectors.player_leaderboard,
             "partnerships": selectors.partnership_leaderboard,
         }[board]
-        rows = select(club=self.club, season=self._season(), to_member=sees_names(self.club_access))
-        return LeaderboardRowSerializer(rows, many=True).data
+        return select(club=self.club, season=self._season(), to_member=sees_names(self.club_access))
+
+    def _rows(self, board: str) -> list[dict[str, Any]]:
+        return LeaderboardRowSerializer(self._board(board), many=True).data
+
+    def _page(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        """The page asked for, read once per request (its ``ETag`` and its body share it):
+        the board reads only the rows of that page (``selectors.Leaderboard``). Its version
+        is the page itself and the board's length: a board's rows are sums over every
+        counted game, with no one row or time that changes with each of them."""
+        if wants_csv(request):
+            return None  # the older ?format=csv: the whole board, not a page
+        if not hasattr(self, "_read_page"):
+            board = self.action  # "players" or "partnerships"
+            page = self.paginate_queryset(self._board(board))
+            self._read_page = LeaderboardRowSerializer(page, many=True).data
+        count = self.paginator.page.paginator.count
+        return (count, [tuple(row.items()) for row in self._read_page])
+
+    def _paged(self, request: Request, board: str) -> HttpResponseBase:
+        if wants_csv(request):
+            return self._csv(board)
+        self._page(request)
+        return self.get_paginated_response(self._read_page)
 
     def _csv(self, board: str) -> HttpResponseBase:
         rows = self._rows(board)
@@ -373,20 +419,20 @@ class LeaderboardViewSet(ClubScopedMixin, viewsets.GenericViewSet):
         responses={(200, "application/json"): LeaderboardRowSerializer(many=True)},
     )
     @action(detail=False, methods=["get"])
+    @conditional(_page)
     def players(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if wants_csv(request):
-            return self._csv("players")
-        return Response(self._rows("players"))
+        """Players best first, a page at a time; send ``If-None-Match`` when polling."""
+        return self._paged(request, "players")
 
     @extend_schema(
         parameters=[SEASON_PARAMETER],
         responses={(200, "application/json"): LeaderboardRowSerializer(many=True)},
     )
     @action(detail=False, methods=["get"])
+    @conditional(_page)
     def partnerships(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        if wants_csv(request):
-            return self._csv("partnerships")
-        return Response(self._rows("partnerships"))
+        """Partnerships best first, a page at a time; send ``If-None-Match`` when polling."""
+        return self._paged(request, "partnerships")
 
     @extend_schema(parameters=[SEASON_PARAMETER])
     @csv_action(
@@ -479,19 +525,23 @@ class RatingViewSet(ClubScopedReadOnlyViewSet):
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
         return super().retrieve(request, *args, **kwargs)
 
-    def _history(self) -> list[dict[str, Any]]:
+    def _changes(self):
         rating = self.get_object()
-        changes = RatingChange.objects.filter(club=self.club, player_id=rating.player_id).order_by(
+        return RatingChange.objects.filter(club=self.club, player_id=rating.player_id).order_by(
             "at", "id"
         )
-        return RatingChangeSerializer(changes, many=True).data
+
+    def _history(self) -> list[dict[str, Any]]:
+        return RatingChangeSerializer(self._changes(), many=True).data
 
     @extend_schema(responses={(200, "application/json"): RatingChangeSerializer(many=True)})
-    @action(detail=True, methods=["get"], pagination_class=None)
+    @action(detail=True, methods=["get"], filter_backends=[])
     def history(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        """The player's rating after each rated game, oldest first, a page at a time."""
         if wants_csv(request):
             return self.history_csv(request, *args, **kwargs)
-        return Response(self._history())
+        page = self.paginate_queryset(self._changes())
+        return self.get_paginated_response(RatingChangeSerializer(page, many=True).data)
 
     @csv_action(
         "history.csv",

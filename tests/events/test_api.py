@@ -83,8 +83,11 @@ def test_draw_tables_ranking_and_prizes(api, club, members):
     assert {len(t["seats"]) for t in body["tables"]} == {4}
     again = api.post(f"{base}/rounds/", format="json")
     assert again.status_code == 409  # round 1's games are still being played
-    tables = api.get(f"{base}/tables/?round=1").json()
+    tables = api.get(f"{base}/tables/?round=1").json()["results"]
     assert [t["number"] for t in tables] == [1, 2]
+    paged = api.get(f"{base}/tables/?round=1&page_size=1&page=2").json()
+    assert paged["count"] == 2 and [t["number"] for t in paged["results"]] == [2]
+    assert api.get(f"{base}/tables/?round=1&page=3").status_code == 404
     assert api.get(f"{base}/tables/?round=x").status_code == 400
     play_out(Round.objects.get(pk=body["id"]))
     ranking = api.get(f"{base}/ranking/").json()

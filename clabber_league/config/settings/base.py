@@ -258,7 +258,12 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["clabber_league.core.text.StrictJSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    # Field filters; ?ordering= and ?updated_since= where a view allows them (core/filtering).
+    "DEFAULT_FILTER_BACKENDS": [
+        "django_filters.rest_framework.DjangoFilterBackend",
+        "clabber_league.core.filtering.StrictOrderingFilter",
+        "clabber_league.core.filtering.UpdatedSinceFilter",
+    ],
     # ?page= and ?page_size= (at most 200) on every list.
     "DEFAULT_PAGINATION_CLASS": "clabber_league.core.pagination.PagePagination",
     "PAGE_SIZE": 50,
@@ -327,6 +332,8 @@ SPECTACULAR_SETTINGS = {
         "clabber_league.core.schema.postprocess_path_parameters",
         "clabber_league.core.schema.postprocess_request_examples",
         "clabber_league.core.schema.postprocess_version",
+        # A deal sent to be recorded or scored names its maker (null when passed out).
+        "clabber_league.games.api.postprocess_maker_required",
     ],
 }
 

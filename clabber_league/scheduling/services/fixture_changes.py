@@ -264,7 +264,7 @@ def fixture_update(*, fixture: Fixture, user: Any = None, **changes: Any) -> Fix
         )
     for name, value in after.items():
         setattr(fixture, name, value)
-    fixture.save(update_fields=list(FIXTURE_UPDATE_FIELDS))
+    fixture.save(update_fields=[*FIXTURE_UPDATE_FIELDS, "updated_at"])
     return fixture
 
 
@@ -326,6 +326,7 @@ def fixture_move(
             "note",
             "flagged_at",
             "reminded_at",
+            "updated_at",
         ]
     )
     return fixture
@@ -347,7 +348,7 @@ def fixture_forfeit(*, fixture: Fixture, winner: Team, note: str = "", user: Any
     fixture.forfeit_winner = winner
     fixture.note = note[:200]
     fixture.flagged_at = None
-    fixture.save(update_fields=["status", "forfeit_winner", "note", "flagged_at"])
+    fixture.save(update_fields=["status", "forfeit_winner", "note", "flagged_at", "updated_at"])
     fixture_changed.send(fixture=fixture)
     return fixture
 
@@ -373,7 +374,7 @@ def fixture_result_update(*, fixture_id: int) -> Fixture:
         )
     else:
         return fixture
-    fixture.save(update_fields=["status", "flagged_at"])
+    fixture.save(update_fields=["status", "flagged_at", "updated_at"])
     return fixture
 
 

@@ -144,6 +144,9 @@ def fixtures_flag_overdue(*, today: dt.date, club_ids: Collection[int] | None = 
                 to_played.append(fixture.pk)
             elif not mine and fixture.flagged_at is None:
                 to_flag.append(fixture.pk)
-    Fixture.objects.filter(pk__in=to_played).update(status=Fixture.Status.PLAYED, flagged_at=None)
-    Fixture.objects.filter(pk__in=to_flag).update(flagged_at=timezone.now())
+    now = timezone.now()
+    Fixture.objects.filter(pk__in=to_played).update(
+        status=Fixture.Status.PLAYED, flagged_at=None, updated_at=now
+    )
+    Fixture.objects.filter(pk__in=to_flag).update(flagged_at=now, updated_at=now)
     return len(to_flag)
