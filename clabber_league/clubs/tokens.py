@@ -31,6 +31,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -118,7 +119,7 @@ def token_create(*, user: Any, name: str, scope: str) -> tuple[ApiToken, str]:
     if errors:
         raise TokenError(errors)
     # The member's row locked: two requests at once cannot both take the last place.
-    type(user).objects.select_for_update().filter(pk=user.pk).first()
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
     count = ApiToken.objects.filter(user=user).count()
     if count >= MAX_TOKENS:
         raise TokenError.one("", str(TOO_MANY).format(count=count), kind=CONFLICT)

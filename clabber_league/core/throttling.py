@@ -102,9 +102,13 @@ def _api_rate() -> tuple[int, int]:
     return int(count), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[0]]
 
 
+def _now() -> float:
+    return time.time()
+
+
 def _window(ident: str, duration: int) -> tuple[str, int]:
     """The cache key of this window's count, and the seconds until the window ends."""
-    now = time.time()
+    now = _now()
     start = int(now // duration) * duration
     return f"throttle_api_{ident}_{start}", max(1, math.ceil(start + duration - now))
 
