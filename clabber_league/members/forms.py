@@ -85,7 +85,7 @@ class PrivacyForm(forms.Form):
 class ApiTokenForm(forms.Form):
     name = forms.CharField(
         max_length=60,
-        label=_("Name"),
+        label=_("Token name"),
         help_text=_("What it is for, to know it by later: “Results board in the hall”."),
     )
     scope = forms.ChoiceField(
