@@ -28,6 +28,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
 from rest_framework.authtoken.models import Token
@@ -129,6 +130,26 @@ class ClubTokenAuthentication(TokenAuthentication):
             setattr(django_request, RATE_KEY_ATTRIBUTE, f"token:{token.pk}")
         tokens.token_touch(token)
         return user, token
+
+
+class ClubTokenScheme(OpenApiAuthenticationExtension):
+    """The schema's ``tokenAuth``: a member's API token as an RFC 6750 Bearer token."""
+
+    target_class = "clabber_league.clubs.authentication.ClubTokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "bearerFormat": "clb_ and 40 characters",
+            "description": "A member's API token: `Authorization: Bearer <token>` (or `Token "
+            "<token>`, as older clients send it). A member makes one on their settings page "
+            "(/me/settings/, API tokens) or with POST /api/me/tokens/, and sees it once. Its "
+            "scope (read, score, admin) caps the member's role in every club: a request the "
+            "role allows and the scope does not is 403 insufficient_scope. Keys made in the "
+            "Django admin before (DRF tokens) work too, with the member's full role.",
+        }
 
 
 def _club_slug(request: Any) -> str | None:
