@@ -67,9 +67,9 @@ class ApiRateThrottle(throttling.BaseThrottle):
     """Authenticated API requests: one count per API token, else one per person.
 
     A fixed window (``CLABBER_API_RATE``, e.g. ``600/minute``) counted with the cache's
-    ``incr``: two cache calls a request, whatever the rate, where DRF's sliding window
-    would store every request's time. ``t`` of the ``RateLimit`` header is when the
-    window ends and the count starts again."""
+    ``incr`` (``add`` at a window's first request): one small counter whatever the rate,
+    where DRF's sliding window would store and rewrite every request's time. ``t`` of the
+    ``RateLimit`` header is when the window ends and the count starts again."""
 
     scope = "api"
 
@@ -82,12 +82,10 @@ class ApiRateThrottle(throttling.BaseThrottle):
         if ident is None:
             return True
         key, self.reset = _window(ident, self.duration)
-        cache.add(key, 0, timeout=self.duration + 1)
         try:
             count = cache.incr(key)
-        except ValueError:  # the window ended between the two calls
-            cache.set(key, 1, timeout=self.duration + 1)
-            count = 1
+        except ValueError:  # the window's first request (or two at once: one adds)
+            count = 1 if cache.add(key, 1, timeout=self.duration + 1) else cache.incr(key)
         state = (max(0, self.num_requests - count), self.scope, self.num_requests)
         _record(request, (*state, self.duration, self.reset))
         return count <= self.num_requests
