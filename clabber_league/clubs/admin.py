@@ -6,7 +6,7 @@ from django.db.models import Count, F, Q
 from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext_lazy as _
 
-from .models import Club, Membership, Player, Role
+from .models import ApiToken, Club, Membership, Player, Role
 from .services import LAST_ADMIN, club_approve
 
 #: Why the admin will not delete an account (a line of its "protected" list).
@@ -103,3 +103,20 @@ class AccountAdmin(UserAdmin):
             for user, club in _clubs_only_kept_by(list(objs))
         ]
         return to_delete, model_count, perms_needed, protected
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Members' API tokens, for the operator to find and revoke (delete) one. No key is
+    shown or made here: a member makes their own, on their settings page."""
+
+    list_display = ["name", "user", "scope", "prefix", "created_at", "last_used_at"]
+    list_filter = ["scope"]
+    search_fields = ["name", "prefix", "user__username"]
+    readonly_fields = ["user", "name", "scope", "prefix", "digest", "created_at", "last_used_at"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

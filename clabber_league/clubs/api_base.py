@@ -4,6 +4,7 @@ The club comes from the URL (``/api/clubs/<club_slug>/...``), is looked up and
 checked once in ``initial()`` (read with the caller's token when one is sent:
 ``clubs.authentication``), and every queryset starts from it. Safe methods
 need ``read``; writes need the view's ``write_need`` (``score`` or ``manage``).
+A member's API token caps what the role allows by its scope (``clubs.tokens``).
 """
 
 import contextlib
@@ -20,6 +21,7 @@ from rest_framework.request import Request
 
 from clabber_league.core.rows import MAX_ID
 
+from . import tokens
 from .access import NEED_ROLE, NOT_FOUND, ClubAccess, Need, TableGrant, club_access
 from .authentication import FOUND_ATTRIBUTE
 from .locale import club_locale, club_locale_stream
@@ -51,6 +53,7 @@ class ClubPermission(permissions.BasePermission):
     def has_permission(self, request: Request, view: Any) -> bool:
         access: ClubAccess = view.club_access
         need: Need = "read" if request.method in permissions.SAFE_METHODS else view.write_need
+        tokens.check_scope(access, need)  # the role would; the token's scope does not
         if not access.can(need):
             if not request.user.is_authenticated:
                 return False  # DRF answers 401/403 for anonymous users
@@ -87,6 +90,7 @@ class ClubScopedMixin:
             )
         except Http404 as exc:
             raise NotFound(NOT_FOUND) from exc
+        self.club_access = tokens.scoped(self.club_access, tokens.scope_of(request))
         # The club's time zone and language until the response is finalized.
         self._club_locale = contextlib.ExitStack()
         self._club_locale.enter_context(club_locale(self.club_access.club))

@@ -8,6 +8,11 @@ in it. ``clubs.api_base.ClubScopedMixin`` then takes that club and membership
 (``request.club_found``) instead of asking again. Anywhere else it is DRF's
 ``TokenAuthentication``, unchanged.
 
+A member's own API token (``clubs.tokens``: ``clb_...``, scoped, stored as its SHA-256) is
+found by its digest the same way, in the same one statement; its scope is then the request's
+``auth.scope``, which ``ClubScopedMixin`` applies to the club access. Any other key is a
+DRF token's, as before.
+
 What a token opens does not change: an unknown (or revoked: deleted) token is 401 "Invalid
 token.", an inactive user's is 401 "User inactive or deleted.", as DRF answers; the club
 and the membership then decide as ever (404 for a club the caller may not read, 403 for a
@@ -23,14 +28,17 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
 from rest_framework.authtoken.models import Token
 
 from clabber_league.core import rows
+from clabber_league.core.throttling import RATE_KEY_ATTRIBUTE
 
+from . import tokens
 from .access import ClubFound, club_columns, club_from_row
-from .models import Club, Membership
+from .models import ApiToken, Club, Membership
 
 #: Where the club and membership read with the token wait for ``ClubScopedMixin``.
 FOUND_ATTRIBUTE = "club_found"
@@ -65,9 +73,11 @@ class ClubTokenAuthentication(TokenAuthentication):
             ) from None
         return self.authenticate_credentials(key)
 
-    def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
+    def authenticate_credentials(self, key: str) -> tuple[Any, Token | ApiToken]:
         request = getattr(self, "request", None)  # None: called without authenticate()
         slug = _club_slug(request)
+        if tokens.is_api_key(key):
+            return self._api_token(request, slug, key)
         if slug is None or self.get_model() is not Token:
             return super().authenticate_credentials(key)
         with connection.cursor() as cursor:
@@ -87,6 +97,59 @@ class ClubTokenAuthentication(TokenAuthentication):
         found = ClubFound(slug=slug, user_id=user.pk, club=club, membership=membership)
         setattr(request, FOUND_ATTRIBUTE, found)
         return user, token
+
+    def _api_token(self, request: Any, slug: str | None, key: str) -> tuple[Any, ApiToken]:
+        """A member's API token by its digest (with the club and membership on a club's
+        URL, one statement); it counts its own rate limit and when it was last used."""
+        user_model = get_user_model()
+        if slug is None:
+            token = ApiToken.objects.select_related("user").filter(digest=tokens.digest(key))
+            token = token.first()
+            if token is None:
+                raise exceptions.AuthenticationFailed(_("Invalid token."))
+            user = token.user
+        else:
+            with connection.cursor() as cursor:
+                cursor.execute(_api_token_sql(), [slug, tokens.digest(key)])
+                row = cursor.fetchone()
+            if row is None:
+                raise exceptions.AuthenticationFailed(_("Invalid token."))
+            token_width = len(ApiToken._meta.concrete_fields)
+            user_width = len(user_model._meta.concrete_fields)
+            token = rows.instance(ApiToken, row[:token_width])
+            user = rows.instance(user_model, row[token_width : token_width + user_width])
+            token.user = user
+        if not user.is_active:
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        if slug is not None:
+            club, membership = club_from_row(row[token_width + user_width :])
+            found = ClubFound(slug=slug, user_id=user.pk, club=club, membership=membership)
+            setattr(request, FOUND_ATTRIBUTE, found)
+        if request is not None:  # each token its own rate limit (core.throttling)
+            django_request = getattr(request, "_request", request)
+            setattr(django_request, RATE_KEY_ATTRIBUTE, f"token:{token.pk}")
+        tokens.token_touch(token)
+        return user, token
+
+
+class ClubTokenScheme(OpenApiAuthenticationExtension):
+    """The schema's ``tokenAuth``: a member's API token as an RFC 6750 Bearer token."""
+
+    target_class = "clabber_league.clubs.authentication.ClubTokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "bearerFormat": "clb_ and 40 characters",
+            "description": "A member's API token: `Authorization: Bearer <token>` (or `Token "
+            "<token>`, as older clients send it). A member makes one on their settings page "
+            "(/me/settings/, API tokens) or with POST /api/me/tokens/, and sees it once. Its "
+            "scope (read, score, admin) caps the member's role in every club: a request the "
+            "role allows and the scope does not is 403 insufficient_scope. Keys made in the "
+            "Django admin before (DRF tokens) work too, with the member's full role.",
+        }
 
 
 def _club_slug(request: Any) -> str | None:
@@ -110,4 +173,20 @@ def _token_sql() -> str:
         f"LEFT JOIN {Membership._meta.db_table} m "
         f"ON m.club_id = c.id AND m.user_id = t.{token_user} "
         f"WHERE t.{Token._meta.pk.column} = %s"
+    )
+
+
+@functools.cache
+def _api_token_sql() -> str:
+    """As :func:`_token_sql`, for a member's API token found by its digest."""
+    user = get_user_model()._meta
+    token_user = ApiToken._meta.get_field("user").column
+    select = rows.columns(ApiToken, "t") + rows.columns(get_user_model(), "u") + club_columns()
+    return (
+        f"SELECT {', '.join(select)} FROM {ApiToken._meta.db_table} t "
+        f"JOIN {user.db_table} u ON u.{user.pk.column} = t.{token_user} "
+        f"LEFT JOIN {Club._meta.db_table} c ON c.slug = %s "
+        f"LEFT JOIN {Membership._meta.db_table} m "
+        f"ON m.club_id = c.id AND m.user_id = t.{token_user} "
+        f"WHERE t.digest = %s"
     )

@@ -194,3 +194,35 @@ def initials(name: str) -> str:
     public pages is shown there."""
     parts = [p for p in name.replace(".", " ").split() if p[:1].isalnum()]
     return " ".join(f"{p[0].upper()}." for p in parts) or "?"
+
+
+class ApiToken(models.Model):
+    """A member's own API token, for a person's script or a club's program
+    (``clubs.tokens``): named, scoped, shown once and stored as its SHA-256 only.
+
+    Its scope caps the member's role in every club: a ``read`` token reads, a ``score``
+    token scores (a scorer's or admin's) but manages nothing, an ``admin`` token does all
+    the member's role allows. ``prefix`` is the key's first characters, kept in the clear
+    so the member can tell their tokens apart; ``digest`` finds the token by its key."""
+
+    class Scope(models.TextChoices):
+        READ = "read", _("Read")
+        SCORE = "score", _("Score")
+        ADMIN = "admin", _("Admin")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    scope = models.CharField(_("scope"), max_length=5, choices=Scope.choices)
+    prefix = models.CharField(max_length=12, help_text="The key's first characters.")
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the key (hex).")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…, {self.scope})"

@@ -59,5 +59,6 @@ router.register(EVENT + "/tables", events_api.TableViewSet, basename="event-tabl
 router.register(CLUB + "/event-series", events_api.SeriesViewSet, basename="event-series")
 router.register(CLUB + "/cups", cups_api.CupViewSet, basename="cup")
 router.register(CLUB + r"/cups/(?P<cup_id>[0-9]+)/ties", cups_api.TieViewSet, basename="cup-tie")
+router.register(r"me/tokens", members_api.MyTokenViewSet, basename="my-token")
 
 urlpatterns = router.urls

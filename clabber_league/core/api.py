@@ -92,6 +92,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "not_authenticated": (401, "Authentication needed"),
     "authentication_failed": (401, "Bad credentials"),
     "forbidden": (403, "Not allowed for your role"),
+    "insufficient_scope": (403, "Not allowed for this token's scope"),
     "not_found": (404, "Not found"),
     "no_such_url": (404, "No such API URL"),
     "method_not_allowed": (405, "Method not allowed"),

@@ -1,7 +1,8 @@
 """Headers every API response gets: ``Location`` on 201 and 202, ``RateLimit`` where
-throttled (see ``core.throttling``); ``API-Version`` (``core.versions``: an unknown one is
-refused before any view); and the problem body (``core.api.problem``) on an
-error a view answered itself with ``{"errors": [...]}`` rather than by raising.
+throttled and on every authenticated answer (see ``core.throttling``); ``API-Version``
+(``core.versions``: an unknown one is refused before any view); and the problem body
+(``core.api.problem``) on an error a view answered itself with ``{"errors": [...]}``
+rather than by raising.
 
 ``Location``, so a client can follow what it created:
 
@@ -18,7 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, reverse
 
 from . import versions
-from .throttling import ATTRIBUTE, rate_limit_headers
+from .throttling import ATTRIBUTE, peek, rate_limit_headers
 
 
 class ApiHeadersMiddleware:
@@ -55,6 +56,8 @@ class ApiHeadersMiddleware:
             if location:
                 response["Location"] = location
         state = getattr(request, ATTRIBUTE, None)
+        if state is None and is_api:  # refused before the throttles ran: still say it
+            state = peek(request)
         if state is not None:
             for name, value in rate_limit_headers(state).items():
                 response[name] = value

@@ -32,7 +32,7 @@ from rest_framework import permissions
 ERROR_DESCRIPTIONS = {
     "400": "Invalid input: each error names its field; nothing was saved.",
     "401": "No token, or a bad one (see WWW-Authenticate).",
-    "403": "Your role in this club does not allow this.",
+    "403": "Your role in this club (or your API token's scope) does not allow this.",
     "404": "No such object in this club, no such club (to you), or no such page.",
     "409": "A conflict with what is stored (a duplicate, something still in use, "
     "a game already finished), or with another request changing the same records at that "
@@ -49,8 +49,8 @@ HEADERS: dict[str, dict[str, Any]] = {
     "X-Request-ID": {
         "schema": {"type": "string"},
         "description": "This request's id: quote it when asking about an answer; it finds the "
-        "request in the service's logs. A client's own X-Request-ID (letters, digits, - _ . : "
-        "up to 128) is kept.",
+        "request in the service's logs. A client's own X-Request-ID (1 to 64 letters, digits, "
+        "- _ .) is kept; on every answer, pages and errors included.",
         "required": True,
     },
     "API-Version": {

@@ -1,7 +1,8 @@
 """API of members: invitations and disputes (club admins), the scorer's phone handed to
 the other side (confirm by PIN, or dispute), players' PINs on the secretary's phone,
-and a member's own settings (``/api/me/
-settings/``: the confirmation PIN, the name on public pages). The same services as the
+a member's own settings (``/api/me/
+settings/``: the confirmation PIN, the name on public pages) and API tokens
+(``/api/me/tokens/``, ``clubs.tokens``). The same services as the
 pages; a refusal answers ``{"errors": [{"field", "message"}]}`` with its kind's status
 (400 invalid, 409 a conflict with what is stored; 429 when PIN tries are throttled).
 """
@@ -21,9 +22,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from clabber_league.clubs import tokens
 from clabber_league.clubs.api_base import ClubPermission, ClubScopedMixin
 from clabber_league.clubs.mfa import MFA_REQUIRED, admin_needs_mfa_setup
-from clabber_league.clubs.models import Player, Role
+from clabber_league.clubs.models import ApiToken, Player, Role
 from clabber_league.clubs.privacy import sees_names
 from clabber_league.games.api import TABLE_AUTHENTICATION, GameSerializer
 from clabber_league.games.models import Game
@@ -37,6 +39,7 @@ class ManageReadsToo(ClubPermission):
     """Invitations and disputes are the club admins' business, to read as well."""
 
     def has_permission(self, request: Request, view: Any) -> bool:
+        tokens.check_scope(view.club_access, "manage")
         if not view.club_access.can("manage"):
             from rest_framework.exceptions import PermissionDenied
 
@@ -447,7 +450,7 @@ class MySettingsSerializer(serializers.Serializer):
 class MySettingsView(APIView):
     """The logged-in member's own settings, as on ``/me/settings/``."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticated, tokens.OwnAccountScope]
 
     def _settings(self, user: Any) -> dict[str, Any]:
         profile = services.profile_for(user)
@@ -481,6 +484,80 @@ class MySettingsView(APIView):
         return Response(self._settings(request.user))
 
 
+class ApiTokenSerializer(serializers.ModelSerializer):
+    prefix = serializers.CharField(
+        read_only=True, help_text="The key's first 12 characters, to tell your tokens apart."
+    )
+    last_used_at = serializers.DateTimeField(
+        read_only=True, allow_null=True, help_text="Its last request (to the minute); null: never."
+    )
+
+    class Meta:
+        model = ApiToken
+        fields = ["id", "name", "scope", "prefix", "created_at", "last_used_at"]
+        read_only_fields = ["id", "created_at"]
+        extra_kwargs = {
+            "name": {"help_text": "What the token is for, to know it by (at most 60 characters)."},
+            "scope": {
+                "help_text": "What it may do, capping your role in every club: read (read "
+                "only), score (read, score and confirm games; manage nothing) or admin "
+                "(whatever your role allows)."
+            },
+        }
+
+
+class ApiTokenCreatedSerializer(ApiTokenSerializer):
+    key = serializers.CharField(
+        read_only=True,
+        help_text="The token: send it as Authorization: Bearer <key>. Shown this once only; "
+        "only its SHA-256 is kept.",
+    )
+
+    class Meta(ApiTokenSerializer.Meta):
+        fields = [*ApiTokenSerializer.Meta.fields, "key"]
+
+
+class MyTokenViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.DestroyModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Your own API tokens: list them, create one (its key is answered once) and revoke
+    one (it stops working at once). A read or score token lists them; creating or revoking
+    takes an admin token or the site's session."""
+
+    permission_classes = [IsAuthenticated, tokens.OwnAccountScope]
+    serializer_class = ApiTokenSerializer
+    queryset = ApiToken.objects.none()
+
+    def get_queryset(self) -> QuerySet[ApiToken]:
+        if getattr(self, "swagger_fake_view", False):
+            return self.queryset
+        return tokens.tokens_of(user=self.request.user)
+
+    @extend_schema(
+        operation_id="me_tokens_create",
+        request=ApiTokenSerializer,
+        responses={201: ApiTokenCreatedSerializer},
+    )
+    def create(self, request: Request) -> Response:
+        """A new token; the answer carries its ``key``, which is never shown again. Not
+        idempotent on purpose: a replay would have to keep the key."""
+        body = ApiTokenSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        token, key = tokens.token_create(user=request.user, **body.validated_data)
+        return Response(
+            ApiTokenCreatedSerializer({**ApiTokenSerializer(token).data, "key": key}).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+    def destroy(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        """Revoke the token: it answers 401 from the next request on."""
+        tokens.token_revoke(user=request.user, token_id=kwargs["pk"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 #: Examples for the schema's write operations (core.schema applies them by component).
 REQUEST_EXAMPLES = {
     "InvitationRequest": {
@@ -501,4 +578,5 @@ REQUEST_EXAMPLES = {
     "PlayerPinRequest": {"player": 9, "pin": "2580"},
     "PlayerPinResetRequest": {"player": 9},
     "MySettingsRequest": {"pin": "4821", "name_public": False},
+    "ApiTokenRequest": {"name": "Results board in the hall", "scope": "read"},
 }

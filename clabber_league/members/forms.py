@@ -8,7 +8,7 @@ from allauth.account.forms import LoginForm
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from clabber_league.clubs.models import Role
+from clabber_league.clubs.models import ApiToken, Role
 
 PIN_MISMATCH = _("The two PINs differ: type the same PIN twice.")
 
@@ -79,6 +79,23 @@ class PinForm(forms.Form):
 class PrivacyForm(forms.Form):
     name_public = forms.BooleanField(
         required=False, label="Show my name on the public pages of public clubs"
+    )
+
+
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(
+        max_length=60,
+        label=_("Token name"),
+        help_text=_("What it is for, to know it by later: “Results board in the hall”."),
+    )
+    scope = forms.ChoiceField(
+        choices=ApiToken.Scope.choices,
+        initial=ApiToken.Scope.READ,
+        label=_("Scope"),
+        help_text=_(
+            "Read: reads only. Score: also scores and confirms games, manages nothing. "
+            "Admin: whatever your role in a club allows."
+        ),
     )
 
 

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs import services as club_services
+from clabber_league.clubs import tokens
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Player, PlayerMerge
 from clabber_league.clubs.privacy import sees_names
@@ -34,6 +35,7 @@ from clabber_league.games.table_links import at_table, page_grant
 from . import selectors, services
 from .adapters import SESSION_KEY
 from .forms import (
+    ApiTokenForm,
     DisputeForm,
     HandoverForm,
     InvitationForm,
@@ -282,6 +284,10 @@ def my_games(request: HttpRequest) -> HttpResponse:
     )
 
 
+TOKEN_CREATED = _("Token “{name}” created. Copy it now: it is not shown again.")
+TOKEN_REVOKED = _("Token “{name}” revoked: it no longer works.")
+
+
 @login_required
 def member_settings(request: HttpRequest) -> HttpResponse:
     profile = services.profile_for(request.user)
@@ -290,6 +296,8 @@ def member_settings(request: HttpRequest) -> HttpResponse:
         prefix="privacy",
         initial={"name_public": services.profile_name_public(user=request.user)},
     )
+    token_form = ApiTokenForm(prefix="token")
+    new_key = None
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "pin":
@@ -314,10 +322,38 @@ def member_settings(request: HttpRequest) -> HttpResponse:
                 )
                 messages.success(request, "Saved.")
                 return redirect("members:settings")
+        elif action == "token-create":
+            token_form = ApiTokenForm(request.POST, prefix="token")
+            if token_form.is_valid():
+                try:
+                    token, new_key = tokens.token_create(
+                        user=request.user, **token_form.cleaned_data
+                    )
+                except tokens.TokenError as exc:
+                    _add_errors(token_form, exc)
+                else:
+                    # Shown on this answer only (no redirect: the key is kept nowhere).
+                    messages.success(request, TOKEN_CREATED.format(name=token.name))
+                    token_form = ApiTokenForm(prefix="token")
+        elif action == "token-revoke":
+            token_id = request.POST.get("token", "")
+            own = tokens.tokens_of(user=request.user)
+            token = own.filter(pk=token_id).first() if token_id.isdigit() else None
+            if token is not None:
+                tokens.token_revoke(user=request.user, token_id=token.pk)
+                messages.success(request, TOKEN_REVOKED.format(name=token.name))
+            return redirect(reverse("members:settings") + "#api-tokens")
     return render(
         request,
         "members/settings.html",
-        {"profile": profile, "pin_form": pin_form, "privacy_form": privacy_form},
+        {
+            "profile": profile,
+            "pin_form": pin_form,
+            "privacy_form": privacy_form,
+            "token_form": token_form,
+            "api_tokens": tokens.tokens_of(user=request.user),
+            "new_key": new_key,
+        },
     )
 
 

@@ -528,3 +528,49 @@ MIDDLEWARE = [
     "clabber_league.core.dbrouter.ReplicaMiddleware",
     *MIDDLEWARE[_AFTER_ID:],
 ]
+
+# --- API tokens, rate limits and CORS (docs/api.md) --------------------------------------
+# Every authenticated API answer carries RateLimit/RateLimit-Policy: each member's API token
+# counts on its own, anything else a person sends (session, older tokens) per person
+# (core/throttling.py). CLABBER_API_RATE: requests per second/minute/hour/day.
+REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] = ["clabber_league.core.throttling.ApiRateThrottle"]
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["api"] = os.environ.get("CLABBER_API_RATE", "600/minute")
+# A club's own web app (another origin) may call the API from a browser: its origins,
+# comma-separated (https://app.example.org); none by default. API paths only, with tokens
+# (no cookies: CORS_ALLOW_CREDENTIALS stays off), and the headers a client reads exposed.
+CLABBER_CORS_ALLOWED_ORIGINS = env_list("CLABBER_CORS_ALLOWED_ORIGINS", "")
+INSTALLED_APPS = [*INSTALLED_APPS, "corsheaders"]
+# Right after the request id: a preflight is answered there (with its X-Request-ID).
+_AFTER_ID = MIDDLEWARE.index("clabber_league.core.requestlog.RequestIdMiddleware") + 1
+MIDDLEWARE = [
+    *MIDDLEWARE[:_AFTER_ID],
+    "corsheaders.middleware.CorsMiddleware",
+    *MIDDLEWARE[_AFTER_ID:],
+]
+CORS_ALLOWED_ORIGINS = CLABBER_CORS_ALLOWED_ORIGINS
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = [
+    "accept",
+    "authorization",
+    "content-type",
+    "api-version",
+    "idempotency-key",
+    "if-none-match",
+    "if-match",
+    "x-request-id",
+]
+CORS_EXPOSE_HEADERS = [
+    "RateLimit",
+    "RateLimit-Policy",
+    "Retry-After",
+    "X-Request-ID",
+    "ETag",
+    "Location",
+    "API-Version",
+    "WWW-Authenticate",
+]
+CORS_PREFLIGHT_MAX_AGE = 3600
+SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]["ApiTokenScopeEnum"] = (
+    "clabber_league.clubs.models.ApiToken.Scope"
+)
