@@ -21,6 +21,7 @@
 generated clients.
 """
 
+import json
 import re
 from typing import Any
 
@@ -328,4 +329,49 @@ def postprocess_enum_varnames(result: dict[str, Any], **kwargs: Any) -> dict[str
 
     walk(result.get("components", {}))
     walk(result.get("paths", {}))
+    return result
+
+
+def postprocess_request_defaults(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """A request's optional field with a default stays optional in every generated client.
+
+    openapi-typescript (``defaultNonNullable``, on by default) makes a property with a
+    ``default`` required in a component schema, so a TypeScript program could not leave
+    ``best_of`` out of a ``CupCreateRequest``. In the request components
+    (``COMPONENT_SPLIT_REQUEST``'s ``<Name>Request``) the default is said in the field's
+    description instead; the server applies it when the field is left out.
+    """
+    for name, component in result.get("components", {}).get("schemas", {}).items():
+        if not name.endswith("Request"):
+            continue
+        required = set(component.get("required", ()))
+        for field, schema in component.get("properties", {}).items():
+            if field in required or "default" not in schema:
+                continue
+            default = schema.pop("default")
+            said = f"Default when left out: {json.dumps(default)}."
+            text = schema.get("description", "")
+            schema["description"] = f"{text}\n\n{said}" if text else said
+    return result
+
+
+def postprocess_version_component(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """The ``API-Version`` header's values are one component, ``APIVersion``: a generated
+    client has one type of versions, not one per operation."""
+    from .versions import HEADER
+
+    schema = None
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "header" and parameter.get("name") == HEADER:
+                    schema = parameter["schema"]
+                    parameter["schema"] = {"$ref": "#/components/schemas/APIVersion"}
+    if schema is not None:
+        schema = {k: v for k, v in schema.items() if k != "default"}
+        schema["x-enum-varnames"] = [enum_varname(v) for v in schema.get("enum", ())]
+        schema["description"] = "A dated version of the API (docs/api-versions.md)."
+        result.setdefault("components", {}).setdefault("schemas", {})["APIVersion"] = schema
     return result

@@ -325,6 +325,8 @@ SPECTACULAR_SETTINGS = {
         "clabber_league.core.schema.postprocess_path_parameters",
         "clabber_league.core.schema.postprocess_request_examples",
         "clabber_league.core.schema.postprocess_version",
+        "clabber_league.core.schema.postprocess_request_defaults",
+        "clabber_league.core.schema.postprocess_version_component",
     ],
 }
 
