@@ -151,7 +151,7 @@ class AutoSchema(openapi.AutoSchema):
             enum=list(versions.VERSIONS),
             default=versions.CURRENT,
             description=f"The dated API version the client is written for (default "
-            f"{versions.CURRENT}); see docs/api.md.",
+            f"{versions.CURRENT}); see docs/api-versions.md.",
         )
         parameters = list(super().get_override_parameters())
         if is_idempotent(self.view, self.method):

@@ -270,9 +270,14 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "clabber_league.core.api.exception_handler",
 }
 
+# The description at the top of /api/docs/, written for people (tokens, errors, paging,
+# idempotency, versions, webhooks, a worked example): docs/api-guide.md.
+API_GUIDE = BASE_DIR / "docs" / "api-guide.md"
 SPECTACULAR_SETTINGS = {
     "TITLE": "Clabber League API",
-    "DESCRIPTION": (
+    "DESCRIPTION": API_GUIDE.read_text(encoding="utf-8")
+    if API_GUIDE.is_file()
+    else (
         "Score Clabber and Klaberjass deals, run league schedules and read standings. "
         "Club data lives under /api/clubs/{club}/; the rules calculator is open to everyone."
     ),
