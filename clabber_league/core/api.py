@@ -424,7 +424,7 @@ def markdown_html(text: str) -> str:
         return renderer.renderToken(tokens, idx, options, env)
 
     md.add_render_rule("heading_open", heading_open)
-    return mark_safe(md.render(text))  # noqa: S308 - markdown-it escapes the text's HTML
+    return mark_safe(md.render(text))  # markdown-it escapes the HTML in the text
 
 
 class WhoAmIView(APIView):
