@@ -306,6 +306,9 @@ SPECTACULAR_SETTINGS = {
     # Swagger UI served from our own static files: the docs work offline too.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No deep links: Swagger UI puts each one inside its operation's button (a link in a
+    # button, which screen readers cannot use).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     "REDOC_DIST": "SIDECAR",
     "SERVERS": [{"url": "/", "description": "This site (the paths start with /api/)."}],
     "LICENSE": {"name": "MIT", "url": "https://opensource.org/license/mit"},
