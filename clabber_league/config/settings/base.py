@@ -256,7 +256,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["clabber_league.core.text.StrictJSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_FILTER_BACKENDS": ["clabber_league.core.filters.FilterBackend"],
     # ?page= and ?page_size= (at most 200) on every list.
     "DEFAULT_PAGINATION_CLASS": "clabber_league.core.pagination.PagePagination",
     "PAGE_SIZE": 50,
@@ -335,6 +335,7 @@ SPECTACULAR_SETTINGS = {
         "clabber_league.core.schema.postprocess_version",
         "clabber_league.core.schema.postprocess_request_defaults",
         "clabber_league.core.schema.postprocess_version_component",
+        "clabber_league.core.schema.postprocess_text_rules",
     ],
 }
 
