@@ -17,13 +17,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _script() -> Path:
-    script = Path(CLIENTS_DIR or ".cache/api-clients") / "ts" / "out" / "workflow.js"
-    node = shutil.which("node")
-    if not (script.is_file() and node):
-        why = "node is missing" if not node else f"{script} is not built"
-        if CLIENTS_DIR:  # make api-clients built it: missing now is a failure
-            pytest.fail(why)
-        pytest.skip(f"{why}: `make api-clients` generates the TypeScript client and runs this")
+    if not CLIENTS_DIR:  # a build left from an older schema would not say much
+        pytest.skip("`make api-clients` generates the TypeScript client and runs this")
+    script = Path(CLIENTS_DIR) / "ts" / "out" / "workflow.js"
+    if not shutil.which("node"):
+        pytest.fail("node is missing")
+    if not script.is_file():
+        pytest.fail(f"{script} is not built")
     return script
 
 
