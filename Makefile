@@ -37,6 +37,7 @@ help:
 	@echo "make docs   - regenerate docs/rulesets.md from the rule-set data"
 	@echo "make vendor - refresh static/vendor from the npm registry (needs node)"
 	@echo "make lint-api - lint the OpenAPI schema with Redocly's recommended rules (needs node)"
+	@echo "make api-clients - generate the Python and TypeScript clients, type-check them, run their workflow tests (needs node)"
 
 # The dependencies come from the lock files (requirements/lock*.txt: every version pinned,
 # every file's hash): an install tomorrow is today's. `make lock` writes them again after
@@ -168,6 +169,40 @@ lint-api: $(VENV)/.installed-run
 	test -x $(REDOCLY) || npm install --prefix .cache/redocly --no-audit --no-fund --ignore-scripts --no-save @redocly/cli@$(REDOCLY_VERSION)
 	$(PY) manage.py spectacular --format openapi-json --file .cache/openapi.json
 	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(REDOCLY) lint .cache/openapi.json --config redocly.yaml
+
+# The API as outside developers use it: a Python client (openapi-python-client) and a
+# TypeScript one (openapi-typescript + openapi-fetch, typescript: tests/api/clients/package.json
+# and its lock) generated from the live schema into $(CLIENTS) (never committed), type-checked
+# (mypy; tsc --noEmit with its default settings, then the workflow script with --strict), and
+# driven through a season, a club night and a cup (tests/api/clients/). The npm install is
+# kept while the lock file is unchanged. Without node it is skipped here, and fails under CI=true.
+CLIENTS ?= .cache/api-clients
+TSC := $(CLIENTS)/ts/node_modules/.bin/tsc
+.PHONY: api-clients
+api-clients: $(VENV)/.installed-test
+	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+		if [ "$(CI)" = true ]; then echo "make api-clients: node and npm are needed" >&2; exit 1; fi; \
+		echo "make api-clients: SKIPPED, node is not installed (CI runs it)"; exit 0; \
+	fi; \
+	set -e; mkdir -p $(CLIENTS)/ts; \
+	$(PY) manage.py spectacular --format openapi-json --file $(CLIENTS)/openapi.json; \
+	rm -rf $(CLIENTS)/python && mkdir -p $(CLIENTS)/python; \
+	printf 'post_hooks: []\npackage_name_override: clabber_client\n' > $(CLIENTS)/python-config.yaml; \
+	$(VENV)/bin/openapi-python-client generate --path $(CLIENTS)/openapi.json \
+		--output-path $(CLIENTS)/python/clabber_client --meta none --config $(CLIENTS)/python-config.yaml; \
+	cd $(CLIENTS)/python && $(abspath $(VENV))/bin/mypy --cache-dir ../mypy-cache clabber_client && cd $(CURDIR); \
+	if ! cmp -s tests/api/clients/package-lock.json $(CLIENTS)/ts/package-lock.json || [ ! -x $(TSC) ]; then \
+		cp tests/api/clients/package.json tests/api/clients/package-lock.json $(CLIENTS)/ts/; \
+		npm ci --prefix $(CLIENTS)/ts --no-audit --no-fund --ignore-scripts; \
+	fi; \
+	cp tests/api/clients/package.json tests/api/clients/workflow.ts $(CLIENTS)/ts/; \
+	cd $(CLIENTS)/ts && node_modules/.bin/openapi-typescript ../openapi.json -o schema.d.ts; \
+	node_modules/.bin/tsc --noEmit schema.d.ts; \
+	node_modules/.bin/tsc --noEmit --strict schema.d.ts; \
+	node_modules/.bin/tsc --strict --target es2022 --module nodenext --outDir out workflow.ts; \
+	cd $(CURDIR); \
+	API_CLIENTS_DIR=$(CLIENTS) $(PY) -m pytest tests/api/clients -p no:cacheprovider; \
+	echo "make api-clients: both clients generated, type-checked and run"
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis .cache

@@ -41,6 +41,7 @@ are mapped here, so no API view catches them.
 """
 
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -400,8 +401,31 @@ ERRORS_DOC = Path(__file__).resolve().parents[2] / "docs" / "api-errors.md"
 
 def api_errors_doc(request: HttpRequest) -> HttpResponse:
     """``/api/docs/errors/``: ``docs/api-errors.md``, the page every problem's ``type``
-    points at (``#<code>`` is the code's section)."""
-    return HttpResponse(ERRORS_DOC.read_bytes(), content_type="text/markdown; charset=utf-8")
+    points at (``#<code>`` is the code's section). A browser (``Accept: text/html``) gets
+    it as a page of the site; any other client the Markdown itself."""
+    from django.shortcuts import render
+
+    text = ERRORS_DOC.read_text(encoding="utf-8")
+    if "text/html" not in request.headers.get("Accept", ""):
+        return HttpResponse(text, content_type="text/markdown; charset=utf-8")
+    return render(request, "core/api_errors.html", {"body": markdown_html(text)})
+
+
+def markdown_html(text: str) -> str:
+    """CommonMark with tables as HTML (raw HTML in the text escaped); every heading gets
+    its text as its ``id``, so ``#<code>`` finds the code's section."""
+    from django.utils.safestring import mark_safe
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+
+    def heading_open(renderer: Any, tokens: list[Any], idx: int, options: Any, env: Any) -> str:
+        slug = re.sub(r"[^0-9a-z_-]+", "-", tokens[idx + 1].content.lower()).strip("-")
+        tokens[idx].attrSet("id", slug)
+        return renderer.renderToken(tokens, idx, options, env)
+
+    md.add_render_rule("heading_open", heading_open)
+    return mark_safe(md.render(text))  # markdown-it escapes the HTML in the text
 
 
 class WhoAmIView(APIView):

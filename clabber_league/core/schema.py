@@ -23,6 +23,7 @@
 generated clients.
 """
 
+import json
 import re
 from typing import Any
 
@@ -164,7 +165,7 @@ class AutoSchema(openapi.AutoSchema):
             enum=list(versions.VERSIONS),
             default=versions.CURRENT,
             description=f"The dated API version the client is written for (default "
-            f"{versions.CURRENT}); see docs/api.md.",
+            f"{versions.CURRENT}); see docs/api-versions.md.",
         )
         parameters = list(super().get_override_parameters())
         if is_idempotent(self.view, self.method):
@@ -224,14 +225,13 @@ class AutoSchema(openapi.AutoSchema):
 
         codes = ["500", "503"]
         has_body = "requestBody" in operation
-        has_query = any(p.get("in") == "query" for p in operation.get("parameters", []))
         has_path = any(p.get("in") == "path" for p in operation.get("parameters", []))
         if self.view.get_authenticators():
             codes += ["401", "403"]
         if has_body or self.method in WRITES:
             codes += ["400", "413", "415"]
-        elif has_query or has_path:
-            codes.append("400")  # hostile text in the path or a query (core/text.py) too
+        else:  # an unknown API-Version on any; hostile text in the path or a query too
+            codes.append("400")
         if has_path or any(p.get("name") == "page" for p in operation.get("parameters", [])):
             codes.append("404")
         if self.method in WRITES and "club_slug" in self.path:
@@ -354,4 +354,110 @@ def postprocess_enum_varnames(result: dict[str, Any], **kwargs: Any) -> dict[str
 
     walk(result.get("components", {}))
     walk(result.get("paths", {}))
+    return result
+
+
+def postprocess_request_defaults(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """A request's optional field with a default stays optional in every generated client.
+
+    openapi-typescript (``defaultNonNullable``, on by default) makes a property with a
+    ``default`` required in a component schema, so a TypeScript program could not leave
+    ``best_of`` out of a ``CupCreateRequest``. In the request components
+    (``COMPONENT_SPLIT_REQUEST``'s ``<Name>Request``) the default is said in the field's
+    description instead; the server applies it when the field is left out.
+    """
+    for name, component in result.get("components", {}).get("schemas", {}).items():
+        if not name.endswith("Request"):
+            continue
+        required = set(component.get("required", ()))
+        for field, schema in component.get("properties", {}).items():
+            if field in required or "default" not in schema:
+                continue
+            default = schema.pop("default")
+            said = f"Default when left out: {json.dumps(default)}."
+            text = schema.get("description", "")
+            schema["description"] = f"{text}\n\n{said}" if text else said
+    return result
+
+
+def postprocess_version_component(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """The ``API-Version`` header's values are one component, ``APIVersion``: a generated
+    client has one type of versions, not one per operation."""
+    from .versions import HEADER
+
+    schema = None
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "header" and parameter.get("name") == HEADER:
+                    schema = parameter["schema"]
+                    parameter["schema"] = {"$ref": "#/components/schemas/APIVersion"}
+    if schema is not None:
+        schema = {k: v for k, v in schema.items() if k != "default"}
+        schema["x-enum-varnames"] = [enum_varname(v) for v in schema.get("enum", ())]
+        schema["description"] = "A dated version of the API (docs/api-versions.md)."
+        result.setdefault("components", {}).setdefault("schemas", {})["APIVersion"] = schema
+    return result
+
+
+#: core/text.py's rules as patterns (ECMA 262 and Python alike): a name or a query
+#: parameter is one line without control characters; other text keeps tab and line breaks.
+ONE_LINE_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$"
+TEXT_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$"
+#: core/idempotency.py's rule: printable ASCII, no space at either end (HTTP trims it).
+IDEMPOTENCY_KEY_PATTERN = r"^[!-~]([ -~]*[!-~])?$"
+
+
+def _plain_string(schema: dict[str, Any]) -> bool:
+    return (
+        schema.get("type") == "string"
+        and not {"enum", "format", "pattern", "$ref"} & schema.keys()
+        and not schema.get("readOnly")
+    )
+
+
+def _text_rules(schema: Any, field: str) -> None:
+    """``pattern`` on every plain string of a request schema, by core/text.py's rules."""
+    if not isinstance(schema, dict):
+        return
+    if _plain_string(schema):
+        from .text import is_single_line_field
+
+        schema["pattern"] = ONE_LINE_PATTERN if is_single_line_field(field) else TEXT_PATTERN
+    for name, sub in schema.get("properties", {}).items():
+        _text_rules(sub, name)
+    for key in ("items", "additionalProperties"):
+        _text_rules(schema.get(key), field)
+    for key in ("allOf", "oneOf", "anyOf"):
+        for sub in schema.get(key, ()):
+            _text_rules(sub, field)
+
+
+def postprocess_text_rules(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """The rules every request's text is held to (core/text.py, core/idempotency.py) are
+    in the schema, so a client or a fuzzer knows them before the server refuses: request
+    bodies' strings and string query parameters get a ``pattern``, ``Idempotency-Key`` its
+    length and characters."""
+    from .idempotency import HEADER as IDEMPOTENCY_HEADER
+    from .idempotency import KEY_MAX_LENGTH
+
+    for name, component in result.get("components", {}).get("schemas", {}).items():
+        if name.endswith("Request"):
+            _text_rules(component, "")
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                if parameter.get("in") == "query":
+                    _text_rules(schema, "name")  # every query parameter is one line
+                    if schema.get("type") == "array":
+                        _text_rules(schema.get("items"), "name")
+                elif parameter.get("name") == IDEMPOTENCY_HEADER:
+                    schema.update(
+                        minLength=1, maxLength=KEY_MAX_LENGTH, pattern=IDEMPOTENCY_KEY_PATTERN
+                    )
     return result

@@ -4,11 +4,11 @@ A client sends ``API-Version: 2026-12-05`` (a date in :data:`VERSIONS`); without
 header it gets :data:`CURRENT`. An unknown version is a 400 problem
 (``unknown_api_version``) naming the header. Every ``/api/`` answer carries the version it
 was made for in its own ``API-Version`` header, and the schema's ``info.version`` is
-:data:`CURRENT`. docs/api.md has the changelog and the deprecation rule.
+:data:`CURRENT`. docs/api-versions.md has the changelog and the deprecation rule.
 """
 
 HEADER = "API-Version"
-#: Every version, oldest first, with what changed in it (docs/api.md's changelog).
+#: Every version, oldest first, with what changed in it (docs/api-versions.md's changelog).
 VERSIONS: dict[str, str] = {
     "2026-12-05": "The first dated version. Errors are RFC 9457 problems "
     "(application/problem+json) with a code; the errors list stays as a member of the "

@@ -36,6 +36,10 @@ def test_the_type_url_serves_the_page(client):
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/markdown")
     assert b"## idempotency_key_reused" in response.content
+    # A browser gets it as a page of the site, each code's section its anchor.
+    page = client.get("/api/docs/errors/", HTTP_ACCEPT="text/html,*/*;q=0.8")
+    assert page["Content-Type"].startswith("text/html")
+    assert b'<h2 id="idempotency_key_reused">idempotency_key_reused</h2>' in page.content
 
 
 def test_an_unknown_url_and_malformed_json_are_problems_with_their_codes(scorer, game):

@@ -74,3 +74,22 @@ def test_a_page_size_that_is_no_page_size_is_refused(scorer, club, size):
 def test_a_query_string_keeps_its_text_values(scorer, club):
     response = _client(scorer).get(f"/api/clubs/{club.slug}/teams/?page_size=2&page=1")
     assert response.status_code == 200, response.content
+
+
+def test_a_filter_by_an_id_that_names_nothing_matches_nothing(db):
+    """``?division=`` of no division of the club is an empty page (the schema says an
+    integer, and it is one); a value that is not a whole number is still a 400."""
+    from rest_framework.test import APIClient
+
+    from tests.factories import ClubFactory, DivisionFactory
+
+    club = ClubFactory(is_public=True)
+    other = DivisionFactory()
+    api = APIClient()
+    for value in (999_999, other.pk, -3):
+        answer = api.get(f"/api/clubs/{club.slug}/fixtures/?division={value}")
+        assert answer.status_code == 200, answer.json()
+        assert answer.json()["count"] == 0
+    wrong = api.get(f"/api/clubs/{club.slug}/fixtures/?division=two")
+    assert wrong.status_code == 400
+    assert wrong.json()["errors"][0]["field"] == "division"

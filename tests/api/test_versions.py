@@ -52,5 +52,7 @@ def test_the_schema_carries_the_version():
     assert schema["info"]["version"] == CURRENT
     operation = schema["paths"]["/api/clubs/{club_slug}/teams/"]["get"]
     parameters = {p["name"]: p for p in operation["parameters"]}
-    assert parameters["API-Version"]["schema"]["enum"] == list(VERSIONS)
+    # One type of versions for every operation (a generated client's ``APIVersion``).
+    assert parameters["API-Version"]["schema"] == {"$ref": "#/components/schemas/APIVersion"}
+    assert schema["components"]["schemas"]["APIVersion"]["enum"] == list(VERSIONS)
     assert operation["responses"]["200"]["headers"]["API-Version"]["required"] is True

@@ -258,9 +258,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["clabber_league.core.text.StrictJSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # Field filters; ?ordering= and ?updated_since= where a view allows them (core/filtering).
+    # Field filters (core/filters: an id that names nothing matches nothing); ?ordering= and
+    # ?updated_since= where a view allows them (core/filtering).
     "DEFAULT_FILTER_BACKENDS": [
-        "django_filters.rest_framework.DjangoFilterBackend",
+        "clabber_league.core.filters.FilterBackend",
         "clabber_league.core.filtering.StrictOrderingFilter",
         "clabber_league.core.filtering.UpdatedSinceFilter",
     ],
@@ -277,9 +278,14 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "clabber_league.core.api.exception_handler",
 }
 
+# The description at the top of /api/docs/, written for people (tokens, errors, paging,
+# idempotency, versions, webhooks, a worked example): docs/api-guide.md.
+API_GUIDE = BASE_DIR / "docs" / "api-guide.md"
 SPECTACULAR_SETTINGS = {
     "TITLE": "Clabber League API",
-    "DESCRIPTION": (
+    "DESCRIPTION": API_GUIDE.read_text(encoding="utf-8")
+    if API_GUIDE.is_file()
+    else (
         "Score Clabber and Klaberjass deals, run league schedules and read standings. "
         "Club data lives under /api/clubs/{club}/; the rules calculator is open to everyone."
     ),
@@ -308,6 +314,9 @@ SPECTACULAR_SETTINGS = {
     # Swagger UI served from our own static files: the docs work offline too.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # No deep links: Swagger UI puts each one inside its operation's button (a link in a
+    # button, which screen readers cannot use).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     "REDOC_DIST": "SIDECAR",
     "SERVERS": [{"url": "/", "description": "This site (the paths start with /api/)."}],
     "LICENSE": {"name": "MIT", "url": "https://opensource.org/license/mit"},
@@ -334,6 +343,9 @@ SPECTACULAR_SETTINGS = {
         "clabber_league.core.schema.postprocess_version",
         # A deal sent to be recorded or scored names its maker (null when passed out).
         "clabber_league.games.api.postprocess_maker_required",
+        "clabber_league.core.schema.postprocess_request_defaults",
+        "clabber_league.core.schema.postprocess_version_component",
+        "clabber_league.core.schema.postprocess_text_rules",
     ],
 }
 
