@@ -124,7 +124,7 @@ def test_a_club_night_through_the_generated_client(api):
     assert round_.status == m.RoundStatusEnum.PLAYING, round_.message
     assert len(round_.tables) == 2 and all(len(t.seats) == 4 for t in round_.tables)
 
-    tables = api("events", "clubs_events_tables_list", "scorer", event.id, round_=1)
+    tables = api("events", "clubs_events_tables_list", "scorer", event.id, round_=1).results
     for table in tables:
         game = _play_out(api, table.game, key=f"night-{table.number}")
         assert game.status == m.GameStatusEnum.FINISHED

@@ -235,12 +235,14 @@ async function clubNight(): Promise<void> {
     );
   }
   check(round.status === "playing", `the round is drawn (${round.message})`);
-  const tables = await ok(
-    scorer.GET("/api/clubs/{club_slug}/events/{event_id}/tables/", {
-      params: { path: night, query: { round: 1 } },
-    }),
-    200,
-  );
+  const tables = (
+    await ok(
+      scorer.GET("/api/clubs/{club_slug}/events/{event_id}/tables/", {
+        params: { path: night, query: { round: 1 } },
+      }),
+      200,
+    )
+  ).results;
   check(tables.length === 2, "two tables of four");
   for (const table of tables) {
     check(table.game !== null, "each table has its game");
