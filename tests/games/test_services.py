@@ -3,7 +3,7 @@
 import pytest
 
 from clabber_league.clubs.access import access_for
-from clabber_league.games import services
+from clabber_league.games import services, store
 from clabber_league.games.models import Deal, DealRevision, Game
 
 from .conftest import made
@@ -198,8 +198,8 @@ def test_the_game_a_write_locks_is_the_game_as_the_orm_reads_it_and_only_in_its_
     services.deal_record(game=game, data=made(), user=scorer)
     fresh = Game.objects.select_related("division").get(pk=game.pk)
     with transaction.atomic():
-        locked = services._game_locked(game.pk, club=game.club)
+        locked = store.game_locked(game.pk, club=game.club)
     assert values(locked) == values(fresh)
     assert values(locked.division) == values(fresh.division)
     with pytest.raises(Game.DoesNotExist), transaction.atomic():
-        services._game_locked(game.pk, club=ClubFactory())
+        store.game_locked(game.pk, club=ClubFactory())

@@ -1,0 +1,203 @@
+"""Recording games: start a game, record, correct and delete deals, confirm the result.
+
+Every write runs in one transaction with the game's row locked (``SELECT ... FOR
+UPDATE``), so two scorers at one table are served one after the other: neither
+deal is lost and none is recorded twice. The unique ``(game, number)`` constraint
+and the per-game idempotency key back that up in the database itself.
+
+The rules engine scores the whole game from its deals on every change (a game is
+a few dozen deals), so running totals, the finish and the winner can never drift
+from the deals, and a correction re-scores everything after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+
+from clabber_league.clubs.models import Club
+from clabber_league.core.errors import CONFLICT
+
+from .. import adapters, store
+from ..models import Deal, Game
+from .corrections import _kept_key
+from .errors import (
+    DEAL_KEY_DELETED,
+    DEAL_NUMBER_AHEAD,
+    DEAL_NUMBER_TAKEN,
+    DealKeyDeleted,
+    GameError,
+)
+from .scoring import (
+    Preview,
+    _check_maker_seat,
+    _check_room,
+    _closed_message,
+    _deal_input,
+    _dealers,
+    _next_step,
+    _score,
+    check_rows_count,
+)
+from .state import _creation, _deal_create, _game_save, _game_store, _rescore_rows, _state_set
+
+
+@dataclass
+class Recorded:
+    deal: Deal
+    created: bool
+    preview: Preview | None = field(default=None)
+
+
+def deal_record(
+    *,
+    game: Game | None = None,
+    data: Mapping[str, Any],
+    maker_seat: int | None = None,
+    user: Any = None,
+    idempotency_key: str | None = None,
+    club: Club | None = None,
+    game_id: int | None = None,
+    at_table: str = "",
+    number: int | None = None,
+    idempotency_fingerprint: str = "",
+) -> Recorded:
+    """Record the next deal of a game, whole or not at all.
+
+    ``number``: the deal's number as the sender counted it (a phone that recorded deals
+    offline). When the game's next deal has another number, another phone or page got
+    there first: a 409 conflict, nothing recorded, for a person to resolve.
+
+    With an ``idempotency_key`` a retried request returns the deal the first one
+    recorded (``created=False``) instead of recording it twice. The deal's unique
+    ``(game, idempotency_key)`` index is the check, so a first request reads nothing more:
+    a retry fails on it (or is refused, the first request having finished the game, say),
+    is rolled back, and only then is the deal with its key read. ``idempotency_fingerprint``
+    is kept with the key (the API compares a replay's request with it).
+
+    The API passes the ``club`` of the URL and the ``game_id`` instead of a game it read:
+    the game is then read once, locked, and only if it is that club's
+    (``Game.DoesNotExist`` otherwise).
+
+    ``at_table``: the table whose link records the deal (``games.table_links``), kept on
+    the deal and in the history ("entered at table 3 (table link)").
+    """
+    pk = game.pk if game is not None else game_id
+    key = (idempotency_key or None, idempotency_fingerprint)
+    if connection.in_atomic_block and not idempotency_key:
+        # Inside the caller's transaction: every check comes before the first write, so a
+        # refused deal leaves that transaction as it was, and no savepoint is needed.
+        return _deal_record(pk, club, data, maker_seat, user, key, at_table, number)
+    try:
+        with transaction.atomic():
+            return _deal_record(pk, club, data, maker_seat, user, key, at_table, number)
+    except (IntegrityError, GameError):
+        # With a key: a retry (the lock serialises it after the first request) fails on the
+        # key's unique index, or is refused now that the first one finished the game or
+        # took its number. Its work is rolled back; hand back the deal the first recorded.
+        if idempotency_key:
+            existing = Deal.objects.filter(game_id=pk, idempotency_key=idempotency_key).first()
+            if existing is not None:
+                return Recorded(deal=existing, created=False)
+        raise
+
+
+def _deal_record(
+    game_id: int,
+    club: Club | None,
+    data: Mapping[str, Any],
+    maker_seat: int | None,
+    user: Any,
+    key: tuple[str | None, str],
+    at_table: str = "",
+    number: int | None = None,
+) -> Recorded:
+    game = store.game_locked(game_id, club=club)
+    deleted = game.deleted_keys.get(key[0]) if key[0] and game.deleted_keys else None
+    if deleted is not None and _kept_key(deleted):
+        message = DEAL_KEY_DELETED.format(number=deleted.get("number", "?"))
+        raise DealKeyDeleted(
+            [{"field": "Idempotency-Key", "message": message}],
+            fingerprint=str(deleted.get("fingerprint") or ""),
+        )
+    if game.status != Game.Status.IN_PROGRESS:
+        raise GameError.one("game", _closed_message(game), kind=CONFLICT)
+    if number is not None and number != game.deal_count + 1:
+        message = DEAL_NUMBER_TAKEN if number <= game.deal_count else DEAL_NUMBER_AHEAD
+        count, next_number = game.deal_count, game.deal_count + 1
+        raise GameError.one(
+            "number",
+            message.format(number=number, count=count, next=next_number),
+            kind=CONFLICT,
+        )
+    _check_room(game, 1, "game")
+    new = _deal_input(game, data)
+    _check_maker_seat(game, new, maker_seat)
+    step = _next_step(game, new)
+    preview = step.preview
+    deal = Deal(
+        game=game,
+        number=preview.number,
+        dealer=preview.dealer,
+        maker_seat=maker_seat,
+        data=new,
+        maker=new.get("maker") or "",
+        idempotency_key=key[0],
+        idempotency_fingerprint=key[1] if key[0] else "",
+        created_by=user,
+        entered_at_table=at_table,
+        **adapters.deal_columns(preview.answer, preview.running),
+    )
+    status_before = game.status
+    _state_set(
+        game,
+        scores=preview.totals,
+        deal_count=preview.number,
+        finished=preview.finished,
+        winner=preview.winner,
+        pot=step.pot,
+        next_dealer=step.next_dealer,
+    )
+    store.deal_game_write(deal, _creation(deal), game)
+    _game_store(game, status_before, saved=True)
+    return Recorded(deal=deal, created=True, preview=preview)
+
+
+@transaction.atomic
+def game_rescore(*, game_id: int) -> Game:
+    """Re-score every deal of a game from its recorded data (after an engine fix, say)."""
+    game = Game.objects.select_for_update().get(pk=game_id)
+    rows = list(game.deals.order_by("number"))
+    answer = _score(game, [r.data for r in rows])
+    _rescore_rows(game, rows, answer)
+    return game
+
+
+@transaction.atomic
+def sheet_rows_record(
+    *, game: Game, rows: Sequence[Mapping[str, Any]], user: Any = None, at_table: str = ""
+) -> list[Deal]:
+    """Copy rows of an old paper sheet into a game, all of them or none.
+
+    Each row is ``{"sheet": {"A": n, "B": m}, "maker": side, "mark": made|set|renege}`` or
+    ``{"passed": true}``. The rules engine checks that some legal deal could give each row;
+    errors name the row: ``rows[2].sheet.B``.
+    """
+    check_rows_count(len(rows))
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status != Game.Status.IN_PROGRESS:
+        raise GameError.one("game", _closed_message(game), kind=CONFLICT)
+    _check_room(game, len(rows), "rows")
+    existing = list(game.deals.order_by("number").values_list("data", flat=True))
+    news = [adapters.deal_data(row) for row in rows]
+    answer = _score(game, [*existing, *news], rows_from=len(existing))
+    dealers = _dealers(game, answer)
+    deals = [
+        _deal_create(game, answer, index, data, dealers[index], user, at_table=at_table)
+        for index, data in enumerate(news, start=len(existing))
+    ]
+    _game_save(game, answer)
+    return deals
