@@ -795,15 +795,15 @@ class DealViewSet(ClubScopedModelViewSet):
             key = request_key(request)
         try:  # the game is read once, locked, by the service
             recorded = services.deal_record(
-                club=self.club,
                 game_id=self.kwargs["game_id"],
+                club=self.club,
                 data=data,
                 maker_seat=maker_seat,
+                number=number,
                 user=_actor(request),
+                at_table=at_table,
                 idempotency_key=key,
                 idempotency_fingerprint=fingerprint,
-                at_table=at_table,
-                number=number,
             )
         except Game.DoesNotExist as exc:
             raise Http404("No Game matches the given query.") from exc  # as get_object_or_404

@@ -52,20 +52,38 @@ class Recorded:
     preview: Preview | None = field(default=None)
 
 
+@dataclass(frozen=True)
+class _DealRequest:
+    """What a caller asks ``deal_record`` to record (its keyword arguments, held once)."""
+
+    game_id: int
+    club: Club | None
+    data: Mapping[str, Any]
+    maker_seat: int | None
+    number: int | None
+    user: Any
+    at_table: str
+    key: str | None
+    fingerprint: str
+
+
 def deal_record(
     *,
-    game: Game | None = None,
+    game_id: int,
     data: Mapping[str, Any],
-    maker_seat: int | None = None,
-    user: Any = None,
-    idempotency_key: str | None = None,
     club: Club | None = None,
-    game_id: int | None = None,
-    at_table: str = "",
+    maker_seat: int | None = None,
     number: int | None = None,
+    user: Any = None,
+    at_table: str = "",
+    idempotency_key: str | None = None,
     idempotency_fingerprint: str = "",
 ) -> Recorded:
-    """Record the next deal of a game, whole or not at all.
+    """Record the next deal of game ``game_id``, whole or not at all. Every page, API
+    call, table phone, offline sync, club night and cup records a deal through here.
+
+    The game is read once, locked (``store.game_locked``), and only if it is ``club``'s when
+    one is given (the API passes the club of its URL: ``Game.DoesNotExist`` otherwise).
 
     ``number``: the deal's number as the sender counted it (a phone that recorded deals
     offline). When the game's next deal has another number, another phone or page got
@@ -78,45 +96,44 @@ def deal_record(
     is rolled back, and only then is the deal with its key read. ``idempotency_fingerprint``
     is kept with the key (the API compares a replay's request with it).
 
-    The API passes the ``club`` of the URL and the ``game_id`` instead of a game it read:
-    the game is then read once, locked, and only if it is that club's
-    (``Game.DoesNotExist`` otherwise).
-
     ``at_table``: the table whose link records the deal (``games.table_links``), kept on
     the deal and in the history ("entered at table 3 (table link)").
     """
-    pk = game.pk if game is not None else game_id
-    key = (idempotency_key or None, idempotency_fingerprint)
-    if connection.in_atomic_block and not idempotency_key:
+    request = _DealRequest(
+        game_id=int(game_id),
+        club=club,
+        data=data,
+        maker_seat=maker_seat,
+        number=number,
+        user=user,
+        at_table=at_table,
+        key=idempotency_key or None,
+        fingerprint=idempotency_fingerprint if idempotency_key else "",
+    )
+    if connection.in_atomic_block and not request.key:
         # Inside the caller's transaction: every check comes before the first write, so a
         # refused deal leaves that transaction as it was, and no savepoint is needed.
-        return _deal_record(pk, club, data, maker_seat, user, key, at_table, number)
+        return _deal_record(request)
     try:
         with transaction.atomic():
-            return _deal_record(pk, club, data, maker_seat, user, key, at_table, number)
+            return _deal_record(request)
     except (IntegrityError, GameError):
         # With a key: a retry (the lock serialises it after the first request) fails on the
         # key's unique index, or is refused now that the first one finished the game or
         # took its number. Its work is rolled back; hand back the deal the first recorded.
-        if idempotency_key:
-            existing = Deal.objects.filter(game_id=pk, idempotency_key=idempotency_key).first()
-            if existing is not None:
-                return Recorded(deal=existing, created=False)
+        if request.key:
+            existing = Deal.objects.filter(game_id=request.game_id, idempotency_key=request.key)
+            if (found := existing.first()) is not None:
+                return Recorded(deal=found, created=False)
         raise
 
 
-def _deal_record(
-    game_id: int,
-    club: Club | None,
-    data: Mapping[str, Any],
-    maker_seat: int | None,
-    user: Any,
-    key: tuple[str | None, str],
-    at_table: str = "",
-    number: int | None = None,
-) -> Recorded:
-    game = store.game_locked(game_id, club=club)
-    deleted = game.deleted_keys.get(key[0]) if key[0] and game.deleted_keys else None
+def _deal_record(request: _DealRequest) -> Recorded:
+    """The deal path: read the game's state (locked), ask the engine once
+    (``rules.play_next``), write through the store (``store.deal_game_write``)."""
+    key, number, maker_seat = request.key, request.number, request.maker_seat
+    game = store.game_locked(request.game_id, club=request.club)
+    deleted = game.deleted_keys.get(key) if key and game.deleted_keys else None
     if deleted is not None and _kept_key(deleted):
         message = DEAL_KEY_DELETED.format(number=deleted.get("number", "?"))
         raise DealKeyDeleted(
@@ -134,7 +151,7 @@ def _deal_record(
             kind=CONFLICT,
         )
     _check_room(game, 1, "game")
-    new = _deal_input(game, data)
+    new = _deal_input(game, request.data)
     _check_maker_seat(game, new, maker_seat)
     step = _next_step(game, new)
     preview = step.preview
@@ -145,10 +162,10 @@ def _deal_record(
         maker_seat=maker_seat,
         data=new,
         maker=new.get("maker") or "",
-        idempotency_key=key[0],
-        idempotency_fingerprint=key[1] if key[0] else "",
-        created_by=user,
-        entered_at_table=at_table,
+        idempotency_key=key,
+        idempotency_fingerprint=request.fingerprint,
+        created_by=request.user,
+        entered_at_table=request.at_table,
         **adapters.deal_columns(preview.answer, preview.running),
     )
     status_before = game.status

@@ -12,8 +12,8 @@ from django.conf import settings
 from clabber_league.core.errors import CONFLICT
 from clabber_league.rules import (
     RulesError,
+    play_next,
     score_game_with_pot,
-    score_next,
     winner_at_close,
 )
 from clabber_league.rules.dealing import complete_points, dealer_sequence
@@ -171,42 +171,37 @@ class _Step:
 
 def _next_step(game: Game, new: dict[str, Any]) -> _Step:
     """Score ``new`` as the game's next deal from the running state on the game row
-    (``rules.score_next``: no earlier deal is read); from all its deals when that state is
-    not known yet."""
+    (``rules.play_next``, asked once: no earlier deal is read); from all its deals when that
+    state is not known yet."""
     if game.next_dealer is None:
         datas = list(game.deals.order_by("number").values_list("data", flat=True))
         answer = _score(game, [*datas, new], at=len(datas))
         preview = _preview_from(game, answer, len(datas))
         return _Step(preview, answer["pot"], _dealers(game, answer)[-1])
-    totals = {"A": game.score_a, "B": game.score_b}
-    if game.score_c is not None:
-        totals["C"] = game.score_c
-    try:
-        step = score_next(
+    try:  # one question to the engine: the deal, the next dealer, the game's end
+        step = play_next(
             adapters.rules_input(game.rules),
             new,
-            totals=totals,
+            totals=game.scores,
             pot=game.pot,
             deals_before=game.deal_count,
+            dealer=game.next_dealer,
+            deal_limit=game.deal_limit,
         )
     except RulesError as exc:
         raise GameError(exc.errors) from exc
-    dealer = game.next_dealer
-    after = dealer_sequence(adapters.game_ruleset(game), dealer, [step["deal"]])[-1]
-    finished, winner = bool(step["finished"]), step["winner"]
-    if not finished and _limit_reached(game, game.deal_count + 1):
-        finished, winner = True, winner_at_close(step["scores"])
+    finished = bool(step["finished"])
     preview = Preview(
         number=game.deal_count + 1,
-        dealer=dealer,
-        answer=dict(step["deal"]),
-        running=dict(step["running"]),
+        dealer=step["dealer"],
+        answer=step["deal"],
+        running=step["running"],
         finished=finished,
-        winner=winner,
-        next_dealer=None if finished else after,
-        totals=dict(step["scores"]),
+        winner=step["winner"],
+        next_dealer=None if finished else step["next_dealer"],
+        totals=step["scores"],
     )
-    return _Step(preview, step["pot"], after)
+    return _Step(preview, step["pot"], step["next_dealer"])
 
 
 def deal_correct_preview(
