@@ -14,6 +14,8 @@ from .models import SIDES, Game
 
 #: Keys of a deal's JSON that belong to the game, not the deal.
 GAME_LEVEL_KEYS = ("ruleset", "options")
+#: The most meld rows a deal's entry offers (the page's form and the offline entry alike).
+MELD_ROWS = 8
 
 
 def rules_input(rules: str | Mapping[str, Any]) -> dict[str, Any]:

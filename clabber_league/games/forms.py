@@ -17,6 +17,7 @@ from clabber_league.rules import RuleSet
 from clabber_league.rules.cards import NO_TRUMPS, SUITS
 from clabber_league.rules.dealing import complete_points
 
+from .adapters import MELD_ROWS
 from .models import Game
 from .wording import Names, humane
 
@@ -27,7 +28,6 @@ SUIT_LABELS = {
     "spades": "♠ Spades",
     NO_TRUMPS: "No trumps",
 }
-MELD_ROWS = 8
 RANK_LABELS = {
     "A": "Aces",
     "K": "Kings",

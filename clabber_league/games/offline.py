@@ -17,7 +17,6 @@ from django.urls import reverse
 from clabber_league.core.offline import engine_urls
 
 from . import adapters, services, table_links
-from .forms import MELD_ROWS
 from .models import Deal, Game
 
 
@@ -64,7 +63,7 @@ def offline_game(
         "sides": list(ruleset.sides),
         "side_names": side_names,
         "seat_names": {str(seat): name for seat, name in seat_names.items()},
-        "meld_rows": MELD_ROWS,
+        "meld_rows": adapters.MELD_ROWS,
         # The phone of a table link (no account) sends its deals with the link's token.
         "table_token": table_links.session_token(request, game.pk)
         if not request.user.is_authenticated
