@@ -1,13 +1,15 @@
-"""Recording games: start a game, record, correct and delete deals, confirm the result.
+"""Recording deals: the next deal of a game (``deal_record``), rows of an old paper sheet,
+a game re-scored.
 
 Every write runs in one transaction with the game's row locked (``SELECT ... FOR
-UPDATE``), so two scorers at one table are served one after the other: neither
-deal is lost and none is recorded twice. The unique ``(game, number)`` constraint
-and the per-game idempotency key back that up in the database itself.
+UPDATE``, ``store.game_locked``), so two scorers at one table are served one after the
+other: neither deal is lost and none is recorded twice. The unique ``(game, number)``
+constraint and the per-game idempotency key back that up in the database itself.
 
-The rules engine scores the whole game from its deals on every change (a game is
-a few dozen deals), so running totals, the finish and the winner can never drift
-from the deals, and a correction re-scores everything after it.
+The next deal is scored from the running state kept on the game row, with one question
+to the rules engine (``rules.play_next``); a correction re-scores the whole game from its
+deals (``corrections``), so running totals, the finish and the winner never drift from
+the deals.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from clabber_league.clubs.models import Club
 from clabber_league.core.errors import CONFLICT
@@ -110,7 +112,7 @@ def deal_record(
         key=idempotency_key or None,
         fingerprint=idempotency_fingerprint if idempotency_key else "",
     )
-    if connection.in_atomic_block and not request.key:
+    if transaction.get_connection().in_atomic_block and not request.key:
         # Inside the caller's transaction: every check comes before the first write, so a
         # refused deal leaves that transaction as it was, and no savepoint is needed.
         return _deal_record(request)
