@@ -98,9 +98,7 @@ from .errors import (
     DealKeyDeleted,
     GameError,
 )
-from .merging import (
-    seats_player_merging,
-)
+from .merging import seats_player_merging
 from .scoring import (
     Preview,
     check_rows_count,
@@ -110,9 +108,7 @@ from .scoring import (
     max_deals,
     next_dealer_seat,
 )
-from .start import (
-    game_start,
-)
+from .start import game_start
 
 __all__ = [
     "ACCEPT_ALREADY",

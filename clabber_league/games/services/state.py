@@ -10,9 +10,7 @@ from django.utils import timezone
 
 from clabber_league.core.errors import CONFLICT
 from clabber_league.leagues.results import game_counts
-from clabber_league.rules import (
-    winner_at_close,
-)
+from clabber_league.rules import winner_at_close
 from clabber_league.scheduling.services.fixture_changes import fixture_result_update
 
 from .. import adapters, store
