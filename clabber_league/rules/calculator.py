@@ -125,7 +125,20 @@ def score_next(
     ``pot``. Errors name the deal's own fields. Equal to scoring the whole game again
     (tests/rules/test_score_next.py checks it over simulated games).
     """
-    ruleset = _ruleset(data)
+    return _score_next(
+        _ruleset(data), data, deal, totals=totals, pot=pot, deals_before=deals_before
+    )
+
+
+def _score_next(
+    ruleset: RuleSet,
+    data: Mapping[str, Any],
+    deal: Any,
+    *,
+    totals: Mapping[str, int],
+    pot: int,
+    deals_before: int,
+) -> dict[str, Any]:
     state = GameState(ruleset)
     state.totals.update({side: int(totals.get(side, 0)) for side in ruleset.sides})
     state.pot = pot
@@ -165,9 +178,10 @@ def play_next(
     correction or a raised limit can reopen it). Equal to scoring the whole game with
     :func:`score_game_with_pot`, the dealers with ``dealing.dealer_sequence`` and the
     limit applied (tests/rules/test_play_next.py)."""
-    step = score_next(data, deal, totals=totals, pot=pot, deals_before=deals_before)
+    ruleset = _ruleset(data)
+    step = _score_next(ruleset, data, deal, totals=totals, pot=pot, deals_before=deals_before)
     step["dealer"] = dealer
-    step["next_dealer"] = dealer_sequence(_ruleset(data), dealer, [step["deal"]])[-1]
+    step["next_dealer"] = dealer_sequence(ruleset, dealer, [step["deal"]])[-1]
     if not step["finished"] and deal_limit is not None and deals_before + 1 >= deal_limit:
         step["finished"], step["winner"] = True, winner_at_close(step["scores"])
     return step
