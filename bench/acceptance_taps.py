@@ -96,7 +96,7 @@ def finished_game() -> tuple[Game, str]:
     link = table_links.table_link_issue(game=game, table_label="1")
     deal = {"maker": "A", "trump": "hearts", "points": {"A": 142, "B": 10}, "last_trick": "A"}
     while Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
-        services.deal_record(game=game, data=deal, at_table="1")
+        services.deal_record(game_id=game.pk, data=deal, at_table="1")
     return game, table_links.table_link_path(link)
 
 

@@ -245,7 +245,7 @@ def by_position(pair: Pair, club, division, teams, seats, games: int, rng) -> di
         for _ in range(games):
             game = new_game(club, division, teams, seats)
             for _ in range(position):
-                services.deal_record(game=game, data={"passed": True})
+                services.deal_record(game_id=game.pk, data={"passed": True})
             prepared[position].append(game)
     floor_game = new_game(club, division, teams, seats)
     times = {position: [] for position in POSITIONS}

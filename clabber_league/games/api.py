@@ -42,24 +42,17 @@ from clabber_league.clubs.api_base import NEEDS_ROLE, ClubScopedMixin, ClubScope
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
 from clabber_league.clubs.serializers_base import ClubScopedSerializer
-from clabber_league.core.api import Unprocessable, error_list
+from clabber_league.core.api import error_list
 from clabber_league.core.conditional import conditional
 from clabber_league.core.errors import CONFLICT
-from clabber_league.core.idempotency import (
-    KEY_REUSED,
-    caller_key,
-    check_replay,
-    idempotent,
-    keyed_by_row,
-    request_key,
-)
+from clabber_league.core.idempotency import KeyReused, check_replay, idempotent
 from clabber_league.leagues.models import Division, Team
 from clabber_league.rules import BUILTIN_RULESETS
 from clabber_league.scheduling.models import Fixture
 
 from . import selectors, services, table_links
 from .models import Deal, DealRevision, Game, GameSeat, TableLink
-from .replay import idempotent_correction
+from .replay import by_table_link, correction_keeper
 from .table_links import TableLinkAuthentication, api_grant
 
 #: The game's views take the phone at a table too: ``Authorization: Table <token>`` (its
@@ -885,7 +878,7 @@ class DealViewSet(ClubScopedModelViewSet):
         responses={201: DealSerializer, 400: ERROR_BODY, 409: ERROR_BODY},
         parameters=[DEAL_NUMBER_PARAMETER],
     )
-    @keyed_by_row
+    @idempotent(keeper=None, at_table=lambda view, request: bool(_at_table(view, request)))
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Record the next deal. Send an ``Idempotency-Key`` so that a retry after a lost
         answer never records it twice (the key is kept with the deal, per game and caller:
@@ -894,43 +887,41 @@ class DealViewSet(ClubScopedModelViewSet):
         key's retention, and records nothing), and ``?number=`` (the deal's number as you
         counted it) to be told with 409, instead of recording it, when another phone
         recorded that deal first."""
-        keyed = caller_key(request)  # a logged-in caller's key (400 when malformed)
+        key = request.idempotency_key  # the caller's (a user's, or the table's), checked
         data, maker_seat = _deal_body(request)
         number = _deal_number(request)
-        at_table = _at_table(self, request)
-        key, fingerprint = keyed or (None, "")
-        if at_table:  # the phone at a table: its key as it sent it (checked), per game
-            key = request_key(request)
+        # The anonymous phone at a table keeps no fingerprint with its deal: a retry is
+        # told by the deal itself (``deal_same_as_first``), and a deleted deal's key by 409.
+        fingerprint = key.fingerprint if key and request.user.is_authenticated else ""
         try:  # the game is read once, locked, by the service
             recorded = services.deal_record(
-                club=self.club,
                 game_id=self.kwargs["game_id"],
+                club=self.club,
                 data=data,
                 maker_seat=maker_seat,
-                user=_actor(request),
-                idempotency_key=key,
-                idempotency_fingerprint=fingerprint,
-                at_table=at_table,
                 number=number,
+                user=_actor(request),
+                at_table=_at_table(self, request),
+                idempotency_key=key.stored if key else None,
+                idempotency_fingerprint=fingerprint,
             )
         except Game.DoesNotExist as exc:
             raise Http404("No Game matches the given query.") from exc  # as get_object_or_404
         except services.DealKeyDeleted as exc:
             # The key's deal was deleted since: a retry is told so (409); the same key with
             # another request is refused as anywhere else (422).
-            if exc.fingerprint and fingerprint and exc.fingerprint != fingerprint:
-                raise Unprocessable(KEY_REUSED) from exc
+            check_replay(exc.fingerprint, fingerprint)
             raise
         if not recorded.created and recorded.deal.idempotency_fingerprint:
             check_replay(recorded.deal.idempotency_fingerprint, fingerprint)  # 422 if another
         elif not recorded.created and not services.deal_same_as_first(
             deal=recorded.deal, data=data, maker_seat=maker_seat
-        ):  # the table phone's key came back with another deal
-            raise Unprocessable(KEY_REUSED)
+        ):  # a key kept before fingerprints were: the deal itself tells a retry
+            raise KeyReused
         return Response(deal_body(recorded.deal), status=status.HTTP_201_CREATED)
 
     @extend_schema(request=DealInputSerializer, responses={200: DealSerializer, 400: ERROR_BODY})
-    @idempotent_correction
+    @idempotent(keeper=correction_keeper, at_table=by_table_link)
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Correct the deal; the deals after it are re-scored. Send an ``Idempotency-Key``
         (a phone's outbox does) so that a retry after a lost answer gets the first answer

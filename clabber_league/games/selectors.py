@@ -3,21 +3,19 @@ what the New game page offers (a division's fixtures a round at a time, a team's
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db import connection
 from django.db.models import F, Max, Min, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from clabber_league.clubs.models import Club, Player
-from clabber_league.core import rows
-from clabber_league.leagues.models import Division, HouseRules, Team, TeamMember
+from clabber_league.leagues.models import Division, Team
 from clabber_league.scheduling.models import Fixture
 
+from . import store
 from .models import Deal, DealRevision, Game, GameSeat, GameSide
 
 
@@ -159,91 +157,10 @@ def start_rows(
     teams: Iterable[int] = (),
     players: Iterable[int] = (),
 ) -> dict[type, dict[int, Any]]:
-    """The rows a request to start a game names, of ``club`` only, by model and id: the
-    divisions with their house rules, the fixtures, the teams with their members (``team.
-    members.all()`` answers without a query) and the players. An id of no row of the club
-    is simply not there. A statement per model, written once (``core.rows``): built by the
-    ORM, these reads cost more CPU than the rest of starting a game."""
-    found: dict[type, dict[int, Any]] = {Division: {}, Fixture: {}, Team: {}, Player: {}}
-    wanted = {
-        Division: divisions,
-        Fixture: fixtures,
-        Team: teams,
-        Player: players,
-    }
-    with connection.cursor() as cursor:
-        for model, ids in wanted.items():
-            ids = sorted({pk for pk in ids if 0 < pk <= rows.MAX_ID})
-            if not ids:
-                continue
-            cursor.execute(_start_rows_sql(model, len(ids)), [club.pk, *ids])
-            found[model] = _START_ROWS[model](cursor.fetchall())
-    return found
-
-
-def _division_rows(values: list[tuple]) -> dict[int, Division]:
-    width = len(Division._meta.concrete_fields)
-    field = Division._meta.get_field("house_rules")
-    found = {}
-    for row in values:
-        division = rows.instance(Division, row[:width])
-        house_rules = rows.instance(HouseRules, row[width:]) if division.house_rules_id else None
-        field.set_cached_value(division, house_rules)
-        found[division.pk] = division
-    return found
-
-
-def _team_rows(values: list[tuple]) -> dict[int, Team]:
-    """A row a member (none: a team without players), each team's members in order."""
-    width = len(Team._meta.concrete_fields)
-    found: dict[int, Team] = {}
-    members: dict[int, list[TeamMember]] = {}
-    for row in values:
-        team_id = row[0]
-        if team_id not in found:
-            found[team_id] = rows.instance(Team, row[:width])
-            members[team_id] = []
-        if row[width] is not None:
-            member = rows.instance(TeamMember, row[width:])
-            TeamMember._meta.get_field("team").set_cached_value(member, found[team_id])
-            members[team_id].append(member)
-    for team_id, team in found.items():
-        rows.prefetched(team, members=members[team_id])
-    return found
-
-
-def _plain_rows(model: type) -> Any:
-    def build(values: list[tuple]) -> dict[int, Any]:
-        return {row[0]: rows.instance(model, row) for row in values}
-
-    return build
-
-
-_START_ROWS = {
-    Division: _division_rows,
-    Fixture: _plain_rows(Fixture),
-    Team: _team_rows,
-    Player: _plain_rows(Player),
-}
-
-
-@functools.lru_cache(maxsize=64)
-def _start_rows_sql(model: type, count: int) -> str:
-    """Each model's statement for ``count`` ids; its primary key is its first column."""
-    table = model._meta.db_table
-    select = rows.columns(model, "x")
-    joins = ""
-    if model is Division:
-        select += rows.columns(HouseRules, "h")
-        joins = f" LEFT JOIN {HouseRules._meta.db_table} h ON h.id = x.house_rules_id"
-    elif model is Team:
-        select += rows.columns(TeamMember, "m")
-        joins = f" LEFT JOIN {TeamMember._meta.db_table} m ON m.team_id = x.id"
-    order = " ORDER BY x.id, m.position" if model is Team else ""
-    placeholders = ", ".join(["%s"] * count)
-    return (
-        f"SELECT {', '.join(select)} FROM {table} x{joins} "
-        f"WHERE x.club_id = %s AND x.id IN ({placeholders}){order}"
+    """The rows a request to start a game names, of ``club`` only, by model and id
+    (``store.start_rows``: one statement per model, written once)."""
+    return store.start_rows(
+        club=club, divisions=divisions, fixtures=fixtures, teams=teams, players=players
     )
 
 

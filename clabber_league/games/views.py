@@ -397,7 +397,7 @@ def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
         data, maker_seat = form.to_engine()
         try:
             recorded = services.deal_record(
-                game=game,
+                game_id=game.pk,
                 data=data,
                 maker_seat=maker_seat,
                 user=_actor(request),

@@ -10,6 +10,8 @@ Public interface (docs/rules-engine-interface.md)::
     score_deal(data) -> dict            score_game(data) -> dict
     score_game_with_pot(data) -> (dict, pot)
     score_next(data, deal, *, totals, pot, deals_before) -> dict  (a game in progress)
+    play_next(data, deal, *, totals, pot, deals_before, dealer, deal_limit=None) -> dict
+        (score_next, the next dealer and the game's end by its deal limit, in one call)
     get_ruleset(spec, options=None)     ruleset_from_data(data)    RuleSet.to_data()
     BUILTIN_RULESETS                    catalog()                  catalog_markdown()
     next_dealer(ruleset, dealer, seats, *, outcome=None, winner=None)
@@ -20,7 +22,7 @@ Public interface (docs/rules-engine-interface.md)::
 
 from __future__ import annotations
 
-from .calculator import score_deal, score_game, score_game_with_pot, score_next
+from .calculator import play_next, score_deal, score_game, score_game_with_pot, score_next
 from .catalog import catalog, catalog_markdown
 from .deal import Deal, DealResult, Outcome
 from .errors import MAX_ERRORS, RulesBug, RulesError
@@ -54,6 +56,7 @@ __all__ = [
     "get_ruleset",
     "next_dealer",
     "parse_deal",
+    "play_next",
     "ruleset_from_data",
     "score",
     "score_deal",

@@ -25,8 +25,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from .deal import DealResult
+from .dealing import dealer_sequence
 from .errors import ErrorList, RulesError, shown
-from .game import MAX_DEALS, GameState
+from .game import MAX_DEALS, GameState, winner_at_close
 from .rulesets import RuleSet, get_ruleset
 from .scoring import score
 from .sheet import sheet_row_result
@@ -124,7 +125,20 @@ def score_next(
     ``pot``. Errors name the deal's own fields. Equal to scoring the whole game again
     (tests/rules/test_score_next.py checks it over simulated games).
     """
-    ruleset = _ruleset(data)
+    return _score_next(
+        _ruleset(data), data, deal, totals=totals, pot=pot, deals_before=deals_before
+    )
+
+
+def _score_next(
+    ruleset: RuleSet,
+    data: Mapping[str, Any],
+    deal: Any,
+    *,
+    totals: Mapping[str, int],
+    pot: int,
+    deals_before: int,
+) -> dict[str, Any]:
     state = GameState(ruleset)
     state.totals.update({side: int(totals.get(side, 0)) for side in ruleset.sides})
     state.pot = pot
@@ -139,6 +153,38 @@ def score_next(
         "winner": state.winner,
         "pot": state.pot,
     }
+
+
+def play_next(
+    data: Mapping[str, Any],
+    deal: Any,
+    *,
+    totals: Mapping[str, int],
+    pot: int,
+    deals_before: int,
+    dealer: int,
+    deal_limit: int | None = None,
+) -> dict[str, Any]:
+    """Everything a game in progress needs to record its next deal, in one call: the
+    deal scored from the game's running state (:func:`score_next`'s answer), who deals
+    after it, and whether the game is over.
+
+    ``dealer`` is the seat dealing this deal; ``deal_limit`` the most deals the game is
+    played over (a round of N deals, or time called), None for none. The answer is
+    :func:`score_next`'s (``deal``, ``running``, ``scores``, ``pot``), with ``finished``
+    and ``winner`` also true of a game ended by its deal limit short of the target (won by
+    the side ahead, :func:`winner_at_close`), plus ``dealer`` (this deal's) and
+    ``next_dealer``: the seat that deals next, kept even after the game's last deal (a
+    correction or a raised limit can reopen it). Equal to scoring the whole game with
+    :func:`score_game_with_pot`, the dealers with ``dealing.dealer_sequence`` and the
+    limit applied (tests/rules/test_play_next.py)."""
+    ruleset = _ruleset(data)
+    step = _score_next(ruleset, data, deal, totals=totals, pot=pot, deals_before=deals_before)
+    step["dealer"] = dealer
+    step["next_dealer"] = dealer_sequence(ruleset, dealer, [step["deal"]])[-1]
+    if not step["finished"] and deal_limit is not None and deals_before + 1 >= deal_limit:
+        step["finished"], step["winner"] = True, winner_at_close(step["scores"])
+    return step
 
 
 def _parsed(ruleset: RuleSet, data: Mapping[str, Any], raw: Any) -> Any:

@@ -64,7 +64,7 @@ def headers(db, request):
     ]
     game = services.game_start(club=club, division=division, sides={"A": a, "B": b}, seats=seats)
     services.deal_record(
-        game=game,
+        game_id=game.pk,
         data={"maker": "A", "trump": "clubs", "points": {"A": 100, "B": 52}, "last_trick": "A"},
     )
     if request.param == "anonymous":

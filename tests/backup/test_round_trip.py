@@ -80,11 +80,11 @@ def import_text(text: str, **kwargs):
 def played(game, scorer, admin):
     """A game with a correction, a deletion and a confirmation in its history."""
     for a in (100, 90, 142):
-        services.deal_record(game=game, data=made("A", a), user=scorer)
+        services.deal_record(game_id=game.pk, data=made("A", a), user=scorer)
     services.deal_correct(deal=game.deals.get(number=2), data=made("A", 60, last="B"), user=scorer)
     services.deal_delete(deal=game.deals.get(number=1), user=scorer)
     for _ in range(3):  # 152 a deal takes A past 500
-        services.deal_record(game=game, data=made("A", 142), user=scorer)
+        services.deal_record(game_id=game.pk, data=made("A", 142), user=scorer)
     game.refresh_from_db()
     services.game_confirm(game=game, user=admin, access=access_for(club=game.club, user=admin))
     return game

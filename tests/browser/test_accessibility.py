@@ -212,10 +212,10 @@ def _demo_club_night(club, admin):
     for table in first.tables.select_related("game"):
         game = table.game
         while game.status == Game.Status.IN_PROGRESS:
-            game_services.deal_record(game=game, data=deal)
+            game_services.deal_record(game_id=game.pk, data=deal)
             game = Game.objects.get(pk=game.pk)
     second = rounds.round_draw(event=event, user=admin)
-    game_services.deal_record(game=second.tables.order_by("number").first().game, data=deal)
+    game_services.deal_record(game_id=second.tables.order_by("number").first().game.pk, data=deal)
     return event, series, players[0].pk
 
 

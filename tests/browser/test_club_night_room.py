@@ -62,7 +62,7 @@ def _play_out(round_):
             data = (
                 DEAL if len(table.seats) == 4 else {**DEAL, "points": {"A": 100, "B": 10, "C": 42}}
             )
-            games.deal_record(game=game, data=data)
+            games.deal_record(game_id=game.pk, data=data)
             game = Game.objects.get(pk=game.pk)
 
 
@@ -81,7 +81,7 @@ def test_the_room_display_shows_a_deal_once_it_is_recorded(
     page.evaluate("() => { window.stillTheSamePage = true; }")
 
     table = round_.tables.select_related("game").get(number=1)
-    games.deal_record(game=table.game, data=DEAL)
+    games.deal_record(game_id=table.game.pk, data=DEAL)
 
     expect(first.locator(".progress")).to_have_text("1 deal")
     expect(first.locator(".score").first).to_have_text("152")

@@ -199,7 +199,7 @@ def test_a_corrections_preview_is_for_the_deal_corrected(live_server, page, game
     scorer = game.created_by
     for a in (100, 90, 80):
         services.deal_record(
-            game=game,
+            game_id=game.pk,
             data={"maker": "A", "trump": "hearts", "points": {"A": a}, "last_trick": "A"},
             maker_seat=TOM,
             user=scorer,
@@ -224,7 +224,7 @@ def test_deleting_a_deal_and_abandoning_the_game_ask_first_and_stay_in_the_histo
     live_server, page, game
 ):
     services.deal_record(
-        game=game,
+        game_id=game.pk,
         data={"maker": "A", "trump": "hearts", "points": {"A": 100}, "last_trick": "A"},
         user=game.created_by,
     )

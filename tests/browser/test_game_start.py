@@ -121,7 +121,7 @@ def test_a_player_finds_their_next_fixture_and_a_game_to_confirm_on_the_club_pag
         user=scorer,
     )
     for _ in range(4):
-        game_services.deal_record(game=game, data=made("A", 142), user=scorer)
+        game_services.deal_record(game_id=game.pk, data=made("A", 142), user=scorer)
 
     log_in(page, live_server.url, "bertha", PASSWORD)
     page.goto(f"{live_server.url}/clubs/{club.slug}/")

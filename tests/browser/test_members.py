@@ -51,7 +51,7 @@ def table():
         user=scorer,
     )
     for _ in range(3):
-        game_services.deal_record(game=game, data=made("A", 142), user=scorer)
+        game_services.deal_record(game_id=game.pk, data=made("A", 142), user=scorer)
     return {"club": club, "division": division, "game": game, "bertha": d[0], "dads": dads}
 
 

@@ -108,12 +108,12 @@ def test_standings_a_game_at_the_table_and_the_deal_form_say_it_right(live_serve
             club=club, division=division, sides={"A": a, "B": b}, seats=seats(a, b), user=admin
         )
         while game.status == "in_progress":
-            game_services.deal_record(game=game, data=made("A", 142), user=admin)
+            game_services.deal_record(game_id=game.pk, data=made("A", 142), user=admin)
             game.refresh_from_db()
     playing = game_services.game_start(
         club=club, division=division, sides={"A": mules, "B": dads}, seats=seats(mules, dads)
     )
-    game_services.deal_record(game=playing, data=made("A", 100), user=admin)
+    game_services.deal_record(game_id=playing.pk, data=made("A", 100), user=admin)
     base = live_server.url
     log_in(page, base, "marge", PASSWORD)
 

@@ -198,7 +198,7 @@ def test_a_player_with_no_pin_sets_one_at_the_table_with_the_admins_approval(liv
             )
     deal = {"maker": "A", "trump": "hearts", "points": {"A": 142, "B": 10}, "last_trick": "A"}
     for _ in range(4):
-        game_services.deal_record(game=game, data=deal, at_table="2")
+        game_services.deal_record(game_id=game.pk, data=deal, at_table="2")
     link = table_links.table_link_issue(game=game, table_label="2")
 
     page.goto(live_server.url + table_links.table_link_path(link))

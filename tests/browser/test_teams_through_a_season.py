@@ -42,7 +42,7 @@ def league():
     game = game_services.game_start(
         club=club, division=division, sides={"A": dads, "B": bells}, seats=[d[0], b[0], d[1], b[1]]
     )
-    game_services.deal_record(game=game, data=made("A", 142))
+    game_services.deal_record(game_id=game.pk, data=made("A", 142))
     return {"club": club, "division": division, "admin": admin, "teams": (aces, bells, dads)}
 
 

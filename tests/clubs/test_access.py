@@ -89,7 +89,7 @@ def test_an_admin_confirms_through_the_access_the_page_resolved(game, admin, sco
     from tests.games.conftest import made
 
     for _ in range(4):
-        services.deal_record(game=game, data=made("A", 142), user=scorer)
+        services.deal_record(game_id=game.pk, data=made("A", 142), user=scorer)
     game.refresh_from_db()
     viewer_access = access_for(club=game.club, user=UserFactory())
     assert services.game_confirm_refusal(game=game, user=admin, access=viewer_access) is not None
@@ -104,7 +104,7 @@ def test_the_game_services_never_look_a_role_up(game, admin, scorer):
     from tests.games.conftest import made
 
     for _ in range(4):
-        services.deal_record(game=game, data=made("A", 142), user=scorer)
+        services.deal_record(game_id=game.pk, data=made("A", 142), user=scorer)
     game.refresh_from_db()
     assert services.game_confirm_refusal(game=game, user=admin) == services.CONFIRM_NOT_SEATED
     elsewhere = ClubFactory()

@@ -260,7 +260,7 @@ def test_deleting_the_club_removes_all_its_rows_and_keeps_the_accounts(client, a
     from clabber_league.games import services as game_services
     from tests.games.conftest import made
 
-    game_services.deal_record(game=game, data=made("A", 142))
+    game_services.deal_record(game_id=game.pk, data=made("A", 142))
     other = ClubFactory()
     kept = Player.objects.create(club=other, name="Someone Else")
     client.force_login(admin)

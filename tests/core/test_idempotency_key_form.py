@@ -67,7 +67,7 @@ def test_a_table_phones_key_is_not_cut_to_fit(phone, game):
 
 @pytest.mark.parametrize("key", BAD_KEYS.values(), ids=BAD_KEYS.keys())
 def test_a_correction_with_a_bad_key_is_refused_and_changes_nothing(phone, game, key):
-    deal = services.deal_record(game=game, data=made(a=100)).deal
+    deal = services.deal_record(game_id=game.pk, data=made(a=100)).deal
     history = DealRevision.objects.filter(game=game).count()
     answer = phone.put(
         _deals_url(game, deal.pk), made(a=90), format="json", HTTP_IDEMPOTENCY_KEY=key

@@ -119,7 +119,7 @@ def test_a_failing_handler_rolls_the_deal_back(game, scorer):
     game_changed.connect(broken)
     try:
         with pytest.raises(RuntimeError):
-            games.deal_record(game=game, data=made(), user=scorer)
+            games.deal_record(game_id=game.pk, data=made(), user=scorer)
     finally:
         game_changed.disconnect(broken)
     assert not Deal.objects.filter(game=game).exists()
@@ -135,7 +135,7 @@ def test_a_handler_hears_the_status_before_and_after(game, scorer):
 
     game_changed.connect(listen)
     try:
-        games.deal_record(game=game, data=made(), user=scorer)
+        games.deal_record(game_id=game.pk, data=made(), user=scorer)
     finally:
         game_changed.disconnect(listen)
     assert heard == [("in_progress", "in_progress")]

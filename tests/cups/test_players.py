@@ -46,7 +46,7 @@ def _win(game: Game, winner: str, *, admin, access) -> None:
     else:
         points = {side: 130 if side == winner else 10 for side in sides}
     games.deal_record(
-        game=game,
+        game_id=game.pk,
         data={"maker": winner, "trump": "hearts", "points": points, "last_trick": winner},
     )
     game.refresh_from_db()
@@ -179,7 +179,7 @@ def test_a_level_table_of_three_needs_a_deciding_game(club, admin, access):
     game = progress.tie_game_start(tie=table)
     # The maker (A, 50 with the last trick) is set; B and C both end on 56: level.
     games.deal_record(
-        game=game,
+        game_id=game.pk,
         data={
             "maker": "A",
             "trump": "hearts",

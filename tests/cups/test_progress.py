@@ -23,7 +23,7 @@ def _play(tie: Tie, winner: str, *, admin, access) -> Game:
     game = progress.tie_game_start(tie=tie)
     points = 142 if winner == "A" else 0
     games.deal_record(
-        game=game,
+        game_id=game.pk,
         data={
             "maker": winner,
             "trump": "hearts",
@@ -100,7 +100,7 @@ def test_a_level_game_keeps_the_tie_open_and_says_a_decider_is_needed(club, leag
         {"maker": "A", "trump": "hearts", "points": {"A": 76, "B": 76}, "last_trick": "A"},
         {"maker": "B", "trump": "hearts", "points": {"A": 76, "B": 76}, "last_trick": "B"},
     ):
-        games.deal_record(game=game, data=data)
+        games.deal_record(game_id=game.pk, data=data)
     game.refresh_from_db()
     assert (game.status, game.winner, game.scores) == ("finished", "tie", {"A": 162, "B": 162})
     games.game_confirm(game=game, user=admin, access=access)

@@ -71,5 +71,5 @@ def play_out(round_: Round) -> None:
         game = table.game
         while game.status == Game.Status.IN_PROGRESS:
             data = deal() if len(table.seats) == 4 else three_hand_deal()
-            games.deal_record(game=game, data=data)
+            games.deal_record(game_id=game.pk, data=data)
             game = Game.objects.get(pk=game.pk)

@@ -138,7 +138,7 @@ def test_the_live_ranking_counts_a_game_in_progress(api, club, members):
     for member in members[:4]:
         api.post(f"{base}/entries/", {"player": member.pk}, format="json")
     round_ = Round.objects.get(pk=api.post(f"{base}/rounds/", format="json").json()["id"])
-    games.deal_record(game=round_.tables.get().game, data=deal(a=142))
+    games.deal_record(game_id=round_.tables.get().game.pk, data=deal(a=142))
     ranking = api.get(f"{base}/ranking/").json()
     assert ranking["live"] is True
     assert sorted(line["points"] for line in ranking["lines"]) == [

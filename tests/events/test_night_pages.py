@@ -83,7 +83,7 @@ def test_the_live_fragment_shows_a_deal_soon_after_it_is_recorded(
     table = round_.tables.select_related("game").order_by("number").first()
     before = client.get(_url("display-live", night)).content.decode()
     assert 'data-deals="0"' in before
-    games.deal_record(game=table.game, data=deal(a=142))  # 152 + 10 last trick
+    games.deal_record(game_id=table.game.pk, data=deal(a=142))  # 152 + 10 last trick
     after = client.get(_url("display-live", night)).content.decode()
     assert 'data-deals="1"' in after
     assert '<b class="score">152</b>' in after
@@ -237,7 +237,7 @@ def test_hicks_are_counted_per_player_and_fill_the_pot(club, secretary, members)
     )
     round_ = _drawn(event, members[:4], secretary)
     table = round_.tables.select_related("game").get()
-    games.deal_record(game=table.game, data=deal(maker="A", a=40))  # A hicked
+    games.deal_record(game_id=table.game.pk, data=deal(maker="A", a=40))  # A hicked
     hicks = selectors.event_hicks(event)
     assert hicks == {table.seats[0]: 1, table.seats[2]: 1}
     money = selectors.event_money(event, to_member=True)

@@ -45,7 +45,7 @@ def _night(club, secretary, players):
     play_out(rounds.round_draw(event=event, user=secretary))
     second = rounds.round_draw(event=event, user=secretary)
     table = second.tables.select_related("game").first()
-    games.deal_record(game=table.game, data=deal())  # one table under way
+    games.deal_record(game_id=table.game.pk, data=deal())  # one table under way
     return event
 
 

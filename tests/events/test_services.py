@@ -276,7 +276,7 @@ def test_a_round_of_n_deals_ends_each_game_after_n_deals(club, members):
     game = table.game
     for _ in range(3):
         assert game.status == Game.Status.IN_PROGRESS  # 152 a deal: the target is no end
-        games.deal_record(game=game, data=deal())
+        games.deal_record(game_id=game.pk, data=deal())
         game = Game.objects.get(pk=game.pk)
     assert game.status == Game.Status.FINISHED and game.deal_count == 3 and game.winner == "A"
 
@@ -293,11 +293,11 @@ def test_time_called_finishes_every_game_after_its_deal_in_progress(club, member
     _check_in(event, members[:8])
     drawn = rounds.round_draw(event=event)
     first = drawn.tables.get(number=1).game
-    games.deal_record(game=first, data=deal())
+    games.deal_record(game_id=first.pk, data=deal())
     rounds.round_call_time(round_=drawn, user=secretary)
     for table in drawn.tables.select_related("game"):
         assert table.game.deal_limit == table.game.deal_count + 1
-    games.deal_record(game=Game.objects.get(pk=first.pk), data=deal())
+    games.deal_record(game_id=first.pk, data=deal())
     assert Game.objects.get(pk=first.pk).status == Game.Status.FINISHED
 
 

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 def _finish(game, user):
     for _ in range(4):
-        services.deal_record(game=game, data=made(a=142), user=user)
+        services.deal_record(game_id=game.pk, data=made(a=142), user=user)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
 
@@ -51,11 +51,11 @@ def test_abandoning_a_finished_game_takes_it_out_of_the_standings_and_stats(game
 
 
 def test_an_abandoned_game_takes_no_deal_and_cannot_be_abandoned_twice(game, scorer):
-    services.deal_record(game=game, data=made(), user=scorer)
+    services.deal_record(game_id=game.pk, data=made(), user=scorer)
     services.game_abandon(game=game, user=scorer)
     deal = game.deals.get()
     for call in (
-        lambda: services.deal_record(game=game, data=made(), user=scorer),
+        lambda: services.deal_record(game_id=game.pk, data=made(), user=scorer),
         lambda: services.deal_correct(deal=deal, data=made(a=90), user=scorer),
         lambda: services.deal_delete(deal=deal, user=scorer),
     ):
@@ -150,8 +150,8 @@ def test_the_api_abandons_with_the_same_service(game, scorer, viewer):
 def test_deleting_a_deal_from_the_page_asks_first_and_is_kept_in_the_history(
     client, game, scorer, viewer
 ):
-    services.deal_record(game=game, data=made(a=60, last="B"), user=scorer)
-    services.deal_record(game=game, data=made(a=100), user=scorer)
+    services.deal_record(game_id=game.pk, data=made(a=60, last="B"), user=scorer)
+    services.deal_record(game_id=game.pk, data=made(a=100), user=scorer)
     url = _page(game, "deal-delete", number=1)
     client.force_login(viewer)
     assert client.post(url).status_code == 403

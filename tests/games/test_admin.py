@@ -24,7 +24,7 @@ def superuser(db):
 @pytest.fixture
 def finished(game, scorer):
     for _ in range(4):
-        services.deal_record(game=game, data=made("A", 142), user=scorer)
+        services.deal_record(game_id=game.pk, data=made("A", 142), user=scorer)
     game.refresh_from_db()
     return game
 

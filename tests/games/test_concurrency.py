@@ -50,7 +50,10 @@ def test_twenty_scorers_recording_at_once_lose_and_duplicate_nothing(game, score
     def work(index: int) -> None:
         game_row = Game.objects.get(pk=game.pk)
         services.deal_record(
-            game=game_row, data=made("A", 20 + index), user=scorer, idempotency_key=f"deal-{index}"
+            game_id=game_row.pk,
+            data=made("A", 20 + index),
+            user=scorer,
+            idempotency_key=f"deal-{index}",
         )
 
     errors = _run_threads(20, work)
@@ -77,9 +80,7 @@ def test_the_same_deal_retried_from_many_threads_is_recorded_once(game, scorer):
     _postgres_only()
 
     def work(index: int) -> None:
-        services.deal_record(
-            game=Game.objects.get(pk=game.pk), data=made(), user=scorer, idempotency_key="one-deal"
-        )
+        services.deal_record(game_id=game.pk, data=made(), user=scorer, idempotency_key="one-deal")
 
     assert _run_threads(10, work) == []
     assert Deal.objects.filter(game=game).count() == 1

@@ -191,7 +191,7 @@ def _play_and_confirm(club, fixture, scorer, admin, number):
         user=scorer,
     )
     for _ in range(4):
-        services.deal_record(game=game, data=made("A", 142), user=scorer)
+        services.deal_record(game_id=game.pk, data=made("A", 142), user=scorer)
     return services.game_confirm(
         game=game, user=admin, access=access_for(club=game.club, user=admin)
     )

@@ -111,7 +111,7 @@ def test_the_rules_calculator_refuses_a_game_of_more_deals_than_the_cap():
 
 def test_the_score_sheet_renders_at_most_the_cap(client, game, scorer):
     for _ in range(3):
-        services.deal_record(game=game, data=made("A", 100), user=scorer)
+        services.deal_record(game_id=game.pk, data=made("A", 100), user=scorer)
     client.force_login(scorer)
     url = reverse("games:detail", kwargs={"club_slug": game.club.slug, "pk": game.pk})
     with override_settings(CLABBER_MAX_DEALS_PER_GAME=2):

@@ -33,7 +33,7 @@ def _club_night_game(club, names, rules="clabber"):
 
 def _finish(game, data):
     while game.status == Game.Status.IN_PROGRESS:
-        services.deal_record(game=game, data=data)
+        services.deal_record(game_id=game.pk, data=data)
         game = Game.objects.get(pk=game.pk)
     return game
 

@@ -132,7 +132,7 @@ def test_a_finished_game_and_one_in_progress_both_count(club, fixture, scorer):
     url = f"/api/clubs/{club.slug}/games/"
     game_id = api.post(url, _api_body(fixture), format="json").json()["id"]
     for _ in range(4):
-        services.deal_record(game=Game.objects.get(pk=game_id), data=made("A", 142), user=scorer)
+        services.deal_record(game_id=game_id, data=made("A", 142), user=scorer)
     assert Game.objects.get(pk=game_id).status == Game.Status.FINISHED
     assert api.post(url, {**_api_body(fixture), "number": 2}, format="json").status_code == 201
 

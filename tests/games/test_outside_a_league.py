@@ -36,7 +36,7 @@ def _night_game(club, seats, **kw):
 def _finish(game):
     """152 a deal for side A until the target ends the game."""
     while game.status == Game.Status.IN_PROGRESS:
-        services.deal_record(game=game, data=made("A", 142))
+        services.deal_record(game_id=game.pk, data=made("A", 142))
         game = Game.objects.get(pk=game.pk)
     return game
 
@@ -107,21 +107,21 @@ def test_a_player_of_another_club_cannot_sit(club, four):
 
 def test_a_round_of_n_deals_ends_after_the_nth_deal_and_the_side_ahead_wins(club, four):
     game = _night_game(club, four, deal_limit=2)
-    services.deal_record(game=game, data=made("A", 100))
+    services.deal_record(game_id=game.pk, data=made("A", 100))
     game.refresh_from_db()
     assert game.status == Game.Status.IN_PROGRESS
-    services.deal_record(game=game, data=made("A", 100))
+    services.deal_record(game_id=game.pk, data=made("A", 100))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.winner == "A"
     with pytest.raises(services.GameError) as caught:
-        services.deal_record(game=game, data=made("A", 100))
+        services.deal_record(game_id=game.pk, data=made("A", 100))
     assert caught.value.errors[0]["message"] == services.GAME_FINISHED
 
 
 def test_deleting_a_deal_of_a_game_ended_by_its_limit_opens_it_again(club, four):
     game = _night_game(club, four, deal_limit=1)
-    recorded = services.deal_record(game=game, data=made("A", 100))
+    recorded = services.deal_record(game_id=game.pk, data=made("A", 100))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     services.deal_delete(deal=recorded.deal)
@@ -137,11 +137,11 @@ def test_the_deal_limit_is_bounded(club, four):
 
 def test_time_called_finishes_the_game_after_the_deal_in_progress(club, four, admin):
     game = _night_game(club, four)
-    services.deal_record(game=game, data=made("A", 100))
+    services.deal_record(game_id=game.pk, data=made("A", 100))
     services.game_close(game=game, user=admin)
     game.refresh_from_db()
     assert game.status == Game.Status.IN_PROGRESS and game.deal_limit == 2
-    services.deal_record(game=game, data=made("A", 30))  # A is set: B scores 162 + ...
+    services.deal_record(game_id=game.pk, data=made("A", 30))  # A is set: B scores 162 + ...
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.winner == ("A" if game.score_a > game.score_b else "B")
@@ -150,7 +150,7 @@ def test_time_called_finishes_the_game_after_the_deal_in_progress(club, four, ad
 
 def test_time_called_between_deals_ends_the_game_at_once(club, four):
     game = _night_game(club, four)
-    services.deal_record(game=game, data=made("A", 100))
+    services.deal_record(game_id=game.pk, data=made("A", 100))
     services.game_close(game=game, after_deal_in_progress=False)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winner == "A"

@@ -89,10 +89,10 @@ def test_a_passed_out_deal_needs_nothing_else(client, game, scorer):
 
 
 def test_the_sheet_shows_XX_dash_check_and_W(client, game, scorer):
-    services.deal_record(game=game, data=made("A", 60, last="B"), user=scorer)  # A set: XX
-    services.deal_record(game=game, data=made("A", 152), user=scorer)  # B took nothing: "-"
+    services.deal_record(game_id=game.pk, data=made("A", 60, last="B"), user=scorer)  # A set: XX
+    services.deal_record(game_id=game.pk, data=made("A", 152), user=scorer)  # B took nothing: "-"
     for _ in range(3):  # A reaches 162 + 3 * 152 = 618
-        services.deal_record(game=game, data=made("A", 142), user=scorer)
+        services.deal_record(game_id=game.pk, data=made("A", 142), user=scorer)
     client.force_login(scorer)
     response = client.get(_url("detail", game))
     html = response.content.decode()
@@ -106,7 +106,7 @@ def test_the_sheet_shows_XX_dash_check_and_W(client, game, scorer):
 
 
 def test_the_correction_page_starts_from_the_recorded_deal(client, game, scorer):
-    services.deal_record(game=game, data=made("A", 100), maker_seat=2, user=scorer)
+    services.deal_record(game_id=game.pk, data=made("A", 100), maker_seat=2, user=scorer)
     client.force_login(scorer)
     response = client.get(_url("deal-edit", game, number=1))
     form = response.context["form"]

@@ -45,9 +45,9 @@ def _apply(game: Game, kind: str, seed: int, scorer) -> None:
     deals = list(game.deals.order_by("number"))
     try:
         if kind == "record":
-            services.deal_record(game=game, data=_deal(seed), user=scorer)
+            services.deal_record(game_id=game.pk, data=_deal(seed), user=scorer)
         elif kind == "tie":
-            services.deal_record(game=game, data=TIED, user=scorer)
+            services.deal_record(game_id=game.pk, data=TIED, user=scorer)
         elif kind == "correct" and deals:
             deal = deals[seed % len(deals)]
             services.deal_correct(deal=deal, data=TIED if seed % 2 else _deal(seed), user=scorer)
@@ -102,10 +102,10 @@ def test_the_kept_state_equals_re_scoring_every_deal(operations, game, scorer):
 
 def test_a_tied_deal_s_pot_goes_to_the_next_deal_recorded(game, scorer):
     Game.objects.filter(pk=game.pk).update(rules=RULES)
-    services.deal_record(game=game, data=TIED, user=scorer)
+    services.deal_record(game_id=game.pk, data=TIED, user=scorer)
     game.refresh_from_db()
     assert game.pot > 0 and (game.score_a, game.score_b) == (0, 0)
-    services.deal_record(game=game, data=made("A", 100), user=scorer)
+    services.deal_record(game_id=game.pk, data=made("A", 100), user=scorer)
     game.refresh_from_db()
     assert game.pot == 0
     assert game.score_a > 110  # the deal's own points and the pot
@@ -114,8 +114,8 @@ def test_a_tied_deal_s_pot_goes_to_the_next_deal_recorded(game, scorer):
 
 def test_a_game_stored_before_its_state_was_kept_works_it_out_from_its_deals(game, scorer):
     for _ in range(3):
-        services.deal_record(game=game, data=made(), user=scorer)
+        services.deal_record(game_id=game.pk, data=made(), user=scorer)
     Game.objects.filter(pk=game.pk).update(next_dealer=None, pot=0)
-    recorded = services.deal_record(game=game, data=made(), user=scorer)
+    recorded = services.deal_record(game_id=game.pk, data=made(), user=scorer)
     assert (recorded.deal.number, recorded.deal.dealer) == (4, 3)
     _assert_state_is_the_whole_game_s(game)

@@ -22,17 +22,17 @@ def _totals_row_label(client, game) -> str:
 
 
 def test_the_totals_row_of_a_game_in_progress_is_not_final(client, game, scorer):
-    services.deal_record(game=game, data=made("A", 100), user=scorer)
+    services.deal_record(game_id=game.pk, data=made("A", 100), user=scorer)
     client.force_login(scorer)
     assert _totals_row_label(client, game) == "Now"
     while game.status == "in_progress":
-        services.deal_record(game=game, data=made("A", 142), user=scorer)
+        services.deal_record(game_id=game.pk, data=made("A", 142), user=scorer)
         game.refresh_from_db()
     assert _totals_row_label(client, game) == "Final"
 
 
 def test_an_abandoned_game_has_no_final_totals(client, game, scorer):
-    services.deal_record(game=game, data=made("A", 100), user=scorer)
+    services.deal_record(game_id=game.pk, data=made("A", 100), user=scorer)
     services.game_abandon(game=game, user=scorer)
     client.force_login(scorer)
     assert _totals_row_label(client, game) == "When abandoned"

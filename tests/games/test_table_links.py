@@ -112,7 +112,7 @@ def test_a_scanned_link_opens_the_deal_entry_and_records_as_the_table(client, ga
 
 
 def test_the_phone_corrects_previews_and_deletes_deals_of_its_game(client, game, link):
-    services.deal_record(game=game, data=made(a=100))
+    services.deal_record(game_id=game.pk, data=made(a=100))
     _open(client, link)
     preview = client.post(_url("deal-preview", game), DEAL_FORM)
     assert preview.status_code == 200
@@ -251,7 +251,7 @@ def test_the_api_records_a_deal_with_the_table_header_once(game, link):
 
 def test_the_api_corrects_previews_and_reads_the_game(game, link):
     client = _table_client(link)
-    deal = services.deal_record(game=game, data=made(a=100)).deal
+    deal = services.deal_record(game_id=game.pk, data=made(a=100)).deal
     assert client.post(_deals_url(game, "deal-preview"), made(a=90)).status_code == 200
     assert client.put(_deals_url(game, "deal-detail", deal.pk), made(a=90)).status_code == 200
     game_url = reverse("game-detail", kwargs={"club_slug": game.club.slug, "pk": game.pk})

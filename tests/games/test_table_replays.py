@@ -52,7 +52,7 @@ def _history(game):
 
 
 def test_a_replayed_correction_answers_the_first_answer_and_writes_nothing(phone, game):
-    deal = services.deal_record(game=game, data=made(a=100)).deal
+    deal = services.deal_record(game_id=game.pk, data=made(a=100)).deal
     first = _put(phone, game, deal, made(a=90), "fix-1")
     later = _put(phone, game, deal, made(a=60), "fix-2")  # corrected again since
     history = _history(game)
@@ -65,8 +65,8 @@ def test_a_replayed_correction_answers_the_first_answer_and_writes_nothing(phone
 
 
 def test_the_same_key_with_another_correction_is_refused(phone, game):
-    deal = services.deal_record(game=game, data=made(a=100)).deal
-    other = services.deal_record(game=game, data=made(a=80)).deal
+    deal = services.deal_record(game_id=game.pk, data=made(a=100)).deal
+    other = services.deal_record(game_id=game.pk, data=made(a=80)).deal
     assert _put(phone, game, deal, made(a=90), "fix-1").status_code == 200
     history = _history(game)
     for target, body in [(deal, made(a=70)), (other, made(a=90))]:
@@ -78,7 +78,7 @@ def test_the_same_key_with_another_correction_is_refused(phone, game):
 
 
 def test_a_refused_correction_keeps_nothing_and_is_sent_again_with_its_key(phone, game):
-    deal = services.deal_record(game=game, data=made(a=100)).deal
+    deal = services.deal_record(game_id=game.pk, data=made(a=100)).deal
     refused = _put(phone, game, deal, made(a=400), "fix-1")
     fixed = _put(phone, game, deal, made(a=90), "fix-1")
     assert refused.status_code == 400
@@ -87,7 +87,7 @@ def test_a_refused_correction_keeps_nothing_and_is_sent_again_with_its_key(phone
 
 
 def test_a_replay_after_the_game_finished_answers_the_first_answer(phone, game):
-    deal = services.deal_record(game=game, data=made(a=100)).deal
+    deal = services.deal_record(game_id=game.pk, data=made(a=100)).deal
     first = _put(phone, game, deal, made(a=90), "fix-1")
     assert first.status_code == 200
     from clabber_league.games.models import Game
@@ -123,7 +123,7 @@ def test_the_table_phones_retry_answers_its_deal_after_a_correction(game, link):
 
 
 def test_the_daily_clean_up_forgets_a_corrections_key_past_its_retention(phone, game):
-    deal = services.deal_record(game=game, data=made(a=100)).deal
+    deal = services.deal_record(game_id=game.pk, data=made(a=100)).deal
     assert _put(phone, game, deal, made(a=90), "fix-old").status_code == 200
     assert _put(phone, game, deal, made(a=80), "fix-new").status_code == 200
     CorrectionKey.objects.filter(key="fix-old").update(

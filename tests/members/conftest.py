@@ -15,7 +15,7 @@ PIN = "4821"
 def finish(game, user, last_by=None) -> None:
     for number in range(4):
         by = last_by if last_by is not None and number == 3 else user
-        game_services.deal_record(game=game, data=made("A", 142), user=by)
+        game_services.deal_record(game_id=game.pk, data=made("A", 142), user=by)
     game.refresh_from_db()
 
 

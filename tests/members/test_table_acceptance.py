@@ -45,7 +45,7 @@ def seated(game, secretary):
 def _through_the_table_link(game, a: int = 142) -> None:
     """Every deal entered on the table link's phone (no account): no known side."""
     while Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
-        game_services.deal_record(game=game, data=made("A", a), at_table="3")
+        game_services.deal_record(game_id=game.pk, data=made("A", a), at_table="3")
     game.refresh_from_db()
 
 
@@ -188,7 +188,7 @@ def test_a_pin_of_the_side_that_entered_the_deals_is_refused(game, seated, club)
     seated[0].user = user
     seated[0].save()
     while Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
-        game_services.deal_record(game=game, data=made("A", 142), user=user)
+        game_services.deal_record(game_id=game.pk, data=made("A", 142), user=user)
     game.refresh_from_db()
     for seat, message in ((0, game_services.CONFIRM_TOUCHED), (2, game_services.CONFIRM_SAME_SIDE)):
         error = _refused(lambda seat=seat: _accept(game, seated[seat]))
@@ -233,7 +233,7 @@ def test_the_corrector_and_the_correctors_partner_are_refused(game, seated, club
 
 
 def test_a_pin_for_a_game_not_finished_is_refused(game, seated):
-    game_services.deal_record(game=game, data=made("A", 142), at_table="3")
+    game_services.deal_record(game_id=game.pk, data=made("A", 142), at_table="3")
     error = _refused(lambda: _accept(game, seated[1]))
     assert error == {"field": "game", "message": services.ACCEPT_NOT_FINISHED}
     assert not Acceptance.objects.exists() and not PinGuard.objects.exists()
@@ -285,7 +285,7 @@ def test_three_handed_each_other_side_accepts(club, secretary):
     game = game_services.game_start(club=club, seats=players, rules="clabber-3")
     three = {"maker": "A", "trump": "hearts", "points": {"A": 100, "B": 10, "C": 42}}
     while Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
-        game_services.deal_record(game=game, data={**three, "last_trick": "A"}, at_table="1")
+        game_services.deal_record(game_id=game.pk, data={**three, "last_trick": "A"}, at_table="1")
     game.refresh_from_db()
     for player, pin in zip(players[:2], ("1111", "2222"), strict=True):
         services.handover_confirm(game=game, player_id=player.pk, pin=pin)

@@ -298,7 +298,7 @@ def world(game, teams, division, club):
     from tests.factories import ClubFactory, MembershipFactory, UserFactory
 
     services.deal_record(
-        game=game,
+        game_id=game.pk,
         data={"maker": "A", "trump": "clubs", "points": {"A": 100, "B": 52}, "last_trick": "A"},
     )
     a, b = teams

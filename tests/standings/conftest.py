@@ -54,7 +54,7 @@ def play(division, home, away, deals, *, user, confirm_by=None, fixture=None, nu
     game = start(division, home, away, user=user, fixture=fixture, number=number)
     for deal in deals:
         seat = "ABC".index(deal["maker"]) if deal.get("maker") else None
-        services.deal_record(game=game, data=deal, maker_seat=seat, user=user)
+        services.deal_record(game_id=game.pk, data=deal, maker_seat=seat, user=user)
     game.refresh_from_db()
     if confirm_by is not None:
         game = services.game_confirm(

@@ -59,7 +59,7 @@ def test_two_tables_closing_one_fixture_at_once_both_count(division, teams, scor
     second = play(division, aces, bells, B_WINS[:3], user=scorer, fixture=fixture, number=2)
 
     def closer(game, deal):
-        return lambda: games.deal_record(game=Game.objects.get(pk=game.pk), data=deal, user=scorer)
+        return lambda: games.deal_record(game_id=game.pk, data=deal, user=scorer)
 
     assert _run_threads([closer(first, A_WINS[0]), closer(second, B_WINS[0])]) == []
     aces_row = TeamStanding.objects.get(team=aces)
@@ -105,7 +105,7 @@ def test_a_merge_and_a_deal_at_the_same_moment_both_count(division, teams, score
         player_merge(source=twin, target=tom, user=admin)
 
     def close():
-        games.deal_record(game=Game.objects.get(pk=table.pk), data=A_WINS[0], user=scorer)
+        games.deal_record(game_id=table.pk, data=A_WINS[0], user=scorer)
 
     assert _run_threads([merge, close]) == []
     # Whichever went first, the numbers agree with a recomputation.

@@ -180,7 +180,7 @@ def test_the_games_at_the_table_show_each_sides_running_score(
     aces, bells, dads, mules = teams
     first = start(division, aces, bells, user=scorer)
     start(division, dads, mules, user=scorer)
-    services.deal_record(game=first, data=made("A", 100), user=scorer)
+    services.deal_record(game_id=first.pk, data=made("A", 100), user=scorer)
     client.force_login(viewer)
     live = client.get(_url("division", division)).context["live"]
     assert [game.pk for game in live] == sorted(game.pk for game in live)

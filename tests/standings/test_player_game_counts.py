@@ -31,7 +31,7 @@ def test_the_leaderboard_and_the_players_page_count_the_same_games(
         )
         while game.status == Game.Status.IN_PROGRESS:
             games.deal_record(
-                game=game,
+                game_id=game.pk,
                 data={
                     "maker": "A",
                     "trump": "hearts",

@@ -52,7 +52,7 @@ def _apply(game: Game, kind: str, seed: int, *, scorer, admin) -> None:
     try:
         if kind == "record":
             games.deal_record(
-                game=game, data=_deal(seed)[0], maker_seat=_deal(seed)[1], user=scorer
+                game_id=game.pk, data=_deal(seed)[0], maker_seat=_deal(seed)[1], user=scorer
             )
         elif kind == "finish":
             for step in range(60):
@@ -60,7 +60,7 @@ def _apply(game: Game, kind: str, seed: int, *, scorer, admin) -> None:
                 if game.status != Game.Status.IN_PROGRESS:
                     break
                 data, seat = _deal(seed + step)
-                games.deal_record(game=game, data=data, maker_seat=seat, user=scorer)
+                games.deal_record(game_id=game.pk, data=data, maker_seat=seat, user=scorer)
         elif kind == "correct" and deals:
             data, seat = _deal(seed)
             deal = deals[seed % len(deals)]

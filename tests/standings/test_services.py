@@ -74,7 +74,7 @@ def test_a_correction_that_reopens_a_finished_game_takes_it_out_again(division, 
     assert standing(aces) == dict.fromkeys(TeamStanding.COUNTERS, 0)
     assert not StandingContribution.objects.exists()
     assert not PlayerGameStat.objects.filter(game=game).exists()
-    games.deal_record(game=game, data=made("A", 142), user=scorer)
+    games.deal_record(game_id=game.pk, data=made("A", 142), user=scorer)
     assert standing(aces)["games_won"] == 1
     assert standings_differences() == []
 
@@ -83,7 +83,7 @@ def test_a_correction_that_changes_the_winner_moves_the_result(division, teams, 
     aces, bells = teams[:2]
     game = play(division, aces, bells, [*A_WINS[:3], made("B", 10, last="B")], user=scorer)
     # 456 + 10 = 466 for A after four deals: still open; a fifth finishes it for A.
-    games.deal_record(game=game, data=made("A", 142), user=scorer)
+    games.deal_record(game_id=game.pk, data=made("A", 142), user=scorer)
     assert standing(aces)["games_won"] == 1
     first = game.deals.get(number=1)
     games.deal_correct(deal=first, data=made("A", 60, last="B"), user=scorer)  # now set
@@ -152,7 +152,7 @@ def test_recording_at_the_table_costs_the_standings_no_query(
     from clabber_league.standings.services.write_through import standings_game_changed
 
     game = start(division, *teams[:2], user=scorer)
-    games.deal_record(game=game, data=made(), user=scorer)
+    games.deal_record(game_id=game.pk, data=made(), user=scorer)
     game = type(game).objects.get(pk=game.pk)
     with django_assert_num_queries(0):
         standings_game_changed(game=game, status_before=game.status)

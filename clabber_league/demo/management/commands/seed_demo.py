@@ -179,7 +179,9 @@ class Command(BaseCommand):
                     maker_seat = rng.choice(
                         [s for s in range(4) if ruleset.sides[s % 2] == deal["maker"]]
                     )
-                game_services.deal_record(game=game, data=deal, maker_seat=maker_seat, user=scorer)
+                game_services.deal_record(
+                    game_id=game.pk, data=deal, maker_seat=maker_seat, user=scorer
+                )
                 game.refresh_from_db()
                 if game.status != Game.Status.IN_PROGRESS:
                     break
@@ -234,6 +236,8 @@ class Command(BaseCommand):
                 maker_seat = rng.choice(
                     [s for s in range(ruleset.players) if ruleset.sides[s % sides] == deal["maker"]]
                 )
-            game_services.deal_record(game=game, data=deal, maker_seat=maker_seat, user=scorer)
+            game_services.deal_record(
+                game_id=game.pk, data=deal, maker_seat=maker_seat, user=scorer
+            )
             game.refresh_from_db()
             dealer = game_services.next_dealer_seat(game=game)
