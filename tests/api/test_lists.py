@@ -138,7 +138,7 @@ def test_updated_since_lists_only_the_games_and_fixtures_changed_since(
     fixtures = client.get(f"{_base(club)}/fixtures/", since).json()["results"]
     assert [f["id"] for f in fixtures] == [new_fixture.pk]
     # A deal recorded since lists its game, whatever the game's own row says.
-    services.deal_record(game=old_game, data=made(), maker_seat=0, user=scorer)
+    services.deal_record(game_id=old_game.pk, data=made(), maker_seat=0, user=scorer)
     Game.objects.filter(pk=old_game.pk).update(updated_at=then - dt.timedelta(days=1))
     games = client.get(f"{_base(club)}/games/", since).json()["results"]
     assert {g["id"] for g in games} == {old_game.pk, new_game.pk}
@@ -149,11 +149,11 @@ def test_updated_since_lists_only_the_games_and_fixtures_changed_since(
 
 
 def test_updated_since_lists_the_deals_recorded_or_corrected_since(club, game, scorer, division):
-    services.deal_record(game=game, data=made(), maker_seat=0, user=scorer)
+    services.deal_record(game_id=game.pk, data=made(), maker_seat=0, user=scorer)
     first = game.deals.get()
     game.deals.update(updated_at=timezone.now() - dt.timedelta(hours=1))
     moment = timezone.now() - dt.timedelta(minutes=1)
-    services.deal_record(game=game, data=made("B", 40, last="B"), maker_seat=1, user=scorer)
+    services.deal_record(game_id=game.pk, data=made("B", 40, last="B"), maker_seat=1, user=scorer)
     client = _client(scorer)
     since = {"updated_since": moment.isoformat()}
     deals = client.get(f"{_base(club)}/games/{game.pk}/deals/", since).json()["results"]
@@ -197,14 +197,14 @@ def test_a_game_and_its_sheet_answer_304_until_a_deal_is_recorded(club, game, sc
     client = _client(scorer)
 
     def record() -> None:
-        services.deal_record(game=game, data=made(), maker_seat=0, user=scorer)
+        services.deal_record(game_id=game.pk, data=made(), maker_seat=0, user=scorer)
 
     _round_trip(client, f"{_base(club)}/games/{game.pk}/", record)
     _round_trip(client, f"{_base(club)}/games/{game.pk}/deals/", record)
 
 
 def test_a_correction_changes_the_sheets_etag(club, game, scorer):
-    services.deal_record(game=game, data=made(), maker_seat=0, user=scorer)
+    services.deal_record(game_id=game.pk, data=made(), maker_seat=0, user=scorer)
     client = _client(scorer)
 
     def correct() -> None:
@@ -222,13 +222,13 @@ def test_the_standings_and_leaderboards_answer_304_until_a_result_changes_them(
     game = play(division, home, away, A_WINS[:3], user=scorer)
 
     def finish() -> None:
-        services.deal_record(game=game, data=made("A", 142), maker_seat=0, user=scorer)
+        services.deal_record(game_id=game.pk, data=made("A", 142), maker_seat=0, user=scorer)
 
     _round_trip(client, f"{_base(club)}/standings/{division.pk}/", finish)
     second = play(division, home, away, A_WINS[:3], user=scorer, number=2)
 
     def finish_second() -> None:
-        services.deal_record(game=second, data=made("A", 142), maker_seat=0, user=scorer)
+        services.deal_record(game_id=second.pk, data=made("A", 142), maker_seat=0, user=scorer)
 
     _round_trip(client, f"{_base(club)}/leaderboards/players/", finish_second)
 
