@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from clabber_league.clubs.models import Player
 from clabber_league.core import rows as hand_written
-from clabber_league.core.dbrouter import read_connection
+from clabber_league.core.store import read_connection
 from clabber_league.games.models import Deal, Game, GameSeat, GameSide
 from clabber_league.leagues.models import Division, Season, Team
 from clabber_league.scheduling.models import Fixture
