@@ -46,15 +46,3 @@ def connection_of_its_own(alias: str) -> Any:
 def close_thread_connection() -> None:
     """Close this thread's connection (a thread of one's own ends with it)."""
     connection.close()
-
-
-def sequences_reset(models: list[Any]) -> None:
-    """After rows were inserted with their own ids, the next id the database hands out
-    must come after them (PostgreSQL's sequences; SQLite's AUTOINCREMENT does it itself)."""
-    from django.core.management.color import no_style
-
-    statements = connection.ops.sequence_reset_sql(no_style(), models)
-    if statements:
-        with connection.cursor() as cursor:
-            for sql in statements:
-                cursor.execute(sql)
