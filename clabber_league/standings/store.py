@@ -326,6 +326,9 @@ class BoardRows:
         joins, names = _BOARD_NAMES[self.board]
         where = ""
         if groups is not None:
+            groups = list(groups)
+            if not groups:
+                return []
             where = "WHERE " + " OR ".join(
                 f"({_TENTHS} = {int(tenths)} AND s.games = {int(games)})"
                 for tenths, games in groups

@@ -32,7 +32,7 @@ def _load(games: QuerySet[Game], parts: PartsReader | None = None) -> dict[int, 
     games = games.annotate(
         fixture_planned=F("fixture__games_planned"), fixture_round=F("fixture__round_number")
     ).order_by("pk")
-    return _load_rows(list(games), parts or store.game_parts)
+    return _load_rows(list(games), parts)
 
 
 #: Reads the sides, seats and deals of games, as ``store.game_parts`` does (the check
@@ -40,14 +40,15 @@ def _load(games: QuerySet[Game], parts: PartsReader | None = None) -> dict[int, 
 PartsReader = Callable[..., list[tuple]]
 
 
-def _load_rows(games: list[Game], parts: PartsReader = store.game_parts) -> dict[int, GameInfo]:
+def _load_rows(games: list[Game], parts: PartsReader | None = None) -> dict[int, GameInfo]:
     """:func:`_load` for game rows already read (the write-through is handed the locked
     game): their sides, seats and (for counted games) deals in one query."""
     infos = {g.pk: GameInfo(game=g) for g in sorted(games, key=lambda g: g.pk)}
     if not infos:
         return infos
     counted = [pk for pk, info in infos.items() if info.counts]
-    for kind, game_id, text, ref, number, maker, data, result in parts(
+    read = parts or store.game_parts
+    for kind, game_id, text, ref, number, maker, data, result in read(
         game_ids=list(infos), counted=counted
     ):
         info = infos[game_id]
