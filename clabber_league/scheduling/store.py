@@ -104,7 +104,7 @@ class ProgressWriter:
         if self.side is None:
             if not kernel.in_transaction():
                 ScheduleRun.objects.filter(pk=self.run_id).update(
-                    progress=percent, message=message, heartbeat_at=at
+                    progress=percent, message=message[:300], heartbeat_at=at
                 )
             return
         table = ScheduleRun._meta.db_table
