@@ -64,13 +64,15 @@ from typing import IO, Any
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.color import no_style
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import DatabaseError, connection, models, transaction
+from django.db import DatabaseError, models, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 
 from clabber_league import __version__
 from clabber_league.clubs.models import Club
+from clabber_league.core import store as kernel
+
+from . import store
 
 FORMAT = "clabber-league-club-backup"
 FORMAT_VERSION = 2
@@ -245,11 +247,10 @@ def club_export(
     hashes out: an account restored from such a file sets its password by email."""
     # A transaction of its own reads one snapshot (REPEATABLE READ must be its first
     # statement); inside a caller's transaction (a test's, say) that one is the snapshot.
-    own_transaction = not connection.in_atomic_block
+    own_transaction = not kernel.in_transaction()
     with transaction.atomic():
-        if own_transaction and connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        if own_transaction:
+            store.snapshot_read_only()
         return _export(club, out, progress, passwords)
 
 
@@ -684,7 +685,7 @@ def _club_import(
         model._default_manager.filter(pk=state.new_ids[model][old_pk]).update(
             **{attname: state.new_ids[target][old]}
         )
-    _reset_sequences(state.kept)
+    store.sequences_reset(state.kept)
     if not state.new_ids[Club]:
         raise BackupError(NOT_A_BACKUP)
     if len(state.new_ids[Club]) != 1:
@@ -727,7 +728,7 @@ class _TableLoader:
         if self.keeping and model._default_manager.filter(pk__in=old_pks).exists():
             self.keeping = False
             # The database's next ids must come after those kept so far (PostgreSQL).
-            _reset_sequences([model] if model in state.kept else [])
+            store.sequences_reset([model] if model in state.kept else [])
         objs = [self._object(row) for row in batch]
         if self.rekey is not None and not all(self.rekey(obj, state) for obj in objs):
             # A key names a row the backup did not hold: recompute the standings instead
@@ -877,16 +878,6 @@ REKEYED: dict[str, Callable[[Any, _Import], bool]] = {
     "standings.playergamestat": lambda obj, state: True,
     "standings.partnershipgamestat": _rekey_partnership,
 }
-
-
-def _reset_sequences(models_: Iterable[type[models.Model]]) -> None:
-    """After rows were inserted with their own ids, the next id the database hands out
-    must come after them (PostgreSQL's sequences; SQLite's AUTOINCREMENT does it itself)."""
-    statements = connection.ops.sequence_reset_sql(no_style(), list(models_))
-    if statements:
-        with connection.cursor() as cursor:
-            for sql in statements:
-                cursor.execute(sql)
 
 
 def _rebuild_derived(club: Club) -> None:

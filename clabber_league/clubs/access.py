@@ -28,17 +28,13 @@ caller read the club's pages of that game and score it (``ClubAccess.table``): t
 that take a grant are only those of the granted game, so "score" means "score this game".
 """
 
-import functools
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import connection
 from django.http import Http404
 
-from clabber_league.core import rows
-
+from . import store
 from .models import Club, Membership, Role
 
 Need = Literal["read", "member", "play", "score", "manage"]
@@ -177,44 +173,5 @@ def club_access(
     return access
 
 
-@functools.cache
-def _club_sql() -> str:
-    return (
-        f"SELECT {', '.join(club_columns())} FROM {Club._meta.db_table} c "
-        f"LEFT JOIN {Membership._meta.db_table} m ON m.club_id = c.id AND m.user_id = %s "
-        "WHERE c.slug = %s"
-    )
-
-
-def club_columns() -> list[str]:
-    """The columns of the club (``c``) and of a membership in it (``m``), in the order
-    :func:`club_from_row` takes them; for a query that joins them to another table."""
-    return rows.columns(Club, "c") + rows.columns(Membership, "m")
-
-
-def club_from_row(values: Sequence[Any]) -> tuple[Club | None, Membership | None]:
-    """The club and membership of :func:`club_columns`' values (each None where its row was
-    not found), the membership's club set (no query to reach it)."""
-    width = len(Club._meta.concrete_fields)
-    if values[_pk_index(Club)] is None:  # no such club
-        return None, None
-    club = rows.instance(Club, values[:width])
-    if values[width + _pk_index(Membership)] is None:
-        return club, None
-    membership = rows.instance(Membership, values[width:])
-    membership.club = club  # already here: no query to reach it
-    return club, membership
-
-
-@functools.cache
-def _pk_index(model: type[Club] | type[Membership]) -> int:
-    return list(model._meta.concrete_fields).index(model._meta.pk)
-
-
 def _club_with_membership(slug: str, user_id: int | None) -> tuple[Club | None, Membership | None]:
-    with connection.cursor() as cursor:
-        cursor.execute(_club_sql(), [user_id, slug])
-        row = cursor.fetchone()
-    if row is None:
-        return None, None
-    return club_from_row(row)
+    return store.club_with_membership(slug=slug, user_id=user_id)

@@ -22,23 +22,19 @@ before any 404.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.db import connection
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
 from rest_framework.authtoken.models import Token
 
-from clabber_league.core import rows
 from clabber_league.core.throttling import RATE_KEY_ATTRIBUTE
 
-from . import tokens
-from .access import ClubFound, club_columns, club_from_row
-from .models import ApiToken, Club, Membership
+from . import store, tokens
+from .access import ClubFound
+from .models import ApiToken
 
 #: Where the club and membership read with the token wait for ``ClubScopedMixin``.
 FOUND_ATTRIBUTE = "club_found"
@@ -80,20 +76,13 @@ class ClubTokenAuthentication(TokenAuthentication):
             return self._api_token(request, slug, key)
         if slug is None or self.get_model() is not Token:
             return super().authenticate_credentials(key)
-        with connection.cursor() as cursor:
-            cursor.execute(_token_sql(), [slug, key])
-            row = cursor.fetchone()
-        if row is None:
+        found_row = store.token_with_club(key=key, slug=slug)
+        if found_row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
-        user_model = get_user_model()
-        token_width = len(Token._meta.concrete_fields)
-        user_width = len(user_model._meta.concrete_fields)
-        token = rows.instance(Token, row[:token_width])
-        user = rows.instance(user_model, row[token_width : token_width + user_width])
-        token.user = user
+        token, club, membership = found_row
+        user = token.user
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
-        club, membership = club_from_row(row[token_width + user_width :])
         found = ClubFound(slug=slug, user_id=user.pk, club=club, membership=membership)
         setattr(request, FOUND_ATTRIBUTE, found)
         return user, token
@@ -101,7 +90,6 @@ class ClubTokenAuthentication(TokenAuthentication):
     def _api_token(self, request: Any, slug: str | None, key: str) -> tuple[Any, ApiToken]:
         """A member's API token by its digest (with the club and membership on a club's
         URL, one statement); it counts its own rate limit and when it was last used."""
-        user_model = get_user_model()
         if slug is None:
             token = ApiToken.objects.select_related("user").filter(digest=tokens.digest(key))
             token = token.first()
@@ -109,20 +97,14 @@ class ClubTokenAuthentication(TokenAuthentication):
                 raise exceptions.AuthenticationFailed(_("Invalid token."))
             user = token.user
         else:
-            with connection.cursor() as cursor:
-                cursor.execute(_api_token_sql(), [slug, tokens.digest(key)])
-                row = cursor.fetchone()
-            if row is None:
+            found_row = store.api_token_with_club(digest=tokens.digest(key), slug=slug)
+            if found_row is None:
                 raise exceptions.AuthenticationFailed(_("Invalid token."))
-            token_width = len(ApiToken._meta.concrete_fields)
-            user_width = len(user_model._meta.concrete_fields)
-            token = rows.instance(ApiToken, row[:token_width])
-            user = rows.instance(user_model, row[token_width : token_width + user_width])
-            token.user = user
+            token, club, membership = found_row
+            user = token.user
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         if slug is not None:
-            club, membership = club_from_row(row[token_width + user_width :])
             found = ClubFound(slug=slug, user_id=user.pk, club=club, membership=membership)
             setattr(request, FOUND_ATTRIBUTE, found)
         if request is not None:  # each token its own rate limit (core.throttling)
@@ -157,36 +139,3 @@ def _club_slug(request: Any) -> str | None:
     kwargs = (getattr(request, "parser_context", None) or {}).get("kwargs") or {}
     slug = kwargs.get("club_slug")
     return slug if isinstance(slug, str) else None
-
-
-@functools.cache
-def _token_sql() -> str:
-    """The token by its key, its user, the club by slug and the user's membership in it; no
-    row for an unknown key, the club's and membership's columns null where there are none."""
-    user = get_user_model()._meta
-    token_user = Token._meta.get_field("user").column
-    select = rows.columns(Token, "t") + rows.columns(get_user_model(), "u") + club_columns()
-    return (
-        f"SELECT {', '.join(select)} FROM {Token._meta.db_table} t "
-        f"JOIN {user.db_table} u ON u.{user.pk.column} = t.{token_user} "
-        f"LEFT JOIN {Club._meta.db_table} c ON c.slug = %s "
-        f"LEFT JOIN {Membership._meta.db_table} m "
-        f"ON m.club_id = c.id AND m.user_id = t.{token_user} "
-        f"WHERE t.{Token._meta.pk.column} = %s"
-    )
-
-
-@functools.cache
-def _api_token_sql() -> str:
-    """As :func:`_token_sql`, for a member's API token found by its digest."""
-    user = get_user_model()._meta
-    token_user = ApiToken._meta.get_field("user").column
-    select = rows.columns(ApiToken, "t") + rows.columns(get_user_model(), "u") + club_columns()
-    return (
-        f"SELECT {', '.join(select)} FROM {ApiToken._meta.db_table} t "
-        f"JOIN {user.db_table} u ON u.{user.pk.column} = t.{token_user} "
-        f"LEFT JOIN {Club._meta.db_table} c ON c.slug = %s "
-        f"LEFT JOIN {Membership._meta.db_table} m "
-        f"ON m.club_id = c.id AND m.user_id = t.{token_user} "
-        f"WHERE t.digest = %s"
-    )

@@ -18,8 +18,8 @@ this router. A read goes to the replica only when all of these hold:
   deal sees it in the table at once, whatever the replica's lag.
 
 Everything else (writes, the rest of the site, Celery tasks, management commands)
-uses the primary. Hand-written statements read through ``read_connection()``, which
-follows the same rule. Migrations run on the primary only (the replica follows it).
+uses the primary. Hand-written statements read through ``core.store.read_connection()``,
+which follows the same rule. Migrations run on the primary only (the replica follows it).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS
 from django.http import HttpRequest, HttpResponse
 
 PIN_COOKIE = "clabber_primary"
@@ -52,11 +52,6 @@ def read_alias() -> str:
     if alias and _replica_reads.get() and not _wrote.get():
         return alias
     return DEFAULT_DB_ALIAS
-
-
-def read_connection() -> Any:
-    """The connection for a hand-written read statement (``with read_connection().cursor()``)."""
-    return connections[read_alias()]
 
 
 class ReplicaRouter:

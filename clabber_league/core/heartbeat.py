@@ -17,8 +17,9 @@ import logging
 import threading
 from typing import Any
 
-from django.db import connection
 from django.utils import timezone
+
+from . import store
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +35,7 @@ QUEUED_STALE = dt.timedelta(minutes=1)
 
 def beats() -> bool:
     """Whether running tasks beat on this database."""
-    return connection.vendor == "postgresql"
+    return store.is_postgresql()
 
 
 def stopped(
@@ -70,15 +71,13 @@ class Heartbeat:
             self.thread.start()
 
     def _beat(self) -> None:
-        from django.db import connection as own  # this thread's connection
-
         try:
             while not self.stop.wait(HEARTBEAT_EVERY):
                 self.queryset.update(**{self.field: timezone.now()})
         except Exception:  # a lost beat only makes the work look stopped sooner
             logger.warning("%s stopped", self.name, exc_info=True)
         finally:
-            own.close()
+            store.close_thread_connection()  # this thread's own
 
     def close(self) -> None:
         self.stop.set()

@@ -18,12 +18,10 @@ game; the loser ``points_loss`` and none.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db import connection
 from django.db.models import Q, QuerySet
 
 from clabber_league.clubs.models import Club
@@ -35,6 +33,7 @@ from clabber_league.leagues.results import (
     fixture_result,
 )
 
+from . import store
 from .models import Fixture, LeagueNight, ScheduleConfig, ScheduleRun, SkipDate
 
 
@@ -109,34 +108,17 @@ def fixture_result_of(fixture: Fixture, games: Iterable[GameRow], points: Points
 
 def fixture_games(*, fixture: Fixture) -> list[GameRow]:
     """The games started for one fixture, in the order they were started: one statement,
-    written once (``core.rows``; it runs on every deal that finishes a fixture's game),
-    each game joined to its sides that have a team."""
-    with connection.cursor() as cursor:
-        cursor.execute(_fixture_games_sql(), [fixture.pk])
-        found = cursor.fetchall()
+    of the store (``store.fixture_game_rows``; it runs on every deal that finishes a
+    fixture's game), each game joined to its sides that have a team."""
     games: dict[int, GameRow] = {}
-    for pk, fixture_id, status, winner, played_on, side, team_id in found:
+    for pk, fixture_id, status, winner, played_on, side, team_id in store.fixture_game_rows(
+        fixture_id=fixture.pk
+    ):
         if pk not in games:
-            if isinstance(played_on, str):  # SQLite hands a raw SELECT's date as text
-                played_on = dt.date.fromisoformat(played_on)
             games[pk] = GameRow(pk, fixture_id, status, winner, played_on, {})
         if side is not None:
             games[pk].teams[side] = team_id
     return list(games.values())
-
-
-@functools.cache
-def _fixture_games_sql() -> str:
-    # The games app sits above this one: its tables are reached through the relations.
-    game = Fixture._meta.get_field("games").related_model
-    side = game._meta.get_field("sides").related_model
-    q = connection.ops.quote_name
-    return (
-        "SELECT g.id, g.fixture_id, g.status, g.winner, g.played_on, s.side, s.team_id "
-        f"FROM {q(game._meta.db_table)} g LEFT JOIN {q(side._meta.db_table)} s "
-        "ON s.game_id = g.id AND s.team_id IS NOT NULL "
-        "WHERE g.fixture_id = %s ORDER BY g.id, s.side"
-    )
 
 
 def kept_fixture_ids(*, division: Division) -> set[int]:

@@ -8,7 +8,6 @@ match points; one more counts the results not yet confirmed, when there are any.
 from __future__ import annotations
 
 import bisect
-import functools
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
@@ -16,18 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.cache import cache
-from django.db import connection
 from django.db.models import Max, QuerySet, Sum
 from django.utils import timezone
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.clubs.privacy import shown
-from clabber_league.core import rows as hand_written
-from clabber_league.core.dbrouter import read_connection
-from clabber_league.games.models import Game, GameSide
 from clabber_league.leagues.models import Division, Season, Team
-from clabber_league.scheduling.models import Fixture
 
+from . import store
 from .contributions import zero_counters
 from .models import (
     DEFAULT_TIEBREAKERS,
@@ -53,22 +48,13 @@ def division_list(*, club: Club) -> QuerySet[Division]:
 def division_get(*, club: Club, pk: int) -> Division:
     """One division of the club with its season and tiebreakers; DoesNotExist otherwise.
 
-    One statement written once (``core.rows``): every view of the standings, page or API,
-    starts here, and the ORM's building of this query cost more CPU than the table's own."""
-    pk = int(pk)
-    if not 0 < pk <= hand_written.MAX_ID:  # no row has it (nor can the database be asked)
+    One statement of the store (``store.division_row``): every view of the standings, page
+    or API, starts here, and the ORM's building of this query cost more CPU than the
+    table's own."""
+    found = store.division_row(club_id=club.pk, pk=int(pk))
+    if found is None:
         raise Division.DoesNotExist("Division matching query does not exist.")
-    with read_connection().cursor() as cursor:
-        cursor.execute(_division_get_sql(), [club.pk, pk])
-        row = cursor.fetchone()
-    if row is None:
-        raise Division.DoesNotExist("Division matching query does not exist.")
-    division_width = len(Division._meta.concrete_fields)
-    season_width = len(Season._meta.concrete_fields)
-    division = hand_written.instance(Division, row[:division_width])
-    season = hand_written.instance(Season, row[division_width : division_width + season_width])
-    rules_values = row[division_width + season_width :]
-    rules = hand_written.instance(TiebreakerRules, rules_values) if rules_values[0] else None
+    division, season, rules = found
     Division._meta.get_field("season").set_cached_value(division, season)
     Division._meta.get_field("club").set_cached_value(division, club)
     # None: ``division.tiebreaker_rules`` raises RelatedObjectDoesNotExist, as after
@@ -77,21 +63,6 @@ def division_get(*, club: Club, pk: int) -> Division:
     if rules is not None:
         TiebreakerRules._meta.get_field("division").set_cached_value(rules, division)
     return division
-
-
-@functools.cache
-def _division_get_sql() -> str:
-    select = (
-        hand_written.columns(Division, "d")
-        + hand_written.columns(Season, "s")
-        + hand_written.columns(TiebreakerRules, "t")
-    )
-    return (
-        f"SELECT {', '.join(select)} FROM {Division._meta.db_table} d "
-        f"JOIN {Season._meta.db_table} s ON s.id = d.season_id "
-        f"LEFT JOIN {TiebreakerRules._meta.db_table} t ON t.division_id = d.id "
-        "WHERE d.club_id = %s AND d.id = %s"
-    )
 
 
 def division_tiebreakers(division: Division) -> list[str]:
@@ -115,42 +86,6 @@ class Table:
     points: dict[str, int] = field(default_factory=dict)
     #: The cache key of its order (``table_key``): equal keys, equal lines.
     key: str = ""
-
-
-@functools.cache
-def _table_sql(*, head_to_head: bool) -> str:
-    """One query for a division's table: its teams with their aggregate rows (kind 0) and,
-    when the league breaks ties head-to-head, the match results between every two teams
-    level on match points (kind 1: team, opponent, won, tied, lost)."""
-    team, standing = Team._meta.db_table, TeamStanding._meta.db_table
-    counters = ", ".join(f"s.{name}" for name in Counters.COUNTERS)
-    sql = (
-        f"SELECT 0, t.id, NULL, t.name, t.carried_points, {counters} FROM {team} t "
-        f"LEFT JOIN {standing} s ON s.team_id = t.id "
-        "WHERE t.club_id = %(club)s AND t.division_id = %(division)s"
-    )
-    if not head_to_head:
-        return sql
-    contribution = StandingContribution._meta.db_table
-    padding = ", NULL" * (len(Counters.COUNTERS) - 3)
-
-    def points(alias: str) -> str:  # a team's match points, with those it carried over
-        return (
-            f"({alias}.matches_won * %(win)s + {alias}.matches_tied * %(tie)s"
-            f" + {alias}.matches_lost * %(loss)s + t{alias}.carried_points)"
-        )
-
-    return (
-        f"{sql} UNION ALL "
-        "SELECT 1, c.team_id, c.opponent_id, NULL, NULL, SUM(c.matches_won), "
-        f"SUM(c.matches_tied), SUM(c.matches_lost){padding} FROM {contribution} c "
-        f"JOIN {standing} a ON a.team_id = c.team_id "
-        f"JOIN {standing} b ON b.team_id = c.opponent_id "
-        f"JOIN {team} ta ON ta.id = c.team_id "
-        f"JOIN {team} tb ON tb.id = c.opponent_id "
-        "WHERE c.club_id = %(club)s AND c.division_id = %(division)s "
-        f"AND {points('a')} = {points('b')} GROUP BY c.team_id, c.opponent_id"
-    )
 
 
 def _line(
@@ -180,12 +115,12 @@ def standings_table(*, division: Division) -> Table:
     """
     points = season_points(division.season)
     tiebreakers = division_tiebreakers(division)
-    with read_connection().cursor() as cursor:
-        cursor.execute(
-            _table_sql(head_to_head="head_to_head" in tiebreakers),
-            {"club": division.club_id, "division": division.pk, **points},
-        )
-        rows = cursor.fetchall()
+    rows = store.table_rows(
+        club_id=division.club_id,
+        division_id=division.pk,
+        points=points,
+        head_to_head="head_to_head" in tiebreakers,
+    )
     key = table_key(tiebreakers, points, rows)
     ordered = cache.get(key)
     if ordered is None:
@@ -243,27 +178,7 @@ def unconfirmed_games(*, division: Division, lines: list[Line]) -> int:
     standings page polls it every 10 s on a league night)."""
     if not any(line.counters["games_unconfirmed"] for line in lines):
         return 0
-    with read_connection().cursor() as cursor:
-        cursor.execute(
-            _unconfirmed_sql(),
-            {
-                "club": division.club_id,
-                "division": division.pk,
-                "finished": Game.Status.FINISHED.value,
-            },
-        )
-        return cursor.fetchone()[0]
-
-
-@functools.cache
-def _unconfirmed_sql() -> str:
-    game, side = Game._meta.db_table, GameSide._meta.db_table
-    return (
-        f"SELECT COUNT(*) FROM {game} g "
-        "WHERE g.club_id = %(club)s AND g.division_id = %(division)s "
-        "AND g.status = %(finished)s "
-        f"AND EXISTS (SELECT 1 FROM {side} s WHERE s.game_id = g.id AND s.team_id IS NOT NULL)"
-    )
+    return store.unconfirmed_count(club_id=division.club_id, division_id=division.pk)
 
 
 @dataclass
@@ -286,17 +201,9 @@ class DivisionNow:
 def division_now(*, division: Division) -> DivisionNow:
     """The division's games in progress and its league-night flag: one query, written once
     (the standings page reads it on every refresh)."""
-    with read_connection().cursor() as cursor:
-        cursor.execute(
-            _now_sql(),
-            {
-                "club": division.club_id,
-                "division": division.pk,
-                "in_progress": Game.Status.IN_PROGRESS.value,
-                "today": connection.ops.adapt_datefield_value(timezone.localdate()),
-            },
-        )
-        rows = cursor.fetchall()
+    rows = store.division_now_rows(
+        club_id=division.club_id, division_id=division.pk, today=timezone.localdate()
+    )
     games: dict[int, LiveGame] = {}
     tonight = False
     for game_id, side, team, a, b, c, deals, night in rows:
@@ -307,31 +214,6 @@ def division_now(*, division: Division) -> DivisionNow:
         score = {"A": a, "B": b, "C": c}.get(side) or 0
         live.sides.append((side, team or f"Side {side}", score))
     return DivisionNow(live=list(games.values()), tonight=tonight)
-
-
-@functools.cache
-def _now_sql() -> str:
-    """Each side of each game in progress (game, side, team, the three scores, deals so
-    far), then one row whose last column says whether a game was played or a fixture is due
-    today; the sides in game and side order."""
-    game, side, team = Game._meta.db_table, GameSide._meta.db_table, Team._meta.db_table
-    fixture = Fixture._meta.db_table
-    return (
-        "SELECT * FROM ("
-        "SELECT g.id, s.side, t.name, g.score_a, g.score_b, g.score_c, g.deal_count, "
-        "NULL AS night "
-        f"FROM {side} s JOIN {game} g ON g.id = s.game_id "
-        f"LEFT JOIN {team} t ON t.id = s.team_id "
-        "WHERE g.club_id = %(club)s AND g.division_id = %(division)s "
-        "AND g.status = %(in_progress)s "
-        "UNION ALL "
-        "SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
-        f"(EXISTS (SELECT 1 FROM {game} p WHERE p.club_id = %(club)s "
-        "AND p.division_id = %(division)s AND p.played_on = %(today)s) "
-        f"OR EXISTS (SELECT 1 FROM {fixture} f WHERE f.club_id = %(club)s "
-        "AND f.division_id = %(division)s AND f.date = %(today)s))"
-        ") now ORDER BY 1, 2"
-    )
 
 
 # --- charts ----------------------------------------------------------------------------------
@@ -485,54 +367,9 @@ def _place_key(games: int, wins: int, points: int, deals: int, name: str) -> tup
     return (-(_pct(wins, games) or 0), -games, -(_per(points, deals) or 0), name)
 
 
-#: Above this many games a win % rounded in SQL (``_TENTHS``) may differ from Python's
+#: Above this many games a win % rounded in SQL (``store._TENTHS``) may differ from Python's
 #: rounding of the float (a tie 2000 games can hold); such a board is ordered in Python.
 EXACT_GAMES = 2000
-
-#: A board row's win % in tenths, as ``_pct`` rounds it (half to even) for fewer than
-#: ``EXACT_GAMES`` games, from integer columns ``wins`` and ``games`` (no ``%``: the
-#: drivers' placeholders): q = 1000 w div g, r its remainder.
-_Q = "(1000 * s.wins / s.games)"
-_R = f"(1000 * s.wins - {_Q} * s.games)"
-_TENTHS = (
-    f"CASE WHEN s.games = 0 THEN 0 ELSE {_Q} + CASE WHEN 2 * {_R} > s.games OR "
-    f"(2 * {_R} = s.games AND {_Q} - ({_Q} / 2) * 2 = 1) THEN 1 ELSE 0 END END"
-)
-
-
-@dataclass(frozen=True)
-class _Board:
-    """How one board is read from the totals: the columns naming its row (``ident``),
-    the joins and columns for its names, and how a row is built from them."""
-
-    board: str
-    ident: tuple[str, ...]
-    joins: str
-    names: tuple[str, ...]
-
-
-def _q(name: str) -> str:
-    return connection.ops.quote_name(name)
-
-
-_SUM_SQL = ", ".join(
-    f"{'MAX' if name == 'best_meld' else 'SUM'}(t.{_q(column)}) AS {_q(name)}"
-    for name, column in (
-        ("games", "games"),
-        ("wins", "won"),
-        ("ties", "tied"),
-        ("losses", "lost"),
-        ("deals", "deals"),
-        ("points", "points"),
-        ("calls", "calls"),
-        ("calls_made", "calls_made"),
-        ("calls_set", "calls_set"),
-        ("melds", "melds"),
-        ("meld_deals", "meld_deals"),
-        ("best_meld", "best_meld"),
-        ("reneges", "reneges"),
-    )
-)
 
 
 class Leaderboard(Sequence):
@@ -546,28 +383,16 @@ class Leaderboard(Sequence):
     Groups fetched once are kept, so the chart's top 12 on the first page cost nothing
     more. Iterating reads every row at once (the API and the CSV). Django's ``Paginator``
     pages it as it is. A board with a row of ``EXACT_GAMES`` games or more is read and
-    ordered whole in Python (see ``_TENTHS``).
+    ordered whole in Python (see ``store._TENTHS``).
     """
 
-    def __init__(self, spec: _Board, *, club: Club, season: Season | None, to_member: bool):
-        self._spec, self._to_member = spec, to_member
-        where = f"t.club_id = %s AND t.{_q('board')} = %s"
-        self._params: list[Any] = [club.pk, spec.board]
-        if season is not None:
-            where += " AND t.season_id = %s"
-            self._params.append(season.pk)
-        idents = ", ".join(f"t.{c}" for c in spec.ident)
-        self._sums = (
-            f"SELECT {idents}, {_SUM_SQL} FROM {_q(LeaderboardTotal._meta.db_table)} t "
-            f"WHERE {where} GROUP BY {idents}"
+    def __init__(self, board: str, *, club: Club, season: Season | None, to_member: bool):
+        self._board, self._to_member = board, to_member
+        self._ident = len(store.BOARD_IDENT[board])
+        self._query = store.BoardRows(
+            board=board, club_id=club.pk, season_id=season.pk if season is not None else None
         )
-        with read_connection().cursor() as cursor:
-            cursor.execute(
-                f"SELECT {_TENTHS}, s.games, COUNT(*) FROM ({self._sums}) s "
-                "GROUP BY 1, 2 ORDER BY 1 DESC, 2 DESC",
-                self._params,
-            )
-            self._groups = [tuple(row) for row in cursor.fetchall()]
+        self._groups = self._query.groups()
         self._starts = [0]
         for *_, count in self._groups:
             self._starts.append(self._starts[-1] + count)
@@ -608,27 +433,14 @@ class Leaderboard(Sequence):
         row = self._read[group][position - self._starts[group]]
         return {**row, "place": position + 1}
 
-    def _select(self, where: str) -> list[tuple]:
-        spec = self._spec
-        sql = (
-            f"SELECT {_TENTHS}, s.* , {', '.join(spec.names)} FROM ({self._sums}) s "
-            f"{spec.joins} {where}"
-        )
-        with read_connection().cursor() as cursor:
-            cursor.execute(sql, self._params)
-            return cursor.fetchall()
-
     def _fetch(self, groups: list[int]) -> None:
         """Read the rows of these groups (one query) and order each."""
-        clauses = " OR ".join(
-            f"({_TENTHS} = {int(self._groups[g][0])} AND s.games = {int(self._groups[g][1])})"
-            for g in groups
-        )
-        self._store(self._select(f"WHERE {clauses}"), {self._groups[g][:2]: g for g in groups})
+        fetched = self._query.rows([self._groups[g][:2] for g in groups])
+        self._store(fetched, {self._groups[g][:2]: g for g in groups})
 
     def _read_whole(self) -> None:
         """Every row at once, ordered in Python (the API, the CSV, a very long career)."""
-        rows = [self._row(r) for r in self._select("")]
+        rows = [self._row(r) for r in self._query.rows()]
         rows.sort(key=lambda r: r["order"])
         self._read = {0: rows}
         self._groups, self._starts = [(None, None, len(rows))], [0, len(rows)]
@@ -638,7 +450,7 @@ class Leaderboard(Sequence):
     def _store(self, fetched: list[tuple], group_of: dict[tuple, int]) -> None:
         by_group: dict[int, list[dict[str, Any]]] = {g: [] for g in group_of.values()}
         for raw in fetched:
-            by_group[group_of[(raw[0], raw[len(self._spec.ident) + 1])]].append(self._row(raw))
+            by_group[group_of[(raw[0], raw[self._ident + 1])]].append(self._row(raw))
         for group, rows in by_group.items():
             rows.sort(key=lambda r: r["order"])
             for row in rows:
@@ -647,14 +459,14 @@ class Leaderboard(Sequence):
 
     def _row(self, raw: tuple) -> dict[str, Any]:
         """A board row from one fetched row: tenths, ident columns, the sums, the names."""
-        n = len(self._spec.ident)
+        n = self._ident
         ident, sums, names = (
             raw[1 : 1 + n],
             raw[1 + n : 1 + n + len(STAT_SUMS)],
             raw[1 + n + len(STAT_SUMS) :],
         )
         numbers = dict(zip(STAT_SUMS, (int(v) for v in sums), strict=True))
-        if self._spec.board == LeaderboardTotal.Board.PLAYERS:
+        if self._board == LeaderboardTotal.Board.PLAYERS:
             name, public, mu, sigma = names
             shown_name = shown(name, public, to_member=self._to_member)
             rating = round(mu - 3 * sigma, 2) if mu is not None else None
@@ -674,28 +486,6 @@ class Leaderboard(Sequence):
         return row
 
 
-_PLAYER = _q(Player._meta.db_table)
-_PLAYERS_BOARD = _Board(
-    board=LeaderboardTotal.Board.PLAYERS,
-    ident=("player_1_id",),
-    joins=(
-        f"JOIN {_PLAYER} p ON p.id = s.player_1_id "
-        f"LEFT JOIN {_q(PlayerRating._meta.db_table)} r ON r.player_id = s.player_1_id"
-    ),
-    names=("p.name", "p.name_public", "r.mu", "r.sigma"),
-)
-_PARTNERSHIPS_BOARD = _Board(
-    board=LeaderboardTotal.Board.PARTNERSHIPS,
-    ident=("key", "player_1_id", "player_2_id", "player_3_id"),
-    joins=(
-        f"JOIN {_PLAYER} p1 ON p1.id = s.player_1_id "
-        f"LEFT JOIN {_PLAYER} p2 ON p2.id = s.player_2_id "
-        f"LEFT JOIN {_PLAYER} p3 ON p3.id = s.player_3_id"
-    ),
-    names=("p1.name", "p1.name_public", "p2.name", "p2.name_public", "p3.name", "p3.name_public"),
-)
-
-
 def player_leaderboard(
     *, club: Club, season: Season | None = None, to_member: bool = True
 ) -> Leaderboard:
@@ -703,7 +493,7 @@ def player_leaderboard(
     totals (a row per player and division, however many games): one query for the board's
     groups, one for the rows read. Names as shown to a member of the club (``to_member``)
     or to anyone (``clubs.privacy``)."""
-    return Leaderboard(_PLAYERS_BOARD, club=club, season=season, to_member=to_member)
+    return Leaderboard(store.PLAYERS, club=club, season=season, to_member=to_member)
 
 
 def partnership_leaderboard(
@@ -711,7 +501,7 @@ def partnership_leaderboard(
 ) -> Leaderboard:
     """Per partnership (the same two or three players on one side), best first: as
     ``player_leaderboard``."""
-    return Leaderboard(_PARTNERSHIPS_BOARD, club=club, season=season, to_member=to_member)
+    return Leaderboard(store.PARTNERSHIPS, club=club, season=season, to_member=to_member)
 
 
 def leaderboard_chart(rows: Sequence[dict[str, Any]], *, top: int = 12) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from django.utils import timezone
 from clabber_league.games import services as game_services
 from clabber_league.games.models import Game
 from clabber_league.leagues.services import VENUE_OTHER_CLUB
-from clabber_league.scheduling import bulk, planning, selectors
+from clabber_league.scheduling import planning, selectors, store
 from clabber_league.scheduling.models import Fixture, LeagueNight, ScheduleRun
 from clabber_league.scheduling.services import ScheduleError
 from clabber_league.scheduling.services.fixture_changes import (
@@ -183,7 +183,7 @@ def test_a_failure_partway_through_inserting_leaves_no_fixture(
     before = sorted(Fixture.objects.values_list("id", "round_number", "home_id", "away_id"))
     assert first.state == "done" and len(before) == 15
 
-    real_write = bulk.write_fixtures
+    real_write = store.write_fixtures
 
     def write_then_fail(placements, **kwargs):
         def some_then_boom():
@@ -194,7 +194,7 @@ def test_a_failure_partway_through_inserting_leaves_no_fixture(
 
         return real_write(some_then_boom(), **kwargs)
 
-    monkeypatch.setattr(bulk, "write_fixtures", write_then_fail)
+    monkeypatch.setattr(store, "write_fixtures", write_then_fail)
     run = generate(division)
     assert run.state == ScheduleRun.State.FAILED
     assert run.message == RUN_FAILED.format(detail="RuntimeError: disk full")

@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clabber_league.leagues.models import Team, TeamMember
-from clabber_league.standings import selectors
+from clabber_league.standings import selectors, store
 from tests.factories import DivisionFactory, SeasonFactory, TeamFactory
 
 from .conftest import A_WINS, B_WINS, made, play
@@ -223,7 +223,7 @@ def test_the_database_rounds_a_win_percentage_as_the_page_shows_it():
     records = [(w, g) for g in [*range(1, 130), 400, 1600, 1984, 1999] for w in range(g + 1)]
     values = ", ".join(f"({w}, {g})" for w, g in records)
     records_sql = f"SELECT column1 AS wins, column2 AS games FROM (VALUES {values}) v"
-    sql = f"SELECT {selectors._TENTHS} FROM ({records_sql}) s"
+    sql = f"SELECT {store._TENTHS} FROM ({records_sql}) s"
     with connection.cursor() as cursor:
         cursor.execute(sql)
         tenths = [row[0] for row in cursor.fetchall()]

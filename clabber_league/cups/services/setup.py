@@ -39,8 +39,8 @@ from clabber_league.standings.models import PlayerRating
 
 from .. import bracket as planner
 from ..models import Cup, Entrant, Stage, Tie
+from ..store import write_rows
 from . import CupError
-from .bulk import write_rows
 
 MAX_ENTRANTS = 1024
 NAME_TAKEN = "The club already has a cup of this name."
@@ -396,7 +396,7 @@ def _seed_from(cup: Cup, candidates: list[Candidate], seeding: str) -> None:
         notes.append("Seeded in the order the entrants were given.")
     Entrant.objects.filter(cup=cup).delete()
     # Plain rows, no instances: a 1,024-entrant cup's go in one COPY on PostgreSQL
-    # (``bulk.write_rows``).
+    # (``store.write_rows``).
     is_team = cup.entrant_kind == Cup.Kind.TEAMS
     write_rows(
         Entrant,
@@ -530,7 +530,7 @@ def cup_draw(*, cup: Cup) -> Cup:
     # result (the seeds of round 1, the byes let through, a reset not needed void): what
     # ``progress.cup_sync`` would make of them, so it is not run (nor the ties read back).
     # The rows are plain tuples, not instances, and go in one COPY on PostgreSQL
-    # (``bulk.write_rows``).
+    # (``store.write_rows``).
     seeded = dict(cup.entrants.values_list("seed", "pk"))
     start = planner.advance(plan, {})
 

@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 
 from clabber_league.clubs.models import Club
 from clabber_league.core.errors import CONFLICT
+from clabber_league.core.store import in_transaction
 
 from .. import adapters, store
 from ..models import Deal, Game
@@ -112,7 +113,7 @@ def deal_record(
         key=idempotency_key or None,
         fingerprint=idempotency_fingerprint if idempotency_key else "",
     )
-    if transaction.get_connection().in_atomic_block and not request.key:
+    if in_transaction() and not request.key:
         # Inside the caller's transaction: every check comes before the first write, so a
         # refused deal leaves that transaction as it was, and no savepoint is needed.
         return _deal_record(request)

@@ -9,19 +9,17 @@ change waits for a generation running and the other way round.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 
-from clabber_league.core import rows
 from clabber_league.core.errors import CONFLICT, conflict
-from clabber_league.leagues.models import Division, Season, Team, Venue
+from clabber_league.leagues.models import Division, Team, Venue
 from clabber_league.leagues.results import Points
 from clabber_league.leagues.services import VENUE_OTHER_CLUB
 
-from .. import selectors
+from .. import selectors, store
 from ..hooks import fixture_changed, night_bookings
 from ..models import Fixture, ScheduleConfig
 from . import ScheduleError
@@ -379,26 +377,13 @@ def fixture_result_update(*, fixture_id: int) -> Fixture:
 
 
 def _locked_with_points(fixture_id: int) -> tuple[Fixture, Points]:
-    """The fixture, its row locked, and its season's points: one statement written once
-    (``core.rows``); ``Fixture.DoesNotExist`` when there is none."""
-    with connection.cursor() as cursor:
-        cursor.execute(_locked_with_points_sql(connection.vendor), [fixture_id])
-        row = cursor.fetchone()
-    if row is None:
+    """The fixture, its row locked, and its season's points (``store``: one statement);
+    ``Fixture.DoesNotExist`` when there is none."""
+    found = store.fixture_locked_with_points(fixture_id=fixture_id)
+    if found is None:
         raise Fixture.DoesNotExist("Fixture matching query does not exist.")
-    *values, win, tie, loss = row
-    return rows.instance(Fixture, values), Points(win=win, tie=tie, loss=loss)
-
-
-@functools.cache
-def _locked_with_points_sql(vendor: str) -> str:
-    return (
-        f"SELECT {', '.join(rows.columns(Fixture, 'f'))}, s.points_win, s.points_tie, "
-        f"s.points_loss FROM {Fixture._meta.db_table} f "
-        f"JOIN {Division._meta.db_table} d ON d.id = f.division_id "
-        f"JOIN {Season._meta.db_table} s ON s.id = d.season_id "
-        f"WHERE f.id = %s{rows.for_update('f')}"
-    )
+    fixture, win, tie, loss = found
+    return fixture, Points(win=win, tie=tie, loss=loss)
 
 
 def fixtures_team_withdrawn(*, team: Team, on: dt.date, user: Any = None) -> None:

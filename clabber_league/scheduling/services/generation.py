@@ -20,14 +20,13 @@ there it jumps from "planning" to done.
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import logging
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clabber_league.clubs.locale import club_today
@@ -36,7 +35,7 @@ from clabber_league.core.errors import CONFLICT
 from clabber_league.leagues.models import Division, Venue
 from clabber_league.leagues.services import GAMES_PER_FIXTURE, VENUE_OTHER_CLUB, division_update
 
-from .. import bulk, planning, selectors
+from .. import planning, selectors, store
 from ..hooks import night_bookings
 from ..models import Fixture, ScheduleConfig, ScheduleRun, ScheduleVenue, SkipDate
 from . import ScheduleError
@@ -139,7 +138,7 @@ def _is_stale(run: ScheduleRun, now: dt.datetime) -> bool:
     if not run.is_active:
         return False
     last = run.heartbeat_at or run.started_at or run.created_at
-    if run.state == ScheduleRun.State.RUNNING and connection.vendor == "postgresql":
+    if run.state == ScheduleRun.State.RUNNING and heartbeat.beats():
         return now - last > HEARTBEAT_STALE  # its worker beats while it lives
     return now - last > STALE_AFTER
 
@@ -207,41 +206,22 @@ def _heartbeat(run_id: int) -> heartbeat.Heartbeat:
 
 
 class _Progress:
-    """Writes a run's progress on a connection of its own, so it is seen at once even while
+    """Writes a run's progress (``store.ProgressWriter``), so it is seen at once even while
     the generating transaction is still open. SQLite (one writer) gets no mid-run updates."""
 
     def __init__(self, run_id: int) -> None:
-        self.run_id = run_id
         self.last = -1
-        self.side = None
-        if connection.vendor == "postgresql":
-            wrapper = connections[DEFAULT_DB_ALIAS]
-            settings_dict = copy.deepcopy(wrapper.settings_dict)
-            self.side = type(wrapper)(settings_dict, alias="scheduling-progress")
+        self.writer = store.ProgressWriter(run_id)
 
     def __call__(self, percent: int, message: str) -> None:
         percent = max(0, min(99, percent))
         if percent == self.last:
             return
         self.last = percent
-        now = timezone.now()
-        if self.side is None:
-            if not connection.in_atomic_block:
-                ScheduleRun.objects.filter(pk=self.run_id).update(
-                    progress=percent, message=message, heartbeat_at=now
-                )
-            return
-        table = ScheduleRun._meta.db_table
-        with self.side.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {table} SET progress = %s, message = %s, heartbeat_at = %s "
-                "WHERE id = %s AND state = %s",
-                [percent, message[:300], now, self.run_id, ScheduleRun.State.RUNNING],
-            )
+        self.writer.write(percent=percent, message=message, at=timezone.now())
 
     def close(self) -> None:
-        if self.side is not None:
-            self.side.close()
+        self.writer.close()
 
 
 def schedule_run_execute(*, run_id: int, today: dt.date | None = None) -> ScheduleRun:
@@ -452,7 +432,7 @@ def _write(
     def on_batch(written: int) -> None:
         progress(10 + int(85 * written / total), f"Writing fixtures: {written:,} of {total:,}.")
 
-    created = bulk.write_fixtures(
+    created = store.write_fixtures(
         spanned(),
         club_id=division.club_id,
         division_id=division.pk,

@@ -4,18 +4,17 @@ division) both compute with it."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection
 from django.db.models import F, QuerySet
 
-from clabber_league.games.models import Deal, Game, GameSeat, GameSide
+from clabber_league.games.models import Game
 from clabber_league.leagues.models import Division
 from clabber_league.scheduling.models import Fixture
 
+from .. import store
 from ..contributions import (
     GameInfo,
     forfeit_contributions,
@@ -27,45 +26,31 @@ from ..contributions import (
 from ..models import Counters
 
 
-def _load(games: QuerySet[Game]) -> dict[int, GameInfo]:
+def _load(games: QuerySet[Game], parts: PartsReader | None = None) -> dict[int, GameInfo]:
     """Games with their sides, seats and (for counted games) deals: two queries."""
     # Only the two fixture columns we need, not the whole row: scheduling owns that table.
     games = games.annotate(
         fixture_planned=F("fixture__games_planned"), fixture_round=F("fixture__round_number")
     ).order_by("pk")
-    return _load_rows(list(games))
+    return _load_rows(list(games), parts)
 
 
-def _load_rows(games: list[Game]) -> dict[int, GameInfo]:
+#: Reads the sides, seats and deals of games, as ``store.game_parts`` does (the check
+#: passes the ORM's ``reference.game_parts`` instead).
+PartsReader = Callable[..., list[tuple]]
+
+
+def _load_rows(games: list[Game], parts: PartsReader | None = None) -> dict[int, GameInfo]:
     """:func:`_load` for game rows already read (the write-through is handed the locked
     game): their sides, seats and (for counted games) deals in one query."""
     infos = {g.pk: GameInfo(game=g) for g in sorted(games, key=lambda g: g.pk)}
     if not infos:
         return infos
     counted = [pk for pk, info in infos.items() if info.counts]
-    q = connection.ops.quote_name
-    branches, params = [], []
-    if counted:  # first: its JSON columns give the union's types (a NULL would be text)
-        fields = ", ".join(q(name) for name in ("outcome", "maker_seat", "number", "maker"))
-        branches.append(
-            f"SELECT 2, game_id, {fields}, {q('data')}, {q('result')} "
-            f"FROM {q(Deal._meta.db_table)} WHERE game_id IN ({', '.join(['%s'] * len(counted))})"
-        )
-        params += counted
-    ids = ", ".join(["%s"] * len(infos))
-    branches.append(
-        f"SELECT 0, game_id, side, team_id, NULL, NULL, NULL, NULL "
-        f"FROM {q(GameSide._meta.db_table)} WHERE game_id IN ({ids})"
-    )
-    branches.append(
-        f"SELECT 1, game_id, side, player_id, seat, NULL, NULL, NULL "
-        f"FROM {q(GameSeat._meta.db_table)} WHERE game_id IN ({ids})"
-    )
-    params += [*infos, *infos]
-    with connection.cursor() as cursor:
-        cursor.execute(" UNION ALL ".join(branches) + " ORDER BY 1, 2, 5", params)
-        rows = cursor.fetchall()
-    for kind, game_id, text, ref, number, maker, data, result in rows:
+    read = parts or store.game_parts
+    for kind, game_id, text, ref, number, maker, data, result in read(
+        game_ids=list(infos), counted=counted
+    ):
         info = infos[game_id]
         if kind == 0:
             info.sides[text] = ref
@@ -79,17 +64,11 @@ def _load_rows(games: list[Game]) -> dict[int, GameInfo]:
                     "outcome": text,
                     "maker": maker,
                     "maker_seat": ref,
-                    "data": _json(data),
-                    "result": _json(result),
+                    "data": data,
+                    "result": result,
                 }
             )
     return infos
-
-
-def _json(value: Any) -> Any:
-    """A JSON column read by a raw query: text on SQLite (and as Django has psycopg load
-    it), already decoded otherwise."""
-    return json.loads(value) if isinstance(value, str) else value
 
 
 @dataclass
@@ -187,9 +166,14 @@ def _stat_rows(info: GameInfo) -> tuple[dict[int, dict], dict[str, dict]]:
 
 
 def _compute(
-    games: QuerySet[Game], season_of: dict[int, int], fixtures: QuerySet[Fixture]
+    games: QuerySet[Game],
+    season_of: dict[int, int],
+    fixtures: QuerySet[Fixture],
+    parts: PartsReader | None = None,
 ) -> Computed:
-    infos = _load(games)
+    """Everything stored, recomputed from ``games`` and the forfeits of ``fixtures``;
+    ``parts`` reads the games' sides, seats and deals (default: the store)."""
+    infos = _load(games, parts)
     out = Computed()
     matches: dict[str, list[GameInfo]] = {}
     for info in infos.values():
@@ -220,7 +204,7 @@ def _season_of(division_ids: Iterable[int]) -> dict[int, int]:
 
 
 #: The columns of a contribution besides its club, division, team and match.
-CONTRIBUTION_FIELDS = (*Counters.COUNTERS, "opponent_id", "played_on", "fixture_id", "round_number")
+CONTRIBUTION_FIELDS = store.CONTRIBUTION_FIELDS
 
 
 def _contribution_fields(row: dict[str, Any]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from clabber_league.games.models import Game, GameSide
 from clabber_league.leagues.models import Division
 from clabber_league.scheduling.models import Fixture
 
+from .. import reference
 from ..contributions import zero_counters
 from ..models import (
     Counters,
@@ -40,13 +41,17 @@ def _stat_values(row: Any) -> dict[str, Any]:
 
 
 def standings_differences(*, division: Division | None = None) -> list[str]:
-    """Where the stored aggregates differ from a full recomputation (empty: they agree)."""
+    """Where the stored aggregates differ from a full recomputation (empty: they agree).
+
+    The recomputation reads the games through the ORM (``reference``), not through the
+    store's hand-written statements, so a fault in one of them shows here."""
     out: list[str] = []
     for div in _divisions(division):
         computed = _compute(
             Game.objects.filter(division=div),
             _season_of([div.pk]),
             Fixture.objects.filter(division=div),
+            parts=reference.game_parts,
         )
         label = f"division {div.pk} ({div.name})"
         out.extend(_moved(div, label))

@@ -21,29 +21,19 @@ whatever games it may have.
 
 from __future__ import annotations
 
-import datetime
-import functools
 from typing import Any
 
-from django.db import connection, transaction
-from django.utils import timezone
+from django.db import transaction
 
-from clabber_league.core import rows as hand_written
 from clabber_league.games.models import Game
 from clabber_league.leagues.results import game_counts
 from clabber_league.scheduling.models import Fixture
 
+from .. import store
 from ..contributions import GameInfo, match_key, zero_counters
-from ..models import (
-    Counters,
-    PartnershipGameStat,
-    PlayerGameStat,
-    StandingContribution,
-    TeamStanding,
-)
+from ..models import Counters, PartnershipGameStat, PlayerGameStat, StandingContribution
 from ..ratings import ratings_game_confirmed
 from .matches import (
-    CONTRIBUTION_FIELDS,
     FIXTURE_FIELDS,
     _contribution_fields,
     _forfeit_rows,
@@ -52,69 +42,7 @@ from .matches import (
     _match_rows,
     _stat_rows,
 )
-from .totals import (
-    LINE_COLUMNS,
-    PARTNERSHIP_COLUMNS,
-    PLAYER_COLUMNS,
-    line_insert,
-    totals_deltas,
-    totals_settle,
-    totals_upsert,
-)
-
-
-def _apply_deltas(deltas: dict[int, dict[str, int]], rows: dict[int, dict[str, Any]]) -> None:
-    """Add each team's difference to its standing row, created when missing: one
-    ``INSERT ... ON CONFLICT (team) DO UPDATE SET x = x + excluded.x`` (PostgreSQL and
-    SQLite), its rows in team order so two writers lock them in one order (no deadlock).
-    A new row takes the club and division of the match (``rows``, else the stored
-    contribution the team loses), as ``standings_rebuild`` files it."""
-    if not deltas:
-        return
-    table = TeamStanding._meta.db_table
-    q = connection.ops.quote_name
-    names = Counters.COUNTERS
-    columns = ["team_id", "club_id", "division_id", "updated_at", *names]
-    now = timezone.now()
-    params: list[Any] = []
-    for team_id in sorted(deltas):
-        row = rows[team_id]
-        params += [team_id, row["club_id"], row["division_id"], now]
-        params += [deltas[team_id].get(name, 0) for name in names]
-    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    changes = ", ".join(f"{q(n)} = {q(table)}.{q(n)} + excluded.{q(n)}" for n in names)
-    sql = (
-        f"INSERT INTO {q(table)} ({', '.join(q(c) for c in columns)}) "
-        f"VALUES {', '.join([one] * len(deltas))} "
-        f"ON CONFLICT ({q('team_id')}) DO UPDATE SET {changes}, "
-        f"{q('updated_at')} = excluded.{q('updated_at')}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-
-
-def _old_lines(game_id: int) -> tuple[list[dict], list[dict]]:
-    """The game's stored leaderboard lines, player lines and partnership lines: one query."""
-    q = connection.ops.quote_name
-    line = ", ".join(q(c) for c in LINE_COLUMNS)
-    sql = (
-        f"SELECT 0, {line}, player_id, seat, NULL, NULL, NULL, NULL "
-        f"FROM {q(PlayerGameStat._meta.db_table)} WHERE game_id = %s UNION ALL "
-        f"SELECT 1, {line}, NULL, NULL, {q('key')}, player_1_id, player_2_id, player_3_id "
-        f"FROM {q(PartnershipGameStat._meta.db_table)} WHERE game_id = %s"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id, game_id])
-        rows = cursor.fetchall()
-    players, sides = [], []
-    for kind, *values in rows:
-        row = dict(zip((*LINE_COLUMNS, *PLAYER_COLUMNS, *PARTNERSHIP_COLUMNS), values, strict=True))
-        if isinstance(row["played_on"], str):  # SQLite hands a raw SELECT's date as text
-            row["played_on"] = datetime.date.fromisoformat(row["played_on"])
-        own = PLAYER_COLUMNS if kind == 0 else PARTNERSHIP_COLUMNS
-        keep = {c: row[c] for c in (*LINE_COLUMNS, *own)}
-        (players if kind == 0 else sides).append(keep)
-    return players, sides
+from .totals import totals_deltas
 
 
 def _store_stats(game: Game, info: GameInfo, *, stored_before: bool) -> None:
@@ -128,27 +56,22 @@ def _store_stats(game: Game, info: GameInfo, *, stored_before: bool) -> None:
         [{**line, "season_id": season_id, "player_id": pid} for pid, line in players.items()],
         [{**line, "season_id": season_id} for line in sides.values()],
     )
-    old: tuple[list[dict], list[dict]] = _old_lines(game.pk) if stored_before else ([], [])
+    old = store.game_lines(game_id=game.pk) if stored_before else ([], [])
     if _same(old, new):  # a confirmation: the lines do not change
         return
     rows, lowered, shrunk = totals_deltas(old=old, new=new)
-    statements = []
-    for model, before, after in zip((PlayerGameStat, PartnershipGameStat), old, new, strict=True):
+    for model, before in zip((PlayerGameStat, PartnershipGameStat), old, strict=True):
         if before:
             model.objects.filter(game_id=game.pk).delete()
-        if after:
-            statements.append(line_insert(model, after))
-    if rows:
-        statements.append(
-            totals_upsert(
-                club_id=game.club_id,
-                season_id=season_id,
-                division_id=game.division_id,
-                rows=rows,
-            )
-        )
-    _execute(statements)
-    totals_settle(division_id=game.division_id, lowered=lowered, shrunk=shrunk)
+    store.game_lines_write(
+        players=new[0],
+        sides=new[1],
+        club_id=game.club_id,
+        season_id=season_id,
+        division_id=game.division_id,
+        totals=rows,
+    )
+    store.totals_settle(division_id=game.division_id, lowered=lowered, shrunk=shrunk)
 
 
 def _same(old: tuple[list[dict], list[dict]], new: tuple[list[dict], list[dict]]) -> bool:
@@ -158,24 +81,6 @@ def _same(old: tuple[list[dict], list[dict]], new: tuple[list[dict], list[dict]]
     return all(by_line(a) == by_line(b) for a, b in zip(old, new, strict=True))
 
 
-def _execute(statements: list[tuple[str, list]]) -> None:
-    """Run these statements in order: on PostgreSQL as one (the first ones in a ``WITH``,
-    which runs each of them once whatever the last one reads), elsewhere one by one."""
-    if not statements:
-        return
-    with connection.cursor() as cursor:
-        if connection.vendor != "postgresql":
-            for sql, params in statements:
-                cursor.execute(sql, params)
-            return
-        *first, (last, params) = statements
-        if first:
-            ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(first))
-            last = f"WITH {ctes} {last}"
-            params = [p for _, ps in first for p in ps] + params
-        cursor.execute(last, params)
-
-
 def _counted_neither_before_nor_after(game: Game, status_before: str | None) -> bool:
     """A game in progress before and after the change gave nothing and gives nothing: a deal
     recorded at the table costs the standings no query at all."""
@@ -183,55 +88,10 @@ def _counted_neither_before_nor_after(game: Game, status_before: str | None) -> 
 
 
 def _old_contributions(key: str) -> dict[int, dict[str, Any]]:
-    """The stored contributions of match ``key``, locked, by team: one statement written
-    once (``core.rows``), in team order so two writers lock them in one order."""
-    with connection.cursor() as cursor:
-        cursor.execute(_old_contributions_sql(connection.vendor), [key])
-        found = [
-            hand_written.instance(StandingContribution, values) for values in cursor.fetchall()
-        ]
-    names = ("pk", "team_id", "club_id", "division_id", *CONTRIBUTION_FIELDS)
+    """The stored contributions of match ``key``, locked, by team."""
+    names = ("pk", "team_id", "club_id", "division_id", *store.CONTRIBUTION_FIELDS)
+    found = store.contributions_locked(key=key)
     return {row.team_id: {name: getattr(row, name) for name in names} for row in found}
-
-
-@functools.cache
-def _old_contributions_sql(vendor: str) -> str:
-    return (
-        f"SELECT {', '.join(hand_written.columns(StandingContribution, 'c'))} "
-        f"FROM {StandingContribution._meta.db_table} c WHERE c.match_key = %s "
-        f"ORDER BY c.team_id{hand_written.for_update()}"
-    )
-
-
-def _contributions_write(changed: list[dict[str, Any]], *, upsert: bool) -> None:
-    """INSERT the contribution rows ``changed`` (dicts of ``_CONTRIBUTION_COLUMNS``), or with
-    ``upsert`` replace the stored row of the same team and match: one statement."""
-    fields = [StandingContribution._meta.get_field(name) for name in _CONTRIBUTION_COLUMNS]
-    params = [
-        field.get_db_prep_save(row[name], connection)
-        for row in changed
-        for name, field in zip(_CONTRIBUTION_COLUMNS, fields, strict=True)
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(_contributions_write_sql(connection.vendor, len(changed), upsert), params)
-
-
-#: The columns :func:`_contributions_write` writes.
-_CONTRIBUTION_COLUMNS = ("club_id", "division_id", "team_id", "match_key", *CONTRIBUTION_FIELDS)
-
-
-@functools.lru_cache(maxsize=16)
-def _contributions_write_sql(vendor: str, count: int, upsert: bool) -> str:
-    q = connection.ops.quote_name
-    one = "(" + ", ".join(["%s"] * len(_CONTRIBUTION_COLUMNS)) + ")"
-    sql = (
-        f"INSERT INTO {q(StandingContribution._meta.db_table)} "
-        f"({', '.join(q(c) for c in _CONTRIBUTION_COLUMNS)}) VALUES {', '.join([one] * count)}"
-    )
-    if upsert:
-        changes = ", ".join(f"{q(c)} = excluded.{q(c)}" for c in CONTRIBUTION_FIELDS)
-        sql += f" ON CONFLICT ({q('team_id')}, {q('match_key')}) DO UPDATE SET {changes}"
-    return sql
 
 
 def _store_match(key: str, new: dict[int, dict[str, Any]], *, stored_before: bool = True) -> None:
@@ -260,11 +120,11 @@ def _store_match(key: str, new: dict[int, dict[str, Any]], *, stored_before: boo
         or any(old[team_id][k] != v for k, v in _contribution_fields(row).items())
     ]
     if changed:
-        _contributions_write(changed, upsert=bool(old))
+        store.contributions_write(changed, upsert=bool(old))
     gone = [row["pk"] for team_id, row in old.items() if team_id not in new]
     if gone:
         StandingContribution.objects.filter(pk__in=gone).delete()
-    _apply_deltas(deltas, {**old, **new})
+    store.standings_add(deltas, {**old, **new})
 
 
 def _locked_fixture(pk: int) -> dict[str, Any] | None:
@@ -276,26 +136,16 @@ def _locked_fixture(pk: int) -> dict[str, Any] | None:
 def _match_games(game: Game, fixture_row: dict[str, Any] | None) -> dict[int, GameInfo]:
     """The games of ``game``'s match with their sides, seats and deals. The row the games
     layer locked and saved is used as it is (no second read); a fixture's other games are
-    read in one statement written once (``core.rows``), and take the fixture's planned
+    read in one statement of the store, and take the fixture's planned
     games and round from ``fixture_row``, the fixture locked in this transaction."""
     if not game.fixture_id:
         return _load_rows([game])
-    with connection.cursor() as cursor:
-        cursor.execute(_fixture_games_sql(), [game.fixture_id, game.pk])
-        games = [game, *(hand_written.instance(Game, values) for values in cursor.fetchall())]
+    games = [game, *store.fixture_other_games(fixture_id=game.fixture_id, game_id=game.pk)]
     planned = fixture_row["games_planned"] if fixture_row else 1
     round_number = fixture_row["round_number"] if fixture_row else None
     for each in games:  # as ``matches._load`` annotates them
         each.fixture_planned, each.fixture_round = planned, round_number
     return _load_rows(games)
-
-
-@functools.cache
-def _fixture_games_sql() -> str:
-    return (
-        f"SELECT {', '.join(hand_written.columns(Game, 'g'))} FROM {Game._meta.db_table} g "
-        "WHERE g.fixture_id = %s AND g.id <> %s"
-    )
 
 
 def _fixture_row(game: Game, fixture: Fixture | None) -> dict[str, Any] | None:

@@ -1,8 +1,8 @@
-"""Writing a cup's many rows (its entrants, its bracket's ties) fast, inside the caller's
-transaction.
+"""The cups' hand-written SQL: writing a cup's many rows (its entrants, its bracket's ties)
+fast, inside the caller's transaction.
 
 On PostgreSQL the rows stream through ``COPY ... FROM STDIN`` on the same connection
-(as ``scheduling.bulk`` writes fixtures): no model instances are made and every row goes
+(as ``scheduling.store`` writes fixtures): no model instances are made and every row goes
 in one statement. Elsewhere they go through ``bulk_create`` in batches. Nothing is
 committed here, and no ids come back: the caller reads the rows again if it needs them.
 """
@@ -14,6 +14,8 @@ from typing import Any
 
 from django.db import connection, models
 
+from clabber_league.core import store as kernel
+
 #: Rows per ``bulk_create`` batch off PostgreSQL (within SQLite's 32,766 parameters).
 BATCH = 1500
 
@@ -24,7 +26,7 @@ def write_rows(
     """Insert ``rows`` (values in the order of ``columns``, attribute names such as
     ``cup_id``) into ``model``'s table; returns how many. The columns left out must be
     nullable. Must run inside a transaction."""
-    if connection.vendor != "postgresql":
+    if not kernel.is_postgresql():
         made = model.objects.bulk_create(
             (model(**dict(zip(columns, row, strict=True))) for row in rows), batch_size=BATCH
         )

@@ -1,0 +1,41 @@
+"""``core/store.py``, the kernel's connection questions, against Django's own answers, on
+SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+
+from clabber_league.core import store
+from clabber_league.leagues.models import Venue
+from tests.factories import ClubFactory
+
+
+def test_the_vendor_and_the_transaction_are_django_s(db):
+    assert store.is_postgresql() == (connection.vendor == "postgresql")
+    assert store.in_transaction() == connection.in_atomic_block
+    with transaction.atomic():
+        assert store.in_transaction()
+
+
+def test_hand_written_reads_go_to_the_primary_without_a_replica(db):
+    assert store.read_connection() is connections[DEFAULT_DB_ALIAS]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_of_its_own_sees_committed_rows_only():
+    """What the ORM committed, it reads; what this thread's open transaction wrote, it does
+    not (PostgreSQL: SQLite's one writer is why the stores ask before using one)."""
+    if not store.is_postgresql():
+        pytest.skip("a second connection matters on PostgreSQL")
+    club = ClubFactory()
+    Venue.objects.create(club=club, name="The Crown")
+    own = store.connection_of_its_own("parity")
+    try:
+        with transaction.atomic():
+            Venue.objects.create(club=club, name="Not yet")
+            with own.cursor() as cursor:
+                cursor.execute(f"SELECT name FROM {Venue._meta.db_table} ORDER BY name")
+                assert [r[0] for r in cursor.fetchall()] == ["The Crown"]
+    finally:
+        own.close()
