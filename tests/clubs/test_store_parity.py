@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 
 from clabber_league.clubs import store
-from clabber_league.clubs.models import Club, Membership, Role
+from clabber_league.clubs.models import ApiToken, Club, Membership, Role
+from clabber_league.clubs.tokens import digest, token_create
 from tests.factories import ClubFactory, UserFactory
 from tests.parity import PARITY, fields_of, rolled_back
 
@@ -70,6 +71,34 @@ def test_token_with_club_is_the_orm_s(db, specs, active):
             for slug in [c.slug for c in made] + ["no-such-club"]:
                 found = store.token_with_club(key=key, slug=slug)
                 token = Token.objects.select_related("user").filter(key=key).first()
+                if token is None:
+                    assert found is None
+                    continue
+                got_token, club, membership = found
+                assert fields_of(got_token) == fields_of(token)
+                assert fields_of(got_token.user) == fields_of(token.user)
+                want_club, want_membership = _orm(slug, token.user_id)
+                assert fields_of(club) == fields_of(want_club)
+                assert fields_of(membership) == fields_of(want_membership)
+
+
+@PARITY
+@given(
+    specs=clubs,
+    active=st.lists(st.booleans(), min_size=3, max_size=3),
+    scopes=st.lists(st.sampled_from(["read", "score", "admin"]), min_size=2, max_size=2),
+)
+def test_api_token_with_club_is_the_orm_s(db, specs, active, scopes):
+    with rolled_back():
+        made, users = _world(specs, active)
+        keys = [
+            token_create(user=user, name=f"token {n}", scope=scope)[1]
+            for n, (user, scope) in enumerate(zip(users[:2], scopes, strict=True))
+        ]
+        for key in [*keys, "clb_" + "0" * 40]:
+            for slug in [c.slug for c in made] + ["no-such-club"]:
+                found = store.api_token_with_club(digest=digest(key), slug=slug)
+                token = ApiToken.objects.select_related("user").filter(digest=digest(key)).first()
                 if token is None:
                     assert found is None
                     continue
