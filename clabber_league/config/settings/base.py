@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "clabber_league.members",
     "clabber_league.events",
     "clabber_league.cups",
+    "clabber_league.webhooks",
 ]
 
 MIDDLEWARE = [
@@ -585,4 +586,13 @@ CORS_EXPOSE_HEADERS = [
 CORS_PREFLIGHT_MAX_AGE = 3600
 SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]["ApiTokenScopeEnum"] = (
     "clabber_league.clubs.models.ApiToken.Scope"
+)
+
+# Webhooks (docs/webhooks.md): a URL on a private, loopback or link-local address is refused
+# unless this is on (a receiver on the club's own network; the tests' receiving server).
+CLABBER_WEBHOOKS_ALLOW_PRIVATE = env_bool("CLABBER_WEBHOOKS_ALLOW_PRIVATE", False)
+# Seconds one try waits for the receiver; days of failed deliveries before it is paused.
+CLABBER_WEBHOOKS_TIMEOUT = float(os.environ.get("CLABBER_WEBHOOKS_TIMEOUT") or "10")
+CLABBER_WEBHOOKS_DISABLE_AFTER_DAYS = float(
+    os.environ.get("CLABBER_WEBHOOKS_DISABLE_AFTER_DAYS") or "5"
 )
