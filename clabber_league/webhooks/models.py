@@ -97,6 +97,9 @@ class Attempt(models.Model):
     class Meta:
         ordering = ["delivery", "number"]
 
+    def __str__(self) -> str:
+        return f"try {self.number}: {self.status_code or self.error}"
+
     @property
     def ok(self) -> bool:
         return self.status_code is not None and 200 <= self.status_code < 300

@@ -82,7 +82,12 @@ def post(target: Target, *, body: bytes, headers: dict[str, str], timeout: float
 
 
 def _describe(exc: Exception) -> str:
-    if isinstance(exc, urllib3.exceptions.TimeoutError):
-        return "timeout"
+    errors = urllib3.exceptions
+    if isinstance(exc, errors.NewConnectionError):  # a subclass of the connect timeout
+        return f"could not connect: {exc.__context__ or exc}"[:300]
+    if isinstance(exc, errors.ConnectTimeoutError):
+        return "timeout while connecting"
+    if isinstance(exc, errors.ReadTimeoutError):
+        return "timeout: no answer in time"
     reason = getattr(exc, "reason", None)
     return f"{type(exc).__name__}: {reason or exc}"[:300]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -33,7 +34,6 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clabber_league.clubs.models import Club
@@ -182,7 +182,11 @@ def subscription_secret_rotate(*, subscription: Subscription) -> Subscription:
 
 
 def event_emit(
-    *, club_id: int, type_: str, data: Callable[[], dict[str, Any]], only: Subscription | None = None
+    *,
+    club_id: int,
+    type_: str,
+    data: Callable[[], dict[str, Any]],
+    only: Subscription | None = None,
 ) -> list[Delivery]:
     """Record a delivery of one event to each active subscription of the club that wants
     it (or to ``only``), sent once the transaction commits. ``data`` is called only when
@@ -191,7 +195,9 @@ def event_emit(
         subscriptions = [only]
     else:
         subscriptions = [
-            s for s in Subscription.objects.filter(club_id=club_id, active=True) if type_ in s.events
+            s
+            for s in Subscription.objects.filter(club_id=club_id, active=True)
+            if type_ in s.events
         ]
     if not subscriptions:
         return []
@@ -226,16 +232,18 @@ def _enqueue(ids: list[int]) -> None:
             logger.exception("could not queue webhook delivery %s", delivery_id)
 
 
-def webhooks_game_changed(*, game: Game, status_before: str | None = None, **_: Any) -> None:
+def webhooks_game_changed(*, game: Game, status_before: str | None = None, **_kwargs: Any) -> None:
     """games.hooks.game_changed: a game that has just become confirmed is a result."""
     if game.status != Game.Status.CONFIRMED or status_before == Game.Status.CONFIRMED:
         return
     event_emit(
-        club_id=game.club_id, type_=EventType.RESULT_CONFIRMED, data=lambda: payloads.game_data(game)
+        club_id=game.club_id,
+        type_=EventType.RESULT_CONFIRMED,
+        data=lambda: payloads.game_data(game),
     )
 
 
-def webhooks_fixture_changed(*, fixture: Fixture, **_: Any) -> None:
+def webhooks_fixture_changed(*, fixture: Fixture, **_kwargs: Any) -> None:
     """scheduling.hooks.fixture_changed: a forfeit or walkover recorded, changed or undone."""
     change = "forfeit" if fixture.forfeit_winner_id else "result"
     event_emit(
@@ -245,7 +253,7 @@ def webhooks_fixture_changed(*, fixture: Fixture, **_: Any) -> None:
     )
 
 
-def webhooks_fixture_moved(*, fixture: Fixture, **_: Any) -> None:
+def webhooks_fixture_moved(*, fixture: Fixture, **_kwargs: Any) -> None:
     """scheduling.hooks.fixture_moved: moved to another night, venue or table, or postponed."""
     change = "postponed" if fixture.date is None else "moved"
     event_emit(
@@ -255,7 +263,7 @@ def webhooks_fixture_moved(*, fixture: Fixture, **_: Any) -> None:
     )
 
 
-def webhooks_draw_published(*, round_: Round, **_: Any) -> None:
+def webhooks_draw_published(*, round_: Round, **_kwargs: Any) -> None:
     """events.hooks.draw_published: a club night's round is drawn."""
     event_emit(
         club_id=round_.event.club_id,
@@ -264,7 +272,7 @@ def webhooks_draw_published(*, round_: Round, **_: Any) -> None:
     )
 
 
-def webhooks_night_finished(*, event: Event, **_: Any) -> None:
+def webhooks_night_finished(*, event: Event, **_kwargs: Any) -> None:
     """events.hooks.night_finished: the night's last round is closed."""
     event_emit(
         club_id=event.club_id,
@@ -346,18 +354,19 @@ def delivery_attempt(*, delivery_id: int, now: dt.datetime | None = None) -> flo
     if not subscription.active and delivery.event_type != EventType.TEST:
         answer = send.Answer(None, 0, str(PAUSED_NOTE))
     else:
-        answer = _try(delivery, subscription, now)
+        answer = _try(delivery, subscription)
     return _record(delivery, answer, now)
 
 
-def _try(delivery: Delivery, subscription: Subscription, now: dt.datetime) -> send.Answer:
+def _try(delivery: Delivery, subscription: Subscription) -> send.Answer:
     try:
         target = guard.target(subscription.url, allow_private=allow_private())
     except guard.UnsafeURL as exc:
         return send.Answer(None, 0, str(exc)[:300])
     body = json.dumps(delivery.payload, separators=(",", ":"), ensure_ascii=False).encode()
+    # signed when sent (the receiver checks the timestamp against its clock)
     headers = signing.headers(
-        subscription.secret, msg_id=delivery.event_id, timestamp=int(now.timestamp()), body=body
+        subscription.secret, msg_id=delivery.event_id, timestamp=int(time.time()), body=body
     )
     return send.post(target, body=body, headers=headers, timeout=attempt_timeout())
 

@@ -6,76 +6,145 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('clubs', '0005_club_admins_need_mfa'),
+        ("clubs", "0005_club_admins_need_mfa"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Delivery',
+            name="Delivery",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('event_id', models.CharField(max_length=40)),
-                ('event_type', models.CharField(choices=[('result.confirmed', 'A result is confirmed'), ('fixture.changed', 'A fixture is moved, postponed or forfeited'), ('draw.published', "A club night's round is drawn"), ('night.finished', 'A club night is finished'), ('webhook.test', 'A test event (the button on the page)')], max_length=40)),
-                ('payload', models.JSONField()),
-                ('status', models.CharField(choices=[('pending', 'Waiting to be sent'), ('sending', 'Being sent'), ('retrying', 'Failed, will be tried again'), ('succeeded', 'Delivered'), ('failed', 'Failed, given up')], default='pending', max_length=10)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('next_attempt_at', models.DateTimeField(blank=True, null=True)),
-                ('claimed_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('delivered_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("event_id", models.CharField(max_length=40)),
+                (
+                    "event_type",
+                    models.CharField(
+                        choices=[
+                            ("result.confirmed", "A result is confirmed"),
+                            ("fixture.changed", "A fixture is moved, postponed or forfeited"),
+                            ("draw.published", "A club night's round is drawn"),
+                            ("night.finished", "A club night is finished"),
+                            ("webhook.test", "A test event (the button on the page)"),
+                        ],
+                        max_length=40,
+                    ),
+                ),
+                ("payload", models.JSONField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting to be sent"),
+                            ("sending", "Being sent"),
+                            ("retrying", "Failed, will be tried again"),
+                            ("succeeded", "Delivered"),
+                            ("failed", "Failed, given up"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("next_attempt_at", models.DateTimeField(blank=True, null=True)),
+                ("claimed_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("delivered_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='Attempt',
+            name="Attempt",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('at', models.DateTimeField()),
-                ('status_code', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('duration_ms', models.PositiveIntegerField(default=0)),
-                ('error', models.CharField(blank=True, max_length=300)),
-                ('delivery', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='log', to='webhooks.delivery')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("at", models.DateTimeField()),
+                ("status_code", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("duration_ms", models.PositiveIntegerField(default=0)),
+                ("error", models.CharField(blank=True, max_length=300)),
+                (
+                    "delivery",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="log",
+                        to="webhooks.delivery",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['delivery', 'number'],
+                "ordering": ["delivery", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Subscription',
+            name="Subscription",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('url', models.URLField(max_length=500, verbose_name='URL')),
-                ('description', models.CharField(blank=True, max_length=120, verbose_name='description')),
-                ('events', models.JSONField(default=list, verbose_name='events')),
-                ('secret', models.CharField(editable=False, max_length=64)),
-                ('active', models.BooleanField(default=True, verbose_name='active')),
-                ('disabled_at', models.DateTimeField(blank=True, null=True)),
-                ('note', models.CharField(blank=True, max_length=300)),
-                ('failing_since', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='webhooks', to='clubs.club')),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("url", models.URLField(max_length=500, verbose_name="URL")),
+                (
+                    "description",
+                    models.CharField(blank=True, max_length=120, verbose_name="description"),
+                ),
+                ("events", models.JSONField(default=list, verbose_name="events")),
+                ("secret", models.CharField(editable=False, max_length=64)),
+                ("active", models.BooleanField(default=True, verbose_name="active")),
+                ("disabled_at", models.DateTimeField(blank=True, null=True)),
+                ("note", models.CharField(blank=True, max_length=300)),
+                ("failing_since", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="webhooks",
+                        to="clubs.club",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'webhook subscription',
-                'ordering': ['-created_at', '-pk'],
+                "verbose_name": "webhook subscription",
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.AddField(
-            model_name='delivery',
-            name='subscription',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='deliveries', to='webhooks.subscription'),
+            model_name="delivery",
+            name="subscription",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="deliveries",
+                to="webhooks.subscription",
+            ),
         ),
         migrations.AddIndex(
-            model_name='delivery',
-            index=models.Index(fields=['status', 'next_attempt_at'], name='webhooks_due'),
+            model_name="delivery",
+            index=models.Index(fields=["status", "next_attempt_at"], name="webhooks_due"),
         ),
     ]
