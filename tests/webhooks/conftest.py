@@ -47,7 +47,7 @@ def receiver() -> Iterator[Receiver]:
     box: dict[str, Receiver] = {}
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length)
             rec = box["r"]

@@ -95,10 +95,13 @@ def test_nothing_is_sent_when_the_transaction_rolls_back(
     home, away = teams
     with django_capture_on_commit_callbacks(execute=True):
         game = play(division, home, away, A_WINS, user=scorer)
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        with pytest.raises(RuntimeError), transaction.atomic():
-            games.game_confirm(game=game, user=admin, access=services_access(game.club, admin))
-            raise RuntimeError("something later in the request failed")
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        games.game_confirm(game=game, user=admin, access=services_access(game.club, admin))
+        raise RuntimeError("something later in the request failed")
     assert callbacks == []
     assert Delivery.objects.count() == 0
     assert receiver.received == []
