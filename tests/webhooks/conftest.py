@@ -13,6 +13,9 @@ import pytest
 from clabber_league.clubs.access import access_for
 from clabber_league.webhooks import services
 
+# A club night's fixtures: its secretary (an admin), their access, twenty players.
+from tests.events.conftest import access, members, secretary  # noqa: F401
+
 
 @dataclass
 class Received:
