@@ -9,6 +9,8 @@ to send it is an :class:`Attempt` (status code, duration, error), the log the ad
 
 from __future__ import annotations
 
+import json
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -84,6 +86,11 @@ class Delivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event_type} {self.event_id}"
+
+    @property
+    def payload_json(self) -> str:
+        """The body as the page shows it (the one sent is compact)."""
+        return json.dumps(self.payload, indent=2, ensure_ascii=False)
 
 
 class Attempt(models.Model):
