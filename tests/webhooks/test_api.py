@@ -86,9 +86,7 @@ def test_a_private_address_is_refused_with_the_field_named(club, admin, settings
     assert response.json()["errors"] == [
         {
             "field": "url",
-            "message": guard.URL_PRIVATE.format(
-                host="169.254.169.254", address="169.254.169.254"
-            ),
+            "message": guard.URL_PRIVATE.format(host="169.254.169.254", address="169.254.169.254"),
         }
     ]
     assert not Subscription.objects.exists()
