@@ -17,11 +17,13 @@ from . import services
 REQUEUE_WITHIN = 300
 
 
-@shared_task(name="webhooks.deliver", acks_late=True, ignore_result=True)
-def deliver(delivery_id: int) -> None:
+@shared_task(name="webhooks.deliver", bind=True, acks_late=True, ignore_result=True)
+def deliver(self, delivery_id: int) -> None:
     wait = services.delivery_attempt(delivery_id=delivery_id)
-    if wait is not None and wait <= REQUEUE_WITHIN and not deliver.app.conf.task_always_eager:
-        deliver.apply_async(args=[delivery_id], countdown=wait, ignore_result=True)
+    if wait is not None and wait <= REQUEUE_WITHIN and not self.app.conf.task_always_eager:
+        # on the queue it came from (a site, or a test session, may route it elsewhere)
+        queue = (self.request.delivery_info or {}).get("routing_key")
+        self.apply_async(args=[delivery_id], countdown=wait, queue=queue, ignore_result=True)
 
 
 @shared_task(name="webhooks.deliver_due", ignore_result=True)

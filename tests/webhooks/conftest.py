@@ -92,3 +92,18 @@ def subscribe(club, admin):
 @pytest.fixture
 def admin_access(club, admin):
     return access_for(club=club, user=admin)
+
+
+@pytest.fixture(autouse=True)
+def _deliveries_in_process(request) -> Iterator[None]:
+    """Deliveries run in this process (as with eager Celery), on PostgreSQL and Redis too,
+    except in the tests of the real worker (``@pytest.mark.worker``: test_worker.py)."""
+    if request.node.get_closest_marker("worker"):
+        yield
+        return
+    from clabber_league.config.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
