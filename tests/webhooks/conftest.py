@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -16,12 +18,27 @@ from clabber_league.webhooks import services
 # A club night's fixtures: its secretary (an admin), their access, twenty players.
 from tests.events.conftest import access, members, secretary  # noqa: F401
 
+SCHEMA = Path(__file__).resolve().parents[2] / "docs" / "webhooks.schema.json"
+
 
 @dataclass
 class Received:
     path: str
     headers: dict[str, str]
     body: bytes
+
+
+def schema_errors(body: bytes) -> list[str]:
+    """What docs/webhooks.schema.json finds wrong with a delivery's body."""
+    import jsonschema
+
+    schema = json.loads(SCHEMA.read_text())
+    validator = jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+    return [
+        f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(json.loads(body))
+    ]
 
 
 @dataclass

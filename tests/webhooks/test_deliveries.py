@@ -15,6 +15,7 @@ from clabber_league.games import services as games
 from clabber_league.webhooks import services
 from clabber_league.webhooks.models import Attempt, Delivery, EventType
 from tests.standings.conftest import A_WINS, play
+from tests.webhooks.conftest import schema_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +45,7 @@ def test_a_confirmed_result_is_sent_once_signed_as_standard_webhooks_checks(
     assert request.path == "/hooks/clabber?x=1"
     # The Standard Webhooks reference library checks the signature and the timestamp.
     payload = Webhook(subscription.secret).verify(request.body, request.headers)
+    assert schema_errors(request.body) == []  # docs/webhooks.schema.json
     assert payload["type"] == "result.confirmed"
     assert payload["version"] == 1
     assert payload["club"] == {"slug": game.club.slug, "name": game.club.name}
@@ -257,3 +259,23 @@ def test_a_delivery_taken_by_one_worker_is_not_sent_by_another(
     assert services.deliveries_due(now=later) == [delivery.pk]
     services.delivery_attempt(delivery_id=delivery.pk, now=later)
     assert len(receiver.received) == 1
+
+
+def test_the_minutes_sweep_sends_what_is_due_and_is_a_periodic_task(
+    receiver, subscribe, django_capture_on_commit_callbacks
+):
+    from django.core.management import call_command
+    from django_celery_beat.models import PeriodicTask
+
+    from clabber_league.webhooks import tasks
+
+    subscription = subscribe(receiver.url)
+    with django_capture_on_commit_callbacks(execute=False):  # queued, but the broker lost it
+        delivery = services.subscription_test(subscription=subscription)
+    assert tasks.deliver_due.apply().get() == 1
+    delivery.refresh_from_db()
+    assert delivery.status == Delivery.Status.SUCCEEDED and len(receiver.received) == 1
+    assert schema_errors(receiver.received[0].body) == []
+    assert tasks.deliver_due.apply().get() == 0
+    call_command("setup_periodic_tasks")
+    assert PeriodicTask.objects.get(task="webhooks.deliver_due").crontab.minute == "*"

@@ -13,11 +13,15 @@ from clabber_league.events.services import events as event_services
 from clabber_league.scheduling.models import Fixture
 from clabber_league.scheduling.services import fixture_changes
 from tests.events.conftest import play_out
+from tests.webhooks.conftest import schema_errors
 
 pytestmark = pytest.mark.django_db
 
 
 def bodies(receiver) -> list[dict]:
+    """The bodies received, each checked against docs/webhooks.schema.json."""
+    for request in receiver.received:
+        assert schema_errors(request.body) == []
     return [json.loads(r.body) for r in receiver.received]
 
 
