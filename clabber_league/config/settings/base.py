@@ -310,6 +310,9 @@ SPECTACULAR_SETTINGS = {
         "RankingMethodEnum": "clabber_league.events.models.Event.Ranking",
         "StateEnum": "clabber_league.scheduling.models.ScheduleRun.State",
         "AcceptanceStateEnum": ["entered", "accepted", "waiting"],
+        # The events a webhook subscribes to, and a delivery's (the test event too).
+        "WebhookEventEnum": "clabber_league.webhooks.api.EVENT_CHOICES",
+        "WebhookEventTypeEnum": "clabber_league.webhooks.models.EventType",
     },
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI served from our own static files: the docs work offline too.
@@ -335,6 +338,11 @@ SPECTACULAR_SETTINGS = {
             "night's ranking and prizes, seasons of nights.",
         },
         {"name": "cups", "description": "Cups and play-offs: seeding, the bracket, ties."},
+        {
+            "name": "webhooks",
+            "description": "A club's events POSTed to its URLs, signed (Standard Webhooks): "
+            "subscriptions, test events, deliveries and their tries. See docs/webhooks.md.",
+        },
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
