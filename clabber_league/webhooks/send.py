@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 
 import urllib3
+from django.utils.translation import gettext as _
 
 from .guard import Target
 
@@ -84,10 +85,10 @@ def post(target: Target, *, body: bytes, headers: dict[str, str], timeout: float
 def _describe(exc: Exception) -> str:
     errors = urllib3.exceptions
     if isinstance(exc, errors.NewConnectionError):  # a subclass of the connect timeout
-        return f"could not connect: {exc.__context__ or exc}"[:300]
+        return _("could not connect: {reason}").format(reason=exc.__context__ or exc)[:300]
     if isinstance(exc, errors.ConnectTimeoutError):
-        return "timeout while connecting"
+        return _("timeout while connecting")
     if isinstance(exc, errors.ReadTimeoutError):
-        return "timeout: no answer in time"
+        return _("timeout: no answer in time")
     reason = getattr(exc, "reason", None)
     return f"{type(exc).__name__}: {reason or exc}"[:300]

@@ -50,6 +50,8 @@ class Receiver:
     received: list[Received] = field(default_factory=list)
     statuses: list[int] = field(default_factory=lambda: [204])
     arrived: threading.Event = field(default_factory=threading.Event)
+    #: Seconds the server waits before it answers (a receiver too slow for the timeout).
+    delay: float = 0.0
 
     def wait(self, count: int = 1, timeout: float = 30.0) -> list[Received]:
         """Wait until ``count`` requests arrived (a real worker sends from its process)."""
@@ -71,6 +73,8 @@ def receiver() -> Iterator[Receiver]:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length)
             rec = box["r"]
+            if rec.delay:
+                threading.Event().wait(rec.delay)
             rec.received.append(Received(self.path, dict(self.headers.items()), body))
             status = rec.statuses[min(len(rec.received), len(rec.statuses)) - 1]
             self.send_response(status)

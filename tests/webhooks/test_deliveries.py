@@ -187,6 +187,21 @@ def test_an_unreachable_receiver_is_logged_with_its_error(
     assert "refused" in attempt.error.lower()
 
 
+def test_a_receiver_slower_than_the_timeout_is_a_failed_try(
+    receiver, subscribe, settings, django_capture_on_commit_callbacks
+):
+    settings.CLABBER_WEBHOOKS_TIMEOUT = 0.3
+    receiver.delay = 3
+    subscription = subscribe(receiver.url)
+    with django_capture_on_commit_callbacks(execute=True):
+        delivery = services.subscription_test(subscription=subscription)
+    delivery.refresh_from_db()
+    [attempt] = delivery.log.all()
+    assert (attempt.status_code, attempt.error) == (None, "timeout: no answer in time")
+    assert 300 <= attempt.duration_ms < 3000
+    assert delivery.status == Delivery.Status.RETRYING
+
+
 def test_a_subscription_failing_for_days_is_paused_with_a_note(
     receiver, subscribe, django_capture_on_commit_callbacks
 ):
