@@ -373,6 +373,11 @@ def _try(delivery: Delivery, subscription: Subscription) -> send.Answer:
 
 @transaction.atomic
 def _record(delivery: Delivery, answer: send.Answer, now: dt.datetime) -> float | None:
+    subscription = (
+        Subscription.objects.select_for_update().filter(pk=delivery.subscription_id).first()
+    )
+    if subscription is None:  # deleted while the try was made: nothing left to log
+        return None
     number = delivery.log.count() + 1  # the log's numbering goes on across re-sends
     Attempt.objects.create(
         delivery=delivery,
@@ -382,7 +387,6 @@ def _record(delivery: Delivery, answer: send.Answer, now: dt.datetime) -> float 
         duration_ms=answer.duration_ms,
         error=answer.error[:300],
     )
-    subscription = Subscription.objects.select_for_update().get(pk=delivery.subscription_id)
     delivery.attempts += 1  # tries since it was made or last re-sent
     delivery.claimed_at = None
     wait: dt.timedelta | None = None
