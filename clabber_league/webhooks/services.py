@@ -352,10 +352,9 @@ def delivery_attempt(*, delivery_id: int, now: dt.datetime | None = None) -> flo
     delivery = Delivery.objects.select_related("subscription").get(pk=delivery_id)
     subscription = delivery.subscription
     if not subscription.active and delivery.event_type != EventType.TEST:
-        answer = send.Answer(None, 0, str(PAUSED_NOTE))
-    else:
-        answer = _try(delivery, subscription)
-    return _record(delivery, answer, now)
+        # not the receiver's failure: logged, given up, and not counted against it
+        return _record(delivery, send.Answer(None, 0, str(PAUSED_NOTE)), now, paused=True)
+    return _record(delivery, _try(delivery, subscription), now)
 
 
 def _try(delivery: Delivery, subscription: Subscription) -> send.Answer:
@@ -372,7 +371,9 @@ def _try(delivery: Delivery, subscription: Subscription) -> send.Answer:
 
 
 @transaction.atomic
-def _record(delivery: Delivery, answer: send.Answer, now: dt.datetime) -> float | None:
+def _record(
+    delivery: Delivery, answer: send.Answer, now: dt.datetime, *, paused: bool = False
+) -> float | None:
     subscription = (
         Subscription.objects.select_for_update().filter(pk=delivery.subscription_id).first()
     )
@@ -405,7 +406,8 @@ def _record(delivery: Delivery, answer: send.Answer, now: dt.datetime) -> float 
             delivery.status, delivery.next_attempt_at = Delivery.Status.RETRYING, now + wait
         else:
             delivery.status, delivery.next_attempt_at = Delivery.Status.FAILED, None
-        _failing(subscription, answer, now)
+        if not paused:
+            _failing(subscription, answer, now)
     delivery.save(
         update_fields=["attempts", "claimed_at", "status", "delivered_at", "next_attempt_at"]
     )

@@ -294,3 +294,21 @@ def test_the_minutes_sweep_sends_what_is_due_and_is_a_periodic_task(
     assert tasks.deliver_due.apply().get() == 0
     call_command("setup_periodic_tasks")
     assert PeriodicTask.objects.get(task="webhooks.deliver_due").crontab.minute == "*"
+
+
+def test_a_paused_webhook_sends_nothing_and_is_not_counted_as_failing(
+    receiver, subscribe, django_capture_on_commit_callbacks
+):
+    subscription = subscribe(receiver.url)
+    with django_capture_on_commit_callbacks(execute=False):
+        (delivery,) = services.event_emit(
+            club_id=subscription.club_id, type_=EventType.NIGHT_FINISHED, data=dict
+        )
+    services.subscription_update(subscription=subscription, active=False)
+    services.delivery_attempt(delivery_id=delivery.pk)
+    delivery.refresh_from_db()
+    subscription.refresh_from_db()
+    assert receiver.received == []
+    assert delivery.status == Delivery.Status.FAILED
+    assert delivery.log.get().error == str(services.PAUSED_NOTE)
+    assert subscription.failing_since is None
