@@ -19,6 +19,7 @@ Short waits are re-queued by the task; every due delivery is also picked up by
 ``deliveries_due`` (the ``webhooks.deliver_due`` task, each minute), which is how long
 waits and tries lost with a worker are sent. A subscription whose deliveries have all
 failed for ``CLABBER_WEBHOOKS_DISABLE_AFTER_DAYS`` (5) is paused with a note saying why.
+Deliveries are kept ``CLABBER_WEBHOOKS_KEEP_DAYS`` (30) days (``deliveries_purge``).
 """
 
 from __future__ import annotations
@@ -86,6 +87,10 @@ def allow_private() -> bool:
 
 def attempt_timeout() -> float:
     return float(getattr(settings, "CLABBER_WEBHOOKS_TIMEOUT", 10))
+
+
+def kept_for() -> dt.timedelta:
+    return dt.timedelta(days=float(getattr(settings, "CLABBER_WEBHOOKS_KEEP_DAYS", 30)))
 
 
 def failing_for() -> dt.timedelta:
@@ -430,3 +435,12 @@ def _failing(subscription: Subscription, answer: send.Answer, now: dt.datetime) 
             )
         )[:300]
         subscription.save(update_fields=["active", "disabled_at", "note"])
+
+
+def deliveries_purge(*, now: dt.datetime | None = None) -> int:
+    """Forget the deliveries made more than ``CLABBER_WEBHOOKS_KEEP_DAYS`` (30) ago that are
+    over (delivered or given up), with their tries: the daily ``webhooks.purge_deliveries``."""
+    cutoff = (now or timezone.now()) - kept_for()
+    over = [Delivery.Status.SUCCEEDED, Delivery.Status.FAILED]
+    old = Delivery.objects.filter(created_at__lt=cutoff, status__in=over)
+    return old.delete()[1].get(Delivery._meta.label, 0)

@@ -32,3 +32,8 @@ def deliver_due() -> int:
     for delivery_id in due:
         deliver.apply_async(args=[delivery_id], ignore_result=True)
     return len(due)
+
+
+@shared_task(name="webhooks.purge_deliveries", ignore_result=True)
+def purge_deliveries() -> int:
+    return services.deliveries_purge()

@@ -312,3 +312,20 @@ def test_a_paused_webhook_sends_nothing_and_is_not_counted_as_failing(
     assert delivery.status == Delivery.Status.FAILED
     assert delivery.log.get().error == str(services.PAUSED_NOTE)
     assert subscription.failing_since is None
+
+
+def test_deliveries_that_are_over_are_forgotten_after_30_days(
+    receiver, subscribe, django_capture_on_commit_callbacks
+):
+    from clabber_league.webhooks import tasks
+
+    receiver.statuses = [204, 500]
+    subscription = subscribe(receiver.url)
+    with django_capture_on_commit_callbacks(execute=True):
+        done = services.subscription_test(subscription=subscription)
+        retrying = services.subscription_test(subscription=subscription)
+    month = timezone.now() + dt.timedelta(days=30, minutes=1)
+    assert tasks.purge_deliveries.apply().get() == 0
+    assert services.deliveries_purge(now=month) == 1
+    assert list(Delivery.objects.values_list("pk", flat=True)) == [retrying.pk]
+    assert not Attempt.objects.filter(delivery_id=done.pk).exists()

@@ -604,3 +604,5 @@ CLABBER_WEBHOOKS_TIMEOUT = float(os.environ.get("CLABBER_WEBHOOKS_TIMEOUT") or "
 CLABBER_WEBHOOKS_DISABLE_AFTER_DAYS = float(
     os.environ.get("CLABBER_WEBHOOKS_DISABLE_AFTER_DAYS") or "5"
 )
+# Days a delivery that is over (delivered or given up) is kept, with its tries.
+CLABBER_WEBHOOKS_KEEP_DAYS = float(os.environ.get("CLABBER_WEBHOOKS_KEEP_DAYS") or "30")
