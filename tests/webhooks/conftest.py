@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from clabber_league.clubs.access import access_for
 from clabber_league.webhooks import services
 
 # A club night's fixtures: its secretary (an admin), their access, twenty players.
@@ -108,11 +107,6 @@ def subscribe(club, admin):
         )
 
     return make
-
-
-@pytest.fixture
-def admin_access(club, admin):
-    return access_for(club=club, user=admin)
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from standardwebhooks import Webhook
 
+from clabber_league.clubs.access import access_for
 from clabber_league.games import services as games
 from clabber_league.webhooks import services
 from clabber_league.webhooks.models import Attempt, Delivery, EventType
@@ -25,13 +26,9 @@ def confirmed_result(division, teams, scorer, admin, django_capture_on_commit_ca
     with django_capture_on_commit_callbacks(execute=True):
         game = play(division, home, away, A_WINS, user=scorer)
     with django_capture_on_commit_callbacks(execute=True):
-        return games.game_confirm(game=game, user=admin, access=services_access(game.club, admin))
-
-
-def services_access(club, user):
-    from clabber_league.clubs.access import access_for
-
-    return access_for(club=club, user=user)
+        return games.game_confirm(
+            game=game, user=admin, access=access_for(club=game.club, user=admin)
+        )
 
 
 def test_a_confirmed_result_is_sent_once_signed_as_standard_webhooks_checks(
@@ -102,7 +99,7 @@ def test_nothing_is_sent_when_the_transaction_rolls_back(
         pytest.raises(RuntimeError),
         transaction.atomic(),
     ):
-        games.game_confirm(game=game, user=admin, access=services_access(game.club, admin))
+        games.game_confirm(game=game, user=admin, access=access_for(club=game.club, user=admin))
         raise RuntimeError("something later in the request failed")
     assert callbacks == []
     assert Delivery.objects.count() == 0
