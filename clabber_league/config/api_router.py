@@ -10,6 +10,7 @@ from clabber_league.leagues import api as leagues_api
 from clabber_league.members import api as members_api
 from clabber_league.scheduling import api as scheduling_api
 from clabber_league.standings import api as standings_api
+from clabber_league.webhooks import api as webhooks_api
 
 CLUB = r"clubs/(?P<club_slug>[-a-zA-Z0-9_]+)"
 GAME = CLUB + r"/games/(?P<game_id>[0-9]+)"
@@ -60,5 +61,11 @@ router.register(CLUB + "/event-series", events_api.SeriesViewSet, basename="even
 router.register(CLUB + "/cups", cups_api.CupViewSet, basename="cup")
 router.register(CLUB + r"/cups/(?P<cup_id>[0-9]+)/ties", cups_api.TieViewSet, basename="cup-tie")
 router.register(r"me/tokens", members_api.MyTokenViewSet, basename="my-token")
+router.register(CLUB + "/webhooks", webhooks_api.SubscriptionViewSet, basename="webhook")
+router.register(
+    CLUB + r"/webhooks/(?P<webhook_id>[0-9]+)/deliveries",
+    webhooks_api.DeliveryViewSet,
+    basename="webhook-delivery",
+)
 
 urlpatterns = router.urls

@@ -11,6 +11,14 @@ A result that comes from the fixture's games reaches the layers above through
 ``games.hooks.game_changed`` instead. Registered by the standings
 (``standings.services.standings_fixture_changed``) and the cups, in their ``ready()``.
 
+``fixture_moved``: "a fixture was moved, postponed or rescheduled by hand". Sent by
+``fixture_changes.fixture_move`` inside its transaction, the fixture row locked and saved
+(its result is unchanged, so the standings do not listen)::
+
+    fixture_moved.send(fixture=fixture)
+
+Registered by the webhooks (``webhooks.services.webhooks_fixture_moved``).
+
 ``night_bookings``: "what else holds the club's nights and tables?" The clash checks of the
 schedule (a fixture created or moved by hand: ``fixture_changes._check_night``; a schedule
 generated: ``generation._occupied``) ask it, since scheduling may not import the apps that
@@ -31,6 +39,7 @@ from dataclasses import dataclass
 from clabber_league.core.hooks import Hook
 
 fixture_changed = Hook("fixture_changed")
+fixture_moved = Hook("fixture_moved")
 night_bookings = Hook("night_bookings")
 
 

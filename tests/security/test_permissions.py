@@ -133,6 +133,13 @@ API = {
     "cup-tie-start": MANAGE,
     "cup-tie-walkover": MANAGE,
     "cup-tie-place": MANAGE,
+    "webhook-list": MANAGE,
+    "webhook-detail": MANAGE,
+    "webhook-test": MANAGE,
+    "webhook-rotate-secret": MANAGE,
+    "webhook-delivery-list": MANAGE,
+    "webhook-delivery-detail": MANAGE,
+    "webhook-delivery-resend": MANAGE,
 }
 # API routes whose reads need more than "read" (everything else: GET needs "read").
 API_READS = {
@@ -143,6 +150,10 @@ API_READS = {
     "dispute-detail": MANAGE,
     "player-pin-list": MANAGE,
     "player-pin-reset": MANAGE,
+    "webhook-list": MANAGE,
+    "webhook-detail": MANAGE,
+    "webhook-delivery-list": MANAGE,
+    "webhook-delivery-detail": MANAGE,
 }
 # Page name -> (what GET needs, what POST needs).
 PAGES = {
@@ -248,6 +259,13 @@ PAGES = {
     "cups:tie-start": (MANAGE, MANAGE),
     "cups:tie-walkover": (MANAGE, MANAGE),
     "cups:tie-place": (MANAGE, MANAGE),
+    "webhooks:list": (MANAGE, MANAGE),
+    "webhooks:detail": (MANAGE, MANAGE),
+    "webhooks:pause": (MANAGE, MANAGE),
+    "webhooks:delete": (MANAGE, MANAGE),
+    "webhooks:test": (MANAGE, MANAGE),
+    "webhooks:rotate-secret": (MANAGE, MANAGE),
+    "webhooks:resend": (MANAGE, MANAGE),
 }
 ROLES = [None, Role.VIEWER, Role.PLAYER, Role.SCORER, Role.ADMIN]
 # Who belongs to a club (usernames, roles) is shown to its members only, even when public.
@@ -332,6 +350,7 @@ def world(game, teams, division, club):
     from clabber_league.cups.services.setup import cup_create, cup_draw
 
     cup = cup_draw(cup=cup_create(club=club, name="Cup", teams=[a, b]))
+    webhook, delivery = _webhook(club)
     objects = {
         "game": game.pk,
         "deal": game.deals.first().pk,
@@ -354,6 +373,8 @@ def world(game, teams, division, club):
         "event_series": event_series.pk,
         "cup": cup.pk,
         "tie": cup.ties.get().pk,
+        "webhook": webhook.pk,
+        "webhook_delivery": delivery.pk,
     }
     return {
         "club": club,
@@ -382,6 +403,19 @@ def _club_night(club):
         checkin.entry_check_in(event=event, player=PlayerFactory(club=club)) for _ in range(4)
     ]
     return event, rounds.round_draw(event=event), entries[0], series
+
+
+def _webhook(club):
+    """A webhook of the club (to 127.0.0.1: the test settings allow it) with a delivery."""
+    from clabber_league.webhooks.models import Delivery, Subscription
+
+    webhook = Subscription.objects.create(
+        club=club, url="http://127.0.0.1:9/hook", events=["result.confirmed"], secret="whsec_QQ=="
+    )
+    delivery = Delivery.objects.create(
+        subscription=webhook, event_id="msg_1", event_type="webhook.test", payload={}
+    )
+    return webhook, delivery
 
 
 # Which object a route's ``pk``/``id`` names.
@@ -436,6 +470,9 @@ PK_OBJECT = {
     "cup-tie": "tie",
     "cups": "cup",
     "cups:tie": "tie",
+    "webhook": "webhook",
+    "webhook-delivery": "webhook_delivery",
+    "webhooks": "webhook",
 }
 
 
@@ -460,6 +497,8 @@ def _kwargs(name: str, pattern, world) -> dict:
         "cup_id": objects["cup"],
         "cup_pk": objects["cup"],
         "fixture_pk": objects["fixture"],
+        "webhook_id": objects.get("webhook"),
+        "delivery_pk": objects.get("webhook_delivery"),
     }
     kwargs = {}
     keys = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", pattern.full_route)

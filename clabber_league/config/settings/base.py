@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "clabber_league.members",
     "clabber_league.events",
     "clabber_league.cups",
+    "clabber_league.webhooks",
 ]
 
 MIDDLEWARE = [
@@ -309,6 +310,9 @@ SPECTACULAR_SETTINGS = {
         "RankingMethodEnum": "clabber_league.events.models.Event.Ranking",
         "StateEnum": "clabber_league.scheduling.models.ScheduleRun.State",
         "AcceptanceStateEnum": ["entered", "accepted", "waiting"],
+        # The events a webhook subscribes to, and a delivery's (the test event too).
+        "WebhookEventEnum": "clabber_league.webhooks.api.EVENT_CHOICES",
+        "WebhookEventTypeEnum": "clabber_league.webhooks.models.EventType",
     },
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI served from our own static files: the docs work offline too.
@@ -334,6 +338,11 @@ SPECTACULAR_SETTINGS = {
             "night's ranking and prizes, seasons of nights.",
         },
         {"name": "cups", "description": "Cups and play-offs: seeding, the bracket, ties."},
+        {
+            "name": "webhooks",
+            "description": "A club's events POSTed to its URLs, signed (Standard Webhooks): "
+            "subscriptions, test events, deliveries and their tries. See docs/webhooks.md.",
+        },
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -586,3 +595,14 @@ CORS_PREFLIGHT_MAX_AGE = 3600
 SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]["ApiTokenScopeEnum"] = (
     "clabber_league.clubs.models.ApiToken.Scope"
 )
+
+# Webhooks (docs/webhooks.md): a URL on a private, loopback or link-local address is refused
+# unless this is on (a receiver on the club's own network; the tests' receiving server).
+CLABBER_WEBHOOKS_ALLOW_PRIVATE = env_bool("CLABBER_WEBHOOKS_ALLOW_PRIVATE", False)
+# Seconds one try waits for the receiver; days of failed deliveries before it is paused.
+CLABBER_WEBHOOKS_TIMEOUT = float(os.environ.get("CLABBER_WEBHOOKS_TIMEOUT") or "10")
+CLABBER_WEBHOOKS_DISABLE_AFTER_DAYS = float(
+    os.environ.get("CLABBER_WEBHOOKS_DISABLE_AFTER_DAYS") or "5"
+)
+# Days a delivery that is over (delivered or given up) is kept, with its tries.
+CLABBER_WEBHOOKS_KEEP_DAYS = float(os.environ.get("CLABBER_WEBHOOKS_KEEP_DAYS") or "30")

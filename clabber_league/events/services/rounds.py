@@ -51,6 +51,7 @@ from clabber_league.leagues.results import game_counts
 from clabber_league.rules.options import TARGET_MAX
 
 from .. import draw
+from ..hooks import draw_published, night_finished
 from ..models import Event, Pair, Round, SitOut, Table
 from .checkin import entries_playing
 from .events import committed_seed, draw_table_sizes, new_seed, table_size, three_hand_rules
@@ -408,6 +409,7 @@ def _seat(round_: Round, plan: _Plan, user: Any) -> None:
     round_.status = Round.Status.PLAYING
     round_.progress = 100
     round_.notes = notes
+    draw_published.send(round_=round_)
 
 
 def _pair_scores(round_: Round, pair_of: dict[int, int]) -> dict[int, float]:
@@ -514,3 +516,4 @@ def _round_close(round_: Round, *, user: Any, access: ClubAccess | None) -> None
     if round_.number >= event.rounds and event.status != Event.Status.FINISHED:
         event.status = Event.Status.FINISHED
         event.save(update_fields=["status"])
+        night_finished.send(event=event)

@@ -20,7 +20,7 @@ from clabber_league.leagues.results import Points
 from clabber_league.leagues.services import VENUE_OTHER_CLUB
 
 from .. import selectors, store
-from ..hooks import fixture_changed, night_bookings
+from ..hooks import fixture_changed, fixture_moved, night_bookings
 from ..models import Fixture, ScheduleConfig
 from . import ScheduleError
 
@@ -327,6 +327,7 @@ def fixture_move(
             "updated_at",
         ]
     )
+    fixture_moved.send(fixture=fixture)
     return fixture
 
 

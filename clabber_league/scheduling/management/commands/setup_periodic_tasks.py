@@ -9,6 +9,8 @@ job, by name, so running it again changes nothing. Times are the site's ``TIME_Z
 | ``scheduling: remind tomorrow's teams`` | ``scheduling.send_reminders`` | 10:00 daily |
 | ``scheduling: flag overdue fixtures`` | ``scheduling.flag_overdue`` | 03:30 daily |
 | ``core: forget old Idempotency-Key responses`` | ``core.purge_idempotency_keys`` | 03:45 daily |
+| ``webhooks: send the deliveries that are due`` | ``webhooks.deliver_due`` | every minute |
+| ``webhooks: forget old deliveries`` | ``webhooks.purge_deliveries`` | 04:00 daily |
 
 An admin may change a time or switch a job off in the Django admin; ``--reset`` puts the
 times back.
@@ -47,6 +49,20 @@ JOBS = [
         "minute": "45",
         "hour": "3",
         "description": "Delete the responses kept for Idempotency-Key replays after 24 hours.",
+    },
+    {
+        "name": "webhooks: send the deliveries that are due",
+        "task": "webhooks.deliver_due",
+        "minute": "*",
+        "hour": "*",
+        "description": "Send each webhook delivery whose next try is due (docs/webhooks.md).",
+    },
+    {
+        "name": "webhooks: forget old deliveries",
+        "task": "webhooks.purge_deliveries",
+        "minute": "0",
+        "hour": "4",
+        "description": "Delete webhook deliveries that are over, 30 days after they were made.",
     },
 ]
 
