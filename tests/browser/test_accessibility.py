@@ -35,7 +35,7 @@ from clabber_league.members import services as members_services
 from clabber_league.members.models import Dispute
 from clabber_league.scheduling.models import Fixture, ScheduleRun
 from clabber_league.scheduling.services.generation import schedule_config_save, schedule_run_execute
-from tests.browser.conftest import PHONE, axe_violations, log_in
+from tests.browser.conftest import PHONE, axe_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -246,13 +246,13 @@ SIDEWAYS = """() => {
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
 @pytest.mark.parametrize("who", [ANYONE, ADMIN], ids=["logged-out", "club-admin"])
-def test_every_page_passes_axe_core(live_server, browser, who, viewport):
+def test_every_page_passes_axe_core(live_server, browser, who, viewport, logged_in_page):
     places = demo_places()
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     page.set_default_timeout(15_000)
     if who == ADMIN:
-        log_in(page, live_server.url, "admin", DEMO_PASSWORD)
+        logged_in_page("admin", DEMO_PASSWORD, page=page)
     failures = []
     for visit in _visits(who):
         response = page.goto(live_server.url + visit.url.format(**places))
@@ -267,13 +267,13 @@ def test_every_page_passes_axe_core(live_server, browser, who, viewport):
 
 
 @pytest.mark.parametrize("who", [ANYONE, ADMIN], ids=["logged-out", "club-admin"])
-def test_no_page_scrolls_sideways_on_a_phone(live_server, browser, who):
+def test_no_page_scrolls_sideways_on_a_phone(live_server, browser, who, logged_in_page):
     places = demo_places()
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
     page.set_default_timeout(15_000)
     if who == ADMIN:
-        log_in(page, live_server.url, "admin", DEMO_PASSWORD)
+        logged_in_page("admin", DEMO_PASSWORD, page=page)
     failures = []
     for visit in _visits(who):
         page.goto(live_server.url + visit.url.format(**places))
