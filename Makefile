@@ -126,7 +126,7 @@ JS_TESTS = tests/js
 .PHONY: test-js
 test-js:
 	@if command -v node >/dev/null 2>&1; then \
-		node --test $(JS_TESTS)/; \
+		node --test --test-reporter=spec $(JS_TESTS)/; \
 	elif [ "$(CI)" = "true" ]; then \
 		echo "JavaScript tests: node is missing, and CI=true needs it (apt-get install -y nodejs)"; exit 1; \
 	else \
