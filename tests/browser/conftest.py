@@ -36,10 +36,33 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
 
 
-def _requests_in_flight() -> list[threading.Thread]:
-    # The live server (Django's ThreadedWSGIServer) answers each request in a thread of its
-    # own, which Python names after its target.
-    return [t for t in threading.enumerate() if "process_request_thread" in t.name]
+class _RequestsInFlight:
+    """How many requests Django has begun and not yet finished answering, in any thread
+    (its ``request_started`` and ``request_finished`` signals). A live-server thread that
+    only holds a browser's idle keep-alive connection answers nothing and is not counted:
+    waiting for those threads to end cost each browser test its whole timeout."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def started(self, **kwargs) -> None:
+        with self.lock:
+            self.count += 1
+
+    def finished(self, **kwargs) -> None:
+        with self.lock:
+            self.count = max(0, self.count - 1)  # one begun before the count began
+
+
+_IN_FLIGHT = _RequestsInFlight()
+
+
+def _count_requests() -> None:
+    from django.core.signals import request_finished, request_started
+
+    request_started.connect(_IN_FLIGHT.started, weak=False, dispatch_uid="browser-in-flight")
+    request_finished.connect(_IN_FLIGHT.finished, weak=False, dispatch_uid="browser-in-flight")
 
 
 def wait_for_requests_in_flight(timeout: float = 15.0) -> None:
@@ -48,16 +71,13 @@ def wait_for_requests_in_flight(timeout: float = 15.0) -> None:
     A page closed at a test's end may have just sent a request (a preview, a poll, a deal
     its outbox sent). Emptying the database under it fails the next test: on PostgreSQL
     the TRUNCATE and the request's transaction can deadlock, on SQLite the tables are
-    locked. Quiet means no request thread twice in a row, 50 ms apart, so a request
-    accepted between two looks is waited for too.
+    locked. Quiet means no request being answered twice in a row, 50 ms apart, so a
+    request begun between two looks is waited for too.
     """
     deadline = time.monotonic() + timeout
     quiet = 0
     while quiet < 2 and time.monotonic() < deadline:
-        busy = _requests_in_flight()
-        for thread in busy:
-            thread.join(timeout=max(0.0, deadline - time.monotonic()))
-        quiet = 0 if busy else quiet + 1
+        quiet = 0 if _IN_FLIGHT.count > 0 else quiet + 1
         time.sleep(0.05)
 
 
@@ -69,6 +89,7 @@ def _live_server_answered_before_flush(request: pytest.FixtureRequest) -> Iterat
     the test's database) and so torn down before it; the pages and browser contexts a
     test opens are set up after this and closed before it.
     """
+    _count_requests()
     yield
     if "live_server" in request.fixturenames:
         wait_for_requests_in_flight()
