@@ -20,6 +20,12 @@ ifneq ($(FAST),)
 PYTEST_ARGS += -m "not fuzz"
 endif
 endif
+# pytest-xdist: the suite on PYTEST_WORKERS processes, each with a test database and a Redis
+# database of its own (clabber_league/config/settings/test.py); PYTEST_WORKERS=0: one process.
+PYTEST_WORKERS ?= 2
+ifneq ($(PYTEST_WORKERS),0)
+PYTEST_XDIST = -n $(PYTEST_WORKERS) --dist loadgroup
+endif
 
 .PHONY: run test lint bench vendor docs migrate demo clean help cert run-https
 
@@ -29,7 +35,8 @@ help:
 	@echo "              make run HOST=0.0.0.0 serves the club's Wi-Fi too (phones: http://$(LAN_IP):$(PORT)/)"
 	@echo "make cert   - a certificate for this laptop's LAN address in $(CERT_DIR)/ (openssl)"
 	@echo "make run-https - the same over HTTPS on port $(HTTPS_PORT), with that certificate"
-	@echo "make test   - install the test tools and run the whole suite (ruff, import-linter, pytest)"
+	@echo "make test   - install the test tools and run the whole suite (ruff, import-linter, node --test, pytest)"
+	@echo "              on PYTEST_WORKERS=2 processes (pytest-xdist; 0: one); prints its wall time"
 	@echo "              make test FAST=1 skips the slow API fuzz test (CI never does)"
 	@echo "make bench  - run the benchmarks in bench/"
 	@echo "make bench-load - 50 scorers for 60 s against gunicorn and PostgreSQL (bench/load.py)"
@@ -115,14 +122,34 @@ lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports --no-cache  # the layers of docs/ARCHITECTURE.md ([tool.importlinter])
 
-test: $(VENV)/.installed-test lint
+# The JavaScript's own logic (outbox, offline entry) under node's built-in test runner.
+JS_TESTS = tests/js
+.PHONY: test-js
+test-js:
+	@if command -v node >/dev/null 2>&1; then \
+		node --test --test-reporter=spec $(JS_TESTS)/; \
+	elif [ "$(CI)" = "true" ]; then \
+		echo "JavaScript tests: node is missing, and CI=true needs it (apt-get install -y nodejs)"; exit 1; \
+	else \
+		echo "JavaScript tests: SKIPPED, node is not installed (apt-get install -y nodejs)"; \
+	fi
+
+# Prints its wall time at the end, passed or failed.
+test: $(VENV)/.installed-test
+	@start=$$(date +%s); rc=0; \
+	$(MAKE) --no-print-directory test-steps || rc=$$?; \
+	echo "make test: wall time $$(( $$(date +%s) - start )) s (exit $$rc; load average $$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"; \
+	exit $$rc
+
+.PHONY: test-steps
+test-steps: lint test-js
 	@if [ -x "$${CHROMIUM_PATH:-/usr/bin/chromium}" ] || command -v chromium >/dev/null 2>&1; then \
 		echo "Browser tests: using $${CHROMIUM_PATH:-$$(command -v chromium)}"; \
 	else \
 		echo "Browser tests: NO Chromium found (install Debian's 'chromium'); they will be skipped here and fail under CI=true"; \
 	fi
 	@echo "Database: $${DATABASE_URL:-SQLite (DATABASE_URL unset)}; Celery: $${REDIS_URL:-eager, in-process (REDIS_URL unset)}"
-	@$(PY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	@$(PY) -m pytest $(PYTEST_XDIST) $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: that is a failure here"; exit 1; fi; \
 	exit $$rc
 

@@ -29,9 +29,9 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from dataclasses import dataclass, field
 
 import _django
+from _taps import Count, TapCounter
 
 _url = os.environ.get("BENCH_DATABASE_URL", "")
 if _url.startswith("sqlite:///") and os.path.exists(_url[len("sqlite://") :]):
@@ -55,18 +55,6 @@ PINS = {"Tom": "1357", "Ann": "2468", "Mary-Lou": "3579", "Bob": "4680"}
 #: Who accepts for each team, in the order the sides do.
 ACCEPTING = (("Dads", "Ann"), ("Mules", "Tom"))
 TARGET_TAPS = 4
-
-
-@dataclass
-class Count:
-    taps: int = 0
-    keys: int = 0
-    scrolled: bool = False
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def total(self) -> int:
-        return self.taps + self.keys
 
 
 def finished_game() -> tuple[Game, str]:
@@ -100,44 +88,13 @@ def finished_game() -> tuple[Game, str]:
     return game, table_links.table_link_path(link)
 
 
-class Phone:
-    """Taps on the table phone, counted."""
-
-    def __init__(self, page) -> None:
-        self.page = page
-        self.count = Count()
-
-    def _on_screen(self, locator) -> bool:
-        return locator.evaluate(
-            """el => {
-                const r = el.getBoundingClientRect();
-                if (r.width === 0 || r.height === 0) return false;
-                if (r.top < 0 || r.bottom > window.innerHeight) return false;
-                const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-                return hit !== null && (el.contains(hit) || hit.contains(el)
-                    || (el.control !== undefined && el.control === hit));
-            }"""
-        )
-
-    def tap(self, locator, why: str) -> None:
-        locator = locator.first
-        locator.wait_for(state="visible")
-        if not self._on_screen(locator):
-            locator.scroll_into_view_if_needed()
-            self.count.scrolled = True
-            self.count.notes.append(f"scrolled to {why}")
-        locator.click()
-        self.count.taps += 1
-
-    def type_digits(self, digits: str) -> None:
-        for digit in digits:
-            self.page.keyboard.press(digit)
-            self.count.keys += 1
+class Phone(TapCounter):
+    """Taps on the table phone, counted (bench/_taps.py)."""
 
 
 def accept(phone: Phone, team: str, name: str, shots: str | None = None) -> Count:
     page = phone.page
-    phone.count = Count()
+    phone.start()
     if shots:
         page.screenshot(path=os.path.join(shots, f"{team.lower()}.png"))
     side = page.locator("section.accept-side", has=page.get_by_role("heading", name=team))

@@ -37,9 +37,9 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from dataclasses import dataclass, field
 
 import _django
+from _taps import Count, TapCounter
 
 _django.setup("clabber_league_bench_entry_taps")
 
@@ -59,18 +59,6 @@ SUITS = ["clubs", "diamonds", "hearts", "spades"]
 SIDE_INDEX = {"A": 0, "B": 1}
 # Seats clockwise: Tom (Mules), Ann (Dads), Mary-Lou (Mules), Bob (Dads).
 TOM, ANN, MARY_LOU, BOB = 0, 1, 2, 3
-
-
-@dataclass
-class Count:
-    taps: int = 0
-    keys: int = 0
-    scrolled: bool = False
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def total(self) -> int:
-        return self.taps + self.keys
 
 
 def league() -> tuple[Game, str]:
@@ -96,47 +84,19 @@ def league() -> tuple[Game, str]:
     return game, club.slug
 
 
-class Driver:
+class Driver(TapCounter):
     """Taps on one page, counted; subclasses know where the controls are."""
 
     def __init__(self, page, shots: str | None = None) -> None:
-        self.page = page
-        self.count = Count()
+        super().__init__(page)
         self.shots = shots
         self.shot = 0
 
-    def start(self) -> Count:
-        self.count = Count()
-        return self.count
-
     # --- counting ---------------------------------------------------------------------
 
-    def _on_screen(self, locator) -> bool:
-        return locator.evaluate(
-            """el => {
-                const r = el.getBoundingClientRect();
-                if (r.width === 0 || r.height === 0) return false;
-                if (r.top < 0 || r.bottom > window.innerHeight) return false;
-                const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-                return hit !== null && (el.contains(hit) || hit.contains(el)
-                    || (el.control !== undefined && el.control === hit));
-            }"""
-        )
-
-    def see(self, locator, why: str) -> None:
-        """The scorer has to see ``locator``: scroll to it if it is off screen or covered."""
-        locator = locator.first
-        locator.wait_for(state="visible")
-        if not self._on_screen(locator):
-            self.count.scrolled = True
-            self.count.notes.append(f"scrolled to {why}")
-            locator.evaluate("el => el.scrollIntoView({block: 'center'})")
-
     def tap(self, locator, why: str) -> None:
-        self.see(locator, why)
         before = self.page.evaluate("() => { window.benchMark = true; return window.scrollY; }")
-        locator.first.click()
-        self.count.taps += 1
+        super().tap(locator, why)
         self.page.wait_for_load_state("load")
         self.settle()
         same_page, after = self.page.evaluate("() => [window.benchMark === true, window.scrollY]")

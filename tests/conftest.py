@@ -274,3 +274,27 @@ def game(club, division, teams, scorer):
     return services.game_start(
         club=club, division=division, sides={"A": a, "B": b}, seats=seats, user=scorer
     )
+
+
+# --- the API as a person --------------------------------------------------------------------
+
+
+@pytest.fixture
+def api_client_for(db):
+    """``api_client_for(user)``: a DRF ``APIClient`` logged in as ``user`` (a session, as the
+    site's own pages call the API); ``api_client_for(user, token=True)`` sends the user's
+    API token instead, as an app does; ``api_client_for(None)``: anonymous. Each call is a
+    client of its own."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    def client_for(user=None, *, token: bool = False) -> APIClient:
+        client = APIClient()
+        if user is not None and token:
+            key = Token.objects.get_or_create(user=user)[0].key
+            client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        elif user is not None:
+            client.force_login(user)
+        return client
+
+    return client_for

@@ -40,6 +40,7 @@ PAGE_ASSETS: Final = (
     "js/site.js",
     "js/deal_form.js",
     "js/outbox.js",
+    "js/offline_logic.js",
     "js/offline_entry.js",
     "js/engine_worker.js",
 )

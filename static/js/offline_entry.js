@@ -26,8 +26,10 @@
   function fill(text, values) { return text.replace(/%\((\w+)\)s/g, function (m, k) { return values[k]; }); }
   var statusBox = document.getElementById("outbox-status");
   var Outbox = window.ClabberOutbox;
+  // The decisions that need no page (static/js/offline_logic.js, unit-tested with node).
+  var Logic = window.ClabberOfflineLogic;
   var correcting = game.correcting || null;
-  function isDeal(e) { return e.kind !== "correction"; }
+  var isDeal = Logic.isDeal;
 
   if ("serviceWorker" in navigator && window.isSecureContext) {
     navigator.serviceWorker.register(game.sw, { scope: "/" }).then(function () {
@@ -111,9 +113,7 @@
       }
       var input = keyInput();
       if (input && list.some(function (e) { return e.key === input.value; })) { input.value = newKey(); }
-      var deals = list.filter(isDeal);
-      var last = deals.length ? deals[deals.length - 1] : null;
-      state = last && last.after && last.number > base.number ? last.after : base;
+      state = Logic.stateWithOutbox(base, list);
       show();
       return list;
     });
@@ -146,44 +146,7 @@
     if (field.type === "checkbox") { return field.checked ? field.value : null; }
     return field.value === "" ? null : field.value;
   }
-  function whole(name) { var v = value(name); return v === null || !/^-?\d+$/.test(v) ? v : parseInt(v, 10); }
-  function sideOf(seat) { return game.sides[seat % game.sides.length]; }
-
-  function readDeal() {
-    if (value("passed")) { return { data: { passed: true }, maker_seat: null }; }
-    var data = {}, makerSeat = whole("maker_seat");
-    if (makerSeat !== null) { data.maker = sideOf(makerSeat); }
-    var round = whole("round"), turned = value("turned");
-    var trump = value("trump") || (round === 1 ? turned : null);
-    if (trump) { data.trump = trump; }
-    if (round) { data.bidding = { round: round }; if (turned) { data.bidding.turned = turned; } }
-    var renege = value("renege");
-    var renege_list = renege ? [].concat(renege) : [];
-    var points = {}, anyPoints = false;
-    game.sides.forEach(function (s) { var p = whole("points_" + s); if (p !== null) { points[s] = p; anyPoints = true; } });
-    if (anyPoints || !renege_list.length) { data.points = points; }
-    var last = value("last_trick");
-    if (last) { data.last_trick = last; }
-    var tricks = {}, anyTricks = false;
-    game.sides.forEach(function (s) { var t = whole("tricks_" + s); if (t !== null) { tricks[s] = t; anyTricks = true; } });
-    if (anyTricks) { data.tricks = tricks; }
-    var melds = {}, anyMelds = false;
-    for (var i = 0; i < game.meld_rows; i++) {
-      var kind = value("meld_" + i + "_kind"), seat = whole("meld_" + i + "_seat");
-      if (!kind || seat === null) { continue; }
-      var meld = kind.indexOf("run-") === 0
-        ? { kind: "sequence", suit: value("meld_" + i + "_suit"), top: value("meld_" + i + "_top"), length: parseInt(kind.slice(4), 10) }
-        : { kind: "four", rank: kind.slice(5) };
-      meld.player = seat;
-      (melds[sideOf(seat)] = melds[sideOf(seat)] || []).push(meld);
-      anyMelds = true;
-    }
-    if (anyMelds) { data.melds = melds; }
-    var bell = whole("bell");
-    if (bell !== null) { data.bell = sideOf(bell); }
-    if (renege_list.length) { data.renege = renege_list; }
-    return { data: data, maker_seat: makerSeat };
-  }
+  function readDeal() { return Logic.readDeal(value, game); }
 
   function nextDeal(read) {
     return engineCall("next_deal", {
@@ -336,16 +299,8 @@
     var head = el("tr");
     [_("Deal"), _("This phone"), _("The other phone")].forEach(function (t) { head.appendChild(el("th", { scope: "col" }, t)); });
     table.appendChild(head);
-    var numbers = mine.map(function (e) { return e.number; });
-    var last = null;
-    if (theirs) {
-      Object.keys(theirs).forEach(function (n) {
-        n = parseInt(n, 10);
-        if (n >= held.number && numbers.indexOf(n) < 0) { numbers.push(n); }
-        if (!last || n > last.number) { last = theirs[n]; }
-      });
-    }
-    numbers.sort(function (a, b) { return a - b; }).forEach(function (n) {
+    var rows = Logic.clashRows(held, mine, theirs), last = rows.last;
+    rows.numbers.forEach(function (n) {
       var entry = mine.filter(function (e) { return e.number === n; })[0];
       var row = el("tr");
       row.appendChild(el("th", { scope: "row" }, String(n)));
@@ -583,21 +538,16 @@
   function keepMine(held) {
     var mine = entries.filter(function (e) { return isDeal(e) && e.number >= held.number; });
     return serverDeals().then(function (deals) {
-      var byNumber = {};
-      deals.forEach(function (d) { byNumber[d.number] = d; });
       var chain = Promise.resolve();
-      mine.forEach(function (entry) {
+      Logic.keepMinePlan(mine, deals).forEach(function (step) {
         chain = chain.then(function () {
-          var theirs = byNumber[entry.number];
-          var done = theirs
-            ? request("PUT", game.deals_url + theirs.id + "/", entry.body)
-            : request("POST", game.deals_url + "?number=" + entry.number, entry.body, entry.key);
-          return done.then(function () { return Outbox.remove(entry.key); });
+          if (step.method === "DELETE") { return request("DELETE", game.deals_url + step.deal + "/"); }
+          var done = step.method === "PUT"
+            ? request("PUT", game.deals_url + step.deal + "/", step.entry.body)
+            : request("POST", game.deals_url + "?number=" + step.number, step.entry.body, step.entry.key);
+          return done.then(function () { return Outbox.remove(step.entry.key); });
         });
       });
-      var lastMine = mine[mine.length - 1].number;
-      deals.filter(function (d) { return d.number > lastMine; }).sort(function (a, b) { return b.number - a.number; })
-        .forEach(function (d) { chain = chain.then(function () { return request("DELETE", game.deals_url + d.id + "/"); }); });
       // This phone made those corrections and deletions: its own history rows are not news
       // to it (they would read as this phone's deals replaced, the opposite of what happened).
       return chain.then(function () {

@@ -128,4 +128,6 @@
   }
 
   root.ClabberOutbox = { open: open, list: list, add: add, put: put, remove: remove, flush: flush, flushAll: flushAll };
-})(typeof self !== "undefined" ? self : window);
+  // node's test runner (tests/js/) loads it with require(), its IndexedDB and fetch stand-ins on globalThis.
+  if (typeof module === "object" && module.exports) { module.exports = root.ClabberOutbox; }
+})(typeof self !== "undefined" ? self : typeof window !== "undefined" ? window : globalThis);

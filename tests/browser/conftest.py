@@ -36,10 +36,33 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
 
 
-def _requests_in_flight() -> list[threading.Thread]:
-    # The live server (Django's ThreadedWSGIServer) answers each request in a thread of its
-    # own, which Python names after its target.
-    return [t for t in threading.enumerate() if "process_request_thread" in t.name]
+class _RequestsInFlight:
+    """How many requests Django has begun and not yet finished answering, in any thread
+    (its ``request_started`` and ``request_finished`` signals). A live-server thread that
+    only holds a browser's idle keep-alive connection answers nothing and is not counted:
+    waiting for those threads to end cost each browser test its whole timeout."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def started(self, **kwargs) -> None:
+        with self.lock:
+            self.count += 1
+
+    def finished(self, **kwargs) -> None:
+        with self.lock:
+            self.count = max(0, self.count - 1)  # one begun before the count began
+
+
+_IN_FLIGHT = _RequestsInFlight()
+
+
+def _count_requests() -> None:
+    from django.core.signals import request_finished, request_started
+
+    request_started.connect(_IN_FLIGHT.started, weak=False, dispatch_uid="browser-in-flight")
+    request_finished.connect(_IN_FLIGHT.finished, weak=False, dispatch_uid="browser-in-flight")
 
 
 def wait_for_requests_in_flight(timeout: float = 15.0) -> None:
@@ -48,16 +71,13 @@ def wait_for_requests_in_flight(timeout: float = 15.0) -> None:
     A page closed at a test's end may have just sent a request (a preview, a poll, a deal
     its outbox sent). Emptying the database under it fails the next test: on PostgreSQL
     the TRUNCATE and the request's transaction can deadlock, on SQLite the tables are
-    locked. Quiet means no request thread twice in a row, 50 ms apart, so a request
-    accepted between two looks is waited for too.
+    locked. Quiet means no request being answered twice in a row, 50 ms apart, so a
+    request begun between two looks is waited for too.
     """
     deadline = time.monotonic() + timeout
     quiet = 0
     while quiet < 2 and time.monotonic() < deadline:
-        busy = _requests_in_flight()
-        for thread in busy:
-            thread.join(timeout=max(0.0, deadline - time.monotonic()))
-        quiet = 0 if busy else quiet + 1
+        quiet = 0 if _IN_FLIGHT.count > 0 else quiet + 1
         time.sleep(0.05)
 
 
@@ -69,6 +89,7 @@ def _live_server_answered_before_flush(request: pytest.FixtureRequest) -> Iterat
     the test's database) and so torn down before it; the pages and browser contexts a
     test opens are set up after this and closed before it.
     """
+    _count_requests()
     yield
     if "live_server" in request.fixturenames:
         wait_for_requests_in_flight()
@@ -105,13 +126,48 @@ def page(browser) -> Iterator[object]:
     context.close()
 
 
-def log_in(page, base: str, username: str, password: str) -> None:
-    """Log in on the login page as a person does; returns once the site has let them in."""
+def log_in_through_the_form(page, base: str, username: str, password: str) -> None:
+    """Log in on the login page as a person does; returns once the site has let them in.
+    For the tests of logging in itself (two-factor); the others use ``logged_in_page``."""
     page.goto(base + "/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def log_in(page, base: str, username: str, password: str) -> None:
+    """Log ``page``'s browser in as ``username``: the site's own login (allauth's view,
+    django-axes) answers a POST in this process, and its session cookie goes to the
+    browser. A page load and a form cheaper than ``log_in_through_the_form``; the page
+    stays where it is."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    response = client.post("/accounts/login/", {"login": username, "password": password})
+    cookie = client.cookies.get(settings.SESSION_COOKIE_NAME)
+    if response.status_code != 302 or cookie is None or "_auth_user_id" not in client.session:
+        pytest.fail(
+            f"{username} could not log in (HTTP {response.status_code}, to"
+            f" {response.get('Location')}): two-factor logins use log_in_through_the_form"
+        )
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": base}]
+    )
+
+
+@pytest.fixture
+def logged_in_page(request: pytest.FixtureRequest, live_server):
+    """``logged_in_page(username, password)``: the test's ``page``, logged in as that person
+    (``log_in``); ``page=`` logs in another page (a second phone). Returns the page."""
+
+    def log_in_as(username: str, password: str, *, page=None):
+        page = page if page is not None else request.getfixturevalue("page")
+        log_in(page, live_server.url, username, password)
+        return page
+
+    return log_in_as
 
 
 def mules_v_dads(*scorers: str, password: str = "table-talk-42"):

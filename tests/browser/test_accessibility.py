@@ -35,7 +35,7 @@ from clabber_league.members import services as members_services
 from clabber_league.members.models import Dispute
 from clabber_league.scheduling.models import Fixture, ScheduleRun
 from clabber_league.scheduling.services.generation import schedule_config_save, schedule_run_execute
-from tests.browser.conftest import PHONE, axe_violations, log_in
+from tests.browser.conftest import PHONE, axe_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -244,41 +244,38 @@ SIDEWAYS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
 @pytest.mark.parametrize("who", [ANYONE, ADMIN], ids=["logged-out", "club-admin"])
-def test_every_page_passes_axe_core(live_server, browser, who, viewport):
+def test_every_page_passes_axe_core_and_fits_a_phone(live_server, browser, who, logged_in_page):
+    """One sweep per viewer over the demo club (seeded once, the costly part): each page
+    on a phone (axe-core, and no sideways scrolling) and on a laptop (axe-core)."""
     places = demo_places()
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    if who == ADMIN:
-        log_in(page, live_server.url, "admin", DEMO_PASSWORD)
     failures = []
-    for visit in _visits(who):
-        response = page.goto(live_server.url + visit.url.format(**places))
-        if response is None or response.status != 200:
-            failures.append(f"{visit.name}: HTTP {response.status if response else '?'}")
-            continue
-        for v in axe_violations(page):
-            where = ", ".join(" ".join(n["target"]) for n in v["nodes"][:4])
-            failures.append(f"{visit.name} ({page.url}): {v['impact']} {v['id']} at {where}")
-    context.close()
-    assert not failures, "axe-core violations:\n" + "\n".join(failures)
-
-
-@pytest.mark.parametrize("who", [ANYONE, ADMIN], ids=["logged-out", "club-admin"])
-def test_no_page_scrolls_sideways_on_a_phone(live_server, browser, who):
-    places = demo_places()
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    if who == ADMIN:
-        log_in(page, live_server.url, "admin", DEMO_PASSWORD)
-    failures = []
-    for visit in _visits(who):
-        page.goto(live_server.url + visit.url.format(**places))
-        for item in page.evaluate(SIDEWAYS):
-            if not item["allowed"]:
-                failures.append(f"{visit.name}: {item['where']} is {item['width']} px wide")
-    context.close()
-    assert not failures, "scrolls sideways at 390 px:\n" + "\n".join(failures)
+    for device, viewport in (("phone", PHONE), ("laptop", LAPTOP)):
+        context = browser.new_context(viewport=viewport)
+        try:
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            if who == ADMIN:
+                logged_in_page("admin", DEMO_PASSWORD, page=page)
+            for visit in _visits(who):
+                response = page.goto(live_server.url + visit.url.format(**places))
+                if response is None or response.status != 200:
+                    status = response.status if response else "?"
+                    failures.append(f"{device}: {visit.name}: HTTP {status}")
+                    continue
+                for v in axe_violations(page):
+                    where = ", ".join(" ".join(n["target"]) for n in v["nodes"][:4])
+                    failures.append(
+                        f"{device}: {visit.name} ({page.url}): axe-core: {v['impact']}"
+                        f" {v['id']} at {where}"
+                    )
+                if viewport is PHONE:
+                    for item in page.evaluate(SIDEWAYS):
+                        if not item["allowed"]:
+                            failures.append(
+                                f"phone: {visit.name}: scrolls sideways at 390 px:"
+                                f" {item['where']} is {item['width']} px wide"
+                            )
+        finally:
+            context.close()
+    assert not failures, "\n".join(failures)

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from clabber_league.clubs.models import Role
 from clabber_league.events.models import Event, Round
 from clabber_league.games.models import Game
-from tests.browser.conftest import PHONE, assert_accessible, log_in
+from tests.browser.conftest import PHONE, assert_accessible
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -68,9 +68,9 @@ def _play_round(page, browser, base: str, event: Event, number: int) -> None:
     return links
 
 
-def test_the_secretary_runs_a_night_of_thirteen(live_server, browser, page, club):
+def test_the_secretary_runs_a_night_of_thirteen(live_server, browser, page, club, logged_in_page):
     base = live_server.url
-    log_in(page, base, "sec", PASSWORD)
+    logged_in_page("sec", PASSWORD)
     page.goto(f"{base}/clubs/{club.slug}/events/")
     assert_accessible(page)
     page.get_by_role("link", name="New night").click()

@@ -15,7 +15,7 @@ from clabber_league.events.services import checkin, rounds
 from clabber_league.events.services import events as event_services
 from clabber_league.games import services as games
 from clabber_league.games.models import Game
-from tests.browser.conftest import assert_accessible, log_in
+from tests.browser.conftest import assert_accessible
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -92,10 +92,10 @@ def test_the_room_display_shows_a_deal_once_it_is_recorded(
     assert_accessible(page)
 
 
-def test_table_cards_and_the_draw_for_the_wall(live_server, page, club, players):
+def test_table_cards_and_the_draw_for_the_wall(live_server, page, club, players, logged_in_page):
     event = _night(club, players[:9], rules="bela-4")  # 9 at bela: two tables, one sits out
     rounds.round_draw(event=event)
-    log_in(page, live_server.url, "secretary", PASSWORD)
+    logged_in_page("secretary", PASSWORD)
     page.goto(f"{live_server.url}/clubs/{club.slug}/events/{event.pk}/rounds/1/cards/")
     cards = page.locator("article.night-card")
     expect(cards).to_have_count(2)

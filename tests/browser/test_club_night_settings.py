@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from clabber_league.clubs.models import Role
 from clabber_league.events.models import Event, Round
 from clabber_league.events.services import checkin
-from tests.browser.conftest import assert_accessible, log_in
+from tests.browser.conftest import assert_accessible
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,14 +21,16 @@ PASSWORD = "night-owl-42"
 FITS = "() => document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth"
 
 
-def test_the_secretary_seats_thirteen_at_tables_of_four_with_a_sit_out(live_server, page):
+def test_the_secretary_seats_thirteen_at_tables_of_four_with_a_sit_out(
+    live_server, page, logged_in_page
+):
     club = ClubFactory(slug="friday", name="Friday Clabber Club")
     MembershipFactory(
         club=club, role=Role.ADMIN, user=UserFactory(username="sec", password=PASSWORD)
     )
     players = [PlayerFactory(club=club, name=f"Player {i:02d}") for i in range(1, 14)]
     base = live_server.url
-    log_in(page, base, "sec", PASSWORD)
+    logged_in_page("sec", PASSWORD)
     page.goto(f"{base}/clubs/{club.slug}/events/new/")
     page.fill("#id_name", "Friday night")
     page.get_by_label("Tables").select_option(label="Tables of four only, the rest sit out")

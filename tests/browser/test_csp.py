@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from clabber_league.games.models import Game
 
-from .conftest import assert_accessible, log_in
+from .conftest import assert_accessible
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,10 +31,10 @@ def _violations(page) -> list[str]:
     return page.evaluate("() => window.__csp")
 
 
-def test_every_page_runs_under_the_policy(live_server, page, demo):
+def test_every_page_runs_under_the_policy(live_server, page, demo, logged_in_page):
     page.add_init_script(LISTEN)
     base = live_server.url
-    log_in(page, base, "admin", "clabber-demo")
+    logged_in_page("admin", "clabber-demo")
     league_games = demo.filter(division__isnull=False).order_by("pk")  # not a club night's
     finished = league_games.exclude(status="in_progress").first()
     open_game = league_games.filter(status="in_progress").first()
@@ -63,10 +63,10 @@ def test_every_page_runs_under_the_policy(live_server, page, demo):
     assert seen == {path: [] for path in paths}
 
 
-def test_the_moved_scripts_still_work(live_server, page, demo):
+def test_the_moved_scripts_still_work(live_server, page, demo, logged_in_page):
     page.add_init_script(LISTEN)
     base = live_server.url
-    log_in(page, base, "scorer", "clabber-demo")
+    logged_in_page("scorer", "clabber-demo")
     open_game = demo.filter(status="in_progress").first()
     page.goto(f"{base}/clubs/evansville/games/{open_game.pk}/deal/")
     card = page.locator("[data-meld-row='0']")

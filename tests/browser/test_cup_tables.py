@@ -14,7 +14,7 @@ from clabber_league.clubs.models import Role
 from clabber_league.cups.models import Cup, Tie
 from clabber_league.cups.services.progress import tie_walkover
 from clabber_league.cups.services.setup import cup_create, cup_draw
-from tests.browser.conftest import PHONE, assert_accessible, log_in
+from tests.browser.conftest import PHONE, assert_accessible
 from tests.factories import (
     DivisionFactory,
     MembershipFactory,
@@ -86,7 +86,7 @@ def bracket_url(base: str, cup: Cup) -> str:
 
 
 def test_a_phone_shows_tables_of_three_and_a_walkover_leaves_the_one_who_came(
-    live_server, browser, threes
+    live_server, browser, threes, logged_in_page
 ):
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
@@ -104,7 +104,7 @@ def test_a_phone_shows_tables_of_three_and_a_walkover_leaves_the_one_who_came(
         "normal",
     )
 
-    log_in(page, base, "sec", PASSWORD)
+    logged_in_page("sec", PASSWORD, page=page)
     short = threes.ties.get(key="M1-9")
     page.goto(f"{base}/clubs/{threes.club.slug}/cups/{threes.pk}/ties/{short.pk}/")
     expect(page.get_by_role("heading", level=1)).to_have_text("Sam 09 v Sam 10 v Bye")

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from clabber_league.clubs.models import Role
 from clabber_league.cups.models import Cup, Tie
 from clabber_league.leagues.models import HouseRules
-from tests.browser.conftest import PHONE, assert_accessible, log_in
+from tests.browser.conftest import PHONE, assert_accessible
 from tests.cups.builders import finish_by_forfeits, round_robin, teams_of
 from tests.factories import DivisionFactory, MembershipFactory, UserFactory
 
@@ -80,7 +80,7 @@ def play_the_tie(sec, scorer, base: str, cup: Cup, key: str) -> None:
 
 
 def test_the_top_four_play_off_through_deal_entry_to_a_champion(
-    live_server, browser, season, celery_worker_process
+    live_server, browser, season, celery_worker_process, logged_in_page
 ):
     base, club = live_server.url, season["club"]
     admin_phone = browser.new_context(viewport=PHONE)
@@ -90,8 +90,8 @@ def test_the_top_four_play_off_through_deal_entry_to_a_champion(
         sec.set_default_timeout(15_000)
         scorer = scorer_phone.new_page()
         scorer.set_default_timeout(15_000)
-        log_in(sec, base, "sec", PASSWORD)
-        log_in(scorer, base, "marge", PASSWORD)
+        logged_in_page("sec", PASSWORD, page=sec)
+        logged_in_page("marge", PASSWORD, page=scorer)
 
         sec.goto(f"{base}/clubs/{club.slug}/")
         sec.get_by_role("link", name="Cups").click()

@@ -9,7 +9,7 @@ from clabber_league.clubs.models import Role
 from clabber_league.core.commitments import seed_hash
 from clabber_league.events.services import checkin, events, rounds
 from clabber_league.events.services.events import committed_seed
-from tests.browser.conftest import assert_accessible, log_in
+from tests.browser.conftest import assert_accessible
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -19,7 +19,7 @@ def fits_the_phone(page) -> None:
     assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 390, page.url
 
 
-def test_the_draw_seeds_and_how_to_check_them_on_a_phone(live_server, page):
+def test_the_draw_seeds_and_how_to_check_them_on_a_phone(live_server, page, logged_in_page):
     club = ClubFactory(name="Card Club")
     MembershipFactory(club=club, role=Role.ADMIN, user=UserFactory(username="marge"))
     night = events.event_create(
@@ -30,7 +30,7 @@ def test_the_draw_seeds_and_how_to_check_them_on_a_phone(live_server, page):
     first = rounds.round_draw(event=night)
     night.refresh_from_db()
 
-    log_in(page, live_server.url, "marge", "table-talk-42")
+    logged_in_page("marge", "table-talk-42")
     page.goto(f"{live_server.url}/clubs/{club.slug}/events/{night.pk}/")
     page.get_by_text("Draw seeds: check the draw").click()
     listed = page.locator(".seed-list")

@@ -12,7 +12,7 @@ from clabber_league.clubs.models import Role
 from clabber_league.games import services as game_services
 from clabber_league.games.models import Game
 from clabber_league.scheduling.models import Fixture
-from tests.browser.conftest import assert_accessible, log_in
+from tests.browser.conftest import assert_accessible
 from tests.factories import (
     DivisionFactory,
     MembershipFactory,
@@ -53,13 +53,13 @@ def league():
 
 
 def test_a_scorer_starts_a_fixtures_game_with_a_substitute_who_deals_first(
-    live_server, page, league
+    live_server, page, league, logged_in_page
 ):
     club, _division, _mules, dads, fixture = league
     MembershipFactory(club=club, role=Role.SCORER, user=UserFactory(username="marge"))
     PlayerFactory(club=club, name="Sam Sub")
     base = live_server.url
-    log_in(page, base, "marge", PASSWORD)
+    logged_in_page("marge", PASSWORD)
 
     page.goto(f"{base}/clubs/{club.slug}/")
     page.get_by_role("link", name="New game").click()
@@ -99,7 +99,7 @@ def test_a_scorer_starts_a_fixtures_game_with_a_substitute_who_deals_first(
 
 
 def test_a_player_finds_their_next_fixture_and_a_game_to_confirm_on_the_club_page(
-    live_server, page, league
+    live_server, page, league, logged_in_page
 ):
     club, division, mules, dads, _fixture = league
     scorer = MembershipFactory(club=club, role=Role.SCORER, user=UserFactory()).user
@@ -123,7 +123,7 @@ def test_a_player_finds_their_next_fixture_and_a_game_to_confirm_on_the_club_pag
     for _ in range(4):
         game_services.deal_record(game_id=game.pk, data=made("A", 142), user=scorer)
 
-    log_in(page, live_server.url, "bertha", PASSWORD)
+    logged_in_page("bertha", PASSWORD)
     page.goto(f"{live_server.url}/clubs/{club.slug}/")
     card = page.locator(".next-fixture")
     expect(card).to_contain_text("Dads v Mules")

@@ -3,8 +3,6 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import log_in
-
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
@@ -41,7 +39,7 @@ def test_a_visitor_finds_a_public_club_from_the_home_page(live_server, page):
     assert page.request.get(live_server.url + icon).ok
 
 
-def test_a_member_sees_their_own_clubs_first(live_server, page):
+def test_a_member_sees_their_own_clubs_first(live_server, page, logged_in_page):
     from clabber_league.clubs.models import Role
     from tests.factories import ClubFactory, MembershipFactory, UserFactory
 
@@ -50,7 +48,7 @@ def test_a_member_sees_their_own_clubs_first(live_server, page):
         club=club, user=UserFactory(username="dot", password="pw-table-42"), role=Role.PLAYER
     )
     ClubFactory(name="Fifty Club", slug="fifty", is_public=True)
-    log_in(page, live_server.url, "dot", "pw-table-42")
+    logged_in_page("dot", "pw-table-42")
     page.goto(live_server.url + "/")
     mine = page.locator("article", has=page.get_by_role("heading", name="Your clubs"))
     expect(mine.get_by_role("link", name="Parlour Club")).to_be_visible()

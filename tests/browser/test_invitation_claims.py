@@ -7,7 +7,7 @@ from allauth.account.models import EmailAddress
 
 from clabber_league.clubs.models import Role
 from clabber_league.members import services
-from tests.browser.conftest import assert_accessible, log_in
+from tests.browser.conftest import assert_accessible
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -19,7 +19,7 @@ def fits_the_phone(page) -> None:
     assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 390, page.url
 
 
-def test_a_claim_waits_for_the_admin_who_approves_it(live_server, page):
+def test_a_claim_waits_for_the_admin_who_approves_it(live_server, page, logged_in_page):
     club = ClubFactory(name="Card Club")
     admin = MembershipFactory(club=club, role=Role.ADMIN, user=UserFactory(username="marge"))
     irma = PlayerFactory(club=club, name="Irma")
@@ -30,7 +30,7 @@ def test_a_claim_waits_for_the_admin_who_approves_it(live_server, page):
     by_email = services.invitation_create(
         club=club, created_by=admin.user, email="walt@example.org"
     )
-    log_in(page, base, "walt", PASSWORD)
+    logged_in_page("walt", PASSWORD)
     page.goto(base + services.invitation_url(invitation=by_email))
     assert page.get_by_text("only an account that has confirmed that address").is_visible()
     fits_the_phone(page)
@@ -46,7 +46,7 @@ def test_a_claim_waits_for_the_admin_who_approves_it(live_server, page):
     assert irma.user is None
 
     page.context.clear_cookies()
-    log_in(page, base, "marge", PASSWORD)
+    logged_in_page("marge", PASSWORD)
     page.goto(f"{base}/clubs/{club.slug}/members/invitations/{by_email.pk}/")
     assert page.get_by_text("Awaits your approval").is_visible()
     fits_the_phone(page)

@@ -13,7 +13,7 @@ from clabber_league.clubs.models import Role
 from clabber_league.games import services as game_services
 from clabber_league.games.models import Game
 from clabber_league.standings.models import PlayerRating, TeamStanding
-from tests.browser.conftest import PHONE, assert_accessible, log_in
+from tests.browser.conftest import PHONE, assert_accessible
 from tests.factories import DivisionFactory, MembershipFactory, TeamFactory, UserFactory
 from tests.games.conftest import made
 
@@ -73,7 +73,9 @@ def finish_the_game(page, base: str, table) -> None:
     expect(page.locator(".messages")).to_contain_text("Game over")
 
 
-def test_invite_join_set_a_pin_and_confirm_on_the_scorers_phone(live_server, browser, table):
+def test_invite_join_set_a_pin_and_confirm_on_the_scorers_phone(
+    live_server, browser, table, logged_in_page
+):
     base = live_server.url
     club, game, bertha = table["club"], table["game"], table["bertha"]
     phone = browser.new_context(viewport=PHONE)
@@ -82,7 +84,7 @@ def test_invite_join_set_a_pin_and_confirm_on_the_scorers_phone(live_server, bro
         page = phone.new_page()
         page.set_default_timeout(15_000)
         # The club admin invites Bertha by link, to scan at the club.
-        log_in(page, base, "sec", PASSWORD)
+        logged_in_page("sec", PASSWORD, page=page)
         page.goto(f"{base}/clubs/{club.slug}/members/invitations/")
         assert_accessible(page)
         page.select_option("#id_player", str(bertha.pk))
@@ -117,7 +119,7 @@ def test_invite_join_set_a_pin_and_confirm_on_the_scorers_phone(live_server, bro
         assert bertha.user.username == "bertha"
 
         # At the table the scorer finishes the game and hands the phone over.
-        log_in(page, base, "marge", PASSWORD)
+        logged_in_page("marge", PASSWORD, page=page)
         finish_the_game(page, base, table)
         page.goto(f"{base}/clubs/{club.slug}/games/{game.pk}/")
         page.get_by_role("link", name="Accept or dispute on this phone").click()
@@ -149,7 +151,9 @@ def test_invite_join_set_a_pin_and_confirm_on_the_scorers_phone(live_server, bro
         theirs.close()
 
 
-def test_a_dispute_from_the_handover_reaches_the_admin_and_is_resolved(live_server, browser, table):
+def test_a_dispute_from_the_handover_reaches_the_admin_and_is_resolved(
+    live_server, browser, table, logged_in_page
+):
     base = live_server.url
     club, game = table["club"], table["game"]
     scorer_ctx = browser.new_context(viewport=PHONE)
@@ -157,7 +161,7 @@ def test_a_dispute_from_the_handover_reaches_the_admin_and_is_resolved(live_serv
     try:
         page = scorer_ctx.new_page()
         page.set_default_timeout(15_000)
-        log_in(page, base, "marge", PASSWORD)
+        logged_in_page("marge", PASSWORD, page=page)
         finish_the_game(page, base, table)
         page.goto(f"{base}/clubs/{club.slug}/members/games/{game.pk}/handover/")
         page.locator("summary", has_text="Dispute").click()
@@ -168,7 +172,7 @@ def test_a_dispute_from_the_handover_reaches_the_admin_and_is_resolved(live_serv
 
         admin = admin_ctx.new_page()
         admin.set_default_timeout(15_000)
-        log_in(admin, base, "sec", PASSWORD)
+        logged_in_page("sec", PASSWORD, page=admin)
         admin.goto(f"{base}/clubs/{club.slug}/members/disputes/")
         expect(admin.locator("table")).to_contain_text("Deal 2: we took the last trick")
         assert_accessible(admin)
@@ -187,7 +191,7 @@ def test_a_dispute_from_the_handover_reaches_the_admin_and_is_resolved(live_serv
         admin_ctx.close()
 
 
-def test_the_account_pages_work_on_a_phone(live_server, page, table):
+def test_the_account_pages_work_on_a_phone(live_server, page, table, logged_in_page):
     """Password reset by email, and a member's account pages (allauth's, in our layout)."""
     from django.core import mail
 
@@ -207,7 +211,7 @@ def test_the_account_pages_work_on_a_phone(live_server, page, table):
     page.locator("#id_password2").fill("new-green-baize-7")
     page.get_by_role("button", name=re.compile("Change Password", re.I)).click()
     expect(page.get_by_role("heading", level=1)).to_contain_text(re.compile("Password", re.I))
-    log_in(page, base, "marge", "new-green-baize-7")
+    logged_in_page("marge", "new-green-baize-7")
     for path in ("/me/", "/me/settings/", "/accounts/password/change/", "/accounts/email/"):
         page.goto(base + path)
         assert_accessible(page)

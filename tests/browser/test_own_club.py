@@ -113,17 +113,16 @@ def test_sign_up_create_a_club_paste_members_and_follow_the_guide(live_server, p
     expect(page.get_by_role("form", name="New season")).to_be_visible()
 
 
-def test_the_clubs_settings_backup_and_deletion_on_a_phone(live_server, page):
+def test_the_clubs_settings_backup_and_deletion_on_a_phone(live_server, page, logged_in_page):
     from allauth.account.models import EmailAddress
 
     from clabber_league.clubs.services import club_create
-    from tests.browser.conftest import log_in
     from tests.factories import UserFactory
 
     user = UserFactory(username="sec", password=PASSWORD)
     EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
     club = club_create(user=user, name="Short Lived", time_zone="Europe/London")
-    log_in(page, live_server.url, "sec", PASSWORD)
+    logged_in_page("sec", PASSWORD)
     page.goto(f"{live_server.url}/clubs/{club.slug}/")
     page.get_by_role("link", name="Settings").click()
     page.wait_for_url(re.compile(r"/settings/$"))

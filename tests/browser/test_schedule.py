@@ -19,7 +19,7 @@ from clabber_league.scheduling.services.generation import (
     schedule_config_save,
     schedule_run_execute,
 )
-from tests.browser.conftest import assert_accessible, log_in
+from tests.browser.conftest import assert_accessible
 from tests.factories import (
     ClubFactory,
     DivisionFactory,
@@ -50,10 +50,10 @@ def club():
 
 
 def test_the_secretary_generates_a_season_and_sees_its_fixtures(
-    live_server, page, club, celery_worker_process
+    live_server, page, club, celery_worker_process, logged_in_page
 ):
     base = live_server.url
-    log_in(page, base, "marge", PASSWORD)
+    logged_in_page("marge", PASSWORD)
 
     page.goto(f"{base}/clubs/{club.slug}/")
     page.get_by_role("link", name="Schedule").click()

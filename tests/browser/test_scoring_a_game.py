@@ -12,7 +12,6 @@ from playwright.sync_api import expect
 
 from clabber_league.clubs.models import Role
 from clabber_league.games.models import Deal, Game
-from tests.browser.conftest import log_in
 from tests.factories import DivisionFactory, MembershipFactory, TeamFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -46,10 +45,10 @@ def enter_deal(
         page.get_by_role("button", name=re.compile(r"^Save")).click()
 
 
-def test_a_scorer_plays_a_whole_game_to_500(live_server, page, league):
+def test_a_scorer_plays_a_whole_game_to_500(live_server, page, league, logged_in_page):
     club, _division, mules, dads = league
     base = live_server.url
-    log_in(page, base, "marge", PASSWORD)
+    logged_in_page("marge", PASSWORD)
 
     # Start the game from the club's page.
     page.goto(f"{base}/clubs/{club.slug}/")

@@ -14,7 +14,7 @@ from clabber_league.clubs.models import Role
 from clabber_league.games import services as game_services
 from clabber_league.scheduling.models import Fixture, Venue
 from clabber_league.scheduling.services.generation import schedule_config_save
-from tests.browser.conftest import assert_accessible, log_in
+from tests.browser.conftest import assert_accessible
 from tests.factories import DivisionFactory, MembershipFactory, TeamFactory, UserFactory
 from tests.games.conftest import made
 
@@ -56,10 +56,12 @@ def league():
     return club, division, mules, dads, fixture
 
 
-def test_a_move_onto_a_no_play_night_warns_then_shows_its_badge_and_note(live_server, page, league):
+def test_a_move_onto_a_no_play_night_warns_then_shows_its_badge_and_note(
+    live_server, page, league, logged_in_page
+):
     club, division, _mules, _dads, fixture = league
     base = live_server.url
-    log_in(page, base, "marge", PASSWORD)
+    logged_in_page("marge", PASSWORD)
     page.goto(f"{base}/clubs/{club.slug}/schedule/fixtures/{fixture.pk}/move/")
     page.fill("#id_date", CHRISTMAS.isoformat())
     page.fill("#id_note", "The hall is free after all")
@@ -79,10 +81,10 @@ def test_a_move_onto_a_no_play_night_warns_then_shows_its_badge_and_note(live_se
     assert_accessible(page)
 
 
-def test_the_forfeit_form_and_an_empty_team_list(live_server, page, league):
+def test_the_forfeit_form_and_an_empty_team_list(live_server, page, league, logged_in_page):
     club, division, _mules, _dads, fixture = league
     base = live_server.url
-    log_in(page, base, "marge", PASSWORD)
+    logged_in_page("marge", PASSWORD)
     page.goto(f"{base}/clubs/{club.slug}/schedule/fixtures/{fixture.pk}/forfeit/")
     expect(page.locator("input[name=kind]:checked")).to_have_count(0)
     assert_accessible(page)
@@ -95,7 +97,9 @@ def test_the_forfeit_form_and_an_empty_team_list(live_server, page, league):
     assert_accessible(page)
 
 
-def test_standings_a_game_at_the_table_and_the_deal_form_say_it_right(live_server, page, league):
+def test_standings_a_game_at_the_table_and_the_deal_form_say_it_right(
+    live_server, page, league, logged_in_page
+):
     club, division, mules, dads, _fixture = league
     admin = club.memberships.get(user__username="marge").user
 
@@ -115,7 +119,7 @@ def test_standings_a_game_at_the_table_and_the_deal_form_say_it_right(live_serve
     )
     game_services.deal_record(game_id=playing.pk, data=made("A", 100), user=admin)
     base = live_server.url
-    log_in(page, base, "marge", PASSWORD)
+    logged_in_page("marge", PASSWORD)
 
     page.goto(f"{base}/clubs/{club.slug}/standings/divisions/{division.pk}/")
     expect(page.get_by_text("2 game results not yet confirmed.")).to_be_visible()

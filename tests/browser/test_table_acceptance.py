@@ -23,7 +23,7 @@ from clabber_league.leagues.models import TeamMember
 from clabber_league.members import services as members
 from clabber_league.scheduling.models import Fixture
 from clabber_league.standings.models import PlayerRating, TeamStanding
-from tests.browser.conftest import PHONE, assert_accessible, log_in, mules_v_dads
+from tests.browser.conftest import PHONE, assert_accessible, mules_v_dads
 from tests.factories import (
     ClubFactory,
     DivisionFactory,
@@ -71,7 +71,9 @@ def _accept(page, team: str, name: str) -> None:
     form.get_by_role("button", name=f"Accept for {team}").click()
 
 
-def test_a_league_fixture_is_confirmed_at_the_table_with_pins_only(live_server, page, browser):
+def test_a_league_fixture_is_confirmed_at_the_table_with_pins_only(
+    live_server, page, browser, logged_in_page
+):
     division = DivisionFactory(ruleset="clabber", name="Monday Night")
     club = division.club
     _secretary(club)
@@ -87,7 +89,7 @@ def test_a_league_fixture_is_confirmed_at_the_table_with_pins_only(live_server, 
     base = live_server.url
 
     # The secretary's phone: each player types their own PIN.
-    log_in(page, base, "sec", PASSWORD)
+    logged_in_page("sec", PASSWORD)
     page.goto(f"{base}/clubs/{club.slug}/members/pins/")
     assert_accessible(page)
     for name in PINS:
@@ -131,7 +133,7 @@ def test_a_league_fixture_is_confirmed_at_the_table_with_pins_only(live_server, 
     expect(page.locator("main")).to_contain_text("Mules")
 
 
-def test_a_club_night_with_pins_chosen_at_check_in(live_server, page, browser):
+def test_a_club_night_with_pins_chosen_at_check_in(live_server, page, browser, logged_in_page):
     from clabber_league.events.services.events import event_create
 
     club = ClubFactory(slug="tuesday", name="Tuesday Clabber Club")
@@ -148,7 +150,7 @@ def test_a_club_night_with_pins_chosen_at_check_in(live_server, page, browser):
         round_deals=2,
     )
     base = live_server.url
-    log_in(page, base, "sec", PASSWORD)
+    logged_in_page("sec", PASSWORD)
     night = f"{base}/clubs/{club.slug}/events/{event.pk}/"
     page.goto(night)
     for name in PINS:  # check in, then hand the phone over for the PIN

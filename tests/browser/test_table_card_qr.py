@@ -20,7 +20,6 @@ from clabber_league.clubs.models import Role
 from clabber_league.events.services import checkin, rounds
 from clabber_league.events.services import events as event_services
 from clabber_league.games import table_links
-from tests.browser.conftest import log_in
 from tests.conftest import IN_CI
 from tests.factories import MembershipFactory, PlayerFactory, UserFactory
 
@@ -86,7 +85,9 @@ def _link_url(base: str, link) -> str:
     return base + reverse("table-link", kwargs={"token": table_links.table_link_token(link)})
 
 
-def test_every_club_night_card_scans_to_its_tables_link(live_server, page, club, secretary):
+def test_every_club_night_card_scans_to_its_tables_link(
+    live_server, page, club, secretary, logged_in_page
+):
     event = event_services.event_create(
         club=club,
         user=secretary,
@@ -101,7 +102,7 @@ def test_every_club_night_card_scans_to_its_tables_link(live_server, page, club,
     tables = list(round_.tables.select_related("game").order_by("number"))
     assert len(tables) == 4
 
-    log_in(page, live_server.url, "cardsec", PASSWORD)
+    logged_in_page("cardsec", PASSWORD)
     page.goto(live_server.url + f"/clubs/{club.slug}/events/{event.pk}/rounds/1/cards/")
     expected = sorted(
         _link_url(live_server.url, table_links.table_link_live(game=t.game)) for t in tables
@@ -110,15 +111,19 @@ def test_every_club_night_card_scans_to_its_tables_link(live_server, page, club,
     assert sorted(decoded(on_screen(page))) == expected
 
 
-def test_a_games_table_card_scans_to_its_link(live_server, page, club, secretary, game):
-    log_in(page, live_server.url, "cardsec", PASSWORD)
+def test_a_games_table_card_scans_to_its_link(
+    live_server, page, club, secretary, game, logged_in_page
+):
+    logged_in_page("cardsec", PASSWORD)
     page.goto(live_server.url + f"/clubs/{club.slug}/games/{game.pk}/table-card/")
     expected = [_link_url(live_server.url, table_links.table_link_live(game=game))]
     assert decoded(printed(page)) == expected
     assert decoded(on_screen(page)) == expected
 
 
-def test_a_fixtures_table_card_scans_to_its_link(live_server, page, club, secretary, teams):
+def test_a_fixtures_table_card_scans_to_its_link(
+    live_server, page, club, secretary, teams, logged_in_page
+):
     from clabber_league.scheduling.models import Fixture
 
     home, away = teams
@@ -126,7 +131,7 @@ def test_a_fixtures_table_card_scans_to_its_link(live_server, page, club, secret
         club=club, division=home.division, round_number=1, home=home, away=away, table=4
     )
     link = table_links.fixture_link_issue(fixture=fixture, user=secretary)
-    log_in(page, live_server.url, "cardsec", PASSWORD)
+    logged_in_page("cardsec", PASSWORD)
     kwargs = {"club_slug": club.slug, "fixture_pk": fixture.pk}
     page.goto(live_server.url + reverse("games:fixture-table-card", kwargs=kwargs))
     expected = [_link_url(live_server.url, link)]
@@ -135,7 +140,7 @@ def test_a_fixtures_table_card_scans_to_its_link(live_server, page, club, secret
 
 
 def test_every_fixtures_code_on_the_league_nights_sheet_scans(
-    live_server, page, club, secretary, division
+    live_server, page, club, secretary, division, logged_in_page
 ):
     from clabber_league.scheduling.models import Fixture
     from tests.factories import TeamFactory
@@ -154,7 +159,7 @@ def test_every_fixtures_code_on_the_league_nights_sheet_scans(
         )
         for i in range(2)
     ]
-    log_in(page, live_server.url, "cardsec", PASSWORD)
+    logged_in_page("cardsec", PASSWORD)
     kwargs = {"club_slug": club.slug, "day": night.isoformat()}
     page.goto(live_server.url + reverse("scheduling:night-sheet", kwargs=kwargs))
     expected = sorted(

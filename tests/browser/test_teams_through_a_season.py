@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from clabber_league.clubs.models import Player, PlayerMerge, Role
 from clabber_league.games import services as game_services
 from clabber_league.scheduling.models import Fixture, ScheduleConfig, Venue
-from tests.browser.conftest import assert_accessible, log_in
+from tests.browser.conftest import assert_accessible
 from tests.factories import DivisionFactory, MembershipFactory, TeamFactory, UserFactory
 from tests.games.conftest import made
 
@@ -46,9 +46,11 @@ def league():
     return {"club": club, "division": division, "admin": admin, "teams": (aces, bells, dads)}
 
 
-def test_a_player_entered_twice_is_merged_from_the_players_page(live_server, page, league):
+def test_a_player_entered_twice_is_merged_from_the_players_page(
+    live_server, page, league, logged_in_page
+):
     club = league["club"]
-    log_in(page, live_server.url, "sec", PASSWORD)
+    logged_in_page("sec", PASSWORD)
     page.goto(f"{live_server.url}/clubs/{club.slug}/members/players/")
     page.get_by_role("link", name="Merge T. Smith into another player").click()
     expect(page.get_by_role("heading", name="T. Smith is the same person as…")).to_be_visible()
@@ -63,7 +65,7 @@ def test_a_player_entered_twice_is_merged_from_the_players_page(live_server, pag
     assert PlayerMerge.objects.get(club=club).merged_by == league["admin"]
 
 
-def test_a_team_is_edited_and_withdrawn_on_a_phone(live_server, page, league):
+def test_a_team_is_edited_and_withdrawn_on_a_phone(live_server, page, league, logged_in_page):
     club, division = league["club"], league["division"]
     aces, bells, _ = league["teams"]
     later = Fixture.objects.create(
@@ -74,7 +76,7 @@ def test_a_team_is_edited_and_withdrawn_on_a_phone(live_server, page, league):
         away=aces,
         date=timezone.localdate() + dt.timedelta(days=7),
     )
-    log_in(page, live_server.url, "sec", PASSWORD)
+    logged_in_page("sec", PASSWORD)
     page.goto(f"{live_server.url}/clubs/{club.slug}/schedule/divisions/{division.pk}/setup/")
     page.get_by_role("link", name="Edit or withdraw Aces").click()
     assert page.evaluate(FITS)
@@ -116,7 +118,7 @@ def test_a_blank_score_sheet_fits_a_phone_and_prints_on_one_page(live_server, pa
 
 
 def test_the_night_sheet_shows_byes_and_start_time_and_prints_on_one_page(
-    live_server, page, league
+    live_server, page, league, logged_in_page
 ):
     club, division = league["club"], league["division"]
     aces, bells, _ = league["teams"]
@@ -135,7 +137,7 @@ def test_the_night_sheet_shows_byes_and_start_time_and_prints_on_one_page(
         venue=hall,
         table=1,
     )
-    log_in(page, live_server.url, "sec", PASSWORD)
+    logged_in_page("sec", PASSWORD)
     page.goto(f"{live_server.url}/clubs/{club.slug}/schedule/nights/{night:%Y-%m-%d}/")
     page.get_by_role("link", name=re.compile("Night sheet")).click()
     expect(page.get_by_text("play starts 19:30")).to_be_visible()

@@ -12,7 +12,7 @@ from allauth.mfa.totp.internal.auth import (
 )
 
 from clabber_league.clubs.models import Role
-from tests.browser.conftest import assert_accessible, log_in
+from tests.browser.conftest import assert_accessible, log_in_through_the_form
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,7 +43,7 @@ def test_turning_on_an_authenticator_app_and_signing_in_with_it(live_server, pag
     club = ClubFactory(name="Card Club")
     MembershipFactory(club=club, role=Role.ADMIN, user=UserFactory(username="marge"))
     base = live_server.url
-    log_in(page, base, "marge", PASSWORD)
+    log_in_through_the_form(page, base, "marge", PASSWORD)
 
     page.goto(f"{base}/clubs/{club.slug}/members/security/")
     looks_right(page)

@@ -3,8 +3,6 @@ pages and in the API alike; two players who are one person are merged through th
 
 import pytest
 from django.db import IntegrityError, transaction
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from clabber_league.clubs import services
 from clabber_league.clubs.models import Player, PlayerMerge
@@ -14,15 +12,9 @@ from tests.factories import PlayerFactory
 pytestmark = pytest.mark.django_db
 
 
-def _api(user) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
-    return client
-
-
-def test_a_name_the_club_has_in_another_case_is_refused_by_the_api(club, admin):
+def test_a_name_the_club_has_in_another_case_is_refused_by_the_api(club, admin, api_client_for):
     PlayerFactory(club=club, name="Tom Smith")
-    response = _api(admin).post(
+    response = api_client_for(admin, token=True).post(
         f"/api/clubs/{club.slug}/players/", {"name": "tom  SMITH "}, format="json"
     )
     assert response.status_code == 409
@@ -31,20 +23,23 @@ def test_a_name_the_club_has_in_another_case_is_refused_by_the_api(club, admin):
     assert Player.objects.filter(club=club).count() == 1
 
 
-def test_renaming_onto_another_players_name_in_any_case_is_refused(club, admin):
+def test_renaming_onto_another_players_name_in_any_case_is_refused(club, admin, api_client_for):
     PlayerFactory(club=club, name="Tom Smith")
     mary = PlayerFactory(club=club, name="Mary")
     url = f"/api/clubs/{club.slug}/players/{mary.pk}/"
-    response = _api(admin).patch(url, {"name": "TOM SMITH"}, format="json")
+    response = api_client_for(admin, token=True).patch(url, {"name": "TOM SMITH"}, format="json")
     assert response.status_code == 409
     mary.refresh_from_db()
     assert mary.name == "Mary"
     # Her own name in another case is hers to take.
-    assert _api(admin).patch(url, {"name": "MARY"}, format="json").status_code == 200
+    assert (
+        api_client_for(admin, token=True).patch(url, {"name": "MARY"}, format="json").status_code
+        == 200
+    )
 
 
-def test_a_new_name_is_stored_without_stray_spaces(club, admin):
-    response = _api(admin).post(
+def test_a_new_name_is_stored_without_stray_spaces(club, admin, api_client_for):
+    response = api_client_for(admin, token=True).post(
         f"/api/clubs/{club.slug}/players/", {"name": "  Mary   Lou "}, format="json"
     )
     assert response.status_code == 201, response.content
@@ -69,12 +64,17 @@ def test_the_same_name_in_another_club_is_another_player(club):
     assert services.player_create(club=club, name="tom smith").name == "tom smith"
 
 
-def test_merging_through_the_api_answers_the_record_and_needs_a_club_admin(club, admin, scorer):
+def test_merging_through_the_api_answers_the_record_and_needs_a_club_admin(
+    club, admin, scorer, api_client_for
+):
     stays = PlayerFactory(club=club, name="Tom Smith")
     goes = PlayerFactory(club=club, name="T. Smith")
     url = f"/api/clubs/{club.slug}/players/{goes.pk}/merge/"
-    assert _api(scorer).post(url, {"into": stays.pk}, format="json").status_code == 403
-    response = _api(admin).post(url, {"into": stays.pk}, format="json")
+    assert (
+        api_client_for(scorer, token=True).post(url, {"into": stays.pk}, format="json").status_code
+        == 403
+    )
+    response = api_client_for(admin, token=True).post(url, {"into": stays.pk}, format="json")
     assert response.status_code == 200, response.content
     body = response.json()
     assert (body["target"], body["source_id"], body["source_name"], body["merged_by"]) == (
@@ -87,11 +87,11 @@ def test_merging_through_the_api_answers_the_record_and_needs_a_club_admin(club,
     assert PlayerMerge.objects.get().target == stays
 
 
-def test_merging_into_a_player_of_another_club_is_a_400_naming_into(club, admin):
+def test_merging_into_a_player_of_another_club_is_a_400_naming_into(club, admin, api_client_for):
     goes = PlayerFactory(club=club, name="T. Smith")
     stranger = PlayerFactory(name="Tom Smith")
     url = f"/api/clubs/{club.slug}/players/{goes.pk}/merge/"
-    response = _api(admin).post(url, {"into": stranger.pk}, format="json")
+    response = api_client_for(admin, token=True).post(url, {"into": stranger.pk}, format="json")
     assert response.status_code == 400
     assert [e["field"] for e in response.json()["errors"]] == ["into"]
     assert Player.objects.filter(pk=goes.pk).exists()

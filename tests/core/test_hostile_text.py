@@ -12,12 +12,6 @@ from clabber_league.games.models import Deal
 pytestmark = pytest.mark.django_db
 
 
-def _api(user) -> APIClient:
-    client = APIClient()
-    client.force_login(user)
-    return client
-
-
 def test_a_nul_byte_in_a_query_parameter_is_a_400_not_a_500_even_anonymously(client, club):
     club.is_public = True
     club.save()
@@ -43,15 +37,19 @@ def test_a_nul_byte_in_the_path_is_a_400(client, club):
         ("Ann\r\nBcc: all@example.org", text.ONE_LINE),
     ],
 )
-def test_a_player_name_with_hostile_characters_is_refused_by_field(club, admin, name, message):
-    response = _api(admin).post(f"/api/clubs/{club.slug}/players/", {"name": name}, format="json")
+def test_a_player_name_with_hostile_characters_is_refused_by_field(
+    club, admin, name, message, api_client_for
+):
+    response = api_client_for(admin).post(
+        f"/api/clubs/{club.slug}/players/", {"name": name}, format="json"
+    )
     assert response.status_code == 400
     assert response.json()["errors"] == [{"field": "name", "message": message}]
     assert not Player.objects.filter(name__startswith="Ann").exists()
 
 
-def test_a_lone_surrogate_in_json_is_refused(club, admin):
-    response = _api(admin).post(
+def test_a_lone_surrogate_in_json_is_refused(club, admin, api_client_for):
+    response = api_client_for(admin).post(
         f"/api/clubs/{club.slug}/players/",
         b'{"name": "Ann \\ud800"}',
         content_type="application/json",
@@ -60,9 +58,11 @@ def test_a_lone_surrogate_in_json_is_refused(club, admin):
     assert response.json()["errors"] == [{"field": "name", "message": text.LONE_SURROGATE}]
 
 
-def test_a_nul_byte_in_a_deal_field_is_refused_and_nothing_is_recorded(game, scorer):
+def test_a_nul_byte_in_a_deal_field_is_refused_and_nothing_is_recorded(
+    game, scorer, api_client_for
+):
     deal = {"maker": "A", "trump": "hearts\x00", "points": {"A": 100, "B": 52}, "last_trick": "A"}
-    response = _api(scorer).post(
+    response = api_client_for(scorer).post(
         f"/api/clubs/{game.club.slug}/games/{game.pk}/deals/", deal, format="json"
     )
     assert response.status_code == 400

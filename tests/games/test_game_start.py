@@ -8,7 +8,6 @@ import json
 import pytest
 from django.urls import reverse
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from clabber_league.games import selectors, services
 from clabber_league.games.models import Game, GameSeat
@@ -113,24 +112,20 @@ def test_a_first_dealer_not_at_the_table_or_naming_another_seat_is_refused(club,
 # --- the API: the old body works as before; substitutes and the dealer by player ----------
 
 
-def _api(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def test_the_api_takes_the_old_body_unchanged(club, division, teams, scorer):
+def test_the_api_takes_the_old_body_unchanged(club, division, teams, scorer, api_client_for):
     a, b = teams
     body = {"division": division.pk, "sides": {"A": a.pk, "B": b.pk}}
     body["seats"] = [p.pk for p in _seats(a, b)]
-    response = _api(scorer).post(f"/api/clubs/{club.slug}/games/", body, format="json")
+    response = api_client_for(scorer).post(f"/api/clubs/{club.slug}/games/", body, format="json")
     assert response.status_code == 201, response.content
     game = response.json()
     assert game["first_dealer"] == 0
     assert [s["substitute"] for s in game["seats"]] == [False] * 4
 
 
-def test_the_api_records_a_substitute_and_the_first_dealer_by_player(club, division, teams, scorer):
+def test_the_api_records_a_substitute_and_the_first_dealer_by_player(
+    club, division, teams, scorer, api_client_for
+):
     a, b = teams
     seats = _seats(a, b)
     sub = PlayerFactory(club=club, name="Sam Sub")
@@ -140,7 +135,7 @@ def test_the_api_records_a_substitute_and_the_first_dealer_by_player(club, divis
         "seats": [seats[0].pk, seats[1].pk, seats[2].pk, sub.pk],
         "first_dealer_player": sub.pk,
     }
-    response = _api(scorer).post(f"/api/clubs/{club.slug}/games/", body, format="json")
+    response = api_client_for(scorer).post(f"/api/clubs/{club.slug}/games/", body, format="json")
     assert response.status_code == 201, response.content
     game = response.json()
     assert game["first_dealer"] == 3
@@ -153,7 +148,9 @@ def test_the_api_records_a_substitute_and_the_first_dealer_by_player(club, divis
     }
 
 
-def test_the_api_refuses_a_first_dealer_of_another_club_by_field(club, division, teams, scorer):
+def test_the_api_refuses_a_first_dealer_of_another_club_by_field(
+    club, division, teams, scorer, api_client_for
+):
     a, b = teams
     body = {
         "division": division.pk,
@@ -161,7 +158,7 @@ def test_the_api_refuses_a_first_dealer_of_another_club_by_field(club, division,
         "seats": [p.pk for p in _seats(a, b)],
         "first_dealer_player": PlayerFactory(club=ClubFactory()).pk,
     }
-    response = _api(scorer).post(f"/api/clubs/{club.slug}/games/", body, format="json")
+    response = api_client_for(scorer).post(f"/api/clubs/{club.slug}/games/", body, format="json")
     assert response.status_code == 400
     assert [e["field"] for e in response.json()["errors"]] == ["first_dealer_player"]
     assert not Game.objects.exists()

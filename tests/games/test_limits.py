@@ -27,12 +27,6 @@ ROOT = Path(__file__).resolve().parents[2]
 WSGI = "from clabber_league.config import wsgi"
 
 
-def _api(user) -> APIClient:
-    client = APIClient()
-    client.force_login(user)
-    return client
-
-
 def _deals(game) -> str:
     return f"/api/clubs/{game.club.slug}/games/{game.pk}/deals/"
 
@@ -42,8 +36,8 @@ def test_the_default_cap_is_200_deals(settings):
 
 
 @override_settings(CLABBER_MAX_DEALS_PER_GAME=3)
-def test_a_game_takes_no_more_deals_than_the_cap(game, scorer):
-    client = _api(scorer)
+def test_a_game_takes_no_more_deals_than_the_cap(game, scorer, api_client_for):
+    client = api_client_for(scorer)
     for _ in range(3):
         assert client.post(_deals(game), made("A", 100), format="json").status_code == 201
     response = client.post(_deals(game), made("A", 100), format="json")
@@ -55,8 +49,10 @@ def test_a_game_takes_no_more_deals_than_the_cap(game, scorer):
 
 
 @override_settings(CLABBER_MAX_DEALS_PER_GAME=3)
-def test_a_paper_sheet_request_with_too_many_rows_is_refused_before_any_work(game, scorer):
-    client = _api(scorer)
+def test_a_paper_sheet_request_with_too_many_rows_is_refused_before_any_work(
+    game, scorer, api_client_for
+):
+    client = api_client_for(scorer)
     rows = [{"sheet": {"A": 110, "B": 52}, "maker": "A", "mark": "made"}] * 4
     url = f"/api/clubs/{game.club.slug}/games/{game.pk}/paper-sheet/"
     with CaptureQueriesContext(connection) as queries:
@@ -83,12 +79,12 @@ def test_a_paper_sheet_request_with_too_many_rows_is_refused_before_any_work(gam
     ],
 )
 def test_starting_a_game_with_thousands_of_seats_or_sides_is_refused_before_any_read(
-    club, division, teams, scorer, field, message
+    club, division, teams, scorer, field, message, api_client_for
 ):
     a, b = teams
     body = {"division": division.pk, "sides": {"A": a.pk, "B": b.pk}, "seats": [1, 2, 3, 4]}
     body[field] = list(range(1, 5001)) if field == "seats" else {f"S{i}": a.pk for i in range(5000)}
-    client = _api(scorer)
+    client = api_client_for(scorer)
     with CaptureQueriesContext(connection) as queries:
         response = client.post(f"/api/clubs/{club.slug}/games/", body, format="json")
     assert response.status_code == 400

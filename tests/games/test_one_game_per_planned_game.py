@@ -14,7 +14,6 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection, connections
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from clabber_league.games import services, table_links
 from clabber_league.games.models import Game
@@ -52,19 +51,15 @@ def _api_body(fixture) -> dict:
     }
 
 
-def _api(user) -> APIClient:
-    api = APIClient()
-    api.force_login(user)
-    return api
-
-
 def _under_way(planned=1, live=1, played=0) -> str:
     return services.FIXTURE_UNDER_WAY.format(planned=planned, live=live, played=played)
 
 
 @pytest.mark.django_db
-def test_the_api_refuses_a_second_game_while_the_first_is_in_progress(club, fixture, scorer):
-    api = _api(scorer)
+def test_the_api_refuses_a_second_game_while_the_first_is_in_progress(
+    club, fixture, scorer, api_client_for
+):
+    api = api_client_for(scorer)
     url = f"/api/clubs/{club.slug}/games/"
     first = api.post(url, _api_body(fixture), format="json")
     assert first.status_code == 201, first.content
@@ -95,12 +90,16 @@ def test_the_page_refuses_a_second_game_while_the_first_is_in_progress(
 
 
 @pytest.mark.django_db
-def test_the_fixtures_table_link_does_not_start_a_second_game(client, club, fixture, scorer):
+def test_the_fixtures_table_link_does_not_start_a_second_game(
+    client, club, fixture, scorer, api_client_for
+):
     link = table_links.fixture_link_issue(fixture=fixture, user=scorer)
     start = table_links.table_link_path(link) + "start/"
     assert client.get(start).status_code == 200  # the phone shows the seats form
     # ... while a scorer starts the fixture's game with a table card of its own
-    started = _api(scorer).post(f"/api/clubs/{club.slug}/games/", _api_body(fixture), format="json")
+    started = api_client_for(scorer).post(
+        f"/api/clubs/{club.slug}/games/", _api_body(fixture), format="json"
+    )
     table_links.table_link_issue(game=Game.objects.get(pk=started.json()["id"]), user=scorer)
 
     seats = {f"seat_{i}": str(p.pk) for i, p in enumerate(_seats(fixture))}
@@ -111,8 +110,10 @@ def test_the_fixtures_table_link_does_not_start_a_second_game(client, club, fixt
 
 
 @pytest.mark.django_db
-def test_an_abandoned_game_frees_its_planned_game_and_two_planned_take_two(club, fixture, scorer):
-    api = _api(scorer)
+def test_an_abandoned_game_frees_its_planned_game_and_two_planned_take_two(
+    club, fixture, scorer, api_client_for
+):
+    api = api_client_for(scorer)
     url = f"/api/clubs/{club.slug}/games/"
     first = api.post(url, _api_body(fixture), format="json").json()
     services.game_abandon(game=Game.objects.get(pk=first["id"]), user=scorer)
@@ -126,9 +127,9 @@ def test_an_abandoned_game_frees_its_planned_game_and_two_planned_take_two(club,
 
 
 @pytest.mark.django_db
-def test_a_finished_game_and_one_in_progress_both_count(club, fixture, scorer):
+def test_a_finished_game_and_one_in_progress_both_count(club, fixture, scorer, api_client_for):
     Fixture.objects.filter(pk=fixture.pk).update(games_planned=2)
-    api = _api(scorer)
+    api = api_client_for(scorer)
     url = f"/api/clubs/{club.slug}/games/"
     game_id = api.post(url, _api_body(fixture), format="json").json()["id"]
     for _ in range(4):
@@ -161,7 +162,9 @@ def test_standings_check_reports_a_fixture_with_more_games_than_planned(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_scorers_starting_the_same_fixture_at_once_get_one_game(club, fixture, scorer, admin):
+def test_two_scorers_starting_the_same_fixture_at_once_get_one_game(
+    club, fixture, scorer, admin, api_client_for
+):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (set DATABASE_URL): SQLite serialises writers itself")
     link = table_links.fixture_link_issue(fixture=fixture, user=admin)
@@ -173,7 +176,7 @@ def test_two_scorers_starting_the_same_fixture_at_once_get_one_game(club, fixtur
     phone_form = {**seats, **{f"sub_{i}": "" for i in range(4)}, "first_dealer": "0"}
 
     def scorer_api(user) -> None:
-        api = _api(user)
+        api = api_client_for(user)
         barrier.wait(timeout=30)
         answer = api.post(f"/api/clubs/{club.slug}/games/", _api_body(fixture), format="json")
         answers.append(answer.status_code)

@@ -5,8 +5,6 @@ with the standings still equal to a recomputation."""
 import datetime as dt
 
 import pytest
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from clabber_league.core.errors import ServiceError
 from clabber_league.leagues import services
@@ -137,32 +135,35 @@ def test_a_team_is_renamed_and_its_players_changed_by_name_in_any_case(
     assert taken.value.errors == [{"field": "name", "message": services.TEAM_NAME_TAKEN}]
 
 
-def _api(user) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
-    return client
-
-
-def test_the_api_withdraws_a_team_through_the_same_service(division, season, admin, scorer):
+def test_the_api_withdraws_a_team_through_the_same_service(
+    division, season, admin, scorer, api_client_for
+):
     aces = season["teams"][0]
     url = f"/api/clubs/{division.club.slug}/teams/{aces.pk}/withdraw/"
-    assert _api(scorer).post(url, {"on": "2026-09-21"}, format="json").status_code == 403
-    response = _api(admin).post(url, {"on": "2026-09-21"}, format="json")
+    assert (
+        api_client_for(scorer, token=True)
+        .post(url, {"on": "2026-09-21"}, format="json")
+        .status_code
+        == 403
+    )
+    response = api_client_for(admin, token=True).post(url, {"on": "2026-09-21"}, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["withdrawn_on"] == "2026-09-21"
     assert Fixture.objects.get(pk=season["last"].pk).status == Fixture.Status.FORFEIT
-    again = _api(admin).post(url, {"on": "2026-09-21"}, format="json")
+    again = api_client_for(admin, token=True).post(url, {"on": "2026-09-21"}, format="json")
     assert again.status_code == 409
     message = services.TEAM_WITHDRAWN_ALREADY.format(team="Aces", on=MONDAYS[2])
     assert again.json()["errors"] == [{"field": "team", "message": message}]
-    missing = _api(admin).post(url, {}, format="json")
+    missing = api_client_for(admin, token=True).post(url, {}, format="json")
     assert missing.status_code == 400
     assert [e["field"] for e in missing.json()["errors"]] == ["on"]
 
 
-def test_the_api_sets_a_divisions_withdrawal_policy(division, admin):
+def test_the_api_sets_a_divisions_withdrawal_policy(division, admin, api_client_for):
     url = f"/api/clubs/{division.club.slug}/divisions/{division.pk}/"
-    response = _api(admin).patch(url, {"withdrawal_policy": "remove"}, format="json")
+    response = api_client_for(admin, token=True).patch(
+        url, {"withdrawal_policy": "remove"}, format="json"
+    )
     assert response.status_code == 200, response.content
     assert response.json()["withdrawal_policy"] == "remove"
 

@@ -2,7 +2,6 @@
 shown to the club's members only (usernames are never public)."""
 
 import pytest
-from rest_framework.test import APIClient
 
 from clabber_league.clubs import services as club_services
 from clabber_league.clubs.models import Role
@@ -11,32 +10,27 @@ from tests.factories import MembershipFactory, PlayerFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
-def _api(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def test_a_club_admin_links_a_members_login_to_a_player_through_the_api(club, admin):
+def test_a_club_admin_links_a_members_login_to_a_player_through_the_api(
+    club, admin, api_client_for
+):
     member = MembershipFactory(club=club, role=Role.PLAYER, user=UserFactory(username="ida")).user
     player = PlayerFactory(club=club, name="Ida")
     url = f"/api/clubs/{club.slug}/players/{player.pk}/"
-    response = _api(admin).patch(url, {"user": "ida"}, format="json")
+    response = api_client_for(admin).patch(url, {"user": "ida"}, format="json")
     assert response.status_code == 200, response.json()
     assert response.json()["user"] == "ida"
     player.refresh_from_db()
     assert player.user == member
-    response = _api(admin).patch(url, {"user": None}, format="json")
+    response = api_client_for(admin).patch(url, {"user": None}, format="json")
     assert response.status_code == 200 and response.json()["user"] is None
     player.refresh_from_db()
     assert player.user is None
 
 
-def test_a_login_outside_the_club_is_refused_with_the_field_named(club, admin):
+def test_a_login_outside_the_club_is_refused_with_the_field_named(club, admin, api_client_for):
     UserFactory(username="stranger")
     player = PlayerFactory(club=club)
-    response = _api(admin).patch(
+    response = api_client_for(admin).patch(
         f"/api/clubs/{club.slug}/players/{player.pk}/", {"user": "stranger"}, format="json"
     )
     assert response.status_code == 400
@@ -47,11 +41,11 @@ def test_a_login_outside_the_club_is_refused_with_the_field_named(club, admin):
     assert player.user is None
 
 
-def test_one_login_is_one_player_per_club(club, admin):
+def test_one_login_is_one_player_per_club(club, admin, api_client_for):
     ida = MembershipFactory(club=club, role=Role.PLAYER, user=UserFactory(username="ida")).user
     first = PlayerFactory(club=club, name="Ida", user=ida)
     second = PlayerFactory(club=club, name="Ida again")
-    response = _api(admin).patch(
+    response = api_client_for(admin).patch(
         f"/api/clubs/{club.slug}/players/{second.pk}/", {"user": "ida"}, format="json"
     )
     assert response.status_code == 409
@@ -60,24 +54,24 @@ def test_one_login_is_one_player_per_club(club, admin):
     ]
 
 
-def test_a_scorer_cannot_link_logins(club, scorer):
+def test_a_scorer_cannot_link_logins(club, scorer, api_client_for):
     player = PlayerFactory(club=club)
-    response = _api(scorer).patch(
+    response = api_client_for(scorer).patch(
         f"/api/clubs/{club.slug}/players/{player.pk}/", {"user": "scorer"}, format="json"
     )
     assert response.status_code == 403
 
 
-def test_usernames_are_never_shown_to_the_public(club):
+def test_usernames_are_never_shown_to_the_public(club, api_client_for):
     club.is_public = True
     club.save()
     member = MembershipFactory(
         club=club, role=Role.PLAYER, user=UserFactory(username="secret")
     ).user
     PlayerFactory(club=club, name="Shown", user=member)
-    rows = _api().get(f"/api/clubs/{club.slug}/players/").json()["results"]
+    rows = api_client_for().get(f"/api/clubs/{club.slug}/players/").json()["results"]
     assert rows and all("user" not in row for row in rows)
-    rows = _api(member).get(f"/api/clubs/{club.slug}/players/").json()["results"]
+    rows = api_client_for(member).get(f"/api/clubs/{club.slug}/players/").json()["results"]
     assert [r["user"] for r in rows if r["name"] == "Shown"] == ["secret"]
 
 

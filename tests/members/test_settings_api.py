@@ -3,7 +3,6 @@ the confirmation PIN the handover asks for, and their name on public pages."""
 
 import pytest
 from django.contrib.auth.hashers import check_password
-from rest_framework.test import APIClient
 
 from clabber_league.members import services
 from clabber_league.members.models import MemberProfile
@@ -14,19 +13,12 @@ pytestmark = pytest.mark.django_db
 URL = "/api/me/settings/"
 
 
-def _api(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def test_a_member_sets_a_pin_and_reads_their_settings(club, viewer):
-    assert _api(viewer).get(URL).json() == {
+def test_a_member_sets_a_pin_and_reads_their_settings(club, viewer, api_client_for):
+    assert api_client_for(viewer).get(URL).json() == {
         "has_pin": False,
         "name_public": True,
     }
-    response = _api(viewer).patch(URL, {"pin": "4821"}, format="json")
+    response = api_client_for(viewer).patch(URL, {"pin": "4821"}, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["has_pin"] is True and "pin" not in response.json()
     profile = MemberProfile.objects.get(user=viewer)
@@ -34,28 +26,28 @@ def test_a_member_sets_a_pin_and_reads_their_settings(club, viewer):
     assert "4821" not in profile.pin_hash
 
 
-def test_a_new_pin_replaces_the_old_one_and_null_removes_it(viewer):
+def test_a_new_pin_replaces_the_old_one_and_null_removes_it(viewer, api_client_for):
     services.profile_set_pin(user=viewer, pin="1111")
-    changed = _api(viewer).patch(URL, {"pin": "2222"}, format="json").json()
+    changed = api_client_for(viewer).patch(URL, {"pin": "2222"}, format="json").json()
     assert changed["has_pin"] is True
     assert check_password("2222", MemberProfile.objects.get(user=viewer).pin_hash)
-    removed = _api(viewer).patch(URL, {"pin": None}, format="json").json()
+    removed = api_client_for(viewer).patch(URL, {"pin": None}, format="json").json()
     assert removed["has_pin"] is False
 
 
-def test_the_name_on_public_pages_is_chosen_for_every_club(club, viewer):
+def test_the_name_on_public_pages_is_chosen_for_every_club(club, viewer, api_client_for):
     mine = [PlayerFactory(club=club, user=viewer), PlayerFactory(user=viewer)]
-    response = _api(viewer).patch(URL, {"name_public": False}, format="json")
+    response = api_client_for(viewer).patch(URL, {"name_public": False}, format="json")
     assert response.status_code == 200 and response.json()["name_public"] is False
     for player in mine:
         player.refresh_from_db()
         assert player.name_public is False
 
 
-def test_a_bad_pin_is_400_naming_it_and_nothing_changes(club, viewer):
+def test_a_bad_pin_is_400_naming_it_and_nothing_changes(club, viewer, api_client_for):
     player = PlayerFactory(club=club, user=viewer)
     body = {"pin": "12ab", "name_public": False}
-    response = _api(viewer).patch(URL, body, format="json")
+    response = api_client_for(viewer).patch(URL, body, format="json")
     assert response.status_code == 400
     assert response.json()["errors"] == [{"field": "pin", "message": services.PIN_FORMAT}]
     player.refresh_from_db()
@@ -63,8 +55,8 @@ def test_a_bad_pin_is_400_naming_it_and_nothing_changes(club, viewer):
     assert not MemberProfile.objects.filter(user=viewer).exclude(pin_hash="").exists()
 
 
-def test_settings_need_a_login(club):
-    response = _api().get(URL)
+def test_settings_need_a_login(club, api_client_for):
+    response = api_client_for().get(URL)
     assert response.status_code == 401
     assert response["WWW-Authenticate"] == "Token"
-    assert _api().patch(URL, {"pin": "4821"}, format="json").status_code == 401
+    assert api_client_for().patch(URL, {"pin": "4821"}, format="json").status_code == 401

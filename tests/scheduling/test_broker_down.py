@@ -8,7 +8,6 @@ import time
 import pytest
 from django.db import connection
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from clabber_league.scheduling.models import ScheduleRun
 from clabber_league.scheduling.services.generation import (
@@ -24,15 +23,9 @@ from .conftest import configure
 pytestmark = pytest.mark.django_db
 
 
-def _api(user) -> APIClient:
-    client = APIClient()
-    client.force_login(user)
-    return client
-
-
 @pytest.mark.django_db(transaction=True)  # the task is queued when the request commits
 def test_with_the_broker_down_a_run_fails_at_once_and_is_retryable(
-    club, division, teams, secretary, settings
+    club, division, teams, secretary, settings, api_client_for
 ):
     from clabber_league.config.celery import app
 
@@ -47,7 +40,7 @@ def test_with_the_broker_down_a_run_fails_at_once_and_is_retryable(
     previous = app.conf.broker_url
     use_broker("redis://127.0.0.1:1/0")  # nothing listens there
     try:
-        response = _api(secretary).post(
+        response = api_client_for(secretary).post(
             f"/api/clubs/{club.slug}/schedule-runs/", {"division": division.pk}, format="json"
         )
     finally:
@@ -72,11 +65,11 @@ def _running(club, division, beat_ago: dt.timedelta) -> ScheduleRun:
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the heartbeat runs on PostgreSQL")
 def test_a_run_whose_worker_stopped_beating_is_stalled_and_retryable(
-    club, division, teams, secretary
+    club, division, teams, secretary, api_client_for
 ):
     configure(division)
     alive = _running(club, division, dt.timedelta(seconds=3))
-    client = _api(secretary)
+    client = api_client_for(secretary)
     body = client.get(f"/api/clubs/{club.slug}/schedule-runs/{alive.pk}/").json()
     assert (body["stalled"], body["retryable"]) == (False, False)
     # A run still beating cannot be retried: a conflict with stored state, 409.
@@ -109,13 +102,13 @@ def test_on_sqlite_a_quiet_run_waits_the_full_stale_time(club, division):
 
 @pytest.mark.django_db(transaction=True)  # the task is queued when the request commits
 def test_with_redis_down_a_run_answers_within_2_s_and_nothing_blocks_a_retry(
-    club, division, teams, secretary, redis_down
+    club, division, teams, secretary, redis_down, api_client_for
 ):
     """Issue 31: the cache and the broker both unreachable. The run answers at once as
     failed (no run left "queued" for ten minutes), and both a new run and the run's retry
     are accepted straight away."""
     configure(division)
-    client = _api(secretary)
+    client = api_client_for(secretary)
     url = f"/api/clubs/{club.slug}/schedule-runs/"
     started = time.monotonic()
     response = client.post(url, {"division": division.pk}, format="json")

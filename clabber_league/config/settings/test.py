@@ -1,6 +1,31 @@
 """The test suite: PostgreSQL and Redis when their URLs are set, else SQLite and eager tasks."""
 
-from .base import *  # noqa: F403
+import os
+from urllib.parse import urlsplit, urlunsplit
+
+
+def _redis_of_this_xdist_worker() -> None:
+    """Under pytest-xdist each worker has a Redis database of its own, as it has a test
+    database of its own: ``cache.clear()`` empties one Redis database (its broker queues
+    too), and the throttles count per database. Worker ``gwN`` takes the N-th number of
+    ``TEST_REDIS_DBS`` (comma-separated) or else ``REDIS_URL``'s database plus N. The
+    Celery workers the tests start inherit the result (and are not moved again).
+    """
+    url, worker = os.environ.get("REDIS_URL", ""), os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not url or not worker.startswith("gw") or os.environ.get("TEST_REDIS_WORKER") == worker:
+        return
+    index = int(worker[2:])
+    parts = urlsplit(url)
+    listed = [n for n in os.environ.get("TEST_REDIS_DBS", "").split(",") if n.strip()]
+    base = int(parts.path.strip("/") or "0")
+    db = int(listed[index]) if index < len(listed) else base + index
+    os.environ["REDIS_URL"] = urlunsplit(parts._replace(path=f"/{db}"))
+    os.environ["TEST_REDIS_WORKER"] = worker
+
+
+_redis_of_this_xdist_worker()
+
+from .base import *  # noqa: E402, F403
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

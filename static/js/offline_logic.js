@@ -1,0 +1,113 @@
+/* The offline deal page's decisions that need no page: what a filled form says as the deal
+   API's JSON, which state the page stands on with deals still in the outbox, and what
+   "keep this phone's deals" sends. No DOM, no network, no storage: the deal page
+   (static/js/offline_entry.js) loads it as a plain script (window.ClabberOfflineLogic) and
+   node's test runner with require() (tests/js/), without a bundler. */
+(function (root, factory) {
+  "use strict";
+  if (typeof module === "object" && module.exports) {
+    module.exports = factory();
+  } else {
+    root.ClabberOfflineLogic = factory();
+  }
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  function isDeal(entry) { return entry.kind !== "correction"; }
+
+  /* The form read into the deal API's JSON (the server's DealForm.to_engine).
+     ``value(name)`` answers a field's value as the page reads it: a string, a list of the
+     ticked boxes' values, or null when empty. ``game`` gives the sides (in seat order) and
+     how many meld rows the form has. Answers {data, maker_seat}. */
+  function readDeal(value, game) {
+    function whole(name) {
+      var v = value(name);
+      return v === null || !/^-?\d+$/.test(v) ? v : parseInt(v, 10);
+    }
+    function sideOf(seat) { return game.sides[seat % game.sides.length]; }
+
+    if (value("passed")) { return { data: { passed: true }, maker_seat: null }; }
+    var data = {}, makerSeat = whole("maker_seat");
+    if (makerSeat !== null) { data.maker = sideOf(makerSeat); }
+    var round = whole("round"), turned = value("turned");
+    var trump = value("trump") || (round === 1 ? turned : null);
+    if (trump) { data.trump = trump; }
+    if (round) { data.bidding = { round: round }; if (turned) { data.bidding.turned = turned; } }
+    var renege = value("renege");
+    var renegeList = renege ? [].concat(renege) : [];
+    var points = {}, anyPoints = false;
+    game.sides.forEach(function (s) { var p = whole("points_" + s); if (p !== null) { points[s] = p; anyPoints = true; } });
+    if (anyPoints || !renegeList.length) { data.points = points; }
+    var last = value("last_trick");
+    if (last) { data.last_trick = last; }
+    var tricks = {}, anyTricks = false;
+    game.sides.forEach(function (s) { var t = whole("tricks_" + s); if (t !== null) { tricks[s] = t; anyTricks = true; } });
+    if (anyTricks) { data.tricks = tricks; }
+    var melds = {}, anyMelds = false;
+    for (var i = 0; i < game.meld_rows; i++) {
+      var kind = value("meld_" + i + "_kind"), seat = whole("meld_" + i + "_seat");
+      if (!kind || seat === null) { continue; }
+      var meld = kind.indexOf("run-") === 0
+        ? { kind: "sequence", suit: value("meld_" + i + "_suit"), top: value("meld_" + i + "_top"), length: parseInt(kind.slice(4), 10) }
+        : { kind: "four", rank: kind.slice(5) };
+      meld.player = seat;
+      (melds[sideOf(seat)] = melds[sideOf(seat)] || []).push(meld);
+      anyMelds = true;
+    }
+    if (anyMelds) { data.melds = melds; }
+    var bell = whole("bell");
+    if (bell !== null) { data.bell = sideOf(bell); }
+    if (renegeList.length) { data.renege = renegeList; }
+    return { data: data, maker_seat: makerSeat };
+  }
+
+  /* The state the page stands on: the engine's answer after the outbox's last deal when
+     that deal is past the server's, else the server's (``base``). */
+  function stateWithOutbox(base, entries) {
+    var deals = entries.filter(isDeal);
+    var last = deals.length ? deals[deals.length - 1] : null;
+    return last && last.after && last.number > base.number ? last.after : base;
+  }
+
+  /* "Keep this phone's deals" from the clashing entry on, as requests in the order they
+     are sent: each of this phone's deals corrects the server's deal of its number (PUT) or
+     is recorded at its number (POST, with its own Idempotency-Key); then the server's
+     deals after this phone's last are deleted, the latest first. ``mine`` are this phone's
+     deals from the clash on, in order; ``deals`` the server's, each {id, number}. */
+  function keepMinePlan(mine, deals) {
+    var byNumber = {};
+    deals.forEach(function (d) { byNumber[d.number] = d; });
+    var steps = mine.map(function (entry) {
+      var theirs = byNumber[entry.number];
+      return theirs
+        ? { method: "PUT", deal: theirs.id, entry: entry }
+        : { method: "POST", number: entry.number, entry: entry };
+    });
+    var lastMine = mine.length ? mine[mine.length - 1].number : Infinity;
+    deals.filter(function (d) { return d.number > lastMine; })
+      .sort(function (a, b) { return b.number - a.number; })
+      .forEach(function (d) { steps.push({ method: "DELETE", deal: d.id }); });
+    return steps;
+  }
+
+  /* The rows of the clash table: this phone's deal numbers from the clash on and the other
+     phone's from there on (``theirs``: the server's deals by number, or null while they are
+     read), in order; and the server's latest deal, for its running totals. */
+  function clashRows(held, mine, theirs) {
+    var numbers = mine.map(function (e) { return e.number; });
+    var last = null;
+    if (theirs) {
+      Object.keys(theirs).forEach(function (key) {
+        var n = parseInt(key, 10);
+        if (n >= held.number && numbers.indexOf(n) < 0) { numbers.push(n); }
+        if (!last || n > last.number) { last = theirs[key]; }
+      });
+    }
+    return { numbers: numbers.sort(function (a, b) { return a - b; }), last: last };
+  }
+
+  return {
+    isDeal: isDeal, readDeal: readDeal, stateWithOutbox: stateWithOutbox,
+    keepMinePlan: keepMinePlan, clashRows: clashRows
+  };
+});
