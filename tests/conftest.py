@@ -281,20 +281,8 @@ def game(club, division, teams, scorer):
 
 @pytest.fixture
 def api_client_for(db):
-    """``api_client_for(user)``: a DRF ``APIClient`` logged in as ``user`` (a session, as the
-    site's own pages call the API); ``api_client_for(user, token=True)`` sends the user's
-    API token instead, as an app does; ``api_client_for(None)``: anonymous. Each call is a
-    client of its own."""
-    from rest_framework.authtoken.models import Token
-    from rest_framework.test import APIClient
+    """``api_client_for(user)``: ``tests.clients.api_client`` as a fixture (a session;
+    ``token=True``: the user's API token; ``None``: anonymous)."""
+    from tests.clients import api_client
 
-    def client_for(user=None, *, token: bool = False) -> APIClient:
-        client = APIClient()
-        if user is not None and token:
-            key = Token.objects.get_or_create(user=user)[0].key
-            client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
-        elif user is not None:
-            client.force_login(user)
-        return client
-
-    return client_for
+    return api_client

@@ -4,7 +4,6 @@ Idempotency-Key as the IETF draft says, RateLimit headers, the old calculator pa
 
 import pytest
 from django.core.cache import cache
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from clabber_league.core.api import PROBLEMS
@@ -12,17 +11,10 @@ from clabber_league.core.idempotency import KEY_INVALID, KEY_REUSED
 from clabber_league.core.models import IdempotencyRecord
 from clabber_league.core.pagination import MAX_PAGE_SIZE
 from clabber_league.games.models import Deal, Game
+from tests.clients import api_client
 from tests.games.conftest import made
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 def _deals(game) -> str:
@@ -61,7 +53,7 @@ def _assert_error_body(response, status: int) -> list[dict]:
 def test_no_token_is_401_with_www_authenticate_in_the_one_body(game):
     game.club.is_public = True
     game.club.save()
-    response = _client().post(_deals(game), made(), format="json")
+    response = api_client().post(_deals(game), made(), format="json")
     _assert_error_body(response, 401)
     assert response["WWW-Authenticate"] == "Token"
 
@@ -75,29 +67,33 @@ def test_a_bad_token_is_401(game):
 
 
 def test_a_role_too_low_is_403(game, viewer):
-    _assert_error_body(_client(viewer).post(_deals(game), made(), format="json"), 403)
+    _assert_error_body(
+        api_client(viewer, token=True).post(_deals(game), made(), format="json"), 403
+    )
 
 
 def test_an_unknown_object_and_an_unknown_api_url_are_json_404s(game, scorer):
-    _assert_error_body(_client(scorer).get(_deals(game) + "999999/"), 404)
-    errors = _assert_error_body(_client(scorer).get("/api/no-such-thing/"), 404)
+    _assert_error_body(api_client(scorer, token=True).get(_deals(game) + "999999/"), 404)
+    errors = _assert_error_body(api_client(scorer, token=True).get("/api/no-such-thing/"), 404)
     assert "/api/no-such-thing/" in errors[0]["message"]
-    _assert_error_body(_client(scorer).post("/api/clubs/x/nothing/here/", {}), 404)
+    _assert_error_body(api_client(scorer, token=True).post("/api/clubs/x/nothing/here/", {}), 404)
 
 
 def test_a_method_not_allowed_is_405(game, scorer):
-    _assert_error_body(_client(scorer).patch(_deals(game), {}, format="json"), 405)
+    _assert_error_body(api_client(scorer, token=True).patch(_deals(game), {}, format="json"), 405)
 
 
 def test_malformed_json_is_400_saying_so(game, scorer):
-    response = _client(scorer).post(_deals(game), "{nope", content_type="application/json")
+    response = api_client(scorer, token=True).post(
+        _deals(game), "{nope", content_type="application/json"
+    )
     errors = _assert_error_body(response, 400)
     assert "not well-formed JSON" in errors[0]["message"]
     assert game.deals.count() == 0
 
 
 def test_a_form_body_is_415_json_only(game, scorer):
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     response = client.post(_deals(game), {"maker": "A", "trump": "hearts"}, format="multipart")
     _assert_error_body(response, 415)
     response = client.post(
@@ -110,18 +106,20 @@ def test_a_form_body_is_415_json_only(game, scorer):
 def test_a_body_too_large_is_413(game, scorer, settings):
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024
     body = made(padding="x" * 4096)
-    _assert_error_body(_client(scorer).post(_deals(game), body, format="json"), 413)
+    _assert_error_body(api_client(scorer, token=True).post(_deals(game), body, format="json"), 413)
 
 
 def test_invalid_input_is_400_naming_the_field(game, scorer):
     bad = made(a=200)
-    errors = _assert_error_body(_client(scorer).post(_deals(game), bad, format="json"), 400)
+    errors = _assert_error_body(
+        api_client(scorer, token=True).post(_deals(game), bad, format="json"), 400
+    )
     assert any(e["field"].startswith("points") for e in errors)
 
 
 def test_deleting_something_still_in_use_is_409(game, admin):
     url = f"/api/clubs/{game.club.slug}/divisions/{game.division_id}/"
-    errors = _assert_error_body(_client(admin).delete(url), 409)
+    errors = _assert_error_body(api_client(admin, token=True).delete(url), 409)
     assert "games" in errors[0]["message"]
 
 
@@ -129,12 +127,12 @@ def test_deleting_something_still_in_use_is_409(game, admin):
 
 
 def test_a_201_says_where_the_new_thing_is(game, scorer, admin, club):
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     response = client.post(_deals(game), made(), format="json")
     assert response.status_code == 201
     assert response["Location"] == f"{_deals(game)}{response.json()['id']}/"
     assert client.get(response["Location"]).json() == response.json()
-    venue = _client(admin).post(
+    venue = api_client(admin, token=True).post(
         f"/api/clubs/{club.slug}/venues/", {"name": "Hall", "tables": 3}, format="json"
     )
     assert venue["Location"] == f"/api/clubs/{club.slug}/venues/{venue.json()['id']}/"
@@ -142,7 +140,7 @@ def test_a_201_says_where_the_new_thing_is(game, scorer, admin, club):
 
 def test_a_paper_sheet_import_points_to_the_games_deals(game, scorer):
     rows = {"rows": [{"maker": "A", "mark": "made", "sheet": {"A": 110, "B": 52}}]}
-    response = _client(scorer).post(
+    response = api_client(scorer, token=True).post(
         f"/api/clubs/{game.club.slug}/games/{game.pk}/paper-sheet/", rows, format="json"
     )
     assert response.status_code == 201, response.content
@@ -154,7 +152,7 @@ def test_a_paper_sheet_import_points_to_the_games_deals(game, scorer):
 
 
 def test_page_size_is_honoured_and_bounded(game, scorer):
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     for i in range(3):
         client.post(_deals(game), made(a=100 - i), format="json")
     page = client.get(_deals(game), {"page_size": 2}).json()
@@ -170,7 +168,7 @@ def test_page_size_is_honoured_and_bounded(game, scorer):
 
 
 def test_a_replay_is_the_first_response_and_records_nothing(game, scorer):
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     first = client.post(_deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="k-1")
     again = client.post(_deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="k-1")
     assert (first.status_code, again.status_code) == (201, 201)
@@ -180,7 +178,7 @@ def test_a_replay_is_the_first_response_and_records_nothing(game, scorer):
 
 def test_a_retry_of_the_deal_that_finished_the_game_is_the_first_response(game, scorer):
     # The retry's work is refused now (the game is over), yet the answer is the first one.
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     for n in range(3):
         client.post(_deals(game), made(a=152), format="json", HTTP_IDEMPOTENCY_KEY=f"d-{n}")
     game.refresh_from_db()
@@ -196,7 +194,7 @@ def test_a_retry_of_the_deal_that_finished_the_game_is_the_first_response(game, 
 
 
 def test_a_key_reused_with_another_body_is_422(game, scorer):
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     client.post(_deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="k-2")
     other = client.post(_deals(game), made(a=90), format="json", HTTP_IDEMPOTENCY_KEY="k-2")
     errors = _assert_error_body(other, 422)
@@ -205,15 +203,19 @@ def test_a_key_reused_with_another_body_is_422(game, scorer):
 
 
 def test_keys_belong_to_their_caller(game, scorer, admin):
-    first = _client(scorer).post(_deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="same")
-    second = _client(admin).post(_deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="same")
+    first = api_client(scorer, token=True).post(
+        _deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="same"
+    )
+    second = api_client(admin, token=True).post(
+        _deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="same"
+    )
     assert (first.status_code, second.status_code) == (201, 201)
     assert first.json()["id"] != second.json()["id"]
     assert game.deals.count() == 2
 
 
 def test_a_refused_request_keeps_nothing_so_the_key_can_be_used_again(game, scorer):
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     bad = client.post(_deals(game), made(a=200), format="json", HTTP_IDEMPOTENCY_KEY="k-3")
     assert bad.status_code == 400
     good = client.post(_deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="k-3")
@@ -223,7 +225,9 @@ def test_a_refused_request_keeps_nothing_so_the_key_can_be_used_again(game, scor
 
 @pytest.mark.parametrize("key", ["x" * 81, "caf\u00e9", "tab\there"])
 def test_a_bad_key_is_400_naming_the_header(game, scorer, key):
-    response = _client(scorer).post(_deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY=key)
+    response = api_client(scorer, token=True).post(
+        _deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY=key
+    )
     assert _assert_error_body(response, 400) == [
         {"field": "Idempotency-Key", "message": KEY_INVALID}
     ]
@@ -239,7 +243,7 @@ def _rows(a: int) -> dict:
 
 
 def test_a_key_past_its_retention_is_free_again(game, scorer, settings):
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     client.post(_sheet(game), _rows(110), format="json", HTTP_IDEMPOTENCY_KEY="old")
     settings.IDEMPOTENCY_RETENTION_HOURS = 0
     again = client.post(_sheet(game), _rows(100), format="json", HTTP_IDEMPOTENCY_KEY="old")
@@ -249,7 +253,7 @@ def test_a_key_past_its_retention_is_free_again(game, scorer, settings):
 
 def test_a_deals_key_is_kept_as_long_as_the_deal(game, scorer, settings):
     # The deal itself keeps its key: a retry finds it however late it comes.
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     first = client.post(_deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="old")
     settings.IDEMPOTENCY_RETENTION_HOURS = 0
     again = client.post(_deals(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="old")
@@ -265,7 +269,7 @@ def test_game_start_is_idempotent(game, scorer):
         "sides": {s.side: s.team_id for s in game.sides.all()},
         "seats": [s.player_id for s in game.seats.order_by("seat")],
     }
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     url = f"/api/clubs/{game.club.slug}/games/"
     first = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="start-1")
     again = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY="start-1")
@@ -278,7 +282,7 @@ def test_game_start_is_idempotent(game, scorer):
 def test_the_paper_sheet_import_is_idempotent(game, scorer):
     rows = {"rows": [{"maker": "A", "mark": "made", "sheet": {"A": 110, "B": 52}}]}
     url = f"/api/clubs/{game.club.slug}/games/{game.pk}/paper-sheet/"
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     first = client.post(url, rows, format="json", HTTP_IDEMPOTENCY_KEY="sheet-1")
     again = client.post(url, rows, format="json", HTTP_IDEMPOTENCY_KEY="sheet-1")
     assert (first.status_code, again.status_code) == (201, 201)
@@ -338,7 +342,7 @@ def test_the_daily_clean_up_forgets_keys_past_their_retention(game, scorer):
 
     from clabber_league.core import tasks
 
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     client.post(_sheet(game), _rows(110), format="json", HTTP_IDEMPOTENCY_KEY="old")
     client.post(_sheet(game), _rows(100), format="json", HTTP_IDEMPOTENCY_KEY="new")
     IdempotencyRecord.objects.filter(key="old").update(
@@ -355,7 +359,7 @@ def test_the_daily_clean_up_forgets_keys_past_their_retention(game, scorer):
 def test_a_duplicate_is_409_naming_the_field(club, admin):
     from clabber_league.clubs.services import PLAYER_NAME_TAKEN
 
-    client = _client(admin)
+    client = api_client(admin, token=True)
     url = f"/api/clubs/{club.slug}/players/"
     assert client.post(url, {"name": "Maria"}, format="json").status_code == 201
     again = client.post(url, {"name": "Maria"}, format="json")

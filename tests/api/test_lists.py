@@ -13,18 +13,12 @@ from clabber_league.core.filtering import ORDERING_UNKNOWN, UPDATED_SINCE_INVALI
 from clabber_league.games import services
 from clabber_league.games.models import Game
 from clabber_league.scheduling.models import Fixture
+from tests.clients import api_client
 from tests.factories import FixtureFactory
 from tests.games.conftest import made
 from tests.standings.conftest import A_WINS, play
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 def _base(club) -> str:
@@ -47,7 +41,7 @@ def confirmed(division, teams, scorer, admin):
 
 @pytest.mark.parametrize("board", ["players", "partnerships"])
 def test_a_leaderboard_is_paged_like_every_list(club, viewer, confirmed, board):
-    client = _client(viewer)
+    client = api_client(viewer)
     url = f"{_base(club)}/leaderboards/{board}/"
     whole = client.get(url).json()
     assert whole["count"] == len(whole["results"]) > 1 and whole["previous"] is None
@@ -61,7 +55,7 @@ def test_a_leaderboard_is_paged_like_every_list(club, viewer, confirmed, board):
 
 
 def test_a_rating_history_is_paged(club, viewer, confirmed):
-    client = _client(viewer)
+    client = api_client(viewer)
     player = confirmed.seats.first().player_id
     url = f"{_base(club)}/ratings/{player}/history/"
     page = client.get(url, {"page_size": 1}).json()
@@ -79,7 +73,7 @@ def test_fixtures_are_ordered_by_date_either_way_and_an_unknown_field_is_a_400(
     days = [dt.date(2027, 3, 9), dt.date(2027, 1, 12), dt.date(2027, 2, 2)]
     for day in days:
         FixtureFactory(division=division, home=home, away=away, date=day)
-    client = _client(viewer)
+    client = api_client(viewer)
     url = f"{_base(club)}/fixtures/"
     dates = [f["date"] for f in client.get(url, {"ordering": "date"}).json()["results"]]
     assert dates == sorted(d.isoformat() for d in days)
@@ -100,7 +94,7 @@ def test_games_are_ordered_by_when_they_changed(club, viewer, division, teams, s
     older = play(division, home, away, [], user=scorer)
     newer = play(division, home, away, [], user=scorer, number=2)
     Game.objects.filter(pk=older.pk).update(updated_at=timezone.now() + dt.timedelta(hours=1))
-    client = _client(viewer)
+    client = api_client(viewer)
     url = f"{_base(club)}/games/"
     ids = [g["id"] for g in client.get(url, {"ordering": "-updated_at"}).json()["results"]]
     assert ids == [older.pk, newer.pk]
@@ -112,7 +106,8 @@ def test_games_are_ordered_by_when_they_changed(club, viewer, division, teams, s
 def test_members_are_ordered_by_username(club, admin, scorer, viewer):
     url = f"{_base(club)}/members/"
     names = [
-        m["username"] for m in _client(admin).get(url, {"ordering": "-username"}).json()["results"]
+        m["username"]
+        for m in api_client(admin).get(url, {"ordering": "-username"}).json()["results"]
     ]
     assert names == sorted(names, reverse=True) and len(names) == 3
 
@@ -131,7 +126,7 @@ def test_updated_since_lists_only_the_games_and_fixtures_changed_since(
     old_fixture = FixtureFactory(division=division, home=home, away=away)
     new_fixture = FixtureFactory(division=division, home=home, away=away)
     Fixture.objects.filter(pk=old_fixture.pk).update(updated_at=then - dt.timedelta(days=1))
-    client = _client(viewer)
+    client = api_client(viewer)
     since = {"updated_since": then.isoformat()}
     games = client.get(f"{_base(club)}/games/", since).json()["results"]
     assert [g["id"] for g in games] == [new_game.pk]
@@ -154,7 +149,7 @@ def test_updated_since_lists_the_deals_recorded_or_corrected_since(club, game, s
     game.deals.update(updated_at=timezone.now() - dt.timedelta(hours=1))
     moment = timezone.now() - dt.timedelta(minutes=1)
     services.deal_record(game_id=game.pk, data=made("B", 40, last="B"), maker_seat=1, user=scorer)
-    client = _client(scorer)
+    client = api_client(scorer)
     since = {"updated_since": moment.isoformat()}
     deals = client.get(f"{_base(club)}/games/{game.pk}/deals/", since).json()["results"]
     assert [d["number"] for d in deals] == [2]
@@ -168,7 +163,7 @@ def test_updated_since_lists_the_deals_recorded_or_corrected_since(club, game, s
 )
 def test_a_bad_updated_since_is_a_400_naming_it(club, viewer, game, value):
     for path in ("games/", "fixtures/", f"games/{game.pk}/deals/"):
-        errors = _errors(_client(viewer).get(f"{_base(club)}/{path}", {"updated_since": value}))
+        errors = _errors(api_client(viewer).get(f"{_base(club)}/{path}", {"updated_since": value}))
         assert errors == [
             {"field": "updated_since", "message": UPDATED_SINCE_INVALID.format(value=value)}
         ], path
@@ -194,7 +189,7 @@ def _round_trip(client, url: str, change) -> None:
 
 
 def test_a_game_and_its_sheet_answer_304_until_a_deal_is_recorded(club, game, scorer):
-    client = _client(scorer)
+    client = api_client(scorer)
 
     def record() -> None:
         services.deal_record(game_id=game.pk, data=made(), maker_seat=0, user=scorer)
@@ -205,7 +200,7 @@ def test_a_game_and_its_sheet_answer_304_until_a_deal_is_recorded(club, game, sc
 
 def test_a_correction_changes_the_sheets_etag(club, game, scorer):
     services.deal_record(game_id=game.pk, data=made(), maker_seat=0, user=scorer)
-    client = _client(scorer)
+    client = api_client(scorer)
 
     def correct() -> None:
         deal = game.deals.get()
@@ -218,7 +213,7 @@ def test_the_standings_and_leaderboards_answer_304_until_a_result_changes_them(
     club, division, teams, scorer, viewer
 ):
     home, away = teams
-    client = _client(viewer)
+    client = api_client(viewer)
     game = play(division, home, away, A_WINS[:3], user=scorer)
 
     def finish() -> None:
@@ -235,12 +230,12 @@ def test_the_standings_and_leaderboards_answer_304_until_a_result_changes_them(
 
 def test_an_etag_is_per_page_and_per_reader(club, confirmed, viewer):
     url = f"{_base(club)}/leaderboards/players/"
-    member = _client(viewer).get(url)
-    page = _client(viewer).get(url, {"page_size": 1})
+    member = api_client(viewer).get(url)
+    page = api_client(viewer).get(url, {"page_size": 1})
     assert page["ETag"] != member["ETag"]
     club.is_public = True
     club.save()
     club.players.update(name_public=False)  # the public sees their initials
     public = APIClient().get(url, HTTP_IF_NONE_MATCH=member["ETag"])
     assert public.status_code == 200 and public["ETag"] != member["ETag"]
-    assert _client(viewer).get(url, HTTP_IF_NONE_MATCH=member["ETag"]).status_code == 304
+    assert api_client(viewer).get(url, HTTP_IF_NONE_MATCH=member["ETag"]).status_code == 304

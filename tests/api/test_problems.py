@@ -5,22 +5,13 @@ import re
 from pathlib import Path
 
 import pytest
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from clabber_league.core.api import PROBLEMS
+from tests.clients import api_client
 
 pytestmark = pytest.mark.django_db
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "api-errors.md"
-
-
-def _client(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 def test_every_code_is_documented_on_the_one_page_and_only_those():
@@ -43,11 +34,11 @@ def test_the_type_url_serves_the_page(client):
 
 
 def test_an_unknown_url_and_malformed_json_are_problems_with_their_codes(scorer, game):
-    missing = _client(scorer).get("/api/no-such-thing/")
+    missing = api_client(scorer, token=True).get("/api/no-such-thing/")
     assert missing["Content-Type"] == "application/problem+json"
     assert (missing.status_code, missing.json()["code"]) == (404, "no_such_url")
     assert missing.json()["instance"] == "/api/no-such-thing/"
-    broken = _client(scorer).post(
+    broken = api_client(scorer, token=True).post(
         f"/api/clubs/{game.club.slug}/games/{game.pk}/deals/",
         "{not json",
         content_type="application/json",
@@ -56,7 +47,9 @@ def test_an_unknown_url_and_malformed_json_are_problems_with_their_codes(scorer,
 
 
 def test_a_403_names_the_role_needed_and_the_callers(viewer, club):
-    response = _client(viewer).post(f"/api/clubs/{club.slug}/teams/", {"name": "X"}, format="json")
+    response = api_client(viewer, token=True).post(
+        f"/api/clubs/{club.slug}/teams/", {"name": "X"}, format="json"
+    )
     body = response.json()
     assert (response.status_code, body["code"]) == (403, "forbidden")
     assert body["detail"] == (
@@ -67,7 +60,7 @@ def test_a_403_names_the_role_needed_and_the_callers(viewer, club):
 def test_a_401_says_how_to_authenticate(club):
     club.is_public = True
     club.save()
-    response = _client().post(f"/api/clubs/{club.slug}/teams/", {"name": "X"}, format="json")
+    response = api_client().post(f"/api/clubs/{club.slug}/teams/", {"name": "X"}, format="json")
     assert response.status_code == 401
     assert response.json()["code"] == "not_authenticated"
     assert response["WWW-Authenticate"]
@@ -75,7 +68,7 @@ def test_a_401_says_how_to_authenticate(club):
 
 def test_an_error_a_view_answers_itself_is_a_problem_too(game, scorer):
     url = f"/api/clubs/{game.club.slug}/games/{game.pk}/paper-sheet/"
-    response = _client(scorer).post(url, {"rows": "no"}, format="json")
+    response = api_client(scorer, token=True).post(url, {"rows": "no"}, format="json")
     assert response.status_code == 400
     assert response["Content-Type"] == "application/problem+json"
     body = response.json()

@@ -1,10 +1,9 @@
 """The games API: deals recorded idempotently, errors by field, roles and clubs kept apart."""
 
 import pytest
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from clabber_league.games.models import Deal
+from tests.clients import api_client
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 
 from .conftest import made
@@ -12,20 +11,14 @@ from .conftest import made
 pytestmark = pytest.mark.django_db
 
 
-def _client(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
-
-
 def _deals_url(game) -> str:
     return f"/api/clubs/{game.club.slug}/games/{game.pk}/deals/"
 
 
 def test_a_scorer_records_a_deal_with_a_token(game, scorer):
-    response = _client(scorer).post(_deals_url(game), {**made(), "maker_seat": 2}, format="json")
+    response = api_client(scorer, token=True).post(
+        _deals_url(game), {**made(), "maker_seat": 2}, format="json"
+    )
     assert response.status_code == 201, response.content
     body = response.json()
     assert (body["number"], body["score"], body["running_totals"]) == (
@@ -38,7 +31,7 @@ def test_a_scorer_records_a_deal_with_a_token(game, scorer):
 
 def test_a_rejected_deal_answers_400_with_errors_by_field_and_saves_nothing(game, scorer):
     bad = {"maker": "A", "trump": "hearts", "points": {"A": 100, "B": 51}, "last_trick": "A"}
-    response = _client(scorer).post(_deals_url(game), bad, format="json")
+    response = api_client(scorer, token=True).post(_deals_url(game), bad, format="json")
     assert response.status_code == 400
     fields = [e["field"] for e in response.json()["errors"]]
     assert any(f.startswith("points") for f in fields)
@@ -46,7 +39,7 @@ def test_a_rejected_deal_answers_400_with_errors_by_field_and_saves_nothing(game
 
 
 def test_the_same_idempotency_key_never_records_a_deal_twice(game, scorer):
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     first = client.post(_deals_url(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="abc")
     retry = client.post(_deals_url(game), made(), format="json", HTTP_IDEMPOTENCY_KEY="abc")
     # The replay is the first response: same status, same body.
@@ -60,7 +53,7 @@ def test_recording_a_deal_costs_at_most_8_queries(game, scorer, django_assert_ma
     # inside the test's transaction), the game locked (its running state: no earlier deal is
     # read), the deal (its Idempotency-Key on it: the unique index is the check), its audit
     # row, the game's totals (those three one statement on PostgreSQL), COMMIT.
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     client.post(_deals_url(game), made(), format="json")  # warm the token and caches
     with django_assert_max_num_queries(8):
         response = client.post(
@@ -70,7 +63,7 @@ def test_recording_a_deal_costs_at_most_8_queries(game, scorer, django_assert_ma
 
 
 def test_preview_scores_without_saving(game, scorer):
-    response = _client(scorer).post(
+    response = api_client(scorer, token=True).post(
         _deals_url(game) + "preview/", made("A", 60, last="B"), format="json"
     )
     assert response.status_code == 200
@@ -80,7 +73,7 @@ def test_preview_scores_without_saving(game, scorer):
 
 
 def test_a_correction_through_put_and_the_history(game, scorer):
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     deal_id = client.post(_deals_url(game), made(), format="json").json()["id"]
     response = client.put(f"{_deals_url(game)}{deal_id}/", made("A", 60, last="B"), format="json")
     assert response.status_code == 200
@@ -92,7 +85,7 @@ def test_a_correction_through_put_and_the_history(game, scorer):
 def test_anonymous_users_read_a_public_club_but_cannot_write(game):
     game.club.is_public = True
     game.club.save()
-    client = _client()
+    client = api_client()
     assert client.get(f"/api/clubs/{game.club.slug}/games/").status_code == 200
     assert client.post(_deals_url(game), made(), format="json").status_code in (401, 403)
 
@@ -100,7 +93,7 @@ def test_anonymous_users_read_a_public_club_but_cannot_write(game):
 def test_a_scorer_of_another_club_cannot_reach_this_clubs_game(game):
     other = ClubFactory()
     stranger = MembershipFactory(club=other, user=UserFactory(username="stranger")).user
-    client = _client(stranger)
+    client = api_client(stranger, token=True)
     # by this club's URL: the club is not theirs
     assert client.get(_deals_url(game)).status_code == 404
     assert client.post(_deals_url(game), made(), format="json").status_code == 404
@@ -119,7 +112,7 @@ def test_starting_a_game_through_the_api(club, division, teams, scorer):
         a.members.all()[1].player_id,
         b.members.all()[1].player_id,
     ]
-    response = _client(scorer).post(
+    response = api_client(scorer, token=True).post(
         f"/api/clubs/{club.slug}/games/",
         {"division": division.pk, "sides": {"A": a.pk, "B": b.pk}, "seats": seats},
         format="json",
@@ -142,7 +135,7 @@ def test_a_game_started_through_the_api_plays_by_its_divisions_house_rules(
     division.save()
     a, b = teams
     players = [[m.player_id for m in t.members.order_by("position")] for t in (a, b)]
-    response = _client(scorer).post(
+    response = api_client(scorer, token=True).post(
         f"/api/clubs/{club.slug}/games/",
         {
             "division": division.pk,
@@ -163,7 +156,7 @@ def test_a_division_or_player_of_another_club_is_refused_by_field(club, division
     theirs = TeamFactory(division=DivisionFactory())
     a, b = teams
     players = [[m.player_id for m in t.members.order_by("position")] for t in (a, b)]
-    response = _client(scorer).post(
+    response = api_client(scorer, token=True).post(
         f"/api/clubs/{club.slug}/games/",
         {
             "division": theirs.division_id,
@@ -182,7 +175,7 @@ def test_a_team_of_another_club_cannot_be_used_by_id(club, division, teams, scor
 
     foreign = TeamFactory()
     a, _ = teams
-    response = _client(scorer).post(
+    response = api_client(scorer, token=True).post(
         f"/api/clubs/{club.slug}/games/",
         {"division": division.pk, "sides": {"A": a.pk, "B": foreign.pk}, "seats": []},
         format="json",
@@ -192,7 +185,7 @@ def test_a_team_of_another_club_cannot_be_used_by_id(club, division, teams, scor
 
 
 def test_the_recorded_deals_answer_is_the_deal_as_the_api_reads_it(game, scorer):
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     bodies = (made(), {"passed": True}, made("B", 40, last="B", maker_seat=1))
     for n, body in enumerate(bodies):
         created = client.post(_deals_url(game), body, format="json", HTTP_IDEMPOTENCY_KEY=f"k{n}")

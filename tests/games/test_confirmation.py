@@ -6,24 +6,16 @@ Every test goes through the API or the page, as the people at the table would.
 
 import pytest
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from clabber_league.clubs.models import Membership, Role
 from clabber_league.games import services
 from clabber_league.games.models import Game
+from tests.clients import api_client
 from tests.factories import MembershipFactory, UserFactory
 
 from .conftest import made
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user) -> APIClient:
-    client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 @pytest.fixture
@@ -46,13 +38,15 @@ def _deals(game) -> str:
 
 
 def _confirm(game, user):
-    return _client(user).post(f"/api/clubs/{game.club.slug}/games/{game.pk}/confirm/")
+    return api_client(user, token=True).post(
+        f"/api/clubs/{game.club.slug}/games/{game.pk}/confirm/"
+    )
 
 
 def _finish(game, user) -> list[int]:
     ids = []
     for _ in range(4):  # 152 a deal for A: 608 to 40
-        response = _client(user).post(_deals(game), made("A", 142), format="json")
+        response = api_client(user, token=True).post(_deals(game), made("A", 142), format="json")
         assert response.status_code == 201, response.content
         ids.append(response.json()["id"])
     return ids
@@ -66,7 +60,9 @@ def _message(response) -> str:
 
 def test_a_scorer_who_corrected_the_other_sides_deals_cannot_confirm(game, table, admin):
     ids = _finish(game, table["a0"])
-    fixed = _client(table["b0"]).put(f"{_deals(game)}{ids[-1]}/", made("A", 100), format="json")
+    fixed = api_client(table["b0"], token=True).put(
+        f"{_deals(game)}{ids[-1]}/", made("A", 100), format="json"
+    )
     assert fixed.status_code == 200, fixed.content
 
     assert _message(_confirm(game, table["b0"])) == services.CONFIRM_TOUCHED
@@ -79,7 +75,11 @@ def test_a_scorer_who_corrected_the_other_sides_deals_cannot_confirm(game, table
     confirmed = _confirm(game, admin)  # a club admin who touched nothing, not seated
     assert confirmed.status_code == 200, confirmed.content
     assert confirmed.json()["status"] == "confirmed"
-    history = _client(admin).get(f"/api/clubs/{game.club.slug}/games/{game.pk}/history/").json()
+    history = (
+        api_client(admin, token=True)
+        .get(f"/api/clubs/{game.club.slug}/games/{game.pk}/history/")
+        .json()
+    )
     assert (history["results"][0]["action"], history["results"][0]["user"]) == (
         "confirm",
         "clubadmin",
@@ -88,9 +88,9 @@ def test_a_scorer_who_corrected_the_other_sides_deals_cannot_confirm(game, table
 
 def test_a_deleted_deal_counts_as_touching_the_game(game, table):
     ids = _finish(game, table["a0"])
-    deleted = _client(table["b1"]).delete(f"{_deals(game)}{ids[0]}/")
+    deleted = api_client(table["b1"], token=True).delete(f"{_deals(game)}{ids[0]}/")
     assert deleted.status_code == 204  # 456 to 30: the game is open again
-    again = _client(table["a0"]).post(_deals(game), made("A", 142), format="json")
+    again = api_client(table["a0"], token=True).post(_deals(game), made("A", 142), format="json")
     assert again.status_code == 201
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -101,7 +101,9 @@ def test_a_deleted_deal_counts_as_touching_the_game(game, table):
 def test_the_other_side_confirms_and_the_history_says_who(game, table):
     _finish(game, table["a0"])
     assert _confirm(game, table["b1"]).status_code == 200
-    history = _client(table["a0"]).get(f"/api/clubs/{game.club.slug}/games/{game.pk}/history/")
+    history = api_client(table["a0"], token=True).get(
+        f"/api/clubs/{game.club.slug}/games/{game.pk}/history/"
+    )
     assert history.json()["results"][0]["user"] == "b1"
 
 

@@ -3,22 +3,14 @@ deal, and is told with 409, nothing recorded, when another phone recorded that d
 first; a deal a person chose not to keep is set aside into the game's history."""
 
 import pytest
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from clabber_league.games import services
 from clabber_league.games.models import DealRevision
+from tests.clients import api_client
 
 from .conftest import made
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user) -> APIClient:
-    client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 def _deals_url(game) -> str:
@@ -26,13 +18,15 @@ def _deals_url(game) -> str:
 
 
 def test_the_deal_at_its_number_is_recorded(game, scorer):
-    response = _client(scorer).post(_deals_url(game) + "?number=1", made(), format="json")
+    response = api_client(scorer, token=True).post(
+        _deals_url(game) + "?number=1", made(), format="json"
+    )
     assert response.status_code == 201
     assert response.json()["number"] == 1
 
 
 def test_a_number_another_phone_recorded_first_is_a_conflict_and_nothing_is_recorded(game, scorer):
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     client.post(_deals_url(game) + "?number=1", made(), format="json")
     response = client.post(_deals_url(game) + "?number=1", made(), format="json")
     assert response.status_code == 409
@@ -46,20 +40,24 @@ def test_a_number_another_phone_recorded_first_is_a_conflict_and_nothing_is_reco
 
 
 def test_a_number_past_the_next_deal_is_a_conflict(game, scorer):
-    response = _client(scorer).post(_deals_url(game) + "?number=3", made(), format="json")
+    response = api_client(scorer, token=True).post(
+        _deals_url(game) + "?number=3", made(), format="json"
+    )
     assert response.status_code == 409
     assert response.json()["errors"][0]["field"] == "number"
     assert game.deals.count() == 0
 
 
 def test_a_number_that_is_not_whole_is_a_400_on_its_field(game, scorer):
-    response = _client(scorer).post(_deals_url(game) + "?number=two", made(), format="json")
+    response = api_client(scorer, token=True).post(
+        _deals_url(game) + "?number=two", made(), format="json"
+    )
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == "number"
 
 
 def test_a_retry_of_a_sent_deal_with_its_key_is_not_a_conflict(game, scorer):
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     first = client.post(
         _deals_url(game) + "?number=1", made(), format="json", HTTP_IDEMPOTENCY_KEY="phone-1"
     )
@@ -71,7 +69,7 @@ def test_a_retry_of_a_sent_deal_with_its_key_is_not_a_conflict(game, scorer):
 
 
 def test_a_set_aside_deal_is_kept_in_the_history_and_the_sheet_is_unchanged(game, scorer):
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     client.post(_deals_url(game), made(), format="json")
     deal = {**made(), "points": {"A": 90}, "maker_seat": 0}
     response = client.post(
@@ -86,7 +84,7 @@ def test_a_set_aside_deal_is_kept_in_the_history_and_the_sheet_is_unchanged(game
 
 
 def test_setting_aside_needs_a_deal_object_and_a_number(game, scorer):
-    client = _client(scorer)
+    client = api_client(scorer, token=True)
     response = client.post(_deals_url(game) + "set-aside/", {"deal": []}, format="json")
     assert response.status_code == 400
     assert {e["field"] for e in response.json()["errors"]} >= {"number"}

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from clabber_league.leagues.models import Venue
 from clabber_league.scheduling.api import (
@@ -23,19 +21,12 @@ from clabber_league.scheduling.services.generation import (
     RUN_NOT_RETRYABLE,
     schedule_run_execute,
 )
+from tests.clients import api_client
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 
 from .conftest import SEASON_START, configure
 
 pytestmark = pytest.mark.django_db
-
-
-def _client(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
 
 
 def _url(club, path: str) -> str:
@@ -54,7 +45,9 @@ def test_the_secretary_sets_up_a_division_schedule(club, division, teams, hall, 
         "venues": [annex.pk, hall.pk],
         "skip_dates": [{"date": "2026-12-28", "reason": "Christmas week"}],
     }
-    response = _client(secretary).post(_url(club, "schedule-configs/"), body, format="json")
+    response = api_client(secretary, token=True).post(
+        _url(club, "schedule-configs/"), body, format="json"
+    )
     assert response.status_code == 201, response.content
     data = response.json()
     assert data["venues"] == [annex.pk, hall.pk]  # the order tables fill in
@@ -63,7 +56,7 @@ def test_the_secretary_sets_up_a_division_schedule(club, division, teams, hall, 
     division.refresh_from_db()
     assert division.games_per_fixture == 3
 
-    patch = _client(secretary).patch(
+    patch = api_client(secretary, token=True).patch(
         _url(club, f"schedule-configs/{data['id']}/"), {"weekday": 3}, format="json"
     )
     assert patch.status_code == 200, patch.content
@@ -73,7 +66,7 @@ def test_the_secretary_sets_up_a_division_schedule(club, division, teams, hall, 
 
 def test_a_config_refuses_another_clubs_venue(club, division, secretary):
     elsewhere = Venue.objects.create(club=ClubFactory(), name="Elsewhere", tables=3)
-    response = _client(secretary).post(
+    response = api_client(secretary, token=True).post(
         _url(club, "schedule-configs/"),
         {"division": division.pk, "venues": [elsewhere.pk]},
         format="json",
@@ -87,7 +80,7 @@ def test_generating_answers_202_with_the_run_and_its_status_can_be_polled(
     club, division, teams, secretary, django_capture_on_commit_callbacks
 ):
     configure(division)
-    client = _client(secretary)
+    client = api_client(secretary, token=True)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         response = client.post(_url(club, "schedule-runs/"), {"division": division.pk})
     assert response.status_code == 202, response.content
@@ -103,7 +96,7 @@ def test_generating_answers_202_with_the_run_and_its_status_can_be_polled(
 
 def test_a_second_generation_while_one_runs_is_refused(club, division, teams, secretary):
     configure(division)
-    client = _client(secretary)
+    client = api_client(secretary, token=True)
     assert client.post(_url(club, "schedule-runs/"), {"division": division.pk}).status_code == 202
     second = client.post(_url(club, "schedule-runs/"), {"division": division.pk})
     assert second.status_code == 409
@@ -115,11 +108,13 @@ def test_a_failed_run_is_retried_with_a_new_run(club, division, teams, secretary
     failed = ScheduleRun.objects.create(
         club=club, division=division, state="failed", message=BROKER_DOWN
     )
-    response = _client(secretary).post(_url(club, f"schedule-runs/{failed.pk}/retry/"))
+    response = api_client(secretary, token=True).post(
+        _url(club, f"schedule-runs/{failed.pk}/retry/")
+    )
     assert response.status_code == 202
     assert response.json()["id"] != failed.pk
     done = ScheduleRun.objects.create(club=club, division=division, state="done")
-    refused = _client(secretary).post(_url(club, f"schedule-runs/{done.pk}/retry/"))
+    refused = api_client(secretary, token=True).post(_url(club, f"schedule-runs/{done.pk}/retry/"))
     assert refused.status_code == 409
     assert refused.json()["errors"][0]["message"] == RUN_NOT_RETRYABLE
 
@@ -133,7 +128,7 @@ def fixtures(division, teams, hall, generate):
 
 def test_postponing_and_moving_through_the_api(club, fixtures, hall, secretary):
     fixture = fixtures[0]
-    client = _client(secretary)
+    client = api_client(secretary, token=True)
     url = _url(club, f"fixtures/{fixture.pk}/postpone/")
     response = client.post(url, {"date": None, "note": "Snow"}, format="json")
     assert response.status_code == 200, response.content
@@ -150,7 +145,7 @@ def test_postponing_and_moving_through_the_api(club, fixtures, hall, secretary):
 
 def test_a_forfeit_through_the_api(club, fixtures, secretary):
     fixture = fixtures[0]
-    response = _client(secretary).post(
+    response = api_client(secretary, token=True).post(
         _url(club, f"fixtures/{fixture.pk}/forfeit/"),
         {"winner": fixture.home_id, "kind": "walkover", "note": "no show"},
         format="json",
@@ -170,7 +165,7 @@ def test_this_clubs_ids_do_not_exist_under_another_club(club, fixtures, division
     stranger = MembershipFactory(
         club=other, role="admin", user=UserFactory(username="stranger")
     ).user
-    client = _client(stranger)
+    client = api_client(stranger, token=True)
     fixture = fixtures[0]
     assert (
         client.post(
@@ -184,11 +179,11 @@ def test_this_clubs_ids_do_not_exist_under_another_club(club, fixtures, division
 
 
 def test_anonymous_visitors_read_a_public_clubs_runs_only(club, fixtures):
-    assert _client().get(_url(club, "schedule-runs/")).status_code == 404
+    assert api_client().get(_url(club, "schedule-runs/")).status_code == 404
     club.is_public = True
     club.save()
-    assert _client().get(_url(club, "fixtures/")).status_code == 200
-    assert _client().post(_url(club, "schedule-runs/"), {}).status_code in (401, 403)
+    assert api_client().get(_url(club, "fixtures/")).status_code == 200
+    assert api_client().post(_url(club, "schedule-runs/"), {}).status_code in (401, 403)
 
 
 def test_a_plain_update_cannot_move_a_fixture_past_the_checks_of_postpone(
@@ -197,7 +192,7 @@ def test_a_plain_update_cannot_move_a_fixture_past_the_checks_of_postpone(
     """PUT/PATCH leave date, venue, table and status to the actions; the rest still updates."""
     first, clash = fixtures[0], fixtures[1]  # same night, both at the Hall
     assert (first.date, first.venue_id) == (clash.date, clash.venue_id)
-    client = _client(secretary)
+    client = api_client(secretary, token=True)
     url = _url(club, f"fixtures/{first.pk}/")
     response = client.patch(url, {"table": clash.table, "status": "forfeit"}, format="json")
     assert response.status_code == 400
@@ -224,7 +219,7 @@ def test_a_plain_update_cannot_move_a_fixture_past_the_checks_of_postpone(
 
 def test_a_forfeited_fixture_keeps_its_teams_and_is_not_deleted(club, fixtures, secretary):
     fixture = fixture_forfeit(fixture=fixtures[0], winner=fixtures[0].home)
-    client = _client(secretary)
+    client = api_client(secretary, token=True)
     url = _url(club, f"fixtures/{fixture.pk}/")
     response = client.patch(url, {"games_planned": 3}, format="json")
     assert response.status_code == 409

@@ -6,9 +6,9 @@ import io
 import json
 
 import pytest
-from rest_framework.test import APIClient
 
 from clabber_league.clubs.models import Role
+from tests.clients import api_client
 from tests.factories import ClubFactory, MembershipFactory
 
 from .conftest import A_WINS, B_WINS, play
@@ -24,19 +24,12 @@ def played(division, teams, scorer, admin):
     return teams
 
 
-def _client(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
 def _base(division) -> str:
     return f"/api/clubs/{division.club.slug}"
 
 
 def test_the_table_as_json(division, viewer, played):
-    response = _client(viewer).get(f"{_base(division)}/standings/{division.pk}/")
+    response = api_client(viewer).get(f"{_base(division)}/standings/{division.pk}/")
     assert response.status_code == 200
     body = response.json()
     assert body["tiebreakers"] == [
@@ -61,7 +54,7 @@ def test_the_table_as_json_is_what_its_documented_serializer_renders(division, v
     from clabber_league.standings import exports, selectors
     from clabber_league.standings.api import StandingRowSerializer, StandingsSerializer
 
-    body = _client(viewer).get(f"{_base(division)}/standings/{division.pk}/").json()
+    body = api_client(viewer).get(f"{_base(division)}/standings/{division.pk}/").json()
     table = selectors.standings_table(division=division)
     documented = StandingsSerializer(
         {
@@ -79,7 +72,7 @@ def test_the_table_as_json_is_what_its_documented_serializer_renders(division, v
 
 
 def test_the_table_and_every_deal_as_csv(division, viewer, played):
-    client = _client(viewer)
+    client = api_client(viewer)
     response = client.get(f"{_base(division)}/standings/{division.pk}/standings.csv/")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
@@ -91,7 +84,7 @@ def test_the_table_and_every_deal_as_csv(division, viewer, played):
 
 
 def test_every_deal_as_json_is_paginated(division, viewer, played):
-    response = _client(viewer).get(f"{_base(division)}/standings/{division.pk}/deals/")
+    response = api_client(viewer).get(f"{_base(division)}/standings/{division.pk}/deals/")
     body = response.json()
     assert body["count"] == 8
     assert body["results"][0]["score"] == {"A": 152, "B": 10}
@@ -101,19 +94,19 @@ def test_every_deal_as_json_is_paginated(division, viewer, played):
 def test_club_admins_set_the_tiebreakers_and_others_cannot(division, admin, viewer, played):
     url = f"{_base(division)}/standings/{division.pk}/tiebreakers/"
     body = {"tiebreakers": ["points_for", "head_to_head"]}
-    assert _client(viewer).put(url, body, format="json").status_code == 403
-    response = _client(admin).put(url, body, format="json")
+    assert api_client(viewer).put(url, body, format="json").status_code == 403
+    response = api_client(admin).put(url, body, format="json")
     assert response.status_code == 200 and response.json() == body
-    assert _client(viewer).get(url).json() == body
-    bad = _client(admin).put(url, {"tiebreakers": ["coin_toss"]}, format="json")
+    assert api_client(viewer).get(url).json() == body
+    bad = api_client(admin).put(url, {"tiebreakers": ["coin_toss"]}, format="json")
     assert bad.status_code == 400
-    twice = _client(admin).put(url, {"tiebreakers": ["points_for", "points_for"]}, format="json")
+    twice = api_client(admin).put(url, {"tiebreakers": ["points_for", "points_for"]}, format="json")
     assert twice.status_code == 400
     assert twice.json()["errors"][0]["message"] == "Each tiebreaker can be chosen once."
 
 
 def test_leaderboards_and_ratings(division, viewer, played):
-    client = _client(viewer)
+    client = api_client(viewer)
     players = client.get(f"{_base(division)}/leaderboards/players/").json()["results"]
     assert len(players) == 8 and players[0]["win_pct"] == 100.0
     season = client.get(
@@ -139,7 +132,7 @@ def _csv_rows(response) -> list[dict[str, str]]:
 
 
 def test_leaderboards_and_ratings_as_csv_operations_of_their_own(division, viewer, played):
-    client = _client(viewer)
+    client = api_client(viewer)
     base = _base(division)
     season = {"season": division.season.slug}
     players = client.get(f"{base}/leaderboards/players/", season).json()["results"]
@@ -157,7 +150,7 @@ def test_leaderboards_and_ratings_as_csv_operations_of_their_own(division, viewe
 
 
 def test_the_older_format_csv_answers_the_same_csv(division, viewer, played):
-    client = _client(viewer)
+    client = api_client(viewer)
     base = _base(division)
     for json_path, csv_path in (
         ("leaderboards/players/", "leaderboards/players.csv/"),
@@ -169,7 +162,7 @@ def test_the_older_format_csv_answers_the_same_csv(division, viewer, played):
 
 
 def test_a_csv_operations_error_is_the_json_error_body(division, viewer, played):
-    client = _client(viewer)
+    client = api_client(viewer)
     missing = client.get(f"{_base(division)}/leaderboards/players.csv/", {"season": "nope"})
     assert missing.status_code == 404
     assert missing["Content-Type"] == "application/problem+json"
@@ -179,7 +172,7 @@ def test_a_csv_operations_error_is_the_json_error_body(division, viewer, played)
 
 
 def test_an_empty_leaderboard_csv_still_has_its_header(division, viewer):
-    response = _client(viewer).get(f"{_base(division)}/leaderboards/players.csv/")
+    response = api_client(viewer).get(f"{_base(division)}/leaderboards/players.csv/")
     assert response.status_code == 200
     lines = b"".join(response.streaming_content).decode().splitlines()
     assert len(lines) == 1 and lines[0].startswith("place,name,")
@@ -189,12 +182,12 @@ def test_a_division_is_not_found_under_another_club(division, played):
     """(This club's URLs for a stranger: tests/security/test_permissions.py.)"""
     stranger = MembershipFactory(club=ClubFactory(), role=Role.ADMIN).user
     own = f"/api/clubs/{stranger.memberships.get().club.slug}/standings/{division.pk}/"
-    assert _client(stranger).get(own).status_code == 404
+    assert api_client(stranger).get(own).status_code == 404
 
 
 def test_a_public_club_answers_anonymous_readers(division, played):
     division.club.is_public = True
     division.club.save()
-    assert _client().get(f"{_base(division)}/standings/{division.pk}/").status_code == 200
+    assert api_client().get(f"{_base(division)}/standings/{division.pk}/").status_code == 200
     url = f"{_base(division)}/standings/{division.pk}/tiebreakers/"
-    assert _client().put(url, {"tiebreakers": []}, format="json").status_code in (401, 403)
+    assert api_client().put(url, {"tiebreakers": []}, format="json").status_code in (401, 403)

@@ -4,25 +4,19 @@ deliveries and re-send; the same services and refusals as the page."""
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 from standardwebhooks import Webhook
 
 from clabber_league.webhooks import guard
 from clabber_league.webhooks.models import Delivery, Subscription
+from tests.clients import api_client
 
 pytestmark = pytest.mark.django_db
-
-
-def _api(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def test_an_admin_subscribes_tests_and_reads_the_log(
     club, admin, receiver, django_capture_on_commit_callbacks
 ):
-    api = _api(admin)
+    api = api_client(admin)
     url = f"/api/clubs/{club.slug}/webhooks/"
     response = api.post(
         url,
@@ -62,7 +56,7 @@ def test_an_admin_subscribes_tests_and_reads_the_log(
 
 def test_an_admin_pauses_resumes_and_deletes(club, admin, subscribe, receiver):
     subscription = subscribe(receiver.url)
-    api = _api(admin)
+    api = api_client(admin)
     url = f"/api/clubs/{club.slug}/webhooks/{subscription.pk}/"
     response = api.patch(url, {"active": False}, format="json")
     assert response.status_code == 200 and response.json()["active"] is False
@@ -77,7 +71,7 @@ def test_an_admin_pauses_resumes_and_deletes(club, admin, subscribe, receiver):
 
 def test_a_private_address_is_refused_with_the_field_named(club, admin, settings):
     settings.CLABBER_WEBHOOKS_ALLOW_PRIVATE = False
-    response = _api(admin).post(
+    response = api_client(admin).post(
         f"/api/clubs/{club.slug}/webhooks/",
         {"url": "http://169.254.169.254/latest/", "events": ["result.confirmed"]},
         format="json",
@@ -93,7 +87,7 @@ def test_a_private_address_is_refused_with_the_field_named(club, admin, settings
 
 
 def test_an_unknown_event_or_no_event_is_refused(club, admin, receiver):
-    api = _api(admin)
+    api = api_client(admin)
     for events in (["result.sent"], [], "result.confirmed"):
         response = api.post(
             f"/api/clubs/{club.slug}/webhooks/",
@@ -112,10 +106,10 @@ def test_webhooks_are_for_club_admins_only_and_one_club_at_a_time(
     from tests.factories import ClubFactory, MembershipFactory, UserFactory
 
     subscription = subscribe(receiver.url)
-    assert _api(scorer).get(f"/api/clubs/{club.slug}/webhooks/").status_code == 403
+    assert api_client(scorer).get(f"/api/clubs/{club.slug}/webhooks/").status_code == 403
     other = ClubFactory()
     other_admin = MembershipFactory(club=other, role="admin", user=UserFactory()).user
-    api = _api(other_admin)
+    api = api_client(other_admin)
     assert api.get(f"/api/clubs/{other.slug}/webhooks/{subscription.pk}/").status_code == 404
     deliveries = f"/api/clubs/{other.slug}/webhooks/{subscription.pk}/deliveries/"
     assert api.get(deliveries).status_code == 404
