@@ -28,10 +28,16 @@ def in_process() -> Iterator[None]:
     """The live server sends deliveries itself, with or without a Celery worker."""
     from clabber_league.config.celery import app
 
-    before = app.conf.task_always_eager
+    # An override of the app's own, taken back after: setting the value read before would
+    # leave an override behind that hides the Django setting from every later test.
+    overridden = "task_always_eager" in app.conf.changes
+    before = app.conf.changes.get("task_always_eager")
     app.conf.task_always_eager = True
     yield
-    app.conf.task_always_eager = before
+    if overridden:
+        app.conf.task_always_eager = before
+    else:
+        app.conf.changes.pop("task_always_eager", None)
 
 
 def test_a_club_admin_adds_tests_pauses_and_deletes_a_webhook(

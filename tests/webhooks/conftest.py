@@ -118,7 +118,13 @@ def _deliveries_in_process(request) -> Iterator[None]:
         return
     from clabber_league.config.celery import app
 
-    before = app.conf.task_always_eager
+    # An override of the app's own, taken back after: setting the value read before would
+    # leave an override behind that hides the Django setting from every later test.
+    overridden = "task_always_eager" in app.conf.changes
+    before = app.conf.changes.get("task_always_eager")
     app.conf.task_always_eager = True
     yield
-    app.conf.task_always_eager = before
+    if overridden:
+        app.conf.task_always_eager = before
+    else:
+        app.conf.changes.pop("task_always_eager", None)
