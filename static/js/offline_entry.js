@@ -397,6 +397,7 @@
     if (!offlineMode()) { return; }
     event.preventDefault();
     if (saving) { return; }
+    previewsCancel();
     var read = readDeal();
     if (correcting) { queueCorrection(read); return; }
     var number = state.number + 1;
@@ -466,15 +467,22 @@
     });
   }
 
-  var previewTimer = null;
+  /* A preview is of the form as it was typed: one asked for before a Save (its timer
+     still running, or the engine still answering) must not replace what the Save says. */
+  var previewTimer = null, previewsAsked = 0, previewsVoid = 0;
   function livePreview() {
     if (!offlineMode()) { return; }
     clearTimeout(previewTimer);
     previewTimer = setTimeout(function () {
+      if (saving) { return; }
+      var asked = ++previewsAsked;
       var read = readDeal();
-      nextDeal(read).then(function (answer) { showPreview(answer, read); }, function () {});
+      nextDeal(read).then(function (answer) {
+        if (asked > previewsVoid && !saving) { showPreview(answer, read); }
+      }, function () {});
     }, 150);
   }
+  function previewsCancel() { clearTimeout(previewTimer); previewsVoid = previewsAsked; }
   form.addEventListener("change", livePreview);
   form.addEventListener("input", livePreview);
   // The server's preview (htmx) only while online with nothing waiting: it counts the
