@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -40,6 +41,7 @@ from .forms import (
     HandoverForm,
     InvitationForm,
     JoinForm,
+    LanguageForm,
     NewPinForm,
     PinForm,
     PlayerMergeForm,
@@ -297,10 +299,22 @@ def member_settings(request: HttpRequest) -> HttpResponse:
         initial={"name_public": services.profile_name_public(user=request.user)},
     )
     token_form = ApiTokenForm(prefix="token")
+    language_form = LanguageForm(prefix="language", initial={"language": profile.language})
     new_key = None
     if request.method == "POST":
         action = request.POST.get("action")
-        if action == "pin":
+        if action == "language":
+            language_form = LanguageForm(request.POST, prefix="language")
+            if language_form.is_valid():
+                services.profile_set_language(
+                    user=request.user, language=language_form.cleaned_data["language"]
+                )
+                messages.success(request, _("Saved."))
+                response = redirect("members:settings")
+                # An older choice from the switcher would outlast this one once logged out.
+                response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
+                return response
+        elif action == "pin":
             pin_form = PinForm(request.POST, prefix="pin")
             if pin_form.is_valid():
                 try:
@@ -350,6 +364,7 @@ def member_settings(request: HttpRequest) -> HttpResponse:
             "profile": profile,
             "pin_form": pin_form,
             "privacy_form": privacy_form,
+            "language_form": language_form,
             "token_form": token_form,
             "api_tokens": tokens.tokens_of(user=request.user),
             "new_key": new_key,
