@@ -243,3 +243,13 @@ api-clients: $(VENV)/.installed-test
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis .cache
+
+# Gather every marked text into the catalogs (docs/i18n.md); translators fill the .po files.
+I18N_LANGUAGES = -l nl -l de -l fr -l cs -l pl -l hr -l ja
+I18N_IGNORE = --ignore='tests/*' --ignore='bench/*' --ignore='staticfiles/*' \
+	--ignore='node_modules/*' --ignore='tools/*' --ignore='docs/*' --ignore='.venv/*'
+.PHONY: makemessages
+makemessages:
+	$(PY) manage.py makemessages $(I18N_LANGUAGES) $(I18N_IGNORE) --no-obsolete
+	$(PY) manage.py makemessages -d djangojs $(I18N_LANGUAGES) $(I18N_IGNORE) \
+		--ignore='static/vendor/*' --no-obsolete

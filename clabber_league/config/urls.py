@@ -45,6 +45,8 @@ urlpatterns = [
     path("sw.js", site_offline.service_worker, name="service-worker"),
     # The language switcher at the foot of every page (no language prefix in URLs).
     path("i18n/setlang/", site_locale.set_language, name="set_language"),
+    # gettext() for the deal page's scripts, in the page's language (kept offline by sw.js).
+    path("i18n/js/<str:lang>/", site_locale.javascript_catalog, name="javascript-catalog"),
     path("rules/", calculator_views.rules_page, name="rules"),
     path("rules/<slug:slug>/sheet/", calculator_views.blank_sheet, name="rules-sheet"),
     # A game's table link (its QR code): short, so that the code stays easy to scan.

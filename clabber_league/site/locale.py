@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.views.i18n import JavaScriptCatalog
 from django.views.i18n import set_language as django_set_language
 
 from clabber_league.clubs.locale import pick_language, supported_language
@@ -84,3 +85,17 @@ def set_language(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and language and request.user.is_authenticated:
         member_services.profile_set_language(user=request.user, language=language)
     return response
+
+
+_catalog = JavaScriptCatalog.as_view(domain="djangojs")
+
+
+def javascript_catalog(request: HttpRequest, lang: str) -> HttpResponse:
+    """``/i18n/js/<lang>/``: Django's JavaScript catalog (``gettext()`` for the deal entry
+    and offline entry scripts) in one language. The language is in the URL, not taken from
+    the request, so the page asks for the one it is written in (a club's, a member's) and
+    the service worker keeps one copy per language for the phone offline."""
+    if supported_language(lang) != lang:
+        raise Http404
+    with translation.override(lang):
+        return _catalog(request)

@@ -159,3 +159,27 @@ def test_every_language_is_one_of_the_eight():
         "hr",
         "ja",
     ]
+
+
+def test_the_javascript_catalog_is_served_per_language_in_its_url(client):
+    response = client.get(
+        reverse("javascript-catalog", args=["de"]), headers={"accept-language": "fr"}
+    )
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert "gettext" in response.content.decode()
+    assert client.get(reverse("javascript-catalog", args=["xx"])).status_code == 404
+    assert client.get(reverse("javascript-catalog", args=["de-ch"])).status_code == 404
+
+
+def test_the_deal_page_loads_the_catalog_of_its_own_language(client, club, game, scorer):
+    club.language = "nl"
+    club.save(update_fields=["language"])
+    client.force_login(scorer)
+    response = client.get(reverse("games:deal-new", args=[club.slug, game.pk]))
+    assert page_language(response) == "nl"
+    catalog = reverse("javascript-catalog", args=["nl"])
+    html = response.content.decode()
+    assert f'<script src="{catalog}" defer></script>' in html
+    # The offline entry script asks the service worker to keep it with the game's pages.
+    assert f'"catalog": "{catalog}"' in html
