@@ -86,7 +86,17 @@ demo: migrate
 DEMO ?= 1
 FIRST_STEP = $(if $(filter 0,$(DEMO)),migrate,demo)
 
-run: $(FIRST_STEP)
+# The translation catalogs (locale/*/LC_MESSAGES/*.po, docs/i18n.md) compiled to the .mo
+# files Django reads; msgfmt (GNU gettext) refuses a translation whose placeholders differ.
+.PHONY: messages
+messages:
+	@if command -v msgfmt >/dev/null 2>&1; then \
+		$(PY) manage.py compilemessages --ignore=.venv --ignore=node_modules --verbosity 0; \
+	else \
+		echo "messages: msgfmt is missing (apt-get install -y gettext): pages stay in English"; \
+	fi
+
+run: messages $(FIRST_STEP)
 	@echo "Serving Clabber League on http://$(SHOWN_HOST):$(PORT)/  (Ctrl-C stops it)"
 	CLABBER_LAN_HOST=$(HOST) PORT=$(PORT) $(PY) manage.py runserver $(HOST):$(PORT)
 
@@ -142,7 +152,7 @@ test: $(VENV)/.installed-test
 	exit $$rc
 
 .PHONY: test-steps
-test-steps: lint test-js
+test-steps: lint test-js messages
 	@if [ -x "$${CHROMIUM_PATH:-/usr/bin/chromium}" ] || command -v chromium >/dev/null 2>&1; then \
 		echo "Browser tests: using $${CHROMIUM_PATH:-$$(command -v chromium)}"; \
 	else \
@@ -233,3 +243,13 @@ api-clients: $(VENV)/.installed-test
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis .cache
+
+# Gather every marked text into the catalogs (docs/i18n.md); translators fill the .po files.
+I18N_LANGUAGES = -l nl -l de -l fr -l cs -l pl -l hr -l ja
+I18N_IGNORE = --ignore='tests/*' --ignore='bench/*' --ignore='staticfiles/*' \
+	--ignore='node_modules/*' --ignore='tools/*' --ignore='docs/*' --ignore='.venv/*'
+.PHONY: makemessages
+makemessages:
+	$(PY) manage.py makemessages $(I18N_LANGUAGES) $(I18N_IGNORE) --no-obsolete
+	$(PY) manage.py makemessages -d djangojs $(I18N_LANGUAGES) $(I18N_IGNORE) \
+		--ignore='static/vendor/*' --no-obsolete

@@ -11,6 +11,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
@@ -91,9 +92,12 @@ class ClubScopedMixin:
         except Http404 as exc:
             raise NotFound(NOT_FOUND) from exc
         self.club_access = tokens.scoped(self.club_access, tokens.scope_of(request))
-        # The club's time zone and language until the response is finalized.
+        # The club's time zone until the response is finalized; the API keeps English
+        # messages (with stable codes) whatever the club's or the caller's language.
         self._club_locale = contextlib.ExitStack()
-        self._club_locale.enter_context(club_locale(self.club_access.club))
+        self._club_locale.enter_context(
+            club_locale(self.club_access.club, language=settings.LANGUAGE_CODE)
+        )
         super().initial(request, *args, **kwargs)  # type: ignore[misc]
 
     def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any):
@@ -104,7 +108,7 @@ class ClubScopedMixin:
             if stack is not None:
                 stack.close()
         if stack is not None:  # a CSV streamed after the view: in the club's zone too
-            club_locale_stream(self.club_access.club, response)
+            club_locale_stream(self.club_access.club, response, language=settings.LANGUAGE_CODE)
         return response
 
     @property

@@ -12,7 +12,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext
 
 from .access import Need, TableGrant, club_access
-from .locale import club_locale, club_locale_stream
+from .locale import club_locale, club_locale_stream, pick_language
 from .mfa import MFA_REQUIRED, admin_needs_mfa_setup
 
 #: A view's table-link check (``club_view(table=...)``): the grant that the request carries
@@ -71,9 +71,17 @@ def club_view(
                 return redirect("mfa_activate_totp")
             request.club_access = access  # type: ignore[attr-defined]
             request.club = access.club  # type: ignore[attr-defined]
-            with club_locale(access.club):  # "today", times and words in the club's own
+            # The member's own language (a visitor's from the switcher), else the club's,
+            # else the browser's (site.locale.LanguageMiddleware read the first and last).
+            language = pick_language(
+                getattr(request, "language_choice", ""),
+                access.club.language,
+                getattr(request, "language_browser", ""),
+            )
+            request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+            with club_locale(access.club, language=language):  # "today", times and words
                 response = view(request, *args, **kwargs)
-            return club_locale_stream(access.club, response)
+            return club_locale_stream(access.club, response, language=language)
 
         return wrapper
 

@@ -11,6 +11,7 @@ from clabber_league.clubs import views as club_views
 from clabber_league.core import api as core_api
 from clabber_league.games import table_views
 from clabber_league.members import api as members_api
+from clabber_league.site import locale as site_locale
 from clabber_league.site import offline as site_offline
 from clabber_league.site import views as site_views
 
@@ -42,6 +43,10 @@ urlpatterns = [
     path("livez", site_views.livez, name="livez"),
     path("readyz", site_views.healthz, name="readyz"),
     path("sw.js", site_offline.service_worker, name="service-worker"),
+    # The language switcher at the foot of every page (no language prefix in URLs).
+    path("i18n/setlang/", site_locale.set_language, name="set_language"),
+    # gettext() for the deal page's scripts, in the page's language (kept offline by sw.js).
+    path("i18n/js/<str:lang>/", site_locale.javascript_catalog, name="javascript-catalog"),
     path("rules/", calculator_views.rules_page, name="rules"),
     path("rules/<slug:slug>/sheet/", calculator_views.blank_sheet, name="rules-sheet"),
     # A game's table link (its QR code): short, so that the code stays easy to scan.

@@ -12,6 +12,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs.decorators import club_view
@@ -162,15 +163,15 @@ def cup_action(request: HttpRequest, pk: int, what: str) -> HttpResponse:
             raise Http404("No such action.")
         if what == "draw":
             setup.cup_draw(cup=cup)
-            messages.success(request, "The bracket is drawn.")
+            messages.success(request, gettext("The bracket is drawn."))
         elif what == "seed":
             form = SeedForm(request.POST)
             if form.is_valid():
                 setup.cup_seed(cup=cup, seeding=form.cleaned_data["seeding"])
-                messages.success(request, "Seeded again: draw the bracket when ready.")
+                messages.success(request, gettext("Seeded again: draw the bracket when ready."))
         elif what == "build":
             build.stage_build(cup=cup, user=request.user)
-            messages.success(request, "The knockout is being built from the standings.")
+            messages.success(request, gettext("The knockout is being built from the standings."))
         elif what == "place":
             form = PlaceRoundForm(request.POST, club=club, sections=_sections(cup))
             if form.is_valid():
@@ -185,7 +186,7 @@ def cup_action(request: HttpRequest, pk: int, what: str) -> HttpResponse:
                 )
                 messages.success(request, f"{len(ties)} tie(s) placed on league nights.")
             else:
-                messages.error(request, "Choose a round and a division with a schedule.")
+                messages.error(request, gettext("Choose a round and a division with a schedule."))
     except ServiceError as exc:
         _flash_errors(request, exc)
     return redirect("cups:detail", club.slug, cup.pk)
@@ -239,7 +240,7 @@ def tie_action(request: HttpRequest, cup_pk: int, pk: int, what: str) -> HttpRes
             form = WalkoverForm(request.POST)
             if form.is_valid():
                 progress.tie_walkover(tie=tie, user=request.user, **form.cleaned_data)
-                messages.success(request, "Walkover recorded.")
+                messages.success(request, gettext("Walkover recorded."))
         elif what == "place":
             form = TiePlaceForm(request.POST, club=club)
             if form.is_valid():
@@ -250,9 +251,9 @@ def tie_action(request: HttpRequest, cup_pk: int, pk: int, what: str) -> HttpRes
                     venue=venue,
                     table=form.cleaned_data["table"],
                 )
-                messages.success(request, "The tie's night and table are set.")
+                messages.success(request, gettext("The tie's night and table are set."))
             else:
-                messages.error(request, "Give the night as a date.")
+                messages.error(request, gettext("Give the night as a date."))
     except ServiceError as exc:
         _flash_errors(request, exc)
     return redirect(back)

@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs.decorators import club_view
@@ -150,7 +151,7 @@ def event_edit(request: HttpRequest, pk: int) -> HttpResponse:
             except ServiceError as exc:
                 form.add_service_errors(exc.errors)
             else:
-                messages.success(request, "Saved.")
+                messages.success(request, gettext("Saved."))
                 return _to_night(request, event)
         status = 400
     else:

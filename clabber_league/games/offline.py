@@ -13,6 +13,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import translation
 
 from clabber_league.site.offline import engine_urls
 
@@ -53,6 +54,8 @@ def offline_game(
         "deal_page": reverse("games:deal-new", kwargs=kwargs),
         "sheet_page": reverse("games:detail", kwargs=kwargs),
         "sw": reverse("service-worker"),
+        # The scripts' words in the page's language, kept by the worker for offline use.
+        "catalog": reverse("javascript-catalog", args=[translation.get_language()]),
         "engine": engine_urls(),
         "rules": adapters.rules_input(game.rules),
         "status": game.status,

@@ -328,7 +328,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
         except services.GameError as exc:
             form.add_service_errors(exc.errors)
         else:
-            messages.success(request, "Game started. Enter the first deal.")
+            messages.success(request, gettext("Game started. Enter the first deal."))
             return redirect("games:deal-new", club_slug=club.slug, pk=game.pk)
     seat_rows = [
         {

@@ -6,6 +6,7 @@ from typing import Any
 
 from allauth.account.forms import LoginForm
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import ApiToken, Role
@@ -80,6 +81,24 @@ class PrivacyForm(forms.Form):
     name_public = forms.BooleanField(
         required=False, label="Show my name on the public pages of public clubs"
     )
+
+
+class LanguageForm(forms.Form):
+    language = forms.ChoiceField(
+        label=_("Language of the pages"),
+        required=False,
+        help_text=_(
+            "Yours on every page, in every club. Follow the club: each club's own language "
+            "(elsewhere, your browser's)."
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["language"].choices = [
+            ("", _("Follow the club")),
+            *((code, name) for code, name in settings.LANGUAGES),
+        ]
 
 
 class ApiTokenForm(forms.Form):

@@ -146,6 +146,9 @@ class MemberProfile(models.Model):
     pin_hash = models.CharField(max_length=256, blank=True)
     pin_set_at = models.DateTimeField(null=True, blank=True)
     pin_set_how = models.CharField(max_length=20, blank=True, help_text="Where it was set.")
+    # The member's own language for the pages (one of LANGUAGES); empty: follow the club's,
+    # else the browser's (site.locale.LanguageMiddleware).
+    language = models.CharField(max_length=12, blank=True, default="")
 
     def __str__(self) -> str:
         return f"Profile of {self.user}" if self.user_id else f"Person {self.pk}"

@@ -107,6 +107,7 @@ PIN_LOCK_MINUTES = 15
 #: Wrong PINs of one person in a day, over all games, after which each try waits.
 PIN_DAILY_FAILURES = 20
 PIN_SLOW_SECONDS = 60
+LANGUAGE_UNKNOWN = "Choose a language from the list."
 DISPUTE_REASON = "Say what is wrong with the result (up to 1,000 characters)."
 DISPUTE_OPEN = "This game is already disputed: the club admin will look at it."
 DISPUTE_NOT_FINISHED = "Only a finished game that is not yet confirmed can be disputed."
@@ -642,6 +643,24 @@ def profile_set_privacy(*, user: Any, name_public: bool) -> int:
 
 def profile_name_public(*, user: Any) -> bool:
     return not Player.objects.filter(user=user, name_public=False).exists()
+
+
+def profile_set_language(*, user: Any, language: str) -> MemberProfile:
+    """The member's own language for every page (one of ``LANGUAGES``), or "" to follow
+    each club's (and elsewhere the browser's)."""
+    if language and language not in {code for code, _name in settings.LANGUAGES}:
+        raise MemberError.one("language", LANGUAGE_UNKNOWN)
+    profile = profile_for(user)
+    if profile.language != language:
+        profile.language = language
+        profile.save(update_fields=["language"])
+    return profile
+
+
+def profile_language(*, user_id: Any) -> str:
+    """The member's own language, "" when they follow the club's (or have no profile)."""
+    found = MemberProfile.objects.filter(user_id=user_id).values_list("language", flat=True)
+    return next(iter(found), "")
 
 
 # --- disputes -----------------------------------------------------------------------------------

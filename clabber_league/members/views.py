@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -40,6 +41,7 @@ from .forms import (
     HandoverForm,
     InvitationForm,
     JoinForm,
+    LanguageForm,
     NewPinForm,
     PinForm,
     PlayerMergeForm,
@@ -96,7 +98,7 @@ def invitation_list(request: HttpRequest) -> HttpResponse:
             if invitation.email:
                 messages.success(request, f"Invitation emailed to {invitation.email}.")
             else:
-                messages.success(request, "Invitation made: show the QR code or share the link.")
+                messages.success(request, _("Invitation made: show the QR code or share the link."))
             return redirect("members:invitation", club_slug=club.slug, pk=invitation.pk)
     page = Paginator(selectors.invitation_list(club=club), 25).get_page(request.GET.get("page"))
     return render(
@@ -164,7 +166,7 @@ def invitation_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     except services.MemberError as exc:
         messages.error(request, exc.errors[0]["message"])
     else:
-        messages.success(request, "Invitation withdrawn: its link no longer works.")
+        messages.success(request, _("Invitation withdrawn: its link no longer works."))
     return redirect("members:invitation", club_slug=request.club.slug, pk=invitation.pk)
 
 
@@ -297,10 +299,22 @@ def member_settings(request: HttpRequest) -> HttpResponse:
         initial={"name_public": services.profile_name_public(user=request.user)},
     )
     token_form = ApiTokenForm(prefix="token")
+    language_form = LanguageForm(prefix="language", initial={"language": profile.language})
     new_key = None
     if request.method == "POST":
         action = request.POST.get("action")
-        if action == "pin":
+        if action == "language":
+            language_form = LanguageForm(request.POST, prefix="language")
+            if language_form.is_valid():
+                services.profile_set_language(
+                    user=request.user, language=language_form.cleaned_data["language"]
+                )
+                messages.success(request, _("Saved."))
+                response = redirect("members:settings")
+                # An older choice from the switcher would outlast this one once logged out.
+                response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
+                return response
+        elif action == "pin":
             pin_form = PinForm(request.POST, prefix="pin")
             if pin_form.is_valid():
                 try:
@@ -308,11 +322,13 @@ def member_settings(request: HttpRequest) -> HttpResponse:
                 except services.MemberError as exc:
                     _add_errors(pin_form, exc)
                 else:
-                    messages.success(request, "Your PIN is set.")
+                    messages.success(request, _("Your PIN is set."))
                     return redirect("members:settings")
         elif action == "clear-pin":
             services.profile_clear_pin(user=request.user)
-            messages.success(request, "Your PIN is removed: confirm results from your own phone.")
+            messages.success(
+                request, _("Your PIN is removed: confirm results from your own phone.")
+            )
             return redirect("members:settings")
         elif action == "privacy":
             privacy_form = PrivacyForm(request.POST, prefix="privacy")
@@ -320,7 +336,7 @@ def member_settings(request: HttpRequest) -> HttpResponse:
                 services.profile_set_privacy(
                     user=request.user, name_public=privacy_form.cleaned_data["name_public"]
                 )
-                messages.success(request, "Saved.")
+                messages.success(request, _("Saved."))
                 return redirect("members:settings")
         elif action == "token-create":
             token_form = ApiTokenForm(request.POST, prefix="token")
@@ -350,6 +366,7 @@ def member_settings(request: HttpRequest) -> HttpResponse:
             "profile": profile,
             "pin_form": pin_form,
             "privacy_form": privacy_form,
+            "language_form": language_form,
             "token_form": token_form,
             "api_tokens": tokens.tokens_of(user=request.user),
             "new_key": new_key,
@@ -622,7 +639,7 @@ def dispute_detail(request: HttpRequest, pk: int) -> HttpResponse:
             _add_errors(form, exc)
             status = 400
         else:
-            messages.success(request, "Resolved: the result is confirmed in the club's name.")
+            messages.success(request, _("Resolved: the result is confirmed in the club's name."))
             return redirect("members:disputes", club_slug=request.club.slug)
     return render(
         request,
@@ -642,7 +659,7 @@ def player_logins(request: HttpRequest) -> HttpResponse:
         player_id = request.POST.get("player") or ""
         player = club.players.filter(pk=player_id).first() if player_id.isdigit() else None
         if player is None:
-            messages.error(request, "Choose one of this club's players.")
+            messages.error(request, _("Choose one of this club's players."))
             return redirect(reverse("members:players", kwargs={"club_slug": club.slug}))
         username = (request.POST.get("username") or "").strip()
         user = None

@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs.access import club_access
@@ -131,7 +132,7 @@ def venue_new(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"Venue {venue.name} ({venue.tables} tables) added.")
     else:
-        messages.error(request, "Give the venue a name and 1 to 500 tables.")
+        messages.error(request, gettext("Give the venue a name and 1 to 500 tables."))
     return redirect("scheduling:index", club_slug=request.club.slug)
 
 
@@ -160,7 +161,7 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 except ServiceError as exc:
                     edit_form.add_service_errors(exc.errors)
                 else:
-                    messages.success(request, "Season saved.")
+                    messages.success(request, gettext("Season saved."))
                     return redirect(request.path)
         else:
             division_form = DivisionForm(request.POST)
@@ -249,7 +250,7 @@ def division_setup(request: HttpRequest, pk: int) -> HttpResponse:
         except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
-            messages.success(request, "Schedule settings saved.")
+            messages.success(request, gettext("Schedule settings saved."))
             return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
     return render(
         request,
@@ -287,7 +288,7 @@ def team_new(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"{team.name} registered.")
     else:
-        messages.error(request, "Give the team a name and its players.")
+        messages.error(request, gettext("Give the team a name and its players."))
     return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
 
 
@@ -448,9 +449,13 @@ def team_feed_key(request: HttpRequest, pk: int) -> HttpResponse:
     renew = request.POST.get("renew") == "1"
     feeds.feed_key_issue(access=request.club_access, team=team, renew=renew)
     if renew:
-        messages.success(request, "Your calendar link is new: the old one no longer works.")
+        messages.success(
+            request, gettext("Your calendar link is new: the old one no longer works.")
+        )
     else:
-        messages.success(request, "Your calendar link is below: subscribe to it in your phone.")
+        messages.success(
+            request, gettext("Your calendar link is below: subscribe to it in your phone.")
+        )
     return redirect("scheduling:team", club_slug=request.club.slug, pk=team.pk)
 
 
@@ -713,7 +718,7 @@ def withdrawal_policy(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"Withdrawals: {division.get_withdrawal_policy_display()}.")
     else:
-        messages.error(request, "Choose walkovers or removal.")
+        messages.error(request, gettext("Choose walkovers or removal."))
     return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
 
 

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Player
@@ -118,7 +119,7 @@ def division_tiebreakers(request: HttpRequest, pk: int) -> HttpResponse:
             for error in exc.errors:
                 form.add_error(None, error["message"])
         else:
-            messages.success(request, "Tiebreakers saved; the table follows them now.")
+            messages.success(request, gettext("Tiebreakers saved; the table follows them now."))
             return redirect("standings:division", club_slug=request.club.slug, pk=division.pk)
     return render(
         request,

@@ -38,7 +38,7 @@
     var kindValue = kind.value;
     var who = seat.value === "" ? "" : seat.options[seat.selectedIndex].text;
     var what = kindValue === "" ? "" : kind.options[kind.selectedIndex].text;
-    row.querySelector(".meld-title").textContent = [who, what].filter(Boolean).join(" · ") || "Meld";
+    row.querySelector(".meld-title").textContent = [who, what].filter(Boolean).join(" · ") || (window.gettext ? window.gettext("Meld") : "Meld");
     row.classList.toggle("is-four", kindValue.indexOf("four-") === 0);
     var possible = tops[kindValue] || [];
     radios(row, "top").forEach(function (input) {

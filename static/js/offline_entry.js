@@ -37,7 +37,7 @@
     }).then(function (registration) {
       if (registration.active) {
         registration.active.postMessage({
-          type: "cache-game", urls: [game.deal_page, game.sheet_page],
+          type: "cache-game", urls: [game.deal_page, game.sheet_page].concat(game.catalog ? [game.catalog] : []),
           // Table links that open this game: offline, the worker answers them with this page.
           aliases: (game.table_pages || []).map(function (path) { return { from: path, to: game.deal_page }; })
         });

@@ -17,6 +17,9 @@ const GAME_DATA = /^\/api\/clubs\/[^/]+\/games\/\d+\/(deals\/)?$/;
 // redirects); with no network, a redirect to the deal page of the game it opened, which
 // the deal page told the worker (a "cache-game" message's aliases).
 const TABLE_LINK = /^\/t\/[^/]+\/$/;
+// The deal page scripts' words in one language (Django's JavaScript catalog): kept when
+// fetched online, so a phone offline still reads its own language.
+const CATALOG = /^\/i18n\/js\/[\w-]+\/$/;
 const ALIAS_PREFIX = "/__table-link__";
 
 self.addEventListener("install", (event) => {
@@ -100,7 +103,7 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) { return; }
   if (PRECACHE.includes(url.pathname)) {
     event.respondWith(cacheFirst(request, url));
-  } else if (GAME_PAGE.test(url.pathname) || GAME_DATA.test(url.pathname)) {
+  } else if (GAME_PAGE.test(url.pathname) || GAME_DATA.test(url.pathname) || CATALOG.test(url.pathname)) {
     event.respondWith(networkFirst(event));
   } else if (TABLE_LINK.test(url.pathname) && request.mode === "navigate") {
     event.respondWith(tableLink(event, url));

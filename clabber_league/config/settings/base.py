@@ -83,6 +83,9 @@ MIDDLEWARE = [
     "clabber_league.core.text.HostileTextMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The language of the answer: the member's own, the switcher's, the browser's; English
+    # for the API; a club's page may put the club's own before the browser's (club_view).
+    "clabber_league.site.locale.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Location on the API's 201/202, RateLimit headers where throttled.
     "clabber_league.core.middleware.ApiHeadersMiddleware",
@@ -220,7 +223,21 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# The languages of the pages (docs/i18n.md): a member's own choice, else the club's, else the
+# browser's, else English (site.locale.LanguageMiddleware). No language prefix in URLs: a
+# table link or a QR code printed on a card stays the same in every language.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("nl", "Nederlands"),
+    ("de", "Deutsch"),
+    ("fr", "Français"),
+    ("cs", "Čeština"),
+    ("pl", "Polski"),
+    ("hr", "Hrvatski"),
+    ("ja", "日本語"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "America/Chicago")  # Evansville, Indiana
 USE_I18N = True
 USE_TZ = True
