@@ -55,9 +55,12 @@
   function put(entry) { return run("readwrite", function (store) { store.put(entry); }); }
   function remove(key) { return run("readwrite", function (store) { store.delete(key); }); }
 
+  /* Entries are sent in the order they were saved: two saved in one millisecond (a deal,
+     then a correction of an earlier deal) still get distinct, rising times. */
+  var lastCreated = 0;
   function add(entry) {
     entry.state = "waiting";
-    entry.created = Date.now();
+    entry.created = lastCreated = Math.max(Date.now(), lastCreated + 1);
     entry.message = "";
     return put(entry);
   }
