@@ -11,7 +11,8 @@ import time
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection
+
+from . import store
 
 
 @dataclass(frozen=True)
@@ -27,12 +28,10 @@ class Check:
 def database_check() -> Check:
     start = time.perf_counter()
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
+        vendor = store.database_ping()
     except Exception as exc:  # any driver error means "not reachable"
         return Check(False, f"{type(exc).__name__}: {exc}".strip(), _ms(start))
-    return Check(True, connection.vendor, _ms(start))
+    return Check(True, vendor, _ms(start))
 
 
 def broker_check() -> Check:

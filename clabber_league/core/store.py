@@ -17,6 +17,15 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from .dbrouter import read_alias
 
 
+def database_ping() -> str:
+    """One round trip to the default database (``SELECT 1``), for the health check; its
+    vendor's name. Raises the driver's error when the database does not answer."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return connection.vendor
+
+
 def is_postgresql() -> bool:
     """Whether the default database is PostgreSQL (row locks, COPY, concurrent writers);
     else it is SQLite, which serialises writers itself."""

@@ -18,6 +18,14 @@ def test_the_vendor_and_the_transaction_are_django_s(db):
         assert store.in_transaction()
 
 
+def test_the_ping_answers_as_the_orm_s_query_does(db):
+    """The health check's round trip names the vendor Django names, and a row the ORM
+    wrote is there for the same connection to read."""
+    venue = Venue.objects.create(club=ClubFactory(), name="Hall")
+    assert store.database_ping() == connection.vendor
+    assert Venue.objects.filter(pk=venue.pk).exists()
+
+
 def test_hand_written_reads_go_to_the_primary_without_a_replica(db):
     assert store.read_connection() is connections[DEFAULT_DB_ALIAS]
 
