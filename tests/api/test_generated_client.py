@@ -9,15 +9,12 @@ import csv
 import importlib
 import io
 import pkgutil
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-PACKAGE = "clabber_client"
-CONFIG = "post_hooks: []\npackage_name_override: clabber_client\n"
+from tests.api.generated import PACKAGE, generate, imported
+
 #: Bounded polling of a schedule run: in-process it is done at once, a worker takes a moment.
 POLLS, POLL_PAUSE = 100, 0.2
 
@@ -25,42 +22,11 @@ POLLS, POLL_PAUSE = 100, 0.2
 @pytest.fixture(scope="module")
 def client_package(tmp_path_factory, django_db_setup, django_db_blocker):
     """Generate the client from the schema the site serves, into a temporary folder."""
-    from django.test import Client
-
-    with django_db_blocker.unblock():
-        schema = Client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
-    assert schema.status_code == 200
     folder = tmp_path_factory.mktemp("generated")
-    (folder / "schema.json").write_bytes(schema.content)
-    (folder / "config.yaml").write_text(CONFIG)
-    generator = Path(sys.executable).with_name("openapi-python-client")
-    result = subprocess.run(
-        [
-            str(generator),
-            "generate",
-            "--path",
-            str(folder / "schema.json"),
-            "--output-path",
-            str(folder / PACKAGE),
-            "--meta",
-            "none",
-            "--config",
-            str(folder / "config.yaml"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "Warning" not in result.stdout + result.stderr, result.stdout + result.stderr
-    sys.path.insert(0, str(folder))
-    try:
-        yield importlib.import_module(PACKAGE)
-    finally:
-        sys.path.remove(str(folder))
-        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
+    printed = generate(folder, django_db_blocker)
+    assert "Warning" not in printed, printed
+    with imported(folder) as package:
+        yield package
 
 
 def test_every_generated_module_imports(client_package):

@@ -8,17 +8,14 @@ client into a temporary folder itself.
 
 from __future__ import annotations
 
-import importlib
 import os
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-PACKAGE = "clabber_client"
-CONFIG = "post_hooks: []\npackage_name_override: clabber_client\n"
+from tests.api.generated import PACKAGE, generate, imported
+
 #: Where ``make api-clients`` left the generated clients (unset: pytest generates its own).
 CLIENTS_DIR = os.environ.get("API_CLIENTS_DIR", "")
 
@@ -35,41 +32,10 @@ def client_package(tmp_path_factory, django_db_setup, django_db_blocker):
     if CLIENTS_DIR and (Path(CLIENTS_DIR) / "python" / PACKAGE).is_dir():
         folder = Path(CLIENTS_DIR).resolve() / "python"
     else:
-        from django.test import Client
-
-        with django_db_blocker.unblock():
-            schema = Client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
-        assert schema.status_code == 200
         folder = tmp_path_factory.mktemp("generated")
-        (folder / "schema.json").write_bytes(schema.content)
-        (folder / "config.yaml").write_text(CONFIG)
-        generator = Path(sys.executable).with_name("openapi-python-client")
-        result = subprocess.run(
-            [
-                str(generator),
-                "generate",
-                "--path",
-                str(folder / "schema.json"),
-                "--output-path",
-                str(folder / PACKAGE),
-                "--meta",
-                "none",
-                "--config",
-                str(folder / "config.yaml"),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        assert result.returncode == 0, result.stdout + result.stderr
-    sys.path.insert(0, str(folder))
-    try:
-        yield importlib.import_module(PACKAGE)
-    finally:
-        sys.path.remove(str(folder))
-        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
+        generate(folder, django_db_blocker)
+    with imported(folder) as package:
+        yield package
 
 
 @pytest.fixture
