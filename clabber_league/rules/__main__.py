@@ -27,7 +27,7 @@ from .calculator import (
     score_game,
 )
 from .catalog import catalog, catalog_markdown
-from .errors import RulesError
+from .errors import RulesError, msg
 from .sheet import check_sheet_row
 
 EXIT_REJECTED: Final = 2
@@ -84,7 +84,7 @@ def main(
         try:
             text = stdin.read()
         except UnicodeDecodeError as exc:
-            raise RulesError(MALFORMED_JSON.format(detail=str(exc)[:200])) from None
+            raise RulesError(msg(MALFORMED_JSON, detail=str(exc)[:200])) from None
         data = decode(text)
         if not isinstance(data, Mapping):
             raise RulesError(INPUT_NOT_OBJECT)

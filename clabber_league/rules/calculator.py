@@ -26,23 +26,27 @@ from typing import Any, Final
 
 from .deal import DealResult
 from .dealing import dealer_sequence
-from .errors import ErrorList, RulesError, shown
+from .errors import ErrorList, RulesError, gettext_noop, msg, shown
 from .game import MAX_DEALS, GameState, winner_at_close
 from .rulesets import RuleSet, get_ruleset
 from .scoring import score
 from .sheet import sheet_row_result
 from .validation import is_whole, parse_deal
 
-INPUT_NOT_OBJECT: Final = "The input must be a JSON object."
-MALFORMED_JSON: Final = "The input is not valid JSON: {detail}."
-TOO_DEEP: Final = "The input is nested too deeply to be a deal or a game."
-NOT_A_NUMBER: Final = "{name} is not a JSON number."
-RULESET_MISSING: Final = 'A rule set is needed: a slug such as "clabber", or house rules.'
+INPUT_NOT_OBJECT: Final = gettext_noop("The input must be a JSON object.")
+MALFORMED_JSON: Final = gettext_noop("The input is not valid JSON: {detail}.")
+TOO_DEEP: Final = gettext_noop("The input is nested too deeply to be a deal or a game.")
+NOT_A_NUMBER: Final = gettext_noop("{name} is not a JSON number.")
+RULESET_MISSING: Final = gettext_noop(
+    'A rule set is needed: a slug such as "clabber", or house rules.'
+)
 POT_MAX: Final = 10**9
-POT_NOT_WHOLE: Final = "pot must be a whole number from 0 to 1,000,000,000, not {value}."
-DEALS_NOT_LIST: Final = "deals must be a list of deals."
-DEALS_TOO_MANY: Final = "A game has at most {most} deals; this one lists {count}."
-DEAL_OTHER_RULESET: Final = (
+POT_NOT_WHOLE: Final = gettext_noop(
+    "pot must be a whole number from 0 to 1,000,000,000, not {value}."
+)
+DEALS_NOT_LIST: Final = gettext_noop("deals must be a list of deals.")
+DEALS_TOO_MANY: Final = gettext_noop("A game has at most {most} deals; this one lists {count}.")
+DEAL_OTHER_RULESET: Final = gettext_noop(
     "A deal of a game is scored by the game's rule set; leave out {name} or give the game's."
 )
 
@@ -57,7 +61,7 @@ def _ruleset(data: Any) -> RuleSet:
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(NOT_A_NUMBER.format(name=name))
+    raise ValueError(msg(NOT_A_NUMBER, name=name))
 
 
 def decode(text: str) -> Any:
@@ -71,7 +75,7 @@ def decode(text: str) -> Any:
     except RecursionError:
         raise RulesError(TOO_DEEP) from None
     except ValueError as exc:
-        raise RulesError(MALFORMED_JSON.format(detail=str(exc)[:200])) from None
+        raise RulesError(msg(MALFORMED_JSON, detail=str(exc)[:200])) from None
 
 
 def _same_or_absent(value: Any, game: Any) -> bool:
@@ -91,7 +95,7 @@ def score_deal(data: Mapping[str, Any]) -> dict[str, Any]:
     if pot is None:
         pot = 0
     if not is_whole(pot) or pot > POT_MAX:
-        raise RulesError(POT_NOT_WHOLE.format(value=shown(pot)), "pot")
+        raise RulesError(msg(POT_NOT_WHOLE, value=shown(pot)), "pot")
     return score(ruleset, parse_deal(data, ruleset), pot).to_data()
 
 
@@ -193,7 +197,7 @@ def _parsed(ruleset: RuleSet, data: Mapping[str, Any], raw: Any) -> Any:
     if isinstance(raw, Mapping):
         for name in ("ruleset", "options"):
             if not _same_or_absent(raw.get(name), data.get(name)):
-                raise RulesError(DEAL_OTHER_RULESET.format(name=name), name)
+                raise RulesError(msg(DEAL_OTHER_RULESET, name=name), name)
     if isinstance(raw, Mapping) and "sheet" in raw:
         return sheet_row_result(ruleset, raw)  # a row copied from a paper sheet
     return parse_deal(raw, ruleset)
@@ -209,7 +213,7 @@ def _play(data: Mapping[str, Any]) -> tuple[dict[str, Any], GameState]:
     if not isinstance(deals, list):
         raise RulesError(DEALS_NOT_LIST, "deals")
     if len(deals) > MAX_DEALS:
-        raise RulesError(DEALS_TOO_MANY.format(most=MAX_DEALS, count=len(deals)), "deals")
+        raise RulesError(msg(DEALS_TOO_MANY, most=MAX_DEALS, count=len(deals)), "deals")
     errors = ErrorList()
     state = GameState(ruleset)
     answers: list[dict[str, Any]] = []

@@ -20,9 +20,45 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final
 
+
+def gettext_noop(text: str) -> str:
+    """Mark a scorer's message for the translation catalogs and return it unchanged.
+
+    The engine is standard library only, so it cannot translate: it marks its
+    message templates with this name, which Django's ``makemessages`` collects
+    like its own ``gettext_noop``, and :func:`msg` keeps the template and its
+    values beside the English text.  A page then shows the message in the
+    reader's language (``games.messages.translated``); the API and the
+    calculator contract keep the English text.
+    """
+    return text
+
+
+class Message(str):
+    """An English message that remembers its template and values, to be translated later.
+
+    It is a ``str`` (the English text), so it is compared, joined, serialised and
+    raised like any message; ``template`` and ``params`` let a translating
+    layer build the same sentence in another language.
+    """
+
+    template: str
+    params: dict[str, Any]
+
+
+def msg(template: str, /, **params: Any) -> Message:
+    """``template.format(**params)``, keeping the template and values for translation."""
+    message = Message(template.format(**params))
+    message.template = template
+    message.params = params
+    return message
+
+
 MAX_ERRORS: Final = 50
 """At most this many errors are listed in one answer (RULES.md section 5)."""
-MORE_ERRORS: Final = "{count} more error(s) not listed; fix the ones above and try again."
+MORE_ERRORS: Final = gettext_noop(
+    "{count} more error(s) not listed; fix the ones above and try again."
+)
 SHOWN_CHARS: Final = 40
 """A quoted text value is cut to this many characters in a message."""
 
@@ -77,7 +113,7 @@ class RulesError(ValueError):
                 else:
                     more += 1
             if more:
-                entries.append({"field": "", "message": MORE_ERRORS.format(count=more)})
+                entries.append({"field": "", "message": msg(MORE_ERRORS, count=more)})
         if not entries:
             raise RulesBug("RulesError raised without any error entry")
         self.errors: list[dict[str, str]] = entries
@@ -140,7 +176,7 @@ class ErrorList:
 
     def raise_if_any(self) -> None:
         if self.entries:
-            more = [{"field": "", "message": MORE_ERRORS.format(count=self.more)}]
+            more = [{"field": "", "message": msg(MORE_ERRORS, count=self.more)}]
             raise RulesError(self.entries + (more if self.more else []))
 
 

@@ -21,17 +21,17 @@ from collections.abc import Mapping, Sequence
 from typing import Final, TypeVar
 
 from .deal import SCORED_OUTCOMES, DealResult, Outcome
-from .errors import RulesError
+from .errors import RulesError, gettext_noop, msg
 from .rulesets import DealerRotation, RuleSet
 
 MAX_DEALS: Final = 200
 """At most this many deals in one game (RULES.md section 5): a real game to 500 takes a
 few dozen; the Django side uses it as the upper bound of its per-game setting."""
-GAME_FINISHED: Final = (
+GAME_FINISHED: Final = gettext_noop(
     "The game is already over (deal {deal} ended it, winner {winner}); "
     "no deal can be added after it."
 )
-DEALER_UNKNOWN: Final = "Dealer {dealer!r} is not one of the seats {seats}."
+DEALER_UNKNOWN: Final = gettext_noop("Dealer {dealer!r} is not one of the seats {seats}.")
 TIE: Final = "tie"
 
 Seat = TypeVar("Seat")
@@ -54,9 +54,7 @@ class GameState:
     def check_open(self) -> None:
         """Raise RulesError if the game is finished (field set by the caller)."""
         if self.finished:
-            raise RulesError(
-                GAME_FINISHED.format(deal=(self.ended_at or 0) + 1, winner=self.winner)
-            )
+            raise RulesError(msg(GAME_FINISHED, deal=(self.ended_at or 0) + 1, winner=self.winner))
 
     def add(self, result: DealResult) -> dict[str, int]:
         """Add a scored deal; returns the running totals after it."""
@@ -112,7 +110,7 @@ def next_dealer(
     where the winner deals.
     """
     if dealer not in seats:
-        raise RulesError(DEALER_UNKNOWN.format(dealer=dealer, seats=list(seats)), "dealer")
+        raise RulesError(msg(DEALER_UNKNOWN, dealer=dealer, seats=list(seats)), "dealer")
     if outcome == Outcome.REDEAL or (outcome == Outcome.PASSED and ruleset.passout_redeal):
         return dealer
     if (

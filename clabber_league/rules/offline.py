@@ -25,11 +25,12 @@ from typing import Any, Final
 
 from .calculator import INPUT_NOT_OBJECT, decode, score_deal, score_game, score_next
 from .dealing import complete_points, dealer_sequence
-from .errors import RulesError
+from .errors import Message, RulesError, gettext_noop, msg
 from .rulesets import get_ruleset
 
-UNKNOWN_FUNCTION: Final = "No such engine function: {name}."
+UNKNOWN_FUNCTION: Final = gettext_noop("No such engine function: {name}.")
 MAX_BATCH: Final = 20_000
+BATCH_TOO_LONG: Final = gettext_noop("A list of at most {most} deals.")
 
 
 def next_deal(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -60,13 +61,13 @@ def next_deal(data: Mapping[str, Any]) -> dict[str, Any]:
 def score_deals(data: Any) -> list[dict[str, Any]]:
     """Each deal of a list scored alone: its answer, or its errors."""
     if not isinstance(data, list) or len(data) > MAX_BATCH:
-        raise RulesError(f"A list of at most {MAX_BATCH} deals.")
+        raise RulesError(msg(BATCH_TOO_LONG, most=MAX_BATCH))
     answers: list[dict[str, Any]] = []
     for item in data:
         try:
             answers.append({"ok": score_deal(item)})
         except RulesError as exc:
-            answers.append({"errors": exc.errors})
+            answers.append({"errors": translatable(exc.errors)})
     return answers
 
 
@@ -83,11 +84,31 @@ def call(name: str, text: str) -> str:
     function = FUNCTIONS.get(name)
     try:
         if function is None:
-            raise RulesError(UNKNOWN_FUNCTION.format(name=name))
+            raise RulesError(msg(UNKNOWN_FUNCTION, name=name))
         answer: dict[str, Any] = {"ok": function(decode(text))}
     except RulesError as exc:
-        answer = {"errors": exc.errors}
+        answer = {"errors": translatable(exc.errors)}
     return json.dumps(answer)
 
 
-__all__ = ["FUNCTIONS", "call", "next_deal", "score_deals"]
+def translatable(errors: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """Error entries for the phone, each with its message's template and values.
+
+    JSON keeps only the English text of a :class:`~.errors.Message`; the phone's
+    script shows ``gettext(template)`` filled with ``params`` (the JavaScript
+    catalog holds the engine's templates), or ``message`` where there is none.
+    """
+    entries: list[dict[str, Any]] = []
+    for entry in errors:
+        out: dict[str, Any] = dict(entry)
+        message = entry["message"]
+        if isinstance(message, Message):
+            out["template"] = message.template
+            out["params"] = {
+                k: v if isinstance(v, int | str) else str(v) for k, v in message.params.items()
+            }
+        entries.append(out)
+    return entries
+
+
+__all__ = ["FUNCTIONS", "call", "next_deal", "score_deals", "translatable"]

@@ -26,7 +26,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from .errors import MAX_ERRORS, ErrorList, RulesError, field_key, shown
+from .errors import MAX_ERRORS, ErrorList, RulesError, field_key, gettext_noop, msg, shown
 
 if TYPE_CHECKING:
     from .rulesets import RuleSet
@@ -58,29 +58,33 @@ MELD_VALUE_MAX: Final = 1000
 TARGET_MAX: Final = 100_000
 RENEGE_PENALTY_MAX: Final = 10_000
 
-OPTION_UNKNOWN: Final = "Unknown option {name}; the options are: {known}."
-OPTION_NOT_OBJECT: Final = "Options must be a JSON object of option names and values."
-OPTION_INTEGER: Final = "{name} must be a whole number from {minimum} to {maximum}, not {value}."
-OPTION_BOOLEAN: Final = "{name} must be true or false, not {value}."
-OPTION_CHOICE: Final = "{name} must be one of {choices}, not {value}."
-OPTION_MAPPING: Final = "{name} must be a JSON object, not {value}."
-OPTION_LIST: Final = "{name} must be a list, not {value}."
-MELD_KIND_UNKNOWN_OPTION: Final = "Unknown meld kind {kind}; the kinds are: {known}."
-MELD_KIND_WITHOUT_VALUE: Final = (
+OPTION_UNKNOWN: Final = gettext_noop("Unknown option {name}; the options are: {known}.")
+OPTION_NOT_OBJECT: Final = gettext_noop("Options must be a JSON object of option names and values.")
+OPTION_INTEGER: Final = gettext_noop(
+    "{name} must be a whole number from {minimum} to {maximum}, not {value}."
+)
+OPTION_BOOLEAN: Final = gettext_noop("{name} must be true or false, not {value}.")
+OPTION_CHOICE: Final = gettext_noop("{name} must be one of {choices}, not {value}.")
+OPTION_MAPPING: Final = gettext_noop("{name} must be a JSON object, not {value}.")
+OPTION_LIST: Final = gettext_noop("{name} must be a list, not {value}.")
+MELD_KIND_UNKNOWN_OPTION: Final = gettext_noop("Unknown meld kind {kind}; the kinds are: {known}.")
+MELD_KIND_WITHOUT_VALUE: Final = gettext_noop(
     "{name} lists {kind}, which has no value in this rule set (give it one in meld_values)."
 )
-MELD_ORDER_MISMATCH: Final = (
+MELD_ORDER_MISMATCH: Final = gettext_noop(
     "meld_order must list every meld kind that has a value exactly once; "
     "missing: {missing}; extra or repeated: {extra}."
 )
-RANK_NOT_IN_PACK_OPTION: Final = (
+RANK_NOT_IN_PACK_OPTION: Final = gettext_noop(
     "{name} names the rank {rank}, which is not in the {pack}-card pack."
 )
-TIE_HANGS_THREE_SIDED: Final = (
+TIE_HANGS_THREE_SIDED: Final = gettext_noop(
     "tie_hangs needs two sides (a maker and one opponent); {base} has {count}."
 )
-OPTION_LIST_TOO_LONG: Final = "{name} lists at most {most} meld kinds; this lists {count}."
-TRUMP_ORDER_PERMUTATION: Final = (
+OPTION_LIST_TOO_LONG: Final = gettext_noop(
+    "{name} lists at most {most} meld kinds; this lists {count}."
+)
+TRUMP_ORDER_PERMUTATION: Final = gettext_noop(
     "trump_order must list each rank of the {pack}-card pack exactly once: {ranks}."
 )
 
@@ -89,8 +93,12 @@ def _integer(name: str, value: Any, minimum: int, maximum: int) -> int:
     """A JSON integer (not ``2.0``, not ``true``) from ``minimum`` to ``maximum``."""
     if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
         raise RulesError(
-            OPTION_INTEGER.format(
-                name=name, minimum=minimum, maximum=f"{maximum:,}", value=shown(value)
+            msg(
+                OPTION_INTEGER,
+                name=name,
+                minimum=minimum,
+                maximum=f"{maximum:,}",
+                value=shown(value),
             )
         )
     return value
@@ -98,37 +106,37 @@ def _integer(name: str, value: Any, minimum: int, maximum: int) -> int:
 
 def _boolean(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise RulesError(OPTION_BOOLEAN.format(name=name, value=shown(value)))
+        raise RulesError(msg(OPTION_BOOLEAN, name=name, value=shown(value)))
     return value
 
 
 def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in choices:
         raise RulesError(
-            OPTION_CHOICE.format(name=name, choices=", ".join(choices), value=shown(value))
+            msg(OPTION_CHOICE, name=name, choices=", ".join(choices), value=shown(value))
         )
     return value
 
 
 def _mapping(name: str, value: Any) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise RulesError(OPTION_MAPPING.format(name=name, value=shown(value)))
+        raise RulesError(msg(OPTION_MAPPING, name=name, value=shown(value)))
     return value
 
 
 def _kind_list(name: str, value: Any) -> list[str]:
     if not isinstance(value, list | tuple):
-        raise RulesError(OPTION_LIST.format(name=name, value=shown(value)))
+        raise RulesError(msg(OPTION_LIST, name=name, value=shown(value)))
     if len(value) > len(MELD_KINDS):
         raise RulesError(
-            OPTION_LIST_TOO_LONG.format(name=name, most=len(MELD_KINDS), count=len(value))
+            msg(OPTION_LIST_TOO_LONG, name=name, most=len(MELD_KINDS), count=len(value))
         )
     errors = ErrorList()
     for i, kind in enumerate(value):
         if not isinstance(kind, str) or kind not in MELD_KINDS:
             errors.add(
                 f"[{i}]",
-                MELD_KIND_UNKNOWN_OPTION.format(kind=shown(kind), known=", ".join(MELD_KINDS)),
+                msg(MELD_KIND_UNKNOWN_OPTION, kind=shown(kind), known=", ".join(MELD_KINDS)),
             )
     errors.raise_if_any()
     return list(value)
@@ -143,7 +151,7 @@ def _points(
         if rank not in pack_ranks:
             errors.add(
                 field_key(rank),
-                RANK_NOT_IN_PACK_OPTION.format(name=name, rank=shown(rank), pack=pack),
+                msg(RANK_NOT_IN_PACK_OPTION, name=name, rank=shown(rank), pack=pack),
             )
             continue
         try:
@@ -235,7 +243,7 @@ def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
     if unknown:  # named once each, up to the error cap; the rest only counted
         known = ", ".join(OPTION_NAMES)
         for name in unknown[:MAX_ERRORS]:
-            errors.add(field_key(name), OPTION_UNKNOWN.format(name=shown(name), known=known))
+            errors.add(field_key(name), msg(OPTION_UNKNOWN, name=shown(name), known=known))
         errors.more += len(unknown[MAX_ERRORS:])
         errors.raise_if_any()
     updates: dict[str, Any] = {}
@@ -263,8 +271,10 @@ def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
                     if kind not in MELD_KINDS:
                         sub.add(
                             field_key(kind),
-                            MELD_KIND_UNKNOWN_OPTION.format(
-                                kind=shown(kind), known=", ".join(MELD_KINDS)
+                            msg(
+                                MELD_KIND_UNKNOWN_OPTION,
+                                kind=shown(kind),
+                                known=", ".join(MELD_KINDS),
                             ),
                         )
                         continue
@@ -287,8 +297,8 @@ def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
                     or sorted(order) != sorted(base.pack_ranks)
                 ):
                     raise RulesError(
-                        TRUMP_ORDER_PERMUTATION.format(
-                            pack=base.pack, ranks=" ".join(base.pack_ranks)
+                        msg(
+                            TRUMP_ORDER_PERMUTATION, pack=base.pack, ranks=" ".join(base.pack_ranks)
                         )
                     )
                 updates["trump_order"] = tuple(order)
@@ -298,12 +308,12 @@ def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
                 )
             else:
                 raise RulesError(
-                    OPTION_UNKNOWN.format(name=shown(name), known=", ".join(OPTION_NAMES))
+                    msg(OPTION_UNKNOWN, name=shown(name), known=", ".join(OPTION_NAMES))
                 )
         except RulesError as exc:
             errors.extend(exc, field_key(name))
     if updates.get("tie_hangs") and len(base.sides) != 2:
-        errors.add("tie_hangs", TIE_HANGS_THREE_SIDED.format(base=base.slug, count=len(base.sides)))
+        errors.add("tie_hangs", msg(TIE_HANGS_THREE_SIDED, base=base.slug, count=len(base.sides)))
     errors.raise_if_any()
     _settle_meld_table(base, updates, errors)
     errors.raise_if_any()
@@ -321,8 +331,10 @@ def _settle_meld_table(base: RuleSet, updates: dict[str, Any], errors: ErrorList
         if missing or extra:
             errors.add(
                 "meld_order",
-                MELD_ORDER_MISMATCH.format(
-                    missing=", ".join(missing) or "none", extra=", ".join(extra) or "none"
+                msg(
+                    MELD_ORDER_MISMATCH,
+                    missing=", ".join(missing) or "none",
+                    extra=", ".join(extra) or "none",
                 ),
             )
             return
@@ -337,8 +349,11 @@ def _settle_meld_table(base: RuleSet, updates: dict[str, Any], errors: ErrorList
         if kind.startswith("four-") and kind[5:] not in base.pack_ranks:
             errors.add(
                 f"meld_values.{kind}",
-                RANK_NOT_IN_PACK_OPTION.format(
-                    name="meld_values", rank=shown(kind[5:]), pack=base.pack
+                msg(
+                    RANK_NOT_IN_PACK_OPTION,
+                    name="meld_values",
+                    rank=shown(kind[5:]),
+                    pack=base.pack,
                 ),
             )
     updates["meld_values"] = tuple((k, values[k]) for k in order)
@@ -348,7 +363,7 @@ def _settle_meld_table(base: RuleSet, updates: dict[str, Any], errors: ErrorList
         if kind not in valued:
             errors.add(
                 f"winning_melds[{i}]",
-                MELD_KIND_WITHOUT_VALUE.format(name="winning_melds", kind=kind),
+                msg(MELD_KIND_WITHOUT_VALUE, name="winning_melds", kind=kind),
             )
     updates["winning_melds"] = tuple(winning)
     for key in ("trump_points", "plain_points"):

@@ -37,13 +37,13 @@ from .cards import (
     PACK_RANKS,
     pack_values,
 )
-from .errors import RulesBug, RulesError, shown
+from .errors import RulesBug, RulesError, gettext_noop, msg, shown
 from .feasibility import PackShape, Table, feasibility_table
 from .options import OPTION_DOCS, OPTION_NOT_OBJECT, options_key, parse_options
 
 RULESET_NAME_MAX: Final = 100
 """Characters in a house-rules name."""
-RULESET_UNKNOWN: Final = "Unknown rule set {name}; the rule sets are: {known}."
+RULESET_UNKNOWN: Final = gettext_noop("Unknown rule set {name}; the rule sets are: {known}.")
 RULESET_SPEC_INVALID: Final = (
     'A rule set is a slug such as "clabber" or house rules '
     '{{"name": .., "base": <slug>, "options": {{..}}}} (a name of at most '
@@ -472,7 +472,7 @@ HOUSE_RULE_EXAMPLES: Final[Mapping[str, Mapping[str, Any]]] = MappingProxyType(
 
 
 def _unknown(name: object) -> str:
-    return RULESET_UNKNOWN.format(name=shown(name), known=", ".join(BUILTIN_RULESETS))
+    return msg(RULESET_UNKNOWN, name=shown(name), known=", ".join(BUILTIN_RULESETS))
 
 
 @lru_cache(maxsize=512)
@@ -539,14 +539,14 @@ def get_ruleset(
             raise RulesError(_unknown(base), path("ruleset.base"))
         name = spec.get("name", base)
         if not isinstance(name, str) or not name or len(name) > RULESET_NAME_MAX:
-            raise RulesError(RULESET_SPEC_INVALID.format(value=shown(name)), path("ruleset.name"))
+            raise RulesError(msg(RULESET_SPEC_INVALID, value=shown(name)), path("ruleset.name"))
         ruleset = _with_options(
             BUILTIN_RULESETS[base], spec.get("options"), path("ruleset.options")
         )
         if ruleset.slug != name:
             ruleset = _derive(base, name, ruleset.house_options)
     else:
-        raise RulesError(RULESET_SPEC_INVALID.format(value=shown(spec)), path("ruleset"))
+        raise RulesError(msg(RULESET_SPEC_INVALID, value=shown(spec)), path("ruleset"))
     return _with_options(ruleset, options, path("options"))
 
 

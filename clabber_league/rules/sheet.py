@@ -27,31 +27,37 @@ from typing import Any, Final
 
 from .cards import LAST_TRICK_BONUS, PACK_RANKS, SUITS, four_mask, sequence_mask
 from .deal import DealResult, Outcome
-from .errors import ErrorList, RulesError, field_key, shown
+from .errors import ErrorList, RulesError, field_key, gettext_noop, msg, shown
 from .melds import run_kind
 from .rulesets import Family, RuleSet, get_ruleset
 from .validation import NUMBER_MAX, SIDE_UNKNOWN, is_whole, pack_table
 
 MARKS: Final = ("made", "set", "renege")
-MARK_UNKNOWN: Final = "The mark must be one of made, set (XX) or renege, not {value}."
-SCORE_NOT_WHOLE: Final = "A sheet number must be a whole number from 0 to 1,000,000, not {value}."
-SCORE_SHAPE: Final = "score must give one number per side ({sides})."
-SCORE_NOT_BY_SIDE: Final = (
+MARK_UNKNOWN: Final = gettext_noop("The mark must be one of made, set (XX) or renege, not {value}.")
+SCORE_NOT_WHOLE: Final = gettext_noop(
+    "A sheet number must be a whole number from 0 to 1,000,000, not {value}."
+)
+SCORE_SHAPE: Final = gettext_noop("score must give one number per side ({sides}).")
+SCORE_NOT_BY_SIDE: Final = gettext_noop(
     "score must be an object giving each side's number by the side's name, such as "
     "{example}; a list is not read by position."
 )
-MADE_NOT_AHEAD: Final = (
+MADE_NOT_AHEAD: Final = gettext_noop(
     "A made deal needs the maker's score ({mine}) above every other side's ({best})."
 )
-SET_MAKER_NOT_ZERO: Final = "A set maker scores 0 (XX), not {value}."
-RENEGE_NO_OFFENDER: Final = "In a renege the offending side scores 0; no side scores 0 here."
-RENEGE_ALL_ZERO: Final = "Every side scoring 0 is a redeal, not a renege row."
-RENEGE_SIDE_IMPOSSIBLE: Final = (
+SET_MAKER_NOT_ZERO: Final = gettext_noop("A set maker scores 0 (XX), not {value}.")
+RENEGE_NO_OFFENDER: Final = gettext_noop(
+    "In a renege the offending side scores 0; no side scores 0 here."
+)
+RENEGE_ALL_ZERO: Final = gettext_noop("Every side scoring 0 is a redeal, not a renege row.")
+RENEGE_SIDE_IMPOSSIBLE: Final = gettext_noop(
     "{value} cannot be a renege score in {ruleset}: it is {penalty} plus the side's own "
     "melds and bell."
 )
-ROW_IMPOSSIBLE: Final = "No legal deal of {ruleset} gives this row ({row}) with the mark {mark}."
-SIDE_IMPOSSIBLE: Final = (
+ROW_IMPOSSIBLE: Final = gettext_noop(
+    "No legal deal of {ruleset} gives this row ({row}) with the mark {mark}."
+)
+SIDE_IMPOSSIBLE: Final = gettext_noop(
     "No legal deal of {ruleset} gives side {side} {value} with the mark {mark}."
 )
 
@@ -107,16 +113,16 @@ def _parse_score(ruleset: RuleSet, score: Any, errors: ErrorList) -> dict[str, i
         # RULES.md section 5: numbers are given per side by the side's name; a list read by
         # position would be a guess at which number is whose.
         example = "{" + ", ".join(f'"{s}": 0' for s in sides) + "}"
-        errors.add("score", SCORE_NOT_BY_SIDE.format(example=example))
+        errors.add("score", msg(SCORE_NOT_BY_SIDE, example=example))
         return {}
     if set(score) != set(sides):
-        errors.add("score", SCORE_SHAPE.format(sides=", ".join(sides)))
+        errors.add("score", msg(SCORE_SHAPE, sides=", ".join(sides)))
         return {}
     result = {}
     for side in sides:
         value = score[side]
         if not is_whole(value) or value > NUMBER_MAX:
-            errors.add(f"score.{side}", SCORE_NOT_WHOLE.format(value=shown(value)))
+            errors.add(f"score.{side}", msg(SCORE_NOT_WHOLE, value=shown(value)))
         else:
             result[side] = value
     return result
@@ -217,15 +223,18 @@ def _renege_possible(ruleset: RuleSet, score: dict[str, int], errors: ErrorList)
         if not plain and not belled:
             errors.add(
                 f"score.{side}",
-                RENEGE_SIDE_IMPOSSIBLE.format(
-                    value=value, ruleset=ruleset.slug, penalty=" or ".join(map(str, penalties))
+                msg(
+                    RENEGE_SIDE_IMPOSSIBLE,
+                    value=value,
+                    ruleset=ruleset.slug,
+                    penalty=" or ".join(map(str, penalties)),
                 ),
             )
         bell_options.append((side, plain, belled))
     if not errors and sum(1 for _, plain, _ in bell_options if not plain) > 1:
         errors.add(
             "score",
-            ROW_IMPOSSIBLE.format(ruleset=ruleset.slug, row=_row_text(score), mark="renege"),
+            msg(ROW_IMPOSSIBLE, ruleset=ruleset.slug, row=_row_text(score), mark="renege"),
         )
 
 
@@ -240,9 +249,9 @@ def check_sheet_row(
     rules = get_ruleset(ruleset, options)
     errors = ErrorList()
     if not isinstance(maker, str) or maker not in rules.side_index:
-        errors.add("maker", SIDE_UNKNOWN.format(value=shown(maker), sides=", ".join(rules.sides)))
+        errors.add("maker", msg(SIDE_UNKNOWN, value=shown(maker), sides=", ".join(rules.sides)))
     if not isinstance(mark, str) or mark not in MARKS:
-        errors.add("mark", MARK_UNKNOWN.format(value=shown(mark)))
+        errors.add("mark", msg(MARK_UNKNOWN, value=shown(mark)))
     row = _parse_score(rules, score, errors)
     errors.raise_if_any()
     if mark == "renege":
@@ -251,9 +260,9 @@ def check_sheet_row(
         return True
     best_other = max(v for s, v in row.items() if s != maker)
     if mark == "made" and row[maker] <= best_other:
-        raise RulesError(MADE_NOT_AHEAD.format(mine=row[maker], best=best_other), f"score.{maker}")
+        raise RulesError(msg(MADE_NOT_AHEAD, mine=row[maker], best=best_other), f"score.{maker}")
     if mark == "set" and row[maker] != 0:
-        raise RulesError(SET_MAKER_NOT_ZERO.format(value=row[maker]), f"score.{maker}")
+        raise RulesError(msg(SET_MAKER_NOT_ZERO, value=row[maker]), f"score.{maker}")
     if _row_possible(rules, maker, row, mark):
         return True
     # Blame one side when its number alone is out of reach, else the whole row.
@@ -275,11 +284,11 @@ def check_sheet_row(
             )
         if value > top:
             raise RulesError(
-                SIDE_IMPOSSIBLE.format(ruleset=rules.slug, side=side, value=value, mark=mark),
+                msg(SIDE_IMPOSSIBLE, ruleset=rules.slug, side=side, value=value, mark=mark),
                 f"score.{side}",
             )
     raise RulesError(
-        ROW_IMPOSSIBLE.format(ruleset=rules.slug, row=_row_text(row), mark=mark), "score"
+        msg(ROW_IMPOSSIBLE, ruleset=rules.slug, row=_row_text(row), mark=mark), "score"
     )
 
 
@@ -288,7 +297,7 @@ def _row_text(row: Mapping[str, int]) -> str:
 
 
 SHEET_ROW_KEYS: Final = frozenset({"sheet", "maker", "mark"})
-SHEET_ROW_EXTRA: Final = (
+SHEET_ROW_EXTRA: Final = gettext_noop(
     "A sheet row has only sheet, maker and mark; {names} belong to a full deal."
 )
 
@@ -302,7 +311,7 @@ def sheet_row_result(ruleset: RuleSet, row: Mapping[str, Any]) -> DealResult:
     extra = sorted(set(row) - SHEET_ROW_KEYS - {"ruleset", "options"})
     if extra:
         names = ", ".join(field_key(n) for n in extra[:5]) + (", ..." if len(extra) > 5 else "")
-        raise RulesError(SHEET_ROW_EXTRA.format(names=names), field_key(extra[0]))
+        raise RulesError(msg(SHEET_ROW_EXTRA, names=names), field_key(extra[0]))
     try:
         check_sheet_row(ruleset, None, row.get("maker", ""), row.get("sheet"), row.get("mark", ""))
     except RulesError as exc:

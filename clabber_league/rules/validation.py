@@ -43,7 +43,7 @@ from .cards import (
     mask_cards,
 )
 from .deal import Deal
-from .errors import ErrorList, RulesBug, RulesError, field_key, shown
+from .errors import ErrorList, RulesBug, RulesError, field_key, gettext_noop, msg, shown
 from .feasibility import Table
 from .melds import Meld, four, sequence
 from .rulesets import RuleSet
@@ -54,143 +54,167 @@ NUMBER_MAX: Final = 1_000_000
 PLAYER_ID_MAX: Final = 40
 """Characters in a meld's player id."""
 
-DEAL_NOT_OBJECT: Final = "A deal must be a JSON object."
-PASSED_NOT_BOOLEAN: Final = "passed must be true or false, not {value}."
-SIDE_UNKNOWN: Final = "{value} is not a side of this game; the sides are {sides}."
-MAKER_MISSING: Final = "A scored deal needs the maker: the side that named trump ({sides})."
-TRUMP_MISSING: Final = "A scored deal needs the trump suit ({suits})."
-TRUMP_UNKNOWN: Final = "Unknown trump suit {value}; the suits are {suits}."
+DEAL_NOT_OBJECT: Final = gettext_noop("A deal must be a JSON object.")
+PASSED_NOT_BOOLEAN: Final = gettext_noop("passed must be true or false, not {value}.")
+SIDE_UNKNOWN: Final = gettext_noop("{value} is not a side of this game; the sides are {sides}.")
+MAKER_MISSING: Final = gettext_noop(
+    "A scored deal needs the maker: the side that named trump ({sides})."
+)
+TRUMP_MISSING: Final = gettext_noop("A scored deal needs the trump suit ({suits}).")
+TRUMP_UNKNOWN: Final = gettext_noop("Unknown trump suit {value}; the suits are {suits}.")
 TRUMP_NONE_NOT_ALLOWED: Final = (
     'No trumps ("none") is not a bid in {ruleset}; only a rule set with a no-trumps bid '
     "(bela-4) allows it."
 )
-BIDDING_NOT_OBJECT: Final = (
+BIDDING_NOT_OBJECT: Final = gettext_noop(
     "bidding must be an object with round (1 or 2) and turned (the turned-up suit)."
 )
-BIDDING_ROUND: Final = (
+BIDDING_ROUND: Final = gettext_noop(
     "The bidding round must be 1 (the turned-up suit) or 2 (a named suit), not {value}."
 )
-BIDDING_TURNED: Final = "Unknown turned-up suit {value}; the suits are {suits}."
-FIRST_ROUND_TRUMP: Final = "In the first round trump is the turned-up suit ({turned}), not {trump}."
-SECOND_ROUND_SAME_SUIT: Final = (
+BIDDING_TURNED: Final = gettext_noop("Unknown turned-up suit {value}; the suits are {suits}.")
+FIRST_ROUND_TRUMP: Final = gettext_noop(
+    "In the first round trump is the turned-up suit ({turned}), not {trump}."
+)
+SECOND_ROUND_SAME_SUIT: Final = gettext_noop(
     "In {ruleset} a second-round trump must differ from the turned-up suit ({turned})."
 )
-POINTS_NOT_OBJECT: Final = "points must be an object of card points per side, such as {example}."
-POINTS_MISSING: Final = (
+POINTS_NOT_OBJECT: Final = gettext_noop(
+    "points must be an object of card points per side, such as {example}."
+)
+POINTS_MISSING: Final = gettext_noop(
     "Card points of side {side} are missing; a deal played to the end needs them."
 )
-POINTS_NOT_WHOLE: Final = "Card points must be a whole number from 0 to 1,000,000, not {value}."
-POINTS_SUM_ALL_PLAYED: Final = (
+POINTS_NOT_WHOLE: Final = gettext_noop(
+    "Card points must be a whole number from 0 to 1,000,000, not {value}."
+)
+POINTS_SUM_ALL_PLAYED: Final = gettext_noop(
     "Card points must add up to {total} when every card is played; these add up to {sum}."
 )
-POINTS_SUM_AT_MOST: Final = (
+POINTS_SUM_AT_MOST: Final = gettext_noop(
     "Card points can add up to at most {most} in {ruleset}, where {played} of the {pack} cards "
     "are played; these add up to {sum}."
 )
-POINTS_SUM_AT_LEAST: Final = (
+POINTS_SUM_AT_LEAST: Final = gettext_noop(
     "Card points must add up to at least {least} in {ruleset}: the {out} cards left out hold "
     "at most {most}; these add up to {sum}."
 )
-POINTS_SIDE_IMPOSSIBLE: Final = (
+POINTS_SIDE_IMPOSSIBLE: Final = gettext_noop(
     "{card_points} cannot be taken by one side in {ruleset}: no set of whole tricks "
     "holds exactly that."
 )
-POINTS_BELOW_SHOWN: Final = (
+POINTS_BELOW_SHOWN: Final = gettext_noop(
     "The {cards} cards shown in melds and the bell are held, so played, and worth {worth} "
     "card points; the sides' card points add up to only {sum}."
 )
-POINTS_BESIDE_SHOWN: Final = (
+POINTS_BESIDE_SHOWN: Final = gettext_noop(
     "These card points ({points}) cannot be taken beside the {cards} cards shown in melds and "
     "the bell: shown cards are played, and no {played} played cards holding them split into "
     "whole tricks with these points (the {out} cards left out would hold exactly {rest})."
 )
-TRICKS_BESIDE_SHOWN: Final = (
+TRICKS_BESIDE_SHOWN: Final = gettext_noop(
     "The card points ({points}) cannot be taken in these tricks ({tricks}) beside the {cards} "
     "cards shown in melds and the bell."
 )
-LAST_TRICK_BESIDE_SHOWN: Final = (
+LAST_TRICK_BESIDE_SHOWN: Final = gettext_noop(
     "Side {side} cannot have taken the last trick: with the {cards} cards shown in melds and "
     "the bell played, its {card_points} cannot include a whole trick."
 )
-POINTS_NO_TRICK: Final = "Side {side} took no trick, so it cannot have {card_points}."
-POINTS_JOINT_IMPOSSIBLE: Final = (
+POINTS_NO_TRICK: Final = gettext_noop("Side {side} took no trick, so it cannot have {card_points}.")
+POINTS_JOINT_IMPOSSIBLE: Final = gettext_noop(
     "These card points ({points}) cannot be taken together from one pack in {ruleset}."
 )
-TRICKS_NOT_OBJECT: Final = "tricks must be an object of tricks won per side, such as {example}."
-TRICKS_MISSING: Final = "Tricks of side {side} are missing; give every side's tricks or none."
-TRICKS_NOT_WHOLE: Final = "Tricks must be a whole number from 0 to 1,000,000, not {value}."
-TRICKS_SUM: Final = (
+TRICKS_NOT_OBJECT: Final = gettext_noop(
+    "tricks must be an object of tricks won per side, such as {example}."
+)
+TRICKS_MISSING: Final = gettext_noop(
+    "Tricks of side {side} are missing; give every side's tricks or none."
+)
+TRICKS_NOT_WHOLE: Final = gettext_noop(
+    "Tricks must be a whole number from 0 to 1,000,000, not {value}."
+)
+TRICKS_SUM: Final = gettext_noop(
     "Tricks must add up to {tricks}, the tricks of a deal in {ruleset}; these add up to {sum}."
 )
-TRICKS_CANNOT_HOLD: Final = (
+TRICKS_CANNOT_HOLD: Final = gettext_noop(
     "{tricks} trick(s) of side {side} cannot hold exactly {card_points} in {ruleset}."
 )
-TRICKS_JOINT_IMPOSSIBLE: Final = (
+TRICKS_JOINT_IMPOSSIBLE: Final = gettext_noop(
     "The card points ({points}) cannot be taken in these tricks ({tricks}) from one pack."
 )
-LAST_TRICK_MISSING: Final = (
+LAST_TRICK_MISSING: Final = gettext_noop(
     "A deal played to the end needs the side that took the last trick ({sides})."
 )
-LAST_TRICK_NO_TRICKS: Final = "Side {side} took no trick, so it cannot have taken the last trick."
-LAST_TRICK_IMPOSSIBLE: Final = (
+LAST_TRICK_NO_TRICKS: Final = gettext_noop(
+    "Side {side} took no trick, so it cannot have taken the last trick."
+)
+LAST_TRICK_IMPOSSIBLE: Final = gettext_noop(
     "Side {side} cannot have taken the last trick: its {card_points} cannot include "
     "a whole trick beside the other sides' points."
 )
 
-MELDS_NOT_OBJECT: Final = "melds must be an object of meld lists per side."
-MELD_LIST: Final = "The melds of side {side} must be a list."
-MELD_LIST_TOO_LONG: Final = (
+MELDS_NOT_OBJECT: Final = gettext_noop("melds must be an object of meld lists per side.")
+MELD_LIST: Final = gettext_noop("The melds of side {side} must be a list.")
+MELD_LIST_TOO_LONG: Final = gettext_noop(
     "Side {side} lists {count} melds; a side can show at most {most} in {ruleset}."
 )
 MELD_NOT_OBJECT: Final = (
     'A meld is an object such as {"kind": "sequence", "suit": "hearts", "top": "A", '
     '"length": 3} or {"kind": "four", "rank": "J"}.'
 )
-MELD_KIND_INVALID: Final = 'Unknown meld {value}: a meld is a "sequence" or a "four" (of a kind).'
-MELD_KIND_UNKNOWN: Final = (
+MELD_KIND_INVALID: Final = gettext_noop(
+    'Unknown meld {value}: a meld is a "sequence" or a "four" (of a kind).'
+)
+MELD_KIND_UNKNOWN: Final = gettext_noop(
     "The meld kind {kind} is unknown to this rule set ({ruleset}): it is no meld here."
 )
-MELD_SUIT_UNKNOWN: Final = "Unknown suit {value}; the suits are {suits}."
-MELD_RANK_UNKNOWN: Final = "Unknown rank {value}; the ranks are {ranks}."
-MELD_RANK_NOT_IN_PACK: Final = "There is no {rank} in the {pack}-card pack."
-MELD_LENGTH_INVALID: Final = (
+MELD_SUIT_UNKNOWN: Final = gettext_noop("Unknown suit {value}; the suits are {suits}.")
+MELD_RANK_UNKNOWN: Final = gettext_noop("Unknown rank {value}; the ranks are {ranks}.")
+MELD_RANK_NOT_IN_PACK: Final = gettext_noop("There is no {rank} in the {pack}-card pack.")
+MELD_LENGTH_INVALID: Final = gettext_noop(
     "A sequence has 3 to {most} cards in the {pack}-card pack, not {value}."
 )
-SEQUENCE_NOT_IN_PACK: Final = (
+SEQUENCE_NOT_IN_PACK: Final = gettext_noop(
     "A sequence of {length} topped by {top} needs the {low}, which is not in the {pack}-card pack."
 )
-MELD_SHARES_CARD: Final = "This meld shares the {cards} with {other}; no card can be in two melds."
-MELDS_TOO_MANY_CARDS_SIDE: Final = (
+MELD_SHARES_CARD: Final = gettext_noop(
+    "This meld shares the {cards} with {other}; no card can be in two melds."
+)
+MELDS_TOO_MANY_CARDS_SIDE: Final = gettext_noop(
     "The melds of side {side} need {count} different cards, more than its {players} player(s) "
     "hold ({capacity})."
 )
-MELDS_TOO_MANY_CARDS_PLAYER: Final = (
+MELDS_TOO_MANY_CARDS_PLAYER: Final = gettext_noop(
     "The melds of player {player} need {count} different cards, more than a hand of {hand}."
 )
-MELDS_DO_NOT_FIT: Final = (
+MELDS_DO_NOT_FIT: Final = gettext_noop(
     "The melds of side {side} cannot be shared among its {players} hand(s) of {hand} cards: "
     "each meld lies in one player's hand."
 )
-MELD_PLAYER_INVALID: Final = (
+MELD_PLAYER_INVALID: Final = gettext_noop(
     "A meld's player must be a seat or player id (text of at most 40 characters or a "
     "whole number), not {value}."
 )
-MELD_TOO_MANY_PLAYERS: Final = (
+MELD_TOO_MANY_PLAYERS: Final = gettext_noop(
     "Side {side} has {players} player(s), but its melds name {count}: {names}."
 )
-MELD_PLAYER_TWO_SIDES: Final = "Player {player} cannot meld for two sides ({sides})."
-BELL_TWO: Final = "There is only one bell (the King and Queen of trumps): it cannot go to {sides}."
-BELL_NO_TRUMPS: Final = "There is no bell at no trumps."
-BELL_NOT_SIDE: Final = "bell is the side that held it ({sides}) or null, not {value}."
-BELL_CARD_IN_OTHER_MELD: Final = (
+MELD_PLAYER_TWO_SIDES: Final = gettext_noop("Player {player} cannot meld for two sides ({sides}).")
+BELL_TWO: Final = gettext_noop(
+    "There is only one bell (the King and Queen of trumps): it cannot go to {sides}."
+)
+BELL_NO_TRUMPS: Final = gettext_noop("There is no bell at no trumps.")
+BELL_NOT_SIDE: Final = gettext_noop("bell is the side that held it ({sides}) or null, not {value}.")
+BELL_CARD_IN_OTHER_MELD: Final = gettext_noop(
     "The {card} is in a meld of side {other} ({path}), so side {side} cannot hold the bell."
 )
-BELL_SPLIT: Final = (
+BELL_SPLIT: Final = gettext_noop(
     "The bell is the King and Queen of trumps in one hand, but the melds of side {side} put "
     "them with two players ({first}, {second})."
 )
-RENEGE_NOT_LIST: Final = "renege must be a list of the sides that reneged, not {value}."
-RENEGE_DUPLICATE: Final = "Side {side} is listed twice."
+RENEGE_NOT_LIST: Final = gettext_noop(
+    "renege must be a list of the sides that reneged, not {value}."
+)
+RENEGE_DUPLICATE: Final = gettext_noop("Side {side} is listed twice.")
 #: Parts of a deal that are left out when there are none, never null.
 NOT_NULL: Final = {
     "points": "points cannot be null: leave it out when no card points were counted.",
@@ -241,7 +265,7 @@ def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
     if passed is None:
         passed = False
     if not isinstance(passed, bool):
-        raise RulesError(PASSED_NOT_BOOLEAN.format(value=shown(passed)), "passed")
+        raise RulesError(msg(PASSED_NOT_BOOLEAN, value=shown(passed)), "passed")
     if passed:
         return Deal(passed=True)
 
@@ -253,9 +277,9 @@ def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
     maker = data.get("maker")
     if maker is None:
         if not redeal:
-            errors.add("maker", MAKER_MISSING.format(sides=_sides_text(ruleset)))
+            errors.add("maker", msg(MAKER_MISSING, sides=_sides_text(ruleset)))
     elif not is_side(maker, ruleset):
-        errors.add("maker", SIDE_UNKNOWN.format(value=shown(maker), sides=_sides_text(ruleset)))
+        errors.add("maker", msg(SIDE_UNKNOWN, value=shown(maker), sides=_sides_text(ruleset)))
         maker = None
 
     trump = _trump(data, ruleset, errors, required=not redeal)
@@ -266,7 +290,7 @@ def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
     points = tricks = None
     last = data.get("last_trick")
     if last is not None and not is_side(last, ruleset):
-        errors.add("last_trick", SIDE_UNKNOWN.format(value=shown(last), sides=_sides_text(ruleset)))
+        errors.add("last_trick", msg(SIDE_UNKNOWN, value=shown(last), sides=_sides_text(ruleset)))
         last = None
     raw_points = data.get("points")
     raw_tricks = data.get("tricks")
@@ -282,7 +306,7 @@ def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
             )
     else:
         if "last_trick" not in data or data.get("last_trick") is None:
-            errors.add("last_trick", LAST_TRICK_MISSING.format(sides=_sides_text(ruleset)))
+            errors.add("last_trick", msg(LAST_TRICK_MISSING, sides=_sides_text(ruleset)))
         points = _per_side(
             raw_points,
             "points",
@@ -328,16 +352,16 @@ def _renege(raw: Any, ruleset: RuleSet, errors: ErrorList) -> tuple[str, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list | tuple):
-        errors.add("renege", RENEGE_NOT_LIST.format(value=shown(raw)))
+        errors.add("renege", msg(RENEGE_NOT_LIST, value=shown(raw)))
         return ()
     found: list[str] = []
     for i, side in enumerate(raw):
         if not is_side(side, ruleset):
             errors.add(
-                f"renege[{i}]", SIDE_UNKNOWN.format(value=shown(side), sides=_sides_text(ruleset))
+                f"renege[{i}]", msg(SIDE_UNKNOWN, value=shown(side), sides=_sides_text(ruleset))
             )
         elif side in found:
-            errors.add(f"renege[{i}]", RENEGE_DUPLICATE.format(side=side))
+            errors.add(f"renege[{i}]", msg(RENEGE_DUPLICATE, side=side))
         else:
             found.append(side)
     return tuple(found)
@@ -349,14 +373,14 @@ def _trump(
     trump = data.get("trump")
     if trump is None:
         if required:
-            errors.add("trump", TRUMP_MISSING.format(suits=_SUITS_TEXT))
+            errors.add("trump", msg(TRUMP_MISSING, suits=_SUITS_TEXT))
         return None
     if trump == NO_TRUMPS:
         if not ruleset.allows_no_trumps:
-            errors.add("trump", TRUMP_NONE_NOT_ALLOWED.format(ruleset=ruleset.slug))
+            errors.add("trump", msg(TRUMP_NONE_NOT_ALLOWED, ruleset=ruleset.slug))
             return None
     elif not isinstance(trump, str) or trump not in SUITS:
-        errors.add("trump", TRUMP_UNKNOWN.format(value=shown(trump), suits=_SUITS_TEXT))
+        errors.add("trump", msg(TRUMP_UNKNOWN, value=shown(trump), suits=_SUITS_TEXT))
         return None
     bidding = data.get("bidding")
     if bidding is None:
@@ -368,16 +392,16 @@ def _trump(
     turned = bidding.get("turned")
     ok = True
     if type(rnd) is not int or rnd not in (1, 2):  # not 1.0, not true
-        errors.add("bidding.round", BIDDING_ROUND.format(value=shown(rnd)))
+        errors.add("bidding.round", msg(BIDDING_ROUND, value=shown(rnd)))
         ok = False
     if not isinstance(turned, str) or turned not in SUITS:
-        errors.add("bidding.turned", BIDDING_TURNED.format(value=shown(turned), suits=_SUITS_TEXT))
+        errors.add("bidding.turned", msg(BIDDING_TURNED, value=shown(turned), suits=_SUITS_TEXT))
         ok = False
     if ok:
         if rnd == 1 and trump != turned:
-            errors.add("trump", FIRST_ROUND_TRUMP.format(turned=turned, trump=trump))
+            errors.add("trump", msg(FIRST_ROUND_TRUMP, turned=turned, trump=trump))
         elif rnd == 2 and trump == turned and ruleset.second_round_other_suit:
-            errors.add("trump", SECOND_ROUND_SAME_SUIT.format(ruleset=ruleset.slug, turned=turned))
+            errors.add("trump", msg(SECOND_ROUND_SAME_SUIT, ruleset=ruleset.slug, turned=turned))
     return trump
 
 
@@ -395,7 +419,7 @@ def _per_side(
         if raw is None and missing is None:
             return None
         example = "{" + ", ".join(f'"{s}": 0' for s in sides) + "}"
-        errors.add(name, not_object.format(example=example))
+        errors.add(name, msg(not_object, example=example))
         return None
     result: dict[str, int] = {}
     ok = True
@@ -403,11 +427,11 @@ def _per_side(
         if not is_side(side, ruleset):
             errors.add(
                 f"{name}.{field_key(side)}",
-                SIDE_UNKNOWN.format(value=shown(side), sides=_sides_text(ruleset)),
+                msg(SIDE_UNKNOWN, value=shown(side), sides=_sides_text(ruleset)),
             )
             ok = False
         elif not is_whole(value) or value > NUMBER_MAX:
-            errors.add(f"{name}.{side}", not_whole.format(value=shown(value)))
+            errors.add(f"{name}.{side}", msg(not_whole, value=shown(value)))
             ok = False
         else:
             result[side] = value
@@ -415,7 +439,7 @@ def _per_side(
         if side not in raw:
             ok = False
             if missing is not None:
-                errors.add(f"{name}.{side}", missing.format(side=side))
+                errors.add(f"{name}.{side}", msg(missing, side=side))
     if not ok:
         return None
     return {s: result[s] for s in sides}
@@ -437,19 +461,20 @@ def _check_points(
     if vector is not None and sum(vector) != ruleset.tricks:
         errors.add(
             "tricks",
-            TRICKS_SUM.format(tricks=ruleset.tricks, ruleset=ruleset.slug, sum=sum(vector)),
+            msg(TRICKS_SUM, tricks=ruleset.tricks, ruleset=ruleset.slug, sum=sum(vector)),
         )
         vector = None
     if table.possible(values, vector, last_index):
         return  # the usual case: one table lookup
     total = sum(values)
     if ruleset.all_cards_played and total != table.total:
-        errors.add("points", POINTS_SUM_ALL_PLAYED.format(total=table.total, sum=total))
+        errors.add("points", msg(POINTS_SUM_ALL_PLAYED, total=table.total, sum=total))
         return
     if total > table.max_played:
         errors.add(
             "points",
-            POINTS_SUM_AT_MOST.format(
+            msg(
+                POINTS_SUM_AT_MOST,
                 most=table.max_played,
                 ruleset=ruleset.slug,
                 played=ruleset.cards_played,
@@ -461,7 +486,8 @@ def _check_points(
     if total < table.min_played:
         errors.add(
             "points",
-            POINTS_SUM_AT_LEAST.format(
+            msg(
+                POINTS_SUM_AT_LEAST,
                 least=table.min_played,
                 ruleset=ruleset.slug,
                 out=ruleset.pack - ruleset.cards_played,
@@ -476,34 +502,39 @@ def _check_points(
         if not table.side_can_take(p):
             errors.add(
                 f"points.{side}",
-                POINTS_SIDE_IMPOSSIBLE.format(card_points=card_points(p), ruleset=ruleset.slug),
+                msg(POINTS_SIDE_IMPOSSIBLE, card_points=card_points(p), ruleset=ruleset.slug),
             )
             blamed = True
         elif t == 0 and p:
             errors.add(
-                f"points.{side}", POINTS_NO_TRICK.format(side=side, card_points=card_points(p))
+                f"points.{side}", msg(POINTS_NO_TRICK, side=side, card_points=card_points(p))
             )
             blamed = True
         elif t is not None and not table.side_can_take(p, t):
             errors.add(
                 f"tricks.{side}",
-                TRICKS_CANNOT_HOLD.format(
-                    tricks=t, side=side, card_points=card_points(p), ruleset=ruleset.slug
+                msg(
+                    TRICKS_CANNOT_HOLD,
+                    tricks=t,
+                    side=side,
+                    card_points=card_points(p),
+                    ruleset=ruleset.slug,
                 ),
             )
             blamed = True
     if last_index is not None and vector is not None and vector[last_index] == 0:
-        errors.add("last_trick", LAST_TRICK_NO_TRICKS.format(side=last))
+        errors.add("last_trick", msg(LAST_TRICK_NO_TRICKS, side=last))
         blamed = True
     if blamed:
         return
     shown = ", ".join(f"{s} {p}" for s, p in zip(sides, values, strict=True))
     if not table.possible(values, None, None):
-        errors.add("points", POINTS_JOINT_IMPOSSIBLE.format(points=shown, ruleset=ruleset.slug))
+        errors.add("points", msg(POINTS_JOINT_IMPOSSIBLE, points=shown, ruleset=ruleset.slug))
     elif vector is not None and not table.possible(values, vector, None):
         errors.add(
             "tricks",
-            TRICKS_JOINT_IMPOSSIBLE.format(
+            msg(
+                TRICKS_JOINT_IMPOSSIBLE,
                 points=shown,
                 tricks=", ".join(f"{s} {t}" for s, t in zip(sides, vector, strict=True)),
             ),
@@ -511,7 +542,7 @@ def _check_points(
     elif last is not None:
         errors.add(
             "last_trick",
-            LAST_TRICK_IMPOSSIBLE.format(side=last, card_points=card_points(points[last])),
+            msg(LAST_TRICK_IMPOSSIBLE, side=last, card_points=card_points(points[last])),
         )
     else:
         raise RulesBug(f"points {values} rejected without a reason")
@@ -549,7 +580,7 @@ def _check_shown_cards(
     worth = sum(values)
     total = sum(points.values())
     if total < worth:
-        errors.add("points", POINTS_BELOW_SHOWN.format(worth=worth, cards=len(values), sum=total))
+        errors.add("points", msg(POINTS_BELOW_SHOWN, worth=worth, cards=len(values), sum=total))
         return
     sides = ruleset.sides
     pack = ruleset.pack_card_values(no_trumps)
@@ -576,7 +607,8 @@ def _check_shown_cards(
     if not possible(False, False):
         errors.add(
             "points",
-            POINTS_BESIDE_SHOWN.format(
+            msg(
+                POINTS_BESIDE_SHOWN,
                 points=shown_points,
                 cards=len(values),
                 played=ruleset.cards_played,
@@ -587,7 +619,8 @@ def _check_shown_cards(
     elif trick_vector is not None and not possible(True, False):
         errors.add(
             "tricks",
-            TRICKS_BESIDE_SHOWN.format(
+            msg(
+                TRICKS_BESIDE_SHOWN,
                 points=shown_points,
                 tricks=", ".join(f"{s} {t}" for s, t in zip(sides, trick_vector, strict=True)),
                 cards=len(values),
@@ -596,8 +629,11 @@ def _check_shown_cards(
     else:
         errors.add(
             "last_trick",
-            LAST_TRICK_BESIDE_SHOWN.format(
-                side=last, cards=len(values), card_points=card_points(points[last or sides[0]])
+            msg(
+                LAST_TRICK_BESIDE_SHOWN,
+                side=last,
+                cards=len(values),
+                card_points=card_points(points[last or sides[0]]),
             ),
         )
 
@@ -611,7 +647,7 @@ def _player(raw: Any, path: str, errors: ErrorList) -> str | None:
         or (isinstance(raw, str) and len(raw) > PLAYER_ID_MAX)
         or (isinstance(raw, int) and not 0 <= raw <= NUMBER_MAX)
     ):
-        errors.add(path, MELD_PLAYER_INVALID.format(value=shown(raw)))
+        errors.add(path, msg(MELD_PLAYER_INVALID, value=shown(raw)))
         return None
     return str(raw)
 
@@ -624,7 +660,7 @@ def _one_meld(
         return None
     kind = raw.get("kind")
     if not isinstance(kind, str):
-        errors.add(f"{path}.kind", MELD_KIND_INVALID.format(value=shown(kind)))
+        errors.add(f"{path}.kind", msg(MELD_KIND_INVALID, value=shown(kind)))
         return None
     player = _player(raw.get("player"), f"{path}.player", errors)
     pack_ranks = ruleset.pack_ranks
@@ -640,39 +676,39 @@ def _one_meld(
     if kind in _FOUR_KINDS:
         if not isinstance(rank, str) or rank not in RANK_INDEX:
             errors.add(
-                f"{path}.rank", MELD_RANK_UNKNOWN.format(value=shown(rank), ranks=" ".join(RANKS))
+                f"{path}.rank", msg(MELD_RANK_UNKNOWN, value=shown(rank), ranks=" ".join(RANKS))
             )
             return None
         if rank not in pack_ranks:
-            errors.add(f"{path}.rank", MELD_RANK_NOT_IN_PACK.format(rank=rank, pack=ruleset.pack))
+            errors.add(f"{path}.rank", msg(MELD_RANK_NOT_IN_PACK, rank=rank, pack=ruleset.pack))
             return None
         meld = four(ruleset, rank, player=player)
         if meld is None:
             errors.add(
-                f"{path}.kind", MELD_KIND_UNKNOWN.format(kind=f"four-{rank}", ruleset=ruleset.slug)
+                f"{path}.kind", msg(MELD_KIND_UNKNOWN, kind=f"four-{rank}", ruleset=ruleset.slug)
             )
         return meld
     if kind not in _SEQUENCE_KINDS:
-        errors.add(f"{path}.kind", MELD_KIND_INVALID.format(value=shown(kind)))
+        errors.add(f"{path}.kind", msg(MELD_KIND_INVALID, value=shown(kind)))
         return None
     suit = raw.get("suit")
     top = raw.get("top")
     ok = True
     if not isinstance(suit, str) or suit not in SUITS:
-        errors.add(f"{path}.suit", MELD_SUIT_UNKNOWN.format(value=shown(suit), suits=_SUITS_TEXT))
+        errors.add(f"{path}.suit", msg(MELD_SUIT_UNKNOWN, value=shown(suit), suits=_SUITS_TEXT))
         ok = False
     most = len(pack_ranks)
     if not is_whole(length) or not 3 <= length <= most:
         errors.add(
             f"{path}.length",
-            MELD_LENGTH_INVALID.format(most=most, pack=ruleset.pack, value=shown(length)),
+            msg(MELD_LENGTH_INVALID, most=most, pack=ruleset.pack, value=shown(length)),
         )
         ok = False
     if not isinstance(top, str) or top not in RANK_INDEX:
-        errors.add(f"{path}.top", MELD_RANK_UNKNOWN.format(value=shown(top), ranks=" ".join(RANKS)))
+        errors.add(f"{path}.top", msg(MELD_RANK_UNKNOWN, value=shown(top), ranks=" ".join(RANKS)))
         return None
     if top not in pack_ranks:
-        errors.add(f"{path}.top", MELD_RANK_NOT_IN_PACK.format(rank=top, pack=ruleset.pack))
+        errors.add(f"{path}.top", msg(MELD_RANK_NOT_IN_PACK, rank=top, pack=ruleset.pack))
         return None
     if not ok:
         return None
@@ -680,7 +716,8 @@ def _one_meld(
     if low >= most:
         errors.add(
             f"{path}.top",
-            SEQUENCE_NOT_IN_PACK.format(
+            msg(
+                SEQUENCE_NOT_IN_PACK,
                 length=length,
                 top=top,
                 low=RANKS[low] if low < len(RANKS) else "card below the 7",
@@ -692,7 +729,7 @@ def _one_meld(
     if meld is None:
         errors.add(
             f"{path}.kind",
-            MELD_KIND_UNKNOWN.format(kind=f"run-{min(length, 6)}", ruleset=ruleset.slug),
+            msg(MELD_KIND_UNKNOWN, kind=f"run-{min(length, 6)}", ruleset=ruleset.slug),
         )
     return meld
 
@@ -713,19 +750,19 @@ def _melds_and_bell(
         if side not in sides:
             errors.add(
                 f"melds.{field_key(side)}",
-                SIDE_UNKNOWN.format(value=shown(side), sides=_sides_text(ruleset)),
+                msg(SIDE_UNKNOWN, value=shown(side), sides=_sides_text(ruleset)),
             )
             continue
         if items is None:
             continue
         if not isinstance(items, list | tuple):
-            errors.add(f"melds.{side}", MELD_LIST.format(side=side))
+            errors.add(f"melds.{side}", msg(MELD_LIST, side=side))
             continue
         if len(items) > most:
             errors.add(
                 f"melds.{side}",
-                MELD_LIST_TOO_LONG.format(
-                    side=side, count=len(items), most=most, ruleset=ruleset.slug
+                msg(
+                    MELD_LIST_TOO_LONG, side=side, count=len(items), most=most, ruleset=ruleset.slug
                 ),
             )
             continue
@@ -739,8 +776,10 @@ def _melds_and_bell(
                 if mask & meld.mask:
                     errors.add(
                         path,
-                        MELD_SHARES_CARD.format(
-                            cards=", ".join(mask_cards(mask & meld.mask)), other=other_path
+                        msg(
+                            MELD_SHARES_CARD,
+                            cards=", ".join(mask_cards(mask & meld.mask)),
+                            other=other_path,
                         ),
                     )
                     break
@@ -750,7 +789,7 @@ def _melds_and_bell(
                 if first != side:
                     errors.add(
                         f"{path}.player",
-                        MELD_PLAYER_TWO_SIDES.format(player=meld.player, sides=f"{first}, {side}"),
+                        msg(MELD_PLAYER_TWO_SIDES, player=meld.player, sides=f"{first}, {side}"),
                     )
             found.append(meld)
         melds[side] = tuple(found)
@@ -769,13 +808,13 @@ def _bell(
     if raw is None:
         return None
     if isinstance(raw, list | tuple) and len(raw) > 1:
-        errors.add("bell", BELL_TWO.format(sides=", ".join(shown(s) for s in raw[:4])))
+        errors.add("bell", msg(BELL_TWO, sides=", ".join(shown(s) for s in raw[:4])))
         return None
     if not isinstance(raw, str):
-        errors.add("bell", BELL_NOT_SIDE.format(sides=_sides_text(ruleset), value=shown(raw)))
+        errors.add("bell", msg(BELL_NOT_SIDE, sides=_sides_text(ruleset), value=shown(raw)))
         return None
     if raw not in ruleset.side_index:
-        errors.add("bell", SIDE_UNKNOWN.format(value=shown(raw), sides=_sides_text(ruleset)))
+        errors.add("bell", msg(SIDE_UNKNOWN, value=shown(raw), sides=_sides_text(ruleset)))
         return None
     if trump == NO_TRUMPS:
         errors.add("bell", BELL_NO_TRUMPS)
@@ -788,8 +827,12 @@ def _bell(
             if side != raw and mask & bit:
                 errors.add(
                     "bell",
-                    BELL_CARD_IN_OTHER_MELD.format(
-                        card=f"{rank} of {trump}", other=side, path=path, side=raw
+                    msg(
+                        BELL_CARD_IN_OTHER_MELD,
+                        card=f"{rank} of {trump}",
+                        other=side,
+                        path=path,
+                        side=raw,
                     ),
                 )
                 return None
@@ -846,7 +889,7 @@ def _check_hands(
                 items.append((m.mask, m.player))
         if len(bell_players) > 1:
             errors.add(
-                "bell", BELL_SPLIT.format(side=side, first=bell_players[0], second=bell_players[1])
+                "bell", msg(BELL_SPLIT, side=side, first=bell_players[0], second=bell_players[1])
             )
             continue
         if bell_item:
@@ -855,8 +898,12 @@ def _check_hands(
         if count > hand * per_side:
             errors.add(
                 f"melds.{side}",
-                MELDS_TOO_MANY_CARDS_SIDE.format(
-                    side=side, count=count, players=per_side, capacity=hand * per_side
+                msg(
+                    MELDS_TOO_MANY_CARDS_SIDE,
+                    side=side,
+                    count=count,
+                    players=per_side,
+                    capacity=hand * per_side,
                 ),
             )
             continue
@@ -870,8 +917,12 @@ def _check_hands(
         if len(load) > per_side:
             errors.add(
                 f"melds.{side}",
-                MELD_TOO_MANY_PLAYERS.format(
-                    side=side, players=per_side, count=len(load), names=", ".join(load)
+                msg(
+                    MELD_TOO_MANY_PLAYERS,
+                    side=side,
+                    players=per_side,
+                    count=len(load),
+                    names=", ".join(load),
                 ),
             )
             continue
@@ -879,12 +930,12 @@ def _check_hands(
         for player in over:
             errors.add(
                 f"melds.{side}",
-                MELDS_TOO_MANY_CARDS_PLAYER.format(player=player, count=load[player], hand=hand),
+                msg(MELDS_TOO_MANY_CARDS_PLAYER, player=player, count=load[player], hand=hand),
             )
         if over or not free:
             continue
         room = [hand - n for n in load.values()] + [hand] * (per_side - len(load))
         if not _fits(free, room):
             errors.add(
-                f"melds.{side}", MELDS_DO_NOT_FIT.format(side=side, players=per_side, hand=hand)
+                f"melds.{side}", msg(MELDS_DO_NOT_FIT, side=side, players=per_side, hand=hand)
             )
