@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 
 def translated(message: Any) -> str:
@@ -34,3 +34,31 @@ def translated(message: Any) -> str:
 def translated_errors(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The engine's ``{"field", "message"}`` entries with each message translated."""
     return [{**entry, "message": translated(entry["message"])} for entry in errors]
+
+
+DATE_FORMATS = (
+    pgettext_lazy("date format", "j M Y"),
+    pgettext_lazy("date format", "j F Y"),
+    pgettext_lazy("date format", "l j F Y"),
+    pgettext_lazy("date format", "l j F"),
+    pgettext_lazy("date format", "D j M Y"),
+    pgettext_lazy("date format", "D j M"),
+    pgettext_lazy("date format", "j M"),
+    pgettext_lazy("date format", "j M Y H:i"),
+    pgettext_lazy("date format", "j M H:i"),
+    pgettext_lazy("date format", "j M H:i:s"),
+    pgettext_lazy("date format", "D j M H:i"),
+    pgettext_lazy("date format", "H:i"),
+)
+"""The date formats the pages use, as English writes them (Django's ``date`` letters).
+
+Each is a ``"date format"`` message in the catalogs: a translator gives the same date
+in the language's own order and separators (``j. M Y``, ``Y年n月j日``) with the same
+letters, never words. Add a format here before using it in ``ldate`` or
+:func:`local_format`.
+"""
+
+
+def local_format(english_format: str) -> str:
+    """The active language's spelling of a date format used by the pages."""
+    return pgettext("date format", english_format)
