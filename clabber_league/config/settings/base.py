@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "clabber_league.events",
     "clabber_league.cups",
     "clabber_league.webhooks",
+    "clabber_league.federation",  # federations above the clubs (issue 34)
 ]
 
 MIDDLEWARE = [
