@@ -21,6 +21,7 @@ from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs import services as club_services
@@ -286,8 +287,8 @@ def my_games(request: HttpRequest) -> HttpResponse:
     )
 
 
-TOKEN_CREATED = _("Token “{name}” created. Copy it now: it is not shown again.")
-TOKEN_REVOKED = _("Token “{name}” revoked: it no longer works.")
+TOKEN_CREATED = gettext_lazy("Token “{name}” created. Copy it now: it is not shown again.")
+TOKEN_REVOKED = gettext_lazy("Token “{name}” revoked: it no longer works.")
 
 
 @login_required
@@ -376,11 +377,11 @@ def member_settings(request: HttpRequest) -> HttpResponse:
 
 # --- the acceptance screen: the table phone (or the scorer's) at the end of a game -----------
 
-ACCEPTED = _("{side} accepted the result. Thank you!")
-CONFIRMED = _("Result confirmed: every side has accepted.")
-DISPUTED = _("Result disputed: the club admin has been told.")
-PIN_SET = _("{player}'s PIN is set. Nobody else saw it.")
-PIN_RESET = _("{player}'s PIN is reset: they set a new one.")
+ACCEPTED = gettext_lazy("{side} accepted the result. Thank you!")
+CONFIRMED = gettext_lazy("Result confirmed: every side has accepted.")
+DISPUTED = gettext_lazy("Result disputed: the club admin has been told.")
+PIN_SET = gettext_lazy("{player}'s PIN is set. Nobody else saw it.")
+PIN_RESET = gettext_lazy("{player}'s PIN is reset: they set a new one.")
 
 
 def _game_or_404(request: HttpRequest, pk: int) -> Game:
@@ -452,7 +453,7 @@ def handover(request: HttpRequest, pk: int) -> HttpResponse:
             _add_errors(form, exc)
         else:
             if game.status == Game.Status.CONFIRMED:
-                messages.success(request, CONFIRMED)
+                messages.success(request, str(CONFIRMED))
                 if request.club_access.table is not None:
                     # Shown here: a confirmed game's table link opens no page any more.
                     return _handover_page(request, _game_or_404(request, game.pk))
@@ -486,7 +487,7 @@ def handover_dispute(request: HttpRequest, pk: int) -> HttpResponse:
         except services.MemberError as exc:
             _add_errors(form, exc)
         else:
-            messages.warning(request, DISPUTED)
+            messages.warning(request, str(DISPUTED))
             return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
     forms = {"dispute": form, "side": _side_of(game, request.POST.get("player"))}
     return _handover_page(request, game, forms, status=400)
