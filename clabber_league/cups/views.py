@@ -141,6 +141,8 @@ def cup_detail(request: HttpRequest, pk: int) -> HttpResponse:
         building=league is not None and league.build in Stage.ACTIVE and not league.build_stalled,
         entrants=selectors.entrant_list(cup=cup),
         league=league,
+        # One value for the sentence that names them (a translation keeps it whole).
+        league_divisions=", ".join(d.name for d in league.divisions.all()) if league else "",
         notes=selectors.seeding_notes(cup=cup),
         ties=selectors.tie_list(cup=cup).exclude(status__in=[Tie.Status.BYE, Tie.Status.VOID])[
             :200
