@@ -722,8 +722,14 @@ def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
             for error in exc.errors:
                 form.add_error("into", error["message"])
         else:
-            messages.success(request, f"{merge.source_name} is now {merge.target.name}.")
+            messages.success(
+                request,
+                _("{source} is now {target}.").format(
+                    source=merge.source_name, target=merge.target.name
+                ),
+            )
             return redirect(reverse("members:players", kwargs={"club_slug": club.slug}))
+    teams = list(source.team_memberships.select_related("team__division__season"))
     return render(
         request,
         "members/player_merge.html",
@@ -734,7 +740,9 @@ def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
             "form": form,
             "suggestions": _like_named(source),
             "games": source.seats.count(),
-            "teams": source.team_memberships.select_related("team__division__season"),
+            "teams": teams,
+            # One value for the sentence that lists them (a translation keeps it whole).
+            "team_names": ", ".join(f"{m.team.name} ({m.team.division.name})" for m in teams),
         },
         status=400 if form.errors else 200,
     )
