@@ -97,7 +97,9 @@ def invitation_list(request: HttpRequest) -> HttpResponse:
             _add_errors(form, exc)
         else:
             if invitation.email:
-                messages.success(request, f"Invitation emailed to {invitation.email}.")
+                messages.success(
+                    request, _("Invitation emailed to {email}.").format(email=invitation.email)
+                )
             else:
                 messages.success(request, _("Invitation made: show the QR code or share the link."))
             return redirect("members:invitation", club_slug=club.slug, pk=invitation.pk)
@@ -129,7 +131,9 @@ def invitation_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "access": request.club_access,
             "invitation": invitation,
             "url": url if is_open else "",
-            "qr": qr_svg(url, f"QR code: invitation to join {request.club.name}")
+            "qr": qr_svg(
+                url, _("QR code: invitation to join {club}").format(club=request.club.name)
+            )
             if is_open
             else "",
             "days_left": selectors.days_left(invitation),
@@ -149,7 +153,7 @@ def invitation_claim(request: HttpRequest, pk: int) -> HttpResponse:
             invitation=invitation, user=request.user, access=request.club_access, approve=approve
         )
     except services.MemberError as exc:
-        messages.error(request, exc.errors[0]["message"])
+        messages.error(request, str(exc.errors[0]["message"]))
     else:
         if approve:
             messages.success(request, _("Approved: the login is linked to the player."))
@@ -165,7 +169,7 @@ def invitation_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.invitation_revoke(invitation=invitation)
     except services.MemberError as exc:
-        messages.error(request, exc.errors[0]["message"])
+        messages.error(request, str(exc.errors[0]["message"]))
     else:
         messages.success(request, _("Invitation withdrawn: its link no longer works."))
     return redirect("members:invitation", club_slug=request.club.slug, pk=invitation.pk)
@@ -186,7 +190,7 @@ def club_security(request: HttpRequest) -> HttpResponse:
                 access=request.club_access, user=request.user, required=required
             )
         except ServiceError as exc:
-            messages.error(request, exc.errors[0]["message"])
+            messages.error(request, str(exc.errors[0]["message"]))
         else:
             messages.success(request, _("Saved."))
             return redirect("members:security", club_slug=request.club.slug)
@@ -257,8 +261,10 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
             else:
                 messages.success(
                     request,
-                    f"Welcome to {club.name}! Set your confirmation PIN so you can confirm "
-                    "results on the scorer's phone.",
+                    _(
+                        "Welcome to {club}! Set your confirmation PIN so you can confirm "
+                        "results on the scorer's phone."
+                    ).format(club=club.name),
                 )
             return redirect("members:settings")
     return render(
@@ -671,11 +677,18 @@ def player_logins(request: HttpRequest) -> HttpResponse:
                 raise club_services.ClubError.one("user", club_services.PLAYER_LOGIN_NOT_MEMBER)
             club_services.player_link_user(player=player, user=user)
         except club_services.ClubError as exc:
-            messages.error(request, f"{player.name}: {exc.errors[0]['message']}")
+            messages.error(
+                request,
+                _("{player}: {message}").format(
+                    player=player.name, message=exc.errors[0]["message"]
+                ),
+            )
         else:
             messages.success(
                 request,
-                f"{player.name} is linked to {username}." if user else f"{player.name} unlinked.",
+                _("{player} is linked to {username}.").format(player=player.name, username=username)
+                if user
+                else _("{player} unlinked.").format(player=player.name),
             )
         return redirect(reverse("members:players", kwargs={"club_slug": club.slug}))
     players = Player.objects.filter(club=club).select_related("user").order_by("name")
