@@ -125,7 +125,9 @@ def _sections(cup: Cup) -> list[tuple[str, str]]:
         return []
     plan = setup.cup_bracket(cup)
     return [
-        (f"{b}:{r}", plan.round_title(b, r)) for b, r in plan.sections() if (b, r) in open_rounds
+        (f"{b}:{r}", plan.round_title(b, r, gettext))
+        for b, r in plan.sections()
+        if (b, r) in open_rounds
     ]
 
 
