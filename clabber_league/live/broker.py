@@ -35,8 +35,9 @@ class Unavailable(Exception):
 
 
 class Broker:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, loop: asyncio.AbstractEventLoop) -> None:
         self.url = url
+        self.loop = loop
         self.followers: dict[str, set[asyncio.Queue]] = {}
         self.ready = asyncio.Event()
         self.task: asyncio.Task | None = None
@@ -148,8 +149,8 @@ def broker() -> Broker:
         raise Unavailable("LIVE_REDIS_URL is not set")
     loop = asyncio.get_running_loop()
     found = _brokers.get(id(loop))
-    if found is None or found.url != url:
-        found = _brokers[id(loop)] = Broker(url)
+    if found is None or found.url != url or found.loop is not loop:
+        found = _brokers[id(loop)] = Broker(url, loop)
     return found
 
 

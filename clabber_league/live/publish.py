@@ -162,7 +162,10 @@ def publish_game_news(
 
 
 def live_game_changed(*, game: Game, **_kwargs: Any) -> None:
-    """``games.hooks.game_changed``: publish the game's news once the transaction commits."""
+    """``games.hooks.game_changed``: publish the game's news once the transaction commits
+    (nothing at all without ``LIVE_REDIS_URL``: the live pages then poll the database)."""
+    if not getattr(settings, "LIVE_REDIS_URL", ""):
+        return
     news = game_news(game)
     game_id, division_id, fixture_id = game.pk, game.division_id, game.fixture_id
     transaction.on_commit(lambda: publish_game_news(game_id, division_id, fixture_id, news))
