@@ -219,6 +219,7 @@ async def _follower(
     status = await reader.readline()
     if b" 200 " not in status:
         counts["refused"] += 1
+        _all_in(counts, ready)
         writer.close()
         return
     is_ready = False
@@ -226,7 +227,9 @@ async def _follower(
         while not stop.is_set():
             line = await reader.readline()
             if not line:
-                counts["closed"] += 1
+                if not is_ready:  # closed before it was ready: a "fallback" (Redis slow)
+                    counts["closed"] += 1
+                    _all_in(counts, ready)
                 break
             if line.startswith(b"data: {") and b'"game"' in line:
                 now = time.time()
@@ -235,10 +238,15 @@ async def _follower(
             elif line.startswith(b"event: ready") and not is_ready:
                 is_ready = True
                 counts["ready"] += 1
-                if counts["ready"] == counts["wanted"]:
-                    ready.set()
+                _all_in(counts, ready)
     finally:
         writer.close()
+
+
+def _all_in(counts: dict, ready: asyncio.Event) -> None:
+    """Every follower has either its stream (``ready``) or its answer (refused, closed)."""
+    if counts["ready"] + counts["refused"] + counts["closed"] >= counts["wanted"]:
+        ready.set()
 
 
 async def _follow_all(conn, port: int, path: str, count: int) -> None:
@@ -444,7 +452,7 @@ def report(args, phases, delays, expected, received, connects, refused, closed, 
     print(
         f"followers: {connected} of {args.followers} connected per block, in "
         f"{', '.join(format(c['seconds'], '.1f') for c in connects)} s; refused {refused}, "
-        f"dropped by the server {closed}"
+        f"closed before ready (fallback) {closed}"
     )
     p50, p95 = statistics.median(delays) if delays else float("nan"), pct(delays, 0.95)
     print(

@@ -23,6 +23,11 @@ from . import streams
 
 logger = logging.getLogger(__name__)
 
+#: How long a new follower waits for the process's subscription to start (the first
+#: follower of a process starts it): on a busy machine (bench/live.py, 500 followers
+#: arriving at once on a load of 10) one second was too short for a few of them.
+SUBSCRIBE_SECONDS = 3.0
+
 #: What a follower's queue may hold before it is told to start again from the board.
 QUEUE_SIZE = 256
 
@@ -56,13 +61,13 @@ class Broker:
 
     async def follow(self, stream: str) -> asyncio.Queue:
         """A queue that receives ``(event id, json)`` for ``stream``; raises ``Unavailable``
-        when the subscription is not running within a second."""
+        when the subscription is not running within ``SUBSCRIBE_SECONDS``."""
         if self.task is None or self.task.done():
             self.ready.clear()
             self.task = asyncio.get_running_loop().create_task(self._listen())
         if not self.ready.is_set():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.ready.wait(), 1.0)
+                await asyncio.wait_for(self.ready.wait(), SUBSCRIBE_SECONDS)
         if not self.ready.is_set():
             raise Unavailable(self.error or "Redis did not answer")
         queue: asyncio.Queue = asyncio.Queue(QUEUE_SIZE)
