@@ -33,6 +33,7 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from clabber_league.clubs.access import club_access
 from clabber_league.clubs.decorators import club_view
@@ -129,6 +130,7 @@ def live_index(request: HttpRequest) -> HttpResponse:
     return render(request, "live/index.html", context)
 
 
+@require_safe
 @live_view(page=True)
 def live_page(request: HttpRequest, kind: str, ref: str) -> HttpResponse:
     """A board for a phone or a big screen; ``?fragment=1``: its tables alone (what the
@@ -145,6 +147,7 @@ def live_page(request: HttpRequest, kind: str, ref: str) -> HttpResponse:
     return render(request, "live/page.html", context)
 
 
+@require_safe
 @live_view(page=True)
 def live_overlay(request: HttpRequest, kind: str, ref: str) -> HttpResponse:
     """A streaming program's browser source: a transparent page in large type with one
@@ -167,6 +170,7 @@ def live_overlay(request: HttpRequest, kind: str, ref: str) -> HttpResponse:
     return render(request, "live/overlay.html", context)
 
 
+@require_safe
 @live_view(page=False)
 def live_board_json(request: HttpRequest, kind: str, ref: str) -> HttpResponse:
     """The board as JSON for polling: ``If-None-Match`` with the last ETag answers 304."""
@@ -245,6 +249,7 @@ async def _events(stream: str, last_id: str) -> AsyncIterator[str]:
         broker.leave(stream, queue)
 
 
+@require_safe
 async def live_stream(request: HttpRequest, club_slug: str, kind: str, ref: str) -> HttpResponse:
     """Server-Sent Events of one board: each saved deal's news (``publish.game_news``),
     ``Last-Event-ID`` resuming from the stream's log in Redis. Served under ASGI (uvicorn);
