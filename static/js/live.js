@@ -24,6 +24,7 @@
   var streamTimer = null;
   var refreshTimer = null;
   var boardTimer = null;
+  var lastOverlayRefresh = 0;
 
   function boardStatus(status, deals) {
     if (status === 'waiting' || status === 'playing' || status === 'finished') { return status; }
@@ -100,6 +101,13 @@
       var found = patch({game: table.game, scores: scores, deals: table.deals, status: table.status});
       if (!found && mode === 'page') { missing = true; }
     });
+    if (mode === 'overlay-table') {
+      var number = parseInt(cfg.table, 10);
+      var mine = board.tables.filter(function (t) { return t.number === number; })[0];
+      var shown = root.querySelector('[data-game]');
+      var game = mine && mine.game !== null ? String(mine.game) : '';
+      if ((shown ? shown.dataset.game : '') !== game) { missing = true; }
+    }
     setText(document.getElementById('live-heading'), board.heading);
     renderTop(board.top);
     if (board.over) { showStatus('over'); }
@@ -175,8 +183,15 @@
     if (event.lastEventId) { lastId = event.lastEventId; }
     var news;
     try { news = JSON.parse(event.data); } catch (e) { return; }
-    if (!patch(news)) { refresh(); return; }
-    if (mode === 'overlay-top') { soonBoard(1000); }
+    var known = patch(news);
+    if (mode === 'overlay-top') { soonBoard(1000); return; }
+    if (known) { return; }
+    if (mode === 'page') { refresh(); return; }
+    // One table's overlay: another table's news, or its own table's game of a new round.
+    if (Date.now() - lastOverlayRefresh > 10000) {
+      lastOverlayRefresh = Date.now();
+      refresh();
+    }
   }
 
   function startStream() {
