@@ -84,3 +84,93 @@ def test_the_overlay_shows_one_table_and_the_top_five(live_server, page, night):
     expect(page.locator("#live-top li")).to_have_count(5)
     expect(page.locator("#live-top li").first.locator(".points")).not_to_have_text("0")
     assert_accessible(page)
+
+
+# --- the stream itself, through uvicorn ----------------------------------------------------
+
+
+@pytest.fixture
+def uvicorn_server(settings, night):
+    """The site under uvicorn (ASGI) on the test database and the test Redis, as `make run`
+    serves it: the page's stream works there. Needs PostgreSQL (the server is another
+    process) and Redis; skipped without them or without uvicorn installed."""
+    import importlib.util
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    import uuid
+    from pathlib import Path
+
+    from django.db import connection
+
+    from tests.conftest import _test_database_url
+
+    database_url, redis_url = os.environ.get("DATABASE_URL", ""), os.environ.get("REDIS_URL", "")
+    if importlib.util.find_spec("uvicorn") is None:
+        pytest.skip("uvicorn is not installed")
+    if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url:
+        pytest.skip(
+            "the stream through uvicorn needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL)"
+        )
+    prefix = f"test:live:{uuid.uuid4().hex[:8]}:"
+    settings.LIVE_REDIS_URL, settings.LIVE_KEY_PREFIX = redis_url, prefix
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    root = Path(__file__).resolve().parents[2]
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "clabber_league.config.settings.local",  # static files
+        "DATABASE_URL": _test_database_url(database_url, connection),
+        "LIVE_REDIS_URL": redis_url,
+        "LIVE_KEY_PREFIX": prefix,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])),
+    }
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "clabber_league.config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=root,
+        env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(base + "/livez", timeout=2)
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("uvicorn did not start")
+                time.sleep(0.3)
+        yield base
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+
+
+def test_a_saved_deal_comes_through_the_stream_under_uvicorn(uvicorn_server, page, night):
+    asked = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto(f"{uvicorn_server}/clubs/{night.club.slug}/live/night/{night.pk}/")
+    expect(page.locator("#live-status")).to_have_text("Live: each deal appears as it is saved.")
+    first = page.locator('.live-table[data-number="1"]')
+
+    games.deal_record(game_id=_game(night, 1).pk, data=DEAL)
+
+    expect(first.locator(".score").first).to_have_text("152", timeout=2_000)  # within 2 s
+    expect(first.locator(".deals")).to_have_text("1")
+    assert not [url for url in asked if url.endswith("board.json")]  # the stream, no polling
