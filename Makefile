@@ -40,6 +40,7 @@ help:
 	@echo "              make test FAST=1 skips the slow API fuzz test (CI never does)"
 	@echo "make bench  - run the benchmarks in bench/"
 	@echo "make bench-load - 50 scorers for 60 s against gunicorn and PostgreSQL (bench/load.py)"
+	@echo "make bench-live - 500 followers of a live club night while 10 tables save deals (bench/live.py)"
 	@echo "make lock   - write requirements/lock*.txt again from pyproject.toml (UPGRADE=1: newest allowed)"
 	@echo "make docs   - regenerate docs/rulesets.md from the rule-set data"
 	@echo "make vendor - refresh static/vendor from the npm registry (needs node)"
@@ -187,6 +188,12 @@ $(VENV)/.installed-bench: pyproject.toml $(VENV)/.installed-test
 
 bench-load: $(VENV)/.installed-bench
 	$(PY) bench/load.py $(LOAD_ARGS)
+
+# 500 followers of a club night's live page (SSE, uvicorn) while 10 tables save deals
+# (bench/live.py; PostgreSQL and Redis on this machine, BENCH_REDIS_URL); LIVE_ARGS passes options.
+.PHONY: bench-live
+bench-live: $(VENV)/.installed-test
+	$(PY) bench/live.py $(LIVE_ARGS)
 
 docs: $(VENV)/.installed-run
 	$(PY) -m clabber_league.rules catalog --markdown > docs/rulesets.md

@@ -33,6 +33,7 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_safe
 
 from clabber_league.clubs.access import club_access
@@ -55,7 +56,7 @@ STREAM_SECONDS = 30 * 60
 #: What EventSource waits before reconnecting (the ``retry:`` field).
 RETRY_MILLISECONDS = 1000
 
-REFUSED = "This club's live pages are for its members: log in to follow them."
+REFUSED = gettext_noop("This club's live pages are for its members: log in to follow them.")
 
 
 def _members_only_refusal(request: HttpRequest) -> str:
