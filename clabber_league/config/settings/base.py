@@ -72,7 +72,8 @@ INSTALLED_APPS = [
     "clabber_league.events",
     "clabber_league.cups",
     "clabber_league.webhooks",
-    "clabber_league.live",
+    "clabber_league.federation",  # federations above the clubs (issue 34)
+    "clabber_league.live",  # live scores: SSE and polling (issue 35)
 ]
 
 MIDDLEWARE = [
