@@ -65,9 +65,12 @@ class Broker:
         if self.task is None or self.task.done():
             self.ready.clear()
             self.task = asyncio.get_running_loop().create_task(self._listen())
-        if not self.ready.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.ready.wait(), SUBSCRIBE_SECONDS)
+        if not self.ready.is_set():  # subscribed, or the subscription failed, or too slow
+            waiter = asyncio.ensure_future(self.ready.wait())
+            await asyncio.wait(
+                {waiter, self.task}, timeout=SUBSCRIBE_SECONDS, return_when=asyncio.FIRST_COMPLETED
+            )
+            waiter.cancel()
         if not self.ready.is_set():
             raise Unavailable(self.error or "Redis did not answer")
         queue: asyncio.Queue = asyncio.Queue(QUEUE_SIZE)
