@@ -9,6 +9,7 @@ Redis is down (the SSE path itself is tested in tests/live/test_stream.py)."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -84,6 +85,34 @@ def test_the_overlay_shows_one_table_and_the_top_five(live_server, page, night):
     expect(page.locator("#live-top li")).to_have_count(5)
     expect(page.locator("#live-top li").first.locator(".points")).not_to_have_text("0")
     assert_accessible(page)
+
+
+def test_a_club_admin_keeps_the_live_pages_for_members(
+    live_server, page, browser, night, logged_in_page
+):
+    from clabber_league.clubs.models import Role
+    from tests.browser.conftest import PHONE
+    from tests.factories import MembershipFactory, UserFactory
+
+    club = night.club
+    admin = UserFactory(username="secretary", password="table-talk-42")
+    MembershipFactory(club=club, user=admin, role=Role.ADMIN)
+    logged_in_page("secretary", "table-talk-42")
+    page.goto(f"{live_server.url}/clubs/{club.slug}/live/")
+    expect(page.get_by_role("link", name="Tuesday club night")).to_be_visible()
+    assert_accessible(page)
+    page.get_by_label("Members only").check()
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_text("Saved: who may follow the live pages.")).to_be_visible()
+    expect(page.get_by_label("Members only")).to_be_checked()
+    assert_accessible(page)
+
+    visitor = browser.new_context(viewport=PHONE).new_page()
+    try:
+        visitor.goto(f"{live_server.url}/clubs/{club.slug}/live/night/{night.pk}/")
+        expect(visitor).to_have_url(re.compile(r"/accounts/login/"))
+    finally:
+        visitor.context.close()
 
 
 # --- the stream itself, through uvicorn ----------------------------------------------------
