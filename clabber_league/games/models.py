@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Now
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import Club, Player
@@ -34,8 +35,8 @@ def table_words(label: str) -> str:
     if not label:
         return ""
     if label == UNNAMED_TABLE:
-        return "entered through the table link"
-    return f"entered at table {label} (table link)"
+        return gettext("entered through the table link")
+    return gettext("entered at table %(table)s (table link)") % {"table": label}
 
 
 def per_side(a: int, b: int, c: int | None) -> dict[str, int]:
