@@ -261,8 +261,14 @@ clean:
 I18N_LANGUAGES = -l nl -l de -l fr -l cs -l pl -l hr -l ja
 I18N_IGNORE = --ignore='tests/*' --ignore='bench/*' --ignore='staticfiles/*' \
 	--ignore='node_modules/*' --ignore='tools/*' --ignore='docs/*' --ignore='.venv/*'
+# The rules engine's messages as JavaScript, for the djangojs catalog of the offline deal page
+# (clabber_league/site/engine_messages.py); tests/i18n/test_engine_messages.py fails when stale.
+.PHONY: engine-messages
+engine-messages:
+	$(PY) manage.py engine_messages
+
 .PHONY: makemessages
-makemessages:
+makemessages: engine-messages
 	$(PY) manage.py makemessages $(I18N_LANGUAGES) $(I18N_IGNORE) --no-obsolete
 	$(PY) manage.py makemessages -d djangojs $(I18N_LANGUAGES) $(I18N_IGNORE) \
 		--ignore='static/vendor/*' --no-obsolete
