@@ -119,4 +119,8 @@
   gettext_noop("The bell is the King and Queen of trumps in one hand, but the melds of side {side} put them with two players ({first}, {second}).");
   gettext_noop("renege must be a list of the sides that reneged, not {value}.");
   gettext_noop("Side {side} is listed twice.");
+  gettext_noop("points cannot be null: leave it out when no card points were counted.");
+  gettext_noop("tricks cannot be null: leave it out when tricks were not counted.");
+  gettext_noop("melds cannot be null: leave it out when nobody showed a meld.");
+  gettext_noop("renege cannot be null: leave it out when nobody reneged.");
 })();
