@@ -11,6 +11,8 @@ without spaces), or a critical or serious axe-core violation.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -79,6 +81,15 @@ def test_pages_in_every_language_are_translated_fit_a_phone_and_pass_axe(
     live_server, browser, logged_in_page
 ):
     failures = sweep(live_server, browser, logged_in_page, LANGUAGES, sample)
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.skipif(
+    not os.environ.get("CLABBER_WHOLE_SWEEP"),
+    reason="the whole sweep, every page in every language, runs in bench/language_sweep.py",
+)
+def test_every_page_in_every_language(live_server, browser, logged_in_page):
+    failures = sweep(live_server, browser, logged_in_page, LANGUAGES, lambda lang: PAGES)
     assert not failures, "\n".join(failures)
 
 
