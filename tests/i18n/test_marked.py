@@ -32,6 +32,7 @@ SAME_IN_EVERY_LANGUAGE = {
     "ReDoc",
     "TOTP",
     "XX",
+    "SHA-256",
 }
 
 BLOCKS = re.compile(
