@@ -624,3 +624,9 @@ CLABBER_WEBHOOKS_DISABLE_AFTER_DAYS = float(
 )
 # Days a delivery that is over (delivered or given up) is kept, with its tries.
 CLABBER_WEBHOOKS_KEEP_DAYS = float(os.environ.get("CLABBER_WEBHOOKS_KEEP_DAYS") or "30")
+
+# Federations (issue 34, docs/federation.md): days a federation keeps the record of a player
+# who left before the task federation.erase_departed erases it (results stay, anonymous).
+CLABBER_FEDERATION_RETENTION_DAYS = int(
+    os.environ.get("CLABBER_FEDERATION_RETENTION_DAYS") or "730"
+)
