@@ -18,6 +18,8 @@ from . import errors as E
 from .errors import FederationError
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")
+#: Paths of ``/federations/`` that are not a federation's.
+RESERVED_SLUGS = {"me"}
 PREFIX = re.compile(r"^[A-Za-z0-9-]{0,8}$")
 
 
@@ -48,7 +50,7 @@ def federation_create(
     errors = []
     if not name:
         errors.append({"field": "name", "message": E.NAME_EMPTY})
-    if not SLUG.match(slug):
+    if not SLUG.match(slug) or slug in RESERVED_SLUGS:
         errors.append({"field": "slug", "message": E.SLUG_BAD})
     elif Federation.objects.filter(slug=slug).exists():
         errors.append({"field": "slug", "message": E.SLUG_TAKEN, "kind": CONFLICT})
