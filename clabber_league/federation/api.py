@@ -157,7 +157,7 @@ class FederationPlayerCreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120, allow_blank=True)
     birth_year = serializers.IntegerField(required=False, allow_null=True)
     email = serializers.CharField(required=False, allow_blank=True, default="")
-    home_club = serializers.SlugField(
+    home_club = serializers.CharField(
         required=False, allow_blank=True, default="", help_text="A member club's slug."
     )
 
@@ -169,13 +169,13 @@ class FederationPlayerViewSet(
     mixins.CreateModelMixin,
     viewsets.GenericViewSet,
 ):
-    """Players by number. Officers see every record of their federation; others see the
-    players who chose a public profile. Officers give a person a number (POST)."""
+    """Players (``?number=NKU-000123`` finds one by number). Officers see every record of
+    their federation; others see the players who chose a public profile. Officers give a
+    person a number (POST)."""
 
     serializer_class = FederationPlayerSerializer
     queryset = FederationPlayer.objects.none()
-    lookup_field = "number"
-    lookup_value_regex = r"[^/]+"
+    filterset_fields = ["number", "active"]
     search_fields = ["name", "number"]
 
     def queryset_for(self, access: FederationAccess) -> QuerySet[FederationPlayer]:

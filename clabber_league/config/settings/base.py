@@ -361,6 +361,11 @@ SPECTACULAR_SETTINGS = {
             "description": "A club's events POSTed to its URLs, signed (Standard Webhooks): "
             "subscriptions, test events, deliveries and their tries. See docs/webhooks.md.",
         },
+        {
+            "name": "federation",
+            "description": "Federations above the clubs: member clubs, players by federation "
+            "number, links of club players to numbers, merges. See docs/federation.md.",
+        },
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
