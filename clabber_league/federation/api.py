@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -24,7 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from clabber_league.clubs import tokens
-from clabber_league.clubs.models import Player
+from clabber_league.clubs.models import Membership, Player, Role
 
 from . import selectors, services
 from .access import NOT_FOUND, FederationAccess, federation_access
@@ -244,8 +244,8 @@ class PlayerLinkViewSet(
     FederationScopedMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
 ):
     """Links of club players to numbers. Officers see every link; a person sees the links
-    of their own club players. A club admin proposes (POST); the player or an officer
-    approves or refuses."""
+    of their own club players and of the clubs they are an admin of. A club admin
+    proposes (POST); the player or an officer approves or refuses."""
 
     serializer_class = PlayerLinkSerializer
     queryset = PlayerLink.objects.none()
@@ -257,7 +257,9 @@ class PlayerLinkViewSet(
             return links.order_by("pk")
         if access.user is None:
             return PlayerLink.objects.none()
-        return links.filter(player__user=access.user).order_by("pk")
+        admin_of = Membership.objects.filter(user=access.user, role=Role.ADMIN).values("club")
+        mine = Q(player__user=access.user) | Q(player__club__in=admin_of)
+        return links.filter(mine).order_by("pk")
 
     @extend_schema(
         request=LinkProposeSerializer,
