@@ -18,7 +18,8 @@ urlpatterns = [
     path(FED, views.federation_home, name="home"),
     path(FED + "players/<str:number>/", views.player_page, name="player"),
     path(FED + "invitations/<int:row_id>/", views.club_invitation, name="club-invitation"),
-    path(FED + "clubs/<slug:club_slug>/links/", views.club_links, name="club-links"),
+    # A member club's page in the federation (not a club-scoped URL: the federation's).
+    path(FED + "clubs/<slug:member_slug>/links/", views.club_links, name="club-links"),
     path(FED + "officer/players/", views.officer_players, name="officer-players"),
     path(FED + "officer/duplicates/", views.officer_duplicates, name="officer-duplicates"),
     path(FED + "officer/links/", views.officer_links, name="officer-links"),

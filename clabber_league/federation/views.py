@@ -154,12 +154,12 @@ def club_invitation(request: HttpRequest, row_id: int) -> HttpResponse:
 
 
 @federation_view("read")
-def club_links(request: HttpRequest, club_slug: str) -> HttpResponse:
+def club_links(request: HttpRequest, member_slug: str) -> HttpResponse:
     """A club admin's page: the club's players, the number each is linked to (or awaits),
     and a form to propose a link to a number or to a new number."""
     access = request.federation_access
     federation = access.federation
-    club = get_object_or_404(Club, slug=club_slug)
+    club = get_object_or_404(Club, slug=member_slug)
     if (
         not manages_club(user=request.user, club=club)
         or not federation.member_clubs.filter(
@@ -181,7 +181,7 @@ def club_links(request: HttpRequest, club_slug: str) -> HttpResponse:
             _("The link is proposed: the player or an officer approves it."),
         )
         return redirect(
-            "federation:club-links", federation_slug=federation.slug, club_slug=club.slug
+            "federation:club-links", federation_slug=federation.slug, member_slug=club.slug
         )
     links = {
         link.player_id: link
