@@ -14,6 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -113,6 +114,29 @@ def player_page(request: HttpRequest, number: str) -> HttpResponse:
     player = selectors.player_by_number(access=access, number=number)
     if player is None:
         raise Http404(_("No such player."))
+    if request.method == "POST":
+        if not access.can("officer"):
+            raise PermissionDenied(_("Only the federation's officers may do this."))
+        what = request.POST.get("action")
+        if what in ("left", "back"):
+            _attempt(
+                request,
+                lambda: services.player_mark_left(
+                    access=access, player=player, left=what == "left"
+                ),
+                _("The player is recorded as left.")
+                if what == "left"
+                else _("The player is recorded as back."),
+            )
+        elif what == "erase":
+            _attempt(
+                request,
+                lambda: services.player_erase(
+                    access=access, player=player, confirm=request.POST.get("confirm") == "1"
+                ),
+                _("The player's record is erased; their results stay under an anonymous name."),
+            )
+        return redirect("federation:player", federation_slug=access.federation.slug, number=number)
     return render(
         request,
         "federation/player.html",

@@ -114,3 +114,20 @@ def test_the_retention_task_is_scheduled_daily():
 
     call_command("setup_periodic_tasks")
     assert PeriodicTask.objects.filter(task="federation.erase_departed", enabled=True).exists()
+
+
+def test_an_officer_records_that_a_player_left_and_erases_on_request(world):
+    record = linked(world)
+    url = f"/federations/nku/players/{record.number}/"
+    assert client_for(world.kbn_officer).post(url, {"action": "left"}).status_code == 404
+    assert client_for(world.club_admin).post(url, {"action": "left"}).status_code == 404
+    officer = client_for(world.officer)
+    officer.post(url, {"action": "left"})
+    record.refresh_from_db()
+    assert record.left_at is not None and not record.active
+    officer.post(url, {"action": "erase"})  # the box not ticked: nothing happens
+    record.refresh_from_db()
+    assert record.erased_at is None
+    officer.post(url, {"action": "erase", "confirm": "1"})
+    record.refresh_from_db()
+    assert record.erased_at is not None
