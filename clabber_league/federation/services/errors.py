@@ -38,6 +38,7 @@ PREFIX_BAD = gettext_noop(
     "The number prefix is at most 8 letters, digits or hyphens (for example NKU-)."
 )
 NOT_A_USER = gettext_noop("No account has this username.")
+ROLE_BAD = gettext_noop("Choose a role: officer or federation admin.")
 ALREADY_OFFICER = gettext_noop("This person is already an officer of the federation.")
 LAST_ADMIN = gettext_noop(
     "A federation keeps at least one federation admin: appoint another one first."

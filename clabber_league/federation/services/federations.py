@@ -82,7 +82,7 @@ def officer_appoint(
     if user is None:
         raise FederationError.one("username", E.NOT_A_USER)
     if role not in Officer.Role.values:
-        raise FederationError.one("role", E.NEEDS_ADMIN)
+        raise FederationError.one("role", E.ROLE_BAD)
     if Officer.objects.filter(federation=access.federation, user=user).exists():
         raise FederationError.one("username", E.ALREADY_OFFICER, kind=CONFLICT)
     return Officer.objects.create(federation=access.federation, user=user, role=role)
