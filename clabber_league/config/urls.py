@@ -64,6 +64,7 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/standings/", include("clabber_league.standings.urls")),
     path("clubs/<slug:club_slug>/events/", include("clabber_league.events.urls")),
     path("clubs/<slug:club_slug>/cups/", include("clabber_league.cups.urls")),
+    path("clubs/<slug:club_slug>/live/", include("clabber_league.live.urls")),
     path("clubs/<slug:club_slug>/webhooks/", include("clabber_league.webhooks.urls")),
     path("", include("clabber_league.members.urls")),
     # Federations above the clubs (issue 34): their pages, and a person's own data.

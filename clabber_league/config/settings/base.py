@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "clabber_league.cups",
     "clabber_league.webhooks",
     "clabber_league.federation",  # federations above the clubs (issue 34)
+    "clabber_league.live",  # live scores: SSE and polling (issue 35)
 ]
 
 MIDDLEWARE = [
@@ -403,6 +404,16 @@ if REDIS_URL:
             },
         }
     }
+# --- Live pages (issue 35, docs/live.md) -------------------------------------------------
+# Each saved deal's news goes to Redis (pub/sub, and a short log per stream for
+# Last-Event-ID); unset: no stream, the live pages poll. LIVE_REDIS_TIMEOUT caps what a
+# deal's save may wait for Redis (once per process per 5 s while it is down).
+LIVE_REDIS_URL = os.environ.get("LIVE_REDIS_URL") or REDIS_URL
+LIVE_REDIS_TIMEOUT = float(os.environ.get("LIVE_REDIS_TIMEOUT") or "0.25")
+LIVE_LOG_LENGTH = int(os.environ.get("LIVE_LOG_LENGTH") or "200")
+LIVE_LOG_SECONDS = int(os.environ.get("LIVE_LOG_SECONDS") or str(6 * 3600))
+LIVE_KEY_PREFIX = os.environ.get("LIVE_KEY_PREFIX") or "clabber:live:"
+
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
