@@ -362,6 +362,11 @@ SPECTACULAR_SETTINGS = {
             "description": "A club's events POSTed to its URLs, signed (Standard Webhooks): "
             "subscriptions, test events, deliveries and their tries. See docs/webhooks.md.",
         },
+        {
+            "name": "federation",
+            "description": "Federations above the clubs: member clubs, players by federation "
+            "number, links of club players to numbers, merges. See docs/federation.md.",
+        },
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -635,3 +640,9 @@ CLABBER_WEBHOOKS_DISABLE_AFTER_DAYS = float(
 )
 # Days a delivery that is over (delivered or given up) is kept, with its tries.
 CLABBER_WEBHOOKS_KEEP_DAYS = float(os.environ.get("CLABBER_WEBHOOKS_KEEP_DAYS") or "30")
+
+# Federations (issue 34, docs/federation.md): days a federation keeps the record of a player
+# who left before the task federation.erase_departed erases it (results stay, anonymous).
+CLABBER_FEDERATION_RETENTION_DAYS = int(
+    os.environ.get("CLABBER_FEDERATION_RETENTION_DAYS") or "730"
+)
