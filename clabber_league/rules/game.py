@@ -60,9 +60,7 @@ class GameState:
         limit = self.ruleset.deals_per_game
         if limit is not None and self.deals >= limit:
             winner = self.winner or winner_at_close(self.totals)
-            raise RulesError(
-                msg(GAME_DEALS_DONE, count=limit, winner=winner, deal=self.deals + 1)
-            )
+            raise RulesError(msg(GAME_DEALS_DONE, count=limit, winner=winner, deal=self.deals + 1))
         if self.finished:
             raise RulesError(msg(GAME_FINISHED, deal=(self.ended_at or 0) + 1, winner=self.winner))
 

@@ -39,16 +39,16 @@ from .deal import Deal, DealResult, Outcome
 from .errors import ErrorList, RulesBug, RulesError, field_key, gettext_noop, msg, shown
 from .rulesets import RuleSet
 from .validation import (
+    LAST_TRICK_MISSING,
     MAKER_MISSING,
     NUMBER_MAX,
+    POINTS_MISSING,
     POINTS_NOT_OBJECT,
     POINTS_NOT_WHOLE,
     SIDE_UNKNOWN,
     TRICKS_MISSING,
     TRICKS_NOT_OBJECT,
     TRICKS_NOT_WHOLE,
-    POINTS_MISSING,
-    LAST_TRICK_MISSING,
     _check_points,
     _per_side,
     _renege,
@@ -65,8 +65,7 @@ PASSED_IN_KLAVERJAS: Final = gettext_noop(
     "A klaverjas deal is never passed out: when nobody else plays, the forced player must."
 )
 DEALER_INVALID: Final = gettext_noop(
-    "dealer is the dealer's seat, 0 to 3 (side A sits at 0 and 2, side B at 1 and 3), "
-    "not {value}."
+    "dealer is the dealer's seat, 0 to 3 (side A sits at 0 and 2, side B at 1 and 3), not {value}."
 )
 MAKER_NOT_LEFT_OF_DEALER: Final = gettext_noop(
     "In {ruleset} the player left of the dealer must play: with seat {dealer} dealing, "
@@ -99,8 +98,7 @@ ROEM_NOT_WHOLE: Final = gettext_noop(
 )
 ROEM_NOT_TENS: Final = gettext_noop("Roem comes in tens (20, 50, 100 ...); {value} is not.")
 ROEM_NOT_A_SUM: Final = gettext_noop(
-    "{value} roem is not what {tricks} trick(s) can hold in {ruleset}: one trick holds "
-    "{values}."
+    "{value} roem is not what {tricks} trick(s) can hold in {ruleset}: one trick holds {values}."
 )
 ROEM_IMPOSSIBLE: Final = gettext_noop(
     "This roem ({roem}) cannot lie in these tricks beside these card points ({points}): no "
@@ -166,7 +164,6 @@ CLAIMS_LAST_TRICK_MISSING: Final = gettext_noop(
 
 CLAIM_FIELDS: Final = ("trick", "kind", "suit", "top", "length", "rank")
 STUK_MASK_BITS: Final = (RANKS.index("K"), RANKS.index("Q"))
-PACK_CARD_POINTS: Final = 152
 
 
 # ----------------------------------------------------------------------------
@@ -280,6 +277,30 @@ def _suit_configs(
     return tuple(sorted(found))
 
 
+@lru_cache(maxsize=65_536)
+def _suit_options(
+    roem: tuple[tuple[str, int], ...],
+    is_trump: bool,
+    excluded: int,
+    sides: tuple[bool, bool],
+    values: tuple[int, ...],
+    room: tuple[int, int, int, int],
+    last: bool,
+) -> tuple[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]], ...]:
+    """:func:`_suit_configs` within ``room`` (roem A, roem B, tricks A, tricks B still
+    open); in the last suit only those that fill the roem exactly."""
+    ra, rb, ka, kb = room
+    return tuple(
+        c
+        for c in _suit_configs(roem, is_trump, excluded, sides, values)
+        if c[0] <= ra
+        and c[1] <= rb
+        and c[2] <= ka
+        and c[3] <= kb
+        and (not last or (c[0] == ra and c[1] == rb))
+    )
+
+
 def exact_possible(
     ruleset: RuleSet,
     trump: str,
@@ -321,15 +342,10 @@ def _exact(
     slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
 ) -> bool:
     trump_values, plain_values = _card_values(trump_points, plain_points)
-    card_value = [
-        (trump_values if i // 8 == trump else plain_values)[i % 8] for i in range(32)
-    ]
+    card_value = [(trump_values if i // 8 == trump else plain_values)[i % 8] for i in range(32)]
     full = sorted(card_value)
     claimed = [sum(1 for side, _ in slots if side == s) for s in (0, 1)]
-    if tricks is None:
-        vectors = [(a, 8 - a) for a in range(9)]
-    else:
-        vectors = [tricks]
+    vectors = [(a, 8 - a) for a in range(9)] if tricks is None else [tricks]
     vectors = [
         v
         for v in vectors
@@ -390,43 +406,43 @@ def _exact(
                 pick(i + 1, u | mask, ra, rb + value, ka, kb + 1, fa, fb + cards)
 
         pick(0, used, 0, 0, 0, 0, (), ())
-        for u, ra0, rb0, ka0, kb0, fa, fb in starts:
-            states = {(ra0, rb0, ka0, kb0, tuple(sorted(va + fa)), tuple(sorted(vb + fb)))}
-            for s in range(4):
-                if not any(scoring):
-                    break
-                excluded = (u >> (s * 8)) & 0xFF
-                configs = _suit_configs(
-                    roem,
-                    s == trump,
-                    excluded,
-                    scoring,
-                    tuple(card_value[s * 8 : s * 8 + 8]),
-                )
-                nxt = set()
-                for ra, rb, ka, kb, sa, sb in states:
-                    for ca, cb, da, db, xa, xb in configs:
-                        if (
-                            ra + ca > want[0]
-                            or rb + cb > want[1]
-                            or ka + da > cap[0]
-                            or kb + db > cap[1]
-                        ):
-                            continue
-                        nxt.add(
-                            (
-                                ra + ca,
-                                rb + cb,
-                                ka + da,
-                                kb + db,
-                                tuple(sorted(sa + xa)) if xa else sa,
-                                tuple(sorted(sb + xb)) if xb else sb,
-                            )
-                        )
-                states = nxt
-            for ra, rb, ka, kb, sa, sb in states:
-                if ra == want[0] and rb == want[1] and leaf(sa, sb, ka, kb):
+        visited: set[tuple[Any, ...]] = set()
+
+        def walk(
+            suit: int, u: int, ra: int, rb: int, ka: int, kb: int, sa: tuple, sb: tuple
+        ) -> bool:
+            if suit == 4 or not any(scoring):
+                return ra == want[0] and rb == want[1] and leaf(sa, sb, ka, kb)
+            key = (suit, ra, rb, ka, kb, sa, sb)
+            if key in visited:
+                return False
+            visited.add(key)
+            configs = _suit_options(
+                roem,
+                suit == trump,
+                (u >> (suit * 8)) & 0xFF,
+                scoring,
+                tuple(card_value[suit * 8 : suit * 8 + 8]),
+                (want[0] - ra, want[1] - rb, cap[0] - ka, cap[1] - kb),
+                suit == 3,
+            )
+            for ca, cb, da, db, xa, xb in configs:
+                if walk(
+                    suit + 1,
+                    u,
+                    ra + ca,
+                    rb + cb,
+                    ka + da,
+                    kb + db,
+                    tuple(sorted(sa + xa)) if xa else sa,
+                    tuple(sorted(sb + xb)) if xb else sb,
+                ):
                     return True
+            return False
+
+        for u, ra0, rb0, ka0, kb0, fa, fb in starts:
+            if walk(0, u, ra0, rb0, ka0, kb0, tuple(sorted(va + fa)), tuple(sorted(vb + fb))):
+                return True
         return False
 
     def slot_search(i: int, used: int, va: tuple[int, ...], vb: tuple[int, ...]) -> bool:
@@ -777,11 +793,10 @@ def parse_klaverjas_deal(data: Any, ruleset: RuleSet) -> Deal:
         for entry in errors.entries[before:]:
             if entry["field"].startswith("points") and field != "points":
                 entry["field"] = field + entry["field"][len("points") :]
-        full = [s for s in sides if points[s] == PACK_CARD_POINTS]
+        pack_points = ruleset.card_points_total()
+        full = [s for s in sides if points[s] == pack_points]
         if full and tricks is None and len(errors.entries) == before:
-            errors.add(
-                "tricks", msg(TRICKS_FOR_PIT, side=full[0], total=PACK_CARD_POINTS)
-            )
+            errors.add("tricks", msg(TRICKS_FOR_PIT, side=full[0], total=pack_points))
         if len(errors.entries) == before and parsed_roem is not None:
             _check_roem(ruleset, trump, points, tricks, last, parsed_roem, errors)
     elif stopped and parsed_roem is not None:
@@ -843,7 +858,7 @@ def _points(
         return None
     if stopped and last is None:
         return given
-    total = PACK_CARD_POINTS + LAST_TRICK_BONUS
+    total = ruleset.card_points_total() + LAST_TRICK_BONUS
     if not stopped and sum(given.values()) != total:
         errors.add(
             "points_with_last", msg(POINTS_WITH_LAST_SUM, total=total, sum=sum(given.values()))
@@ -1010,9 +1025,7 @@ def score_klaverjas(ruleset: RuleSet, deal: Deal) -> DealResult:
         raise RulesBug("a played klaverjas deal reached scoring without points or maker")
     maker = deal.maker
     other = next(s for s in sides if s != maker)
-    played = {
-        s: deal.points[s] + (LAST_TRICK_BONUS if deal.last_trick == s else 0) for s in sides
-    }
+    played = {s: deal.points[s] + (LAST_TRICK_BONUS if deal.last_trick == s else 0) for s in sides}
     totals = {s: played[s] + roem[s] for s in sides}
     pit = None
     if deal.tricks is not None:

@@ -125,9 +125,7 @@ OPTION_NOT_IN_KLAVERJAS: Final = gettext_noop(
     "{name} has no meaning in klaverjas ({base}): roem is scored per trick, both sides keep "
     "theirs, and no deal is passed out."
 )
-OPTION_KLAVERJAS_ONLY: Final = gettext_noop(
-    "{name} is a klaverjas option; {base} does not use it."
-)
+OPTION_KLAVERJAS_ONLY: Final = gettext_noop("{name} is a klaverjas option; {base} does not use it.")
 ROEM_KIND_UNKNOWN: Final = gettext_noop("Unknown roem kind {kind}; the kinds are: {known}.")
 TRUMP_ORDER_PERMUTATION: Final = gettext_noop(
     "trump_order must list each rank of the {pack}-card pack exactly once: {ranks}."
@@ -324,9 +322,7 @@ def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
     errors.raise_if_any()
     updates: dict[str, Any] = {}
     simple: dict[str, Callable[[str, Any], Any]] = {
-        "target": lambda n, v: (
-            None if v is None and klaverjas else _integer(n, v, 1, TARGET_MAX)
-        ),
+        "target": lambda n, v: None if v is None and klaverjas else _integer(n, v, 1, TARGET_MAX),
         "pit_bonus": lambda n, v: _integer(n, v, 0, MELD_VALUE_MAX),
         "pit_for": lambda n, v: _choice(n, v, PIT_FOR_MODES),
         "renege_bonus": lambda n, v: _integer(n, v, 0, MELD_VALUE_MAX),

@@ -54,7 +54,7 @@ def _top(score: dict[str, int]) -> str | None:
 def score(ruleset: RuleSet, deal: Deal, pot: int = 0) -> DealResult:
     """Score a checked deal; ``pot`` is a hanging pot carried in from earlier deals."""
     if ruleset.is_klaverjas:
-        from .klaverjas import score_klaverjas  # noqa: PLC0415 (it imports the validation)
+        from .klaverjas import score_klaverjas
 
         return score_klaverjas(ruleset, deal)
     if deal.passed:
