@@ -502,3 +502,19 @@ def test_15_equal_pair_totals_tie_the_game_and_clubs_choose_the_length():
         {"ruleset": R, "options": {"deals_per_game": None, "target": 150}, "deals": [PLAIN, PLAIN]}
     )
     assert target["finished"] and len(target["deals"]) == 2 and target["winner"] == "A"
+
+
+def test_the_command_line_scores_klaverjas_and_refuses_a_sheet_row():
+    import io
+    import json
+
+    from clabber_league.rules import check_sheet_row
+    from clabber_league.rules.__main__ import main
+
+    out = io.StringIO()
+    deal = {"ruleset": K, **PLAIN, "roem": {"B": [{"trick": 2, "kind": "four-J"}]}}
+    assert main(["score"], io.StringIO(json.dumps(deal)), out) == 0
+    assert json.loads(out.getvalue())["score"] == {"A": 0, "B": 162 + 200}
+    with pytest.raises(RulesError) as caught:
+        check_sheet_row(R, None, "A", {"A": 82, "B": 80}, "made")
+    assert fields(caught.value.errors) == ["ruleset"]
