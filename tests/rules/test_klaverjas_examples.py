@@ -518,3 +518,24 @@ def test_the_command_line_scores_klaverjas_and_refuses_a_sheet_row():
     with pytest.raises(RulesError) as caught:
         check_sheet_row(R, None, "A", {"A": 82, "B": 80}, "made")
     assert fields(caught.value.errors) == ["ruleset"]
+
+
+def test_the_phone_fills_in_the_other_sides_points_as_the_tally_sheet_does():
+    import json
+
+    from clabber_league.rules.offline import call
+
+    step = {
+        "ruleset": R,
+        "options": {},
+        "totals": {"A": 0, "B": 0},
+        "deals_before": 15,
+        "dealer": 3,
+        "deal": {"maker": "A", "trump": "hearts", "points_with_last": {"A": 82}, "last_trick": "A"},
+    }
+    answer = json.loads(call("next_deal", json.dumps(step)))["ok"]
+    assert answer["data"]["points_with_last"] == {"A": 82, "B": 80}
+    assert answer["deal"]["score"] == {"A": 82, "B": 80}
+    assert answer["finished"] is True and answer["winner"] == "A"  # the 16th deal
+    beyond = json.loads(call("next_deal", json.dumps({**step, "deals_before": 16})))
+    assert "16 deals" in beyond["errors"][0]["message"]
