@@ -162,6 +162,7 @@ CLAIMS_LAST_TRICK_MISSING: Final = gettext_noop(
     "them elsewhere."
 )
 
+OPTIONS_MEMO_MAX: Final = 200_000
 CLAIM_FIELDS: Final = ("trick", "kind", "suit", "top", "length", "rank")
 STUK_MASK_BITS: Final = (RANKS.index("K"), RANKS.index("Q"))
 
@@ -236,6 +237,18 @@ def _layout(
         if rv.get(f"four-{RANKS[r]}", 0)
     )
     return values, fours
+
+
+@lru_cache(maxsize=64)
+def _options_memo(
+    roem: tuple[tuple[str, int], ...],
+    trump_points: tuple[tuple[str, int], ...],
+    plain_points: tuple[tuple[str, int], ...],
+    trump: int,
+) -> dict[tuple[Any, ...], Any]:
+    """A memo of :func:`_suit_options` for one pack and trump, keyed by small numbers only
+    (bounded: cleared by :func:`forget_answers`, at most 200,000 entries kept)."""
+    return {}
 
 
 @lru_cache(maxsize=100_000)
@@ -367,6 +380,7 @@ def _exact(
 ) -> bool:
     card_value, fours_of = _layout(trump_points, plain_points, roem, trump)
     full = sorted(card_value)
+    options = _options_memo(roem, trump_points, plain_points, trump)
     claimed = [sum(1 for side, _ in slots if side == s) for s in (0, 1)]
     vectors = [(a, 8 - a) for a in range(9)] if tricks is None else [tricks]
     vectors = [
@@ -440,15 +454,21 @@ def _exact(
             if key in visited:
                 return False
             visited.add(key)
-            configs = _suit_options(
-                roem,
-                suit == trump,
-                (u >> (suit * 8)) & 0xFF,
-                scoring,
-                tuple(card_value[suit * 8 : suit * 8 + 8]),
-                (want[0] - ra, want[1] - rb, cap[0] - ka, cap[1] - kb),
-                suit == 3,
-            )
+            excluded = (u >> (suit * 8)) & 0xFF
+            key = (suit, excluded, scoring, want[0] - ra, want[1] - rb, cap[0] - ka, cap[1] - kb)
+            configs = options.get(key)
+            if configs is None:
+                if len(options) > OPTIONS_MEMO_MAX:
+                    options.clear()
+                configs = options[key] = _suit_options(
+                    roem,
+                    suit == trump,
+                    excluded,
+                    scoring,
+                    tuple(card_value[suit * 8 : suit * 8 + 8]),
+                    key[3:],
+                    suit == 3,
+                )
             for ca, cb, da, db, xa, xb in configs:
                 if (xa and sum(xa) + sum(sa) > points[0]) or (xb and sum(xb) + sum(sb) > points[1]):
                     continue
@@ -491,7 +511,7 @@ def _exact(
 
 def forget_answers() -> None:
     """Drop the cached answers of the exact test (for a cold measurement)."""
-    for cached in (_exact, _reach, _suit_configs, _suit_options, _sums):
+    for cached in (_exact, _reach, _suit_configs, _suit_options, _sums, _options_memo):
         cached.cache_clear()
 
 
