@@ -539,3 +539,26 @@ def test_the_phone_fills_in_the_other_sides_points_as_the_tally_sheet_does():
     assert answer["finished"] is True and answer["winner"] == "A"  # the 16th deal
     beyond = json.loads(call("next_deal", json.dumps({**step, "deals_before": 16})))
     assert "16 deals" in beyond["errors"][0]["message"]
+
+
+@pytest.mark.parametrize(("roem_a", "roem_b"), [(400, 300), (160, 160), (180, 140), (790, 0)])
+def test_large_roem_totals_are_answered_in_bounded_time(roem_a, roem_b):
+    import time
+
+    from clabber_league.rules import klaverjas
+
+    klaverjas.forget_answers()
+    deal = {
+        "maker": "A",
+        "trump": "hearts",
+        "points": {"A": 76, "B": 76},
+        "tricks": {"A": 5, "B": 3},
+        "last_trick": "A",
+        "roem": {"A": roem_a, "B": roem_b},
+    }
+    start = time.process_time()
+    try:
+        scored(deal, K)
+    except RulesError as exc:
+        assert [e["field"] for e in exc.errors] in (["roem.A"], ["roem.B"], ["roem"])
+    assert time.process_time() - start < 5  # WALK_MAX states at most: about a second

@@ -25,6 +25,7 @@ from clabber_league.rules.simulate import (
     play_klaverjas,
     trick_roem,
 )
+from tests.rules.json_strategies import any_json
 
 SLUGS = ("klaverjas-rotterdams", "klaverjas-amsterdams")
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -285,3 +286,55 @@ def test_a_claimed_four_is_accepted_exactly_when_the_cards_allow(slug, seed, ran
         with pytest.raises(RulesError) as caught:
             score_deal(data)
         assert [e["field"] for e in caught.value.errors] == ["roem"]
+
+
+# --- any input is an answer or a refusal naming fields, never a crash ----------------------
+
+_claim = st.fixed_dictionaries(
+    {},
+    optional={
+        "trick": st.integers(-1, 9) | any_json,
+        "kind": st.sampled_from(("run-3", "run-4", "run", "stuk", "four", "four-J", "run-5"))
+        | any_json,
+        "suit": st.sampled_from(("hearts", "clubs")) | any_json,
+        "top": st.sampled_from(("A", "K", "9", "7")) | any_json,
+        "rank": st.sampled_from(("J", "A", "7")) | any_json,
+        "length": st.integers(0, 6) | any_json,
+    },
+)
+_roem_side = st.integers(-20, 400) | st.lists(_claim | any_json, max_size=5) | any_json
+_klaverjas_deal = st.fixed_dictionaries(
+    {"ruleset": st.sampled_from(SLUGS)},
+    optional={
+        "options": st.dictionaries(
+            st.sampled_from(
+                ("roem_values", "pit_bonus", "pit_for", "renege_roem", "deals_per_game", "target")
+            ),
+            st.integers(-1, 300) | st.sampled_from(("any", "maker", "all", "none")) | any_json,
+            max_size=2,
+        ),
+        "maker": st.sampled_from("AB") | any_json,
+        "trump": st.sampled_from(("hearts", "clubs", "none")) | any_json,
+        "points": st.dictionaries(st.sampled_from("ABC"), st.integers(0, 160) | any_json)
+        | any_json,
+        "points_with_last": st.dictionaries(st.sampled_from("AB"), st.integers(0, 170)),
+        "last_trick": st.sampled_from("AB") | any_json,
+        "tricks": st.dictionaries(st.sampled_from("AB"), st.integers(0, 9)) | any_json,
+        "roem": st.dictionaries(st.sampled_from("ABC"), _roem_side, max_size=3) | any_json,
+        "renege": st.lists(st.sampled_from("AB"), max_size=2) | any_json,
+        "dealer": st.integers(-1, 5) | any_json,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_klaverjas_deal)
+def test_any_klaverjas_input_is_scored_or_refused_by_field(data):
+    try:
+        answer = score_deal(data)
+    except RulesError as exc:
+        assert exc.errors and all(isinstance(e["field"], str) for e in exc.errors)
+        assert all("{" not in e["message"] or '"' in e["message"] for e in exc.errors)
+        return
+    assert answer["outcome"] in {"made", "set", "renege", "redeal"}
+    assert set(answer["score"]) == {"A", "B"}
