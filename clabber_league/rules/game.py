@@ -32,8 +32,8 @@ GAME_FINISHED: Final = gettext_noop(
     "no deal can be added after it."
 )
 GAME_DEALS_DONE: Final = gettext_noop(
-    "The game is over: it is {count} deals and all have been played (winner {winner}); "
-    "deal {deal} is beyond its last."
+    "The game is over: its last deal (deal {count}) has been played, winner {winner}; "
+    "deal {deal} is beyond it."
 )
 DEALER_UNKNOWN: Final = gettext_noop("Dealer {dealer!r} is not one of the seats {seats}.")
 TIE: Final = "tie"

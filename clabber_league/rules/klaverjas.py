@@ -98,7 +98,8 @@ ROEM_NOT_WHOLE: Final = gettext_noop(
 )
 ROEM_NOT_TENS: Final = gettext_noop("Roem comes in tens (20, 50, 100 ...); {value} is not.")
 ROEM_NOT_A_SUM: Final = gettext_noop(
-    "{value} roem is not what {tricks} trick(s) can hold in {ruleset}: one trick holds {values}."
+    "{value} roem cannot lie in the tricks side {side} can have won (at most {tricks}) in "
+    "{ruleset}: one trick holds {values}."
 )
 ROEM_IMPOSSIBLE: Final = gettext_noop(
     "This roem ({roem}) cannot lie in these tricks beside these card points ({points}): no "
@@ -155,11 +156,11 @@ CLAIM_BOTH_SIDES: Final = gettext_noop(
     "Trick {trick} is claimed by both sides; roem goes to the side that won the trick."
 )
 CLAIMS_MORE_THAN_TRICKS: Final = gettext_noop(
-    "Side {side} claims roem in {count} tricks but won {tricks}."
+    "Side {side} claims roem in more tricks ({count}) than it won ({tricks})."
 )
 CLAIMS_LAST_TRICK_MISSING: Final = gettext_noop(
-    "Side {side} took the last trick (8) and won {tricks} trick(s), but its claims put all of "
-    "them elsewhere."
+    "Side {side} took the last trick (8), but its claims put every trick it won ({tricks}) "
+    "elsewhere."
 )
 
 OPTIONS_MEMO_MAX: Final = 200_000
@@ -1002,6 +1003,7 @@ def _roem_filter(ruleset: RuleSet, side: str, value: int, tricks: int, errors: E
             f"roem.{side}",
             msg(
                 ROEM_NOT_A_SUM,
+                side=side,
                 value=value,
                 tricks=tricks,
                 ruleset=ruleset.slug,

@@ -250,7 +250,7 @@ PLAIN = {"maker": "A", "trump": "hearts", "points": {"A": 72, "B": 80}, "last_tr
     ("deal", "options", "field", "words"),
     [
         # (a) 30 is no sum of trick values.
-        ({**PLAIN, "roem": {"A": 30}}, {}, "roem.A", "30 roem is not"),
+        ({**PLAIN, "roem": {"A": 30}}, {}, "roem.A", "30 roem cannot lie"),
         # (b) five cards cannot lie in one trick.
         (
             {**PLAIN, "roem": {"A": [{"trick": 4, "kind": "run", "length": 5, "suit": "hearts"}]}},
@@ -299,7 +299,7 @@ PLAIN = {"maker": "A", "trump": "hearts", "points": {"A": 72, "B": 80}, "last_tr
             },
             {},
             "roem.A",
-            "1 trick",
+            "at most 1)",
         ),
     ],
 )
@@ -478,7 +478,7 @@ def test_15_a_game_is_16_deals_and_a_17th_is_refused(ruleset):
     with pytest.raises(RulesError) as caught:
         score_game({"ruleset": ruleset, "deals": [*deals, PLAIN]})
     assert fields(caught.value.errors) == ["deals[16]"]
-    assert "16 deals" in caught.value.errors[0]["message"]
+    assert "last deal (deal 16)" in caught.value.errors[0]["message"]
 
 
 def test_15_equal_pair_totals_tie_the_game_and_clubs_choose_the_length():
@@ -538,7 +538,7 @@ def test_the_phone_fills_in_the_other_sides_points_as_the_tally_sheet_does():
     assert answer["deal"]["score"] == {"A": 82, "B": 80}
     assert answer["finished"] is True and answer["winner"] == "A"  # the 16th deal
     beyond = json.loads(call("next_deal", json.dumps({**step, "deals_before": 16})))
-    assert "16 deals" in beyond["errors"][0]["message"]
+    assert "beyond" in beyond["errors"][0]["message"]
 
 
 @pytest.mark.parametrize(("roem_a", "roem_b"), [(400, 300), (160, 160), (180, 140), (790, 0)])
