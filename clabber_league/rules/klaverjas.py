@@ -249,6 +249,31 @@ def _layout(
 
 
 @lru_cache(maxsize=64)
+def _suit_most(
+    roem: tuple[tuple[str, int], ...],
+    trump_points: tuple[tuple[str, int], ...],
+    plain_points: tuple[tuple[str, int], ...],
+    trump: int,
+) -> tuple[int, ...]:
+    """The most roem (both sides together) the suits from each suit on can hold in runs and
+    stuk, for the search's bound."""
+    values = _layout(trump_points, plain_points, roem, trump)[0]
+    per_suit = [
+        max(
+            (
+                c[0] + c[1]
+                for c in _suit_configs(
+                    roem, s == trump, 0, (True, True), tuple(values[s * 8 : s * 8 + 8])
+                )
+            ),
+            default=0,
+        )
+        for s in range(4)
+    ]
+    return tuple(sum(per_suit[s:]) for s in range(4))
+
+
+@lru_cache(maxsize=64)
 def _options_memo(
     roem: tuple[tuple[str, int], ...],
     trump_points: tuple[tuple[str, int], ...],
@@ -549,21 +574,7 @@ def _exact(
                 return True
         return False
 
-    # The most roem the suits from ``suit`` on can still hold (runs and stuk; fours are
-    # placed before the suits).
-    per_suit = [
-        max(
-            (
-                c[0] + c[1]
-                for c in _suit_configs(
-                    roem, s == trump, 0, (True, True), tuple(card_value[s * 8 : s * 8 + 8])
-                )
-            ),
-            default=0,
-        )
-        for s in range(4)
-    ]
-    suit_most = [sum(per_suit[s:]) for s in range(4)]
+    suit_most = _suit_most(roem, trump_points, plain_points, trump)
     try:
         return slot_search(0, 0, (), ())
     except _GaveUp:
@@ -575,7 +586,7 @@ def _exact(
 
 def forget_answers() -> None:
     """Drop the cached answers of the exact test (for a cold measurement)."""
-    for cached in (_exact, _reach, _suit_configs, _suit_options, _sums, _options_memo):
+    for cached in (_exact, _reach, _suit_configs, _suit_options, _sums, _options_memo, _suit_most):
         cached.cache_clear()
 
 
