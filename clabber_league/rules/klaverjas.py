@@ -380,6 +380,7 @@ def exact_possible(
     last: int,
     totals: tuple[int | None, int | None],
     slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
+    last_extra: int = 0,
 ) -> bool:
     """Whether some split of the 32 cards into 8 tricks gives each side its card points
     (``points``, without the last trick), its tricks (``tricks`` or any), the last trick
@@ -397,6 +398,7 @@ def exact_possible(
         last,
         totals,
         slots,
+        last_extra,
     )
 
 
@@ -411,6 +413,7 @@ def _exact(
     last: int,
     totals: tuple[int | None, int | None],
     slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
+    last_extra: int,
 ) -> bool:
     card_value, fours_of = _layout(trump_points, plain_points, roem, trump)
     full = sorted(card_value)
@@ -422,7 +425,7 @@ def _exact(
         for v in vectors
         if all(
             (v[s] > 0 or (points[s] == 0 and s != last and not claimed[s] and not totals[s]))
-            and v[s] >= claimed[s]
+            and v[s] >= claimed[s] + (last_extra if s == last else 0)
             for s in (0, 1)
         )
     ]
@@ -1093,6 +1096,8 @@ def _check_roem(
         index[last],
         tuple(None if s in slots else roem[s] for s in sides),  # type: ignore[arg-type]
         slot_list,
+        # A claiming side that took the last trick without claiming in it won one more.
+        1 if last in slots and 8 not in slots[last] else 0,
     )
     if not ok:
         errors.add(
