@@ -1,0 +1,18 @@
+from django.apps import AppConfig
+
+
+class ReportsConfig(AppConfig):
+    """The night's report (issue 35): above club nights, leagues and cups, whose data it reads."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "clabber_league.reports"
+    label = "reports"
+    verbose_name = "Reports"
+
+    def ready(self) -> None:
+        # A club night's last round closed: its report is written in that transaction.
+        from clabber_league.events.hooks import night_finished
+
+        from . import services
+
+        night_finished.connect(services.reports_night_finished)

@@ -1,0 +1,191 @@
+"""Reports' writes: writing a report from the numbers, editing, approving, publishing.
+
+**Writing.** ``facts`` reads the numbers; the text is the template
+``reports/text/report.txt`` rendered in the club's language (``clubs.locale.club_locale``),
+so every sentence is one of the template's, filled with the numbers: nothing is invented.
+A club night's report is written in the transaction that closes its last round
+(``events.hooks.night_finished``); a league night's or a cup round's when the secretary
+asks for it on the reports page (``report_for_league_night``).
+
+**Publishing.** A club whose ``ReportSettings.needs_approval`` is off publishes a report as
+soon as it is written; with it on, the report waits as a draft until a club admin approves
+it (``report_approve``): no other path sets ``published``. The secretary may edit the
+title and text at any time (``report_update``) and go back to the generated text
+(``report_reset``). Writing again (``report_write`` on a night already reported) replaces
+the generated text and, while the report was not edited, the text itself.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext_lazy as _
+
+from clabber_league.clubs.locale import club_locale
+from clabber_league.clubs.models import Club
+from clabber_league.core.errors import CONFLICT, ServiceError
+from clabber_league.events.models import Event
+from clabber_league.scheduling.models import Fixture
+
+from . import facts as facts_
+from .models import Report, ReportSettings
+
+TITLE_EMPTY = _("Give the report a title.")
+TITLE_LONG = _("At most 200 characters.")
+BODY_EMPTY = _("The report needs some text.")
+BODY_LONG = _("At most 20000 characters.")
+ALREADY_PUBLISHED = _("This report is already published.")
+NO_LEAGUE_NIGHT = _("The club has no fixtures on {date}.")
+LEAGUE_NIGHT_OPEN = _("Not every fixture of {date} has its result yet.")
+
+NIGHT_TITLE = _("{name}, {date}")
+LEAGUE_TITLE = _("League night of {date}")
+ROUND_TABLE = _("round {round}, table {table}")
+
+
+class ReportError(ServiceError):
+    pass
+
+
+def needs_approval(club: Club) -> bool:
+    return ReportSettings.objects.filter(club=club, needs_approval=True).exists()
+
+
+def report_settings_save(*, club: Club, needs_approval: bool) -> ReportSettings:
+    row, _created = ReportSettings.objects.update_or_create(
+        club=club, defaults={"needs_approval": needs_approval}
+    )
+    return row
+
+
+def _render(club: Club, make_facts: Any, make_title: Any) -> tuple[str, str, str]:
+    """(title, text, language), written in the club's language."""
+    with club_locale(club):
+        found = make_facts()
+        title = str(make_title(found))
+        text = render_to_string("reports/text/report.txt", {"f": found}).strip() + "\n"
+        return title[:200], text, translation.get_language() or ""
+
+
+@transaction.atomic
+def report_write(
+    *, club: Club, key: str, kind: str, make_facts: Any, make_title: Any, **links: Any
+) -> Report:
+    """Write (or write again) the report named ``key``; published at once unless the club
+    asks for approval (or it already waits for it)."""
+    title, text, language = _render(club, make_facts, make_title)
+    report = Report.objects.select_for_update().filter(club=club, key=key).first()
+    if report is None:
+        report = Report(club=club, key=key, kind=kind, title=title, body=text, **links)
+        report.status = Report.Status.DRAFT if needs_approval(club) else Report.Status.PUBLISHED
+        if report.status == Report.Status.PUBLISHED:
+            report.published_at = timezone.now()
+    elif not report.edited:
+        report.title, report.body = title, text
+    report.generated_title, report.generated, report.language = title, text, language
+    report.save()
+    return report
+
+
+def report_for_night(*, event: Event) -> Report:
+    def title(_facts: Any) -> str:
+        return NIGHT_TITLE.format(name=event.name, date=date_format(event.date, "DATE_FORMAT"))
+
+    return report_write(
+        club=event.club,
+        key=f"night:{event.pk}",
+        kind=Report.Kind.NIGHT,
+        make_facts=lambda: facts_.night_facts(event, round_label=str(ROUND_TABLE)),
+        make_title=title,
+        event=event,
+        date=event.date,
+    )
+
+
+def reports_night_finished(*, event: Event, **_kwargs: Any) -> None:
+    """events.hooks.night_finished: the night's report is written as its last round closes."""
+    report_for_night(event=event)
+
+
+def report_for_league_night(*, club: Club, date: dt.date) -> Report:
+    """The report of the club's league night on ``date``, once every fixture of it has a
+    result (played, or decided by forfeit)."""
+    fixtures = Fixture.objects.filter(club=club, date=date)
+    shown = date_format(date, "DATE_FORMAT")
+    if not fixtures.exists():
+        raise ReportError.one("date", str(NO_LEAGUE_NIGHT.format(date=shown)))
+    if fixtures.exclude(status__in=Fixture.DONE).exists():
+        raise ReportError.one("date", str(LEAGUE_NIGHT_OPEN.format(date=shown)), kind=CONFLICT)
+
+    def title(_facts: Any) -> str:
+        return LEAGUE_TITLE.format(date=date_format(date, "DATE_FORMAT"))
+
+    return report_write(
+        club=club,
+        key=f"league:{date.isoformat()}",
+        kind=Report.Kind.LEAGUE,
+        make_facts=lambda: facts_.league_facts(club_id=club.pk, date=date, name=title(None)),
+        make_title=title,
+        date=date,
+    )
+
+
+@transaction.atomic
+def report_update(*, report: Report, title: str, body: str, user: Any) -> Report:
+    """The secretary's edit of the title and text (a published report stays published)."""
+    errors = []
+    title, body = (title or "").strip(), (body or "").strip()
+    if not title:
+        errors.append({"field": "title", "message": str(TITLE_EMPTY)})
+    elif len(title) > 200:
+        errors.append({"field": "title", "message": str(TITLE_LONG)})
+    if not body:
+        errors.append({"field": "body", "message": str(BODY_EMPTY)})
+    elif len(body) > 20000:
+        errors.append({"field": "body", "message": str(BODY_LONG)})
+    if errors:
+        raise ReportError(errors)
+    report = Report.objects.select_for_update().get(pk=report.pk)
+    report.title, report.body = title, body.replace("\r\n", "\n") + "\n"
+    report.edited_at, report.edited_by = timezone.now(), user
+    report.save(update_fields=["title", "body", "edited_at", "edited_by"])
+    return report
+
+
+@transaction.atomic
+def report_reset(*, report: Report, user: Any) -> Report:
+    """Back to the text written from the numbers."""
+    report = Report.objects.select_for_update().get(pk=report.pk)
+    report.title, report.body = report.generated_title, report.generated
+    report.edited_at, report.edited_by = timezone.now(), user
+    report.save(update_fields=["title", "body", "edited_at", "edited_by"])
+    return report
+
+
+@transaction.atomic
+def report_approve(*, report: Report, user: Any) -> Report:
+    """A club admin approves the report: it is published."""
+    report = Report.objects.select_for_update().get(pk=report.pk)
+    if report.published:
+        raise ReportError.one("", str(ALREADY_PUBLISHED), kind=CONFLICT)
+    report.status, report.published_at, report.approved_by = (
+        Report.Status.PUBLISHED,
+        timezone.now(),
+        user,
+    )
+    report.save(update_fields=["status", "published_at", "approved_by"])
+    return report
+
+
+@transaction.atomic
+def report_unpublish(*, report: Report) -> Report:
+    """Taken off the club's page (a draft again, to approve once more)."""
+    report = Report.objects.select_for_update().get(pk=report.pk)
+    report.status, report.published_at = Report.Status.DRAFT, None
+    report.save(update_fields=["status", "published_at"])
+    return report
