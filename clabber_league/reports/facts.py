@@ -18,12 +18,23 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext_lazy as _
+
 from clabber_league.clubs.models import Player
 from clabber_league.events.models import Event, Table
 from clabber_league.events.selectors import event_ranking, series_view
 from clabber_league.games.models import Deal, Game, GameSeat
 from clabber_league.scheduling.models import Fixture
 from clabber_league.standings.selectors import standings_table
+
+AND = _("{names} and {last}")
+
+
+def joined(names: Sequence[str]) -> str:
+    """ "A, B and C" in the active language."""
+    if len(names) < 2:
+        return "".join(names)
+    return str(AND.format(names=", ".join(names[:-1]), last=names[-1]))
 
 
 @dataclass
@@ -63,6 +74,9 @@ class Facts:
     name: str
     date: dt.date | None
     winner: Line | None = None
+    #: Everyone in first place, "A and B" when they share it.
+    winners: str = ""
+    shared_first: bool = False
     lines: list[Line] = field(default_factory=list)
     players: int = 0
     matches: list[Match] = field(default_factory=list)
@@ -170,11 +184,14 @@ def night_facts(event: Event, *, round_label: str, top: int = 5) -> Facts:
     games = [t.game for t in tables]
     where = {t.game_id: round_label.format(round=t.round.number, table=t.number) for t in tables}
     best, comeback = best_and_comeback(games, where)
+    first = [line.name for line in lines if line.position == 1]
     facts = Facts(
         kind="night",
         name=event.name,
         date=event.date,
         winner=lines[0] if lines else None,
+        winners=joined(first),
+        shared_first=len(first) > 1,
         lines=lines[:top],
         players=len(lines),
         best_deal=best,

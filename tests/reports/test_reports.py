@@ -1,0 +1,175 @@
+"""The night's report: written from a played night's numbers as its last round closes,
+naming the right winner, best deal and comeback; published at once, or only once the
+secretary approves when the club asks for that; editable; as plain text."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.test import Client
+
+from clabber_league.events.selectors import event_ranking
+from clabber_league.events.services import checkin, rounds
+from clabber_league.events.services import events as event_services
+from clabber_league.games import services as games
+from clabber_league.games.models import Deal, Game
+from clabber_league.reports import services
+from clabber_league.reports.models import Report
+from tests.events.conftest import play_out
+
+pytestmark = pytest.mark.django_db
+
+
+def night_of(club, members, access, *, rounds_=1, name="Tuesday night"):
+    night = event_services.event_create(
+        club=club, name=name, date=dt.date(2026, 12, 1), rules="clabber", rounds=rounds_
+    )
+    for member in members[:8]:
+        checkin.entry_check_in(event=night, player=member)
+    return night
+
+
+def play_round(drawn, first_table_deals=None):
+    """Table 1 plays the deals given (then side A to the end); the others side A only."""
+    for table in drawn.tables.select_related("game").order_by("number"):
+        game = table.game
+        for data in (first_table_deals or []) if table.number == 1 else []:
+            games.deal_record(game_id=game.pk, data=data)
+    play_out(drawn)
+
+
+def test_the_report_of_a_played_night_names_the_winner_and_the_best_deal(club, members, access):
+    night = night_of(club, members, access)
+    drawn = rounds.round_draw(event=night, access=access)
+    # Table 1 starts with side B far ahead (a comeback for side A, who then wins).
+    behind = {"maker": "B", "trump": "hearts", "points": {"A": 10, "B": 142}, "last_trick": "B"}
+    play_round(drawn, [behind, behind])
+    rounds.round_finish(round_=drawn, access=access)
+
+    report = Report.objects.get(club=club, kind="night")
+    assert report.published
+    lines = event_ranking(night, to_member=False).lines
+    winners = [line.name for line in lines if line.position == 1]
+    if len(winners) == 1:
+        assert f"{winners[0]} won Tuesday night with {lines[0].points} points" in report.body
+    else:  # a shared first place is said so, never handed to one of them
+        together = ", ".join(winners[:-1]) + " and " + winners[-1]
+        expected = f"{together} shared first place in Tuesday night with {lines[0].points}"
+        assert expected in report.body
+    assert "8 players took part" in report.body
+    # The best deal: the highest score one side made in one deal, and that side's players.
+    deals = Deal.objects.filter(game__event_table__round__event=night).order_by(
+        "game__event_table__number", "number"
+    )
+    best = max(deals, key=lambda d: max(d.score_a, d.score_b))  # the first of the highest
+    side = "A" if best.score_a >= best.score_b else "B"
+    names = " & ".join(s.player.name for s in best.game.seats.filter(side=side).order_by("seat"))
+    points = max(best.score_a, best.score_b)
+    assert f"The best deal: {names} scored {points} points in deal {best.number}" in report.body
+    assert "The biggest comeback:" in report.body
+    assert report.title.startswith("Tuesday night, ")
+
+
+def test_a_night_where_every_winner_led_throughout_has_no_comeback(club, members, access):
+    night = night_of(club, members, access)
+    drawn = rounds.round_draw(event=night, access=access)
+    play_out(drawn)
+    rounds.round_finish(round_=drawn, access=access)
+    body = Report.objects.get(club=club).body
+    assert "comeback" not in body
+    # Every number it gives is one of the night's: the winner's points are the ranking's.
+    assert str(event_ranking(night, to_member=False).lines[0].points) in body
+
+
+def test_a_club_that_asks_for_approval_publishes_nothing_until_the_secretary_approves(
+    club,
+    members,
+    access,
+    secretary,
+):
+    club.is_public = True
+    club.save(update_fields=["is_public"])
+    services.report_settings_save(club=club, needs_approval=True)
+    night = night_of(club, members, access)
+    drawn = rounds.round_draw(event=night, access=access)
+    play_out(drawn)
+    rounds.round_finish(round_=drawn, access=access)
+    report = Report.objects.get(club=club)
+    assert not report.published
+
+    visitor = Client()
+    base = f"/clubs/{club.slug}/reports/"
+    assert report.title not in visitor.get(base).content.decode()
+    assert visitor.get(f"{base}{report.pk}/").status_code == 404
+    assert visitor.get(f"{base}{report.pk}.txt").status_code == 404
+
+    boss = Client()
+    boss.force_login(secretary)
+    answer = boss.post(
+        f"{base}{report.pk}/edit/",
+        {"title": "Tuesday: a close one", "body": "Edited by hand.", "action": "publish"},
+    )
+    assert answer.status_code == 302
+    report.refresh_from_db()
+    assert report.published and report.approved_by == secretary
+    text = visitor.get(f"{base}{report.pk}.txt")
+    assert text["Content-Type"].startswith("text/plain")
+    assert text.content.decode() == "Tuesday: a close one\n\nEdited by hand.\n"
+
+
+def test_the_editor_refuses_an_empty_text_naming_the_field(club, members, access, secretary):
+    night = night_of(club, members, access)
+    drawn = rounds.round_draw(event=night, access=access)
+    play_out(drawn)
+    rounds.round_finish(round_=drawn, access=access)
+    report = Report.objects.get(club=club)
+    with pytest.raises(services.ReportError) as refused:
+        services.report_update(report=report, title="", body=" ", user=secretary)
+    assert {e["field"] for e in refused.value.errors} == {"title", "body"}
+    report.refresh_from_db()
+    assert not report.edited
+    services.report_update(report=report, title="Mine", body="My words.", user=secretary)
+    services.report_reset(report=Report.objects.get(pk=report.pk), user=secretary)
+    report.refresh_from_db()
+    assert report.body == report.generated and report.title == report.generated_title
+
+
+def test_only_club_admins_edit(club, members, access):
+    from clabber_league.clubs.models import Role
+    from tests.factories import MembershipFactory, UserFactory
+
+    night = night_of(club, members, access)
+    drawn = rounds.round_draw(event=night, access=access)
+    play_out(drawn)
+    rounds.round_finish(round_=drawn, access=access)
+    report = Report.objects.get(club=club)
+    player = MembershipFactory(club=club, role=Role.PLAYER, user=UserFactory()).user
+    client = Client()
+    client.force_login(player)
+    answer = client.post(
+        f"/clubs/{club.slug}/reports/{report.pk}/edit/", {"title": "x", "body": "y"}
+    )
+    assert answer.status_code in (403, 404)
+    report.refresh_from_db()
+    assert report.title != "x"
+
+
+def test_a_league_night_report_waits_for_every_result(club, division, teams):
+    from clabber_league.scheduling.models import Fixture
+
+    Fixture.objects.create(
+        club=club,
+        division=division,
+        round_number=1,
+        home=teams[0],
+        away=teams[1],
+        date=dt.date(2026, 12, 3),
+    )
+    with pytest.raises(services.ReportError) as refused:
+        services.report_for_league_night(club=club, date=dt.date(2026, 12, 3))
+    assert refused.value.errors[0]["field"] == "date"
+    with pytest.raises(services.ReportError):
+        services.report_for_league_night(club=club, date=dt.date(2026, 12, 4))
+    assert not Report.objects.exists()
+    assert Game.objects.count() == 0
