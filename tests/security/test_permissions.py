@@ -266,6 +266,10 @@ PAGES = {
     "webhooks:test": (MANAGE, MANAGE),
     "webhooks:rotate-secret": (MANAGE, MANAGE),
     "webhooks:resend": (MANAGE, MANAGE),
+    "reports:list": (READ, MANAGE),
+    "reports:detail": (READ, READ),
+    "reports:text": (READ, READ),
+    "reports:edit": (MANAGE, MANAGE),
 }
 ROLES = [None, Role.VIEWER, Role.PLAYER, Role.SCORER, Role.ADMIN]
 # Who belongs to a club (usernames, roles) is shown to its members only, even when public.
@@ -351,6 +355,11 @@ def world(game, teams, division, club):
 
     cup = cup_draw(cup=cup_create(club=club, name="Cup", teams=[a, b]))
     webhook, delivery = _webhook(club)
+    from clabber_league.reports.models import Report
+
+    report = Report.objects.create(
+        club=club, kind="night", key="night:1", title="Night", body="Text.", status="published"
+    )
     objects = {
         "game": game.pk,
         "deal": game.deals.first().pk,
@@ -375,6 +384,7 @@ def world(game, teams, division, club):
         "tie": cup.ties.get().pk,
         "webhook": webhook.pk,
         "webhook_delivery": delivery.pk,
+        "report": report.pk,
     }
     return {
         "club": club,
@@ -473,6 +483,7 @@ PK_OBJECT = {
     "webhook": "webhook",
     "webhook-delivery": "webhook_delivery",
     "webhooks": "webhook",
+    "reports": "report",
 }
 
 
