@@ -10,9 +10,14 @@ class ReportsConfig(AppConfig):
     verbose_name = "Reports"
 
     def ready(self) -> None:
-        # A club night's last round closed: its report is written in that transaction.
+        # A club night's last round closed, a league night's last result came in: its
+        # report is written in that transaction.
         from clabber_league.events.hooks import night_finished
+        from clabber_league.games.hooks import game_changed
+        from clabber_league.scheduling.hooks import fixture_changed
 
         from . import services
 
         night_finished.connect(services.reports_night_finished)
+        game_changed.connect(services.reports_game_changed)
+        fixture_changed.connect(services.reports_fixture_changed)

@@ -25,6 +25,7 @@ from clabber_league.events.models import Event, Table
 from clabber_league.events.selectors import event_ranking, series_view
 from clabber_league.games.models import Deal, Game, GameSeat
 from clabber_league.scheduling.models import Fixture
+from clabber_league.scheduling.selectors import fixture_outcomes
 from clabber_league.standings.selectors import standings_table
 
 AND = _("{names} and {last}")
@@ -65,7 +66,8 @@ class Comeback:
 class Match:
     home: str
     away: str
-    score: str  # games won "2 \u2013 1", or the points of a single game
+    score: str  # games won, as the schedule shows it
+    forfeit: bool = False
 
 
 @dataclass
@@ -217,31 +219,24 @@ def league_facts(*, club_id: int, date: dt.date, name: str, top: int = 5) -> Fac
     games = list(
         Game.objects.filter(fixture__in=fixtures)
         .exclude(status=Game.Status.IN_PROGRESS)
-        .prefetch_related("sides")
         .order_by("fixture_id", "id")
     )
-    by_fixture: dict[int, list[Game]] = {}
-    for game in games:
-        by_fixture.setdefault(game.fixture_id, []).append(game)
-    matches = []
     where = {}
-    for fixture in fixtures:
-        won = {fixture.home_id: 0, fixture.away_id: 0}
-        for game in by_fixture.get(fixture.pk, []):
-            teams = {s.side: s.team_id for s in game.sides.all()}
-            if game.winner in teams and teams[game.winner] in won:
-                won[teams[game.winner]] += 1
-            where[game.pk] = f"{fixture.home.name} \u2013 {fixture.away.name}"
-        matches.append(
-            Match(
-                fixture.home.name,
-                fixture.away.name,
-                f"{won[fixture.home_id]} \u2013 {won[fixture.away_id]}",
-            )
-        )
+    for game in games:
+        fixture = next(f for f in fixtures if f.pk == game.fixture_id)
+        where[game.pk] = f"{fixture.home.name} \u2013 {fixture.away.name}"
+    divisions = {f.division_id: f.division for f in fixtures}
+    results = {}
+    for division_id, division in divisions.items():
+        mine = [f for f in fixtures if f.division_id == division_id]
+        results.update(fixture_outcomes(division=division, fixtures=mine))
+    matches = [
+        Match(f.home.name, f.away.name, results[f.pk].score, results[f.pk].forfeit)
+        for f in fixtures
+    ]
     best, comeback = best_and_comeback(games, where)
     standings = []
-    for division in {f.division_id: f.division for f in fixtures}.values():
+    for division in divisions.values():
         table = standings_table(division=division)
         standings.append(
             (

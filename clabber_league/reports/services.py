@@ -4,8 +4,10 @@
 ``reports/text/report.txt`` rendered in the club's language (``clubs.locale.club_locale``),
 so every sentence is one of the template's, filled with the numbers: nothing is invented.
 A club night's report is written in the transaction that closes its last round
-(``events.hooks.night_finished``); a league night's or a cup round's when the secretary
-asks for it on the reports page (``report_for_league_night``).
+(``events.hooks.night_finished``); a league night's in the transaction that records the
+last result of that date (``games.hooks.game_changed`` with its fixture,
+``scheduling.hooks.fixture_changed``), or when the secretary asks for it on the reports
+page (``report_for_league_night``).
 
 **Publishing.** A club whose ``ReportSettings.needs_approval`` is off publishes a report as
 soon as it is written; with it on, the report waits as a draft until a club admin approves
@@ -110,6 +112,27 @@ def report_for_night(*, event: Event) -> Report:
 def reports_night_finished(*, event: Event, **_kwargs: Any) -> None:
     """events.hooks.night_finished: the night's report is written as its last round closes."""
     report_for_night(event=event)
+
+
+def _league_night_done(fixture: Fixture | None) -> None:
+    """Write the league night's report once the last result of its date comes in."""
+    if fixture is None or fixture.date is None or fixture.status not in Fixture.DONE:
+        return
+    same_night = Fixture.objects.filter(club_id=fixture.club_id, date=fixture.date)
+    if same_night.exclude(status__in=Fixture.DONE).exists():
+        return
+    report_for_league_night(club=fixture.club, date=fixture.date)
+
+
+def reports_game_changed(*, fixture: Fixture | None = None, **_kwargs: Any) -> None:
+    """games.hooks.game_changed: ``fixture`` is passed only when this write changed its
+    result, so a deal in a game still in progress costs nothing here."""
+    _league_night_done(fixture)
+
+
+def reports_fixture_changed(*, fixture: Fixture, **_kwargs: Any) -> None:
+    """scheduling.hooks.fixture_changed: a forfeit or walkover may be the night's last."""
+    _league_night_done(fixture)
 
 
 def report_for_league_night(*, club: Club, date: dt.date) -> Report:

@@ -16,7 +16,7 @@ from clabber_league.games import services as games
 from clabber_league.games.models import Deal, Game
 from clabber_league.reports import services
 from clabber_league.reports.models import Report
-from tests.events.conftest import play_out
+from tests.events.conftest import deal, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -173,3 +173,48 @@ def test_a_league_night_report_waits_for_every_result(club, division, teams):
         services.report_for_league_night(club=club, date=dt.date(2026, 12, 4))
     assert not Report.objects.exists()
     assert Game.objects.count() == 0
+
+
+def test_a_league_night_is_reported_when_its_last_result_comes_in(club, division, teams, scorer):
+    from clabber_league.games.models import Game
+    from clabber_league.scheduling.models import Fixture
+    from clabber_league.scheduling.services import fixture_changes
+    from tests.factories import TeamFactory
+
+    mules, dads = teams
+    owls, bats = (
+        TeamFactory(division=division, name="Owls"),
+        TeamFactory(division=division, name="Bats"),
+    )
+    night = dt.date(2026, 12, 3)
+    first = Fixture.objects.create(
+        club=club, division=division, round_number=1, home=mules, away=dads, date=night
+    )
+    second = Fixture.objects.create(
+        club=club, division=division, round_number=1, home=owls, away=bats, date=night
+    )
+    fixture_changes.fixture_forfeit(fixture=second, winner=bats)
+    assert not Report.objects.exists()  # one result still to come
+
+    seats = [
+        mules.members.order_by("position")[0].player,
+        dads.members.order_by("position")[0].player,
+        mules.members.order_by("position")[1].player,
+        dads.members.order_by("position")[1].player,
+    ]
+    game = games.game_start(
+        club=club,
+        division=division,
+        sides={"A": mules, "B": dads},
+        seats=seats,
+        fixture=first,
+        user=scorer,
+    )
+    while game.status == Game.Status.IN_PROGRESS:
+        games.deal_record(game_id=game.pk, data=deal())
+        game = Game.objects.get(pk=game.pk)
+    report = Report.objects.get(kind="league")
+    assert report.published and report.date == night
+    assert "Mules \u2013 Dads: 1\u20130" in report.body
+    assert "Owls \u2013 Bats: 0\u20131 (walkover)" in report.body
+    assert f"{division.name} after this night:\n1. Mules" in report.body
