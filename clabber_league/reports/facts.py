@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import Player
+from clabber_league.cups.models import Cup, Tie, TieGame
 from clabber_league.events.models import Event, Table
 from clabber_league.events.selectors import event_ranking, series_view
 from clabber_league.games.models import Deal, Game, GameSeat
@@ -68,6 +69,7 @@ class Match:
     away: str
     score: str  # games won, as the schedule shows it
     forfeit: bool = False
+    winner: str = ""  # a cup tie's: who goes through
 
 
 @dataclass
@@ -252,4 +254,45 @@ def league_facts(*, club_id: int, date: dt.date, name: str, top: int = 5) -> Fac
         best_deal=best,
         comeback=comeback,
         standings=standings,
+    )
+
+
+def cup_facts(*, cup: Cup, bracket: str, round_: int, name: str) -> Facts:
+    """A cup round: each tie's games won and who goes through (a walkover said so; byes and
+    ties not needed left out), the round's best deal and comeback."""
+    ties = list(
+        Tie.objects.filter(cup=cup, bracket=bracket, round=round_)
+        .exclude(status__in=[Tie.Status.BYE, Tie.Status.VOID])
+        .select_related("home", "away", "winner")
+        .order_by("order", "id")
+    )
+    links = list(
+        TieGame.objects.filter(tie__in=ties).select_related("game").order_by("tie_id", "number")
+    )
+    roles = {"home": 0, "away": 1}
+    won: dict[int, list[int]] = {t.pk: [0, 0] for t in ties}
+    where = {}
+    names = {t.pk: (t.home.name if t.home else "?", t.away.name if t.away else "?") for t in ties}
+    for link in links:
+        game = link.game
+        where[game.pk] = " \u2013 ".join(names[link.tie_id])
+        order = (link.sides or "home,away").split(",")
+        side_role = dict(zip("ABC", order, strict=False))
+        role = side_role.get(game.winner or "")
+        if role in roles and game.status != Game.Status.IN_PROGRESS:
+            won[link.tie_id][roles[role]] += 1
+    matches = [
+        Match(
+            names[t.pk][0],
+            names[t.pk][1],
+            f"{won[t.pk][0]}\u2013{won[t.pk][1]}",
+            forfeit=t.status == Tie.Status.WALKOVER,
+            winner=t.winner.name if t.winner else "",
+        )
+        for t in ties
+    ]
+    games = [link.game for link in links if link.game.status != Game.Status.IN_PROGRESS]
+    best, comeback = best_and_comeback(games, where)
+    return Facts(
+        kind="cup", name=name, date=None, matches=matches, best_deal=best, comeback=comeback
     )

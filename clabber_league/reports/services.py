@@ -31,7 +31,9 @@ from django.utils.translation import gettext_lazy as _
 from clabber_league.clubs.locale import club_locale
 from clabber_league.clubs.models import Club
 from clabber_league.core.errors import CONFLICT, ServiceError
+from clabber_league.cups.models import Cup, Tie, TieGame
 from clabber_league.events.models import Event
+from clabber_league.games.models import Game
 from clabber_league.scheduling.models import Fixture
 
 from . import facts as facts_
@@ -47,6 +49,8 @@ LEAGUE_NIGHT_OPEN = _("Not every fixture of {date} has its result yet.")
 
 NIGHT_TITLE = _("{name}, {date}")
 LEAGUE_TITLE = _("League night of {date}")
+CUP_TITLE = _("{cup}, round {round}")
+CUP_BRACKET_TITLE = _("{cup}, round {round} ({bracket} bracket)")
 ROUND_TABLE = _("round {round}, table {table}")
 
 
@@ -124,10 +128,51 @@ def _league_night_done(fixture: Fixture | None) -> None:
     report_for_league_night(club=fixture.club, date=fixture.date)
 
 
-def reports_game_changed(*, fixture: Fixture | None = None, **_kwargs: Any) -> None:
+def reports_game_changed(
+    *,
+    game: Game,
+    status_before: str | None = None,
+    fixture: Fixture | None = None,
+    **_kwargs: Any,
+) -> None:
     """games.hooks.game_changed: ``fixture`` is passed only when this write changed its
-    result, so a deal in a game still in progress costs nothing here."""
+    result, so a deal in a game still in progress costs nothing here. A cup tie's game
+    whose status changed may have decided its tie (the cups' handler, connected before this
+    one, has moved the bracket on): the round's report once its last tie is decided."""
     _league_night_done(fixture)
+    if game.division_id is None and status_before != game.status:
+        link = TieGame.objects.filter(game_id=game.pk).values_list("tie_id", flat=True).first()
+        if link is not None:
+            _cup_round_done(Tie.objects.select_related("cup").get(pk=link))
+
+
+def _cup_round_done(tie: Tie) -> None:
+    if tie.status not in Tie.DONE:
+        return
+    same_round = Tie.objects.filter(cup=tie.cup, bracket=tie.bracket, round=tie.round)
+    if same_round.exclude(status__in=Tie.DONE).exists():
+        return
+    if not same_round.filter(status=Tie.Status.DECIDED).exists():
+        return  # only byes and walkovers: nothing was played
+    report_for_cup_round(cup=tie.cup, bracket=tie.bracket, round_=tie.round)
+
+
+def report_for_cup_round(*, cup: Cup, bracket: str, round_: int) -> Report:
+    def title(_facts: Any) -> str:
+        if bracket == "main":
+            return CUP_TITLE.format(cup=cup.name, round=round_)
+        return CUP_BRACKET_TITLE.format(cup=cup.name, round=round_, bracket=bracket)
+
+    return report_write(
+        club=cup.club,
+        key=f"cup:{cup.pk}:{bracket}:{round_}",
+        kind=Report.Kind.CUP,
+        make_facts=lambda: facts_.cup_facts(
+            cup=cup, bracket=bracket, round_=round_, name=title(None)
+        ),
+        make_title=title,
+        date=timezone.localdate(),
+    )
 
 
 def reports_fixture_changed(*, fixture: Fixture, **_kwargs: Any) -> None:

@@ -218,3 +218,23 @@ def test_a_league_night_is_reported_when_its_last_result_comes_in(club, division
     assert "Mules \u2013 Dads: 1\u20130" in report.body
     assert "Owls \u2013 Bats: 0\u20131 (walkover)" in report.body
     assert f"{division.name} after this night:\n1. Mules" in report.body
+
+
+def test_a_cup_round_is_reported_once_its_last_tie_is_decided(club, teams, secretary, access):
+    from clabber_league.cups.services import progress
+    from clabber_league.cups.services.setup import cup_create, cup_draw
+    from clabber_league.games.models import Game
+
+    cup = cup_draw(cup=cup_create(club=club, name="Winter Cup", teams=list(teams)))
+    tie = cup.ties.get()
+    game = progress.tie_game_start(tie=tie)
+    while game.status == Game.Status.IN_PROGRESS:
+        games.deal_record(game_id=game.pk, data=deal())  # side A (the home side) wins
+        game = Game.objects.get(pk=game.pk)
+    assert not Report.objects.exists()  # finished, not yet confirmed: the tie is open
+    games.game_confirm(game=game, user=secretary, access=access)
+    report = Report.objects.get(kind="cup")
+    home, away = tie.home.name, tie.away.name
+    assert report.title == "Winter Cup, round 1"
+    assert f"{home} \u2013 {away}: 1\u20130; {home} go through" in report.body
+    assert "The best deal:" in report.body
