@@ -14,6 +14,7 @@ class NotifyConfig(AppConfig):
         # each handler only records notifications, sent by a task once the write commits.
         from clabber_league.events.hooks import draw_published, night_finished
         from clabber_league.games.hooks import game_changed
+        from clabber_league.reports.hooks import report_published
         from clabber_league.scheduling.hooks import fixture_moved
 
         from . import services
@@ -22,3 +23,4 @@ class NotifyConfig(AppConfig):
         night_finished.connect(services.notify_night_finished)
         game_changed.connect(services.notify_game_changed)
         fixture_moved.connect(services.notify_fixture_moved)
+        report_published.connect(services.notify_report_published)

@@ -495,6 +495,30 @@ def notify_night_finished(*, event: Event, **_kwargs: Any) -> None:
     )
 
 
+def notify_report_published(*, report: Any, player_ids: Iterable[int], **_kwargs: Any) -> None:
+    """reports.hooks.report_published: a league night's or a cup round's report is out;
+    its players learn the results (a club night's already did, at its end)."""
+    if report.kind == "night":
+        return
+    users = _users_of_players(player_ids)
+    if not users:
+        return
+    lines = [line for line in report.body.splitlines() if line.strip()]
+    summary = "\n".join(lines[:4])[:400]
+
+    def render(_context: Any) -> tuple[str, str]:
+        return RESULTS_TITLE.format(event=report.title), summary
+
+    notifications_record(
+        club=report.club,
+        kind=Kind.RESULTS,
+        key=f"report:{report.pk}",
+        recipients=dict.fromkeys(set(users.values())),
+        render=render,
+        url=reverse("reports:detail", kwargs={"club_slug": report.club.slug, "pk": report.pk}),
+    )
+
+
 def notification_test(*, user: Any) -> list[int]:
     """A test push to the member's own devices (the settings page's button)."""
 

@@ -37,6 +37,8 @@ from clabber_league.games.models import Game
 from clabber_league.scheduling.models import Fixture
 
 from . import facts as facts_
+from . import selectors
+from .hooks import report_published
 from .models import Report, ReportSettings
 
 TITLE_EMPTY = _("Give the report a title.")
@@ -94,8 +96,15 @@ def report_write(
     elif not report.edited:
         report.title, report.body = title, text
     report.generated_title, report.generated, report.language = title, text, language
+    announce = report.pk is None and report.status == Report.Status.PUBLISHED
     report.save()
+    if announce:
+        _announce(report)
     return report
+
+
+def _announce(report: Report) -> None:
+    report_published.send(report=report, player_ids=selectors.report_players(report))
 
 
 def report_for_night(*, event: Event) -> Report:
@@ -247,6 +256,7 @@ def report_approve(*, report: Report, user: Any) -> Report:
         user,
     )
     report.save(update_fields=["status", "published_at", "approved_by"])
+    _announce(report)
     return report
 
 

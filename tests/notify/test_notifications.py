@@ -252,3 +252,57 @@ def test_a_subscription_must_be_a_push_endpoint_with_its_keys(players, settings)
         )
     assert {e["field"] for e in refused.value.errors} == {"endpoint", "keys.p256dh", "keys.auth"}
     assert not PushSubscription.objects.exists()
+
+
+def test_a_league_nights_report_tells_its_players_the_results(
+    club, division, teams, push_service, django_capture_on_commit_callbacks
+):
+    from clabber_league.leagues.models import TeamMember
+    from clabber_league.reports import services as reports
+    from clabber_league.scheduling.models import Fixture
+    from tests.factories import PlayerFactory, UserFactory
+
+    mules, dads = teams
+    user = UserFactory(username="mule")
+    TeamMember.objects.create(
+        team=mules, player=PlayerFactory(club=club, name="Mule", user=user), position=99
+    )
+    device = push_service.device("mule")
+    subscribe(user, device)
+    fixture = Fixture.objects.create(
+        club=club,
+        division=division,
+        round_number=1,
+        home=mules,
+        away=dads,
+        date=dt.date(2026, 12, 3),
+    )
+    reports.report_settings_save(club=club, needs_approval=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        fixture_changes.fixture_forfeit(fixture=fixture, winner=mules)
+    assert device.received == []  # the report waits for the secretary's approval
+    from clabber_league.reports.models import Report
+
+    report = Report.objects.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        reports.report_approve(report=report, user=None)
+    [payload] = device.received
+    assert payload["title"] == f"{report.title}: the results"
+    assert "Mules \u2013 Dads" in payload["body"] and "walkover" in payload["body"]
+    assert payload["url"] == f"/clubs/{club.slug}/reports/{report.pk}/"
+
+
+def test_the_settings_pages_test_button_reaches_the_members_devices(
+    players, push_service, django_capture_on_commit_callbacks
+):
+    from django.test import Client
+
+    user = players[0].user
+    device = push_service.device("mine")
+    subscribe(user, device)
+    client = Client()
+    client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post("/me/notifications/test/")
+    assert answer.status_code == 302
+    assert [p["body"] for p in device.received] == ["Notifications reach this device."]
