@@ -44,6 +44,8 @@ from clabber_league.games.models import Game
 from clabber_league.games.services import confirmation_state
 from clabber_league.leagues.models import TeamMember
 from clabber_league.members.models import MemberProfile
+from clabber_league.reports.models import Report
+from clabber_league.reports.selectors import report_players
 from clabber_league.scheduling.models import Fixture
 from clabber_league.webhooks import guard
 
@@ -240,6 +242,71 @@ def push_subscription_delete(*, user: Any, pk: Any = None, endpoint: str = "") -
     return deleted
 
 
+# --- the hooks: nothing but a task queued once the write commits --------------------------
+
+
+#: What each hook's task loads and records: cause -> (model, recorder).
+def _causes() -> dict[str, tuple[Any, Callable[[Any], None]]]:
+    return {
+        "draw": (Round, record_draw),
+        "acceptance": (Game, record_acceptance),
+        "fixture": (Fixture, record_fixture_moved),
+        "night": (Event, record_night_finished),
+        "report": (Report, record_report_published),
+    }
+
+
+def _later(cause: str, pk: int) -> None:
+    """Queue ``notify.record`` once the sender's transaction commits: the write that caused
+    it pays no query for its notifications (a deal's budget, ``tests/games/test_statements``),
+    and one that rolls back tells nobody."""
+
+    def queue() -> None:
+        from .tasks import record
+
+        try:
+            record.apply_async(args=[cause, pk], retry=False, ignore_result=True)
+        except Exception:  # the broker is down: these notifications are not sent
+            logger.exception("could not queue the notifications of %s %s", cause, pk)
+
+    transaction.on_commit(queue)
+
+
+def notifications_of(*, cause: str, pk: int) -> None:
+    """The task's work: load what the hook named (gone: nothing) and record its
+    notifications."""
+    model, recorder = _causes()[cause]
+    found = model.objects.filter(pk=pk).first()
+    if found is not None:
+        recorder(found)
+
+
+def notify_draw_published(*, round_: Round, **_kwargs: Any) -> None:
+    """events.hooks.draw_published."""
+    _later("draw", round_.pk)
+
+
+def notify_game_changed(*, game: Game, status_before: str | None = None, **_kwargs: Any) -> None:
+    """games.hooks.game_changed: only a game that has just finished (acceptance awaited)."""
+    if game.status == Game.Status.FINISHED and status_before != Game.Status.FINISHED:
+        _later("acceptance", game.pk)
+
+
+def notify_fixture_moved(*, fixture: Fixture, **_kwargs: Any) -> None:
+    """scheduling.hooks.fixture_moved."""
+    _later("fixture", fixture.pk)
+
+
+def notify_night_finished(*, event: Event, **_kwargs: Any) -> None:
+    """events.hooks.night_finished."""
+    _later("night", event.pk)
+
+
+def notify_report_published(*, report: Report, **_kwargs: Any) -> None:
+    """reports.hooks.report_published."""
+    _later("report", report.pk)
+
+
 # --- recording -----------------------------------------------------------------------------
 
 
@@ -341,8 +408,8 @@ def _event_url(event: Event) -> str:
     return reverse("events:detail", kwargs={"club_slug": event.club.slug, "pk": event.pk})
 
 
-def notify_draw_published(*, round_: Round, **_kwargs: Any) -> None:
-    """events.hooks.draw_published: each seated player learns their table and seat; each
+def record_draw(round_: Round) -> None:
+    """A round drawn: each seated player learns their table and seat; each
     player sitting out, that they do; the club's other members, that the draw is out."""
     event = round_.event
     club = event.club
@@ -389,10 +456,10 @@ def notify_draw_published(*, round_: Round, **_kwargs: Any) -> None:
     )
 
 
-def notify_game_changed(*, game: Game, status_before: str | None = None, **_kwargs: Any) -> None:
-    """games.hooks.game_changed: a game that has just finished waits for the acceptance
-    of each side that did not enter it; its players with a login are told."""
-    if game.status != Game.Status.FINISHED or status_before == Game.Status.FINISHED:
+def record_acceptance(game: Game) -> None:
+    """A game that has just finished waits for the acceptance of each side that did not
+    enter it; its players with a login are told."""
+    if game.status != Game.Status.FINISHED:
         return
     state = confirmation_state(game=game)
     waiting = set(state.waiting)
@@ -422,8 +489,8 @@ def _users_of_seats(game: Game) -> str:
     return " \u2013 ".join(" & ".join(names) for _side, names in sorted(sides.items()))
 
 
-def notify_fixture_moved(*, fixture: Fixture, **_kwargs: Any) -> None:
-    """scheduling.hooks.fixture_moved: the players of both teams learn the new date."""
+def record_fixture_moved(fixture: Fixture) -> None:
+    """A fixture moved or postponed: the players of both teams learn the new date."""
     player_ids = TeamMember.objects.filter(team_id__in=(fixture.home_id, fixture.away_id))
     users = _users_of_players(player_ids.values_list("player_id", flat=True))
     if not users:
@@ -459,8 +526,8 @@ def notify_fixture_moved(*, fixture: Fixture, **_kwargs: Any) -> None:
     )
 
 
-def notify_night_finished(*, event: Event, **_kwargs: Any) -> None:
-    """events.hooks.night_finished: every player of the night learns the winner and
+def record_night_finished(event: Event) -> None:
+    """A club night over: every player of the night learns the winner and
     their own place."""
     ranking = event_ranking(event, to_member=True)
     if not ranking.lines or ranking.pairs:
@@ -495,12 +562,12 @@ def notify_night_finished(*, event: Event, **_kwargs: Any) -> None:
     )
 
 
-def notify_report_published(*, report: Any, player_ids: Iterable[int], **_kwargs: Any) -> None:
-    """reports.hooks.report_published: a league night's or a cup round's report is out;
-    its players learn the results (a club night's already did, at its end)."""
-    if report.kind == "night":
+def record_report_published(report: Report) -> None:
+    """A league night's or a cup round's report is out: its players learn the results (a
+    club night's already did, at its end)."""
+    if report.kind == Report.Kind.NIGHT or not report.published:
         return
-    users = _users_of_players(player_ids)
+    users = _users_of_players(report_players(report))
     if not users:
         return
     lines = [line for line in report.body.splitlines() if line.strip()]

@@ -1,14 +1,20 @@
 """Celery tasks of notifications: thin, ids in, a service does the work.
 
-``send`` is queued by ``services.notifications_record`` once the write that caused it
-commits (with an ``eta`` for one held by quiet hours); ``send_due`` (celery beat, each
-minute: ``manage.py setup_periodic_tasks``) sends what a lost task or the end of quiet
-hours left waiting. Claiming is one conditional UPDATE, so a notification queued twice is
-sent once."""
+``record`` is queued by a hook's handler once the write that caused it commits: it reads
+what happened and records one notification per member. ``send`` is queued by
+``services.notifications_record`` once those rows are written (with an ``eta`` for one
+held by quiet hours); ``send_due`` (celery beat, each minute: ``manage.py
+setup_periodic_tasks``) sends what a lost task or the end of quiet hours left waiting.
+Claiming is one conditional UPDATE, so a notification queued twice is sent once."""
 
 from celery import shared_task
 
 from . import services
+
+
+@shared_task(name="notify.record", acks_late=True, ignore_result=True)
+def record(cause: str, pk: int) -> None:
+    services.notifications_of(cause=cause, pk=pk)
 
 
 @shared_task(name="notify.send", acks_late=True, ignore_result=True)

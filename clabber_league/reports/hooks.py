@@ -1,11 +1,10 @@
 """The reports app's hook: "a report is on the club's page now".
 
 ``report_published`` is sent by ``services`` inside the transaction that publishes a
-report (written with no approval asked, or approved), with the report saved and the
-players it is about (their ids: a league night's teams, a cup round's entrants, a club
-night's players)::
+report (written with no approval asked, or approved), with the report saved (its players:
+``selectors.report_players``)::
 
-    report_published.send(report=report, player_ids=[...])
+    report_published.send(report=report)
 
 Registered by the notifications (``notify.services.notify_report_published``: "the night's
 results" for league nights and cup rounds; a club night's players are told by

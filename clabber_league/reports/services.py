@@ -4,10 +4,10 @@
 ``reports/text/report.txt`` rendered in the club's language (``clubs.locale.club_locale``),
 so every sentence is one of the template's, filled with the numbers: nothing is invented.
 A club night's report is written in the transaction that closes its last round
-(``events.hooks.night_finished``); a league night's in the transaction that records the
-last result of that date (``games.hooks.game_changed`` with its fixture,
-``scheduling.hooks.fixture_changed``), or when the secretary asks for it on the reports
-page (``report_for_league_night``).
+(``events.hooks.night_finished``); a league night's and a cup round's by a task queued
+when the write that recorded the last result commits (``games.hooks.game_changed``,
+``scheduling.hooks.fixture_changed``: ``tasks``), and a league night's when the secretary
+asks for it on the reports page (``report_for_league_night``).
 
 **Publishing.** A club whose ``ReportSettings.needs_approval`` is off publishes a report as
 soon as it is written; with it on, the report waits as a draft until a club admin approves
@@ -20,6 +20,7 @@ the generated text and, while the report was not edited, the text itself.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from typing import Any
 
 from django.db import transaction
@@ -37,9 +38,10 @@ from clabber_league.games.models import Game
 from clabber_league.scheduling.models import Fixture
 
 from . import facts as facts_
-from . import selectors
 from .hooks import report_published
 from .models import Report, ReportSettings
+
+logger = logging.getLogger(__name__)
 
 TITLE_EMPTY = _("Give the report a title.")
 TITLE_LONG = _("At most 200 characters.")
@@ -104,7 +106,7 @@ def report_write(
 
 
 def _announce(report: Report) -> None:
-    report_published.send(report=report, player_ids=selectors.report_players(report))
+    report_published.send(report=report)
 
 
 def report_for_night(*, event: Event) -> Report:
@@ -127,14 +129,39 @@ def reports_night_finished(*, event: Event, **_kwargs: Any) -> None:
     report_for_night(event=event)
 
 
-def _league_night_done(fixture: Fixture | None) -> None:
-    """Write the league night's report once the last result of its date comes in."""
-    if fixture is None or fixture.date is None or fixture.status not in Fixture.DONE:
-        return
-    same_night = Fixture.objects.filter(club_id=fixture.club_id, date=fixture.date)
-    if same_night.exclude(status__in=Fixture.DONE).exists():
-        return
-    report_for_league_night(club=fixture.club, date=fixture.date)
+def _later(task_name: str, *args: Any) -> None:
+    """Queue a check once the write commits: the deal that decided it pays no query here."""
+
+    def queue() -> None:
+        from . import tasks
+
+        try:
+            getattr(tasks, task_name).apply_async(args=list(args), retry=False, ignore_result=True)
+        except Exception:  # the broker is down: the secretary can still ask for it
+            logger.exception("could not queue the report check %s%s", task_name, args)
+
+    transaction.on_commit(queue)
+
+
+def league_night_check(*, club_id: int, date: dt.date) -> Report | None:
+    """Write the league night's report once every fixture of its date has its result."""
+    same_night = Fixture.objects.filter(club_id=club_id, date=date)
+    if not same_night.exists() or same_night.exclude(status__in=Fixture.DONE).exists():
+        return None
+    return report_for_league_night(club=Club.objects.get(pk=club_id), date=date)
+
+
+def cup_game_check(*, game_id: int) -> Report | None:
+    """A cup tie's game changed status: its round's report once its last tie is decided."""
+    tie_id = TieGame.objects.filter(game_id=game_id).values_list("tie_id", flat=True).first()
+    if tie_id is None:
+        return None
+    return _cup_round_done(Tie.objects.select_related("cup").get(pk=tie_id))
+
+
+def _fixture_done(fixture: Fixture | None) -> None:
+    if fixture is not None and fixture.date is not None and fixture.status in Fixture.DONE:
+        _later("league_night", fixture.club_id, fixture.date.isoformat())
 
 
 def reports_game_changed(
@@ -145,25 +172,28 @@ def reports_game_changed(
     **_kwargs: Any,
 ) -> None:
     """games.hooks.game_changed: ``fixture`` is passed only when this write changed its
-    result, so a deal in a game still in progress costs nothing here. A cup tie's game
-    whose status changed may have decided its tie (the cups' handler, connected before this
-    one, has moved the bracket on): the round's report once its last tie is decided."""
-    _league_night_done(fixture)
+    result (a league night may be complete); a division-less game whose status changed may
+    be a cup tie's that decided its tie (checked by a task once this commits, after the
+    cups' handler has moved the bracket on)."""
+    _fixture_done(fixture)
     if game.division_id is None and status_before != game.status:
-        link = TieGame.objects.filter(game_id=game.pk).values_list("tie_id", flat=True).first()
-        if link is not None:
-            _cup_round_done(Tie.objects.select_related("cup").get(pk=link))
+        _later("cup_game", game.pk)
 
 
-def _cup_round_done(tie: Tie) -> None:
+def reports_fixture_changed(*, fixture: Fixture, **_kwargs: Any) -> None:
+    """scheduling.hooks.fixture_changed: a forfeit or walkover may be the night's last."""
+    _fixture_done(fixture)
+
+
+def _cup_round_done(tie: Tie) -> Report | None:
     if tie.status not in Tie.DONE:
-        return
+        return None
     same_round = Tie.objects.filter(cup=tie.cup, bracket=tie.bracket, round=tie.round)
     if same_round.exclude(status__in=Tie.DONE).exists():
-        return
+        return None
     if not same_round.filter(status=Tie.Status.DECIDED).exists():
-        return  # only byes and walkovers: nothing was played
-    report_for_cup_round(cup=tie.cup, bracket=tie.bracket, round_=tie.round)
+        return None  # only byes and walkovers: nothing was played
+    return report_for_cup_round(cup=tie.cup, bracket=tie.bracket, round_=tie.round)
 
 
 def report_for_cup_round(*, cup: Cup, bracket: str, round_: int) -> Report:
@@ -182,11 +212,6 @@ def report_for_cup_round(*, cup: Cup, bracket: str, round_: int) -> Report:
         make_title=title,
         date=timezone.localdate(),
     )
-
-
-def reports_fixture_changed(*, fixture: Fixture, **_kwargs: Any) -> None:
-    """scheduling.hooks.fixture_changed: a forfeit or walkover may be the night's last."""
-    _league_night_done(fixture)
 
 
 def report_for_league_night(*, club: Club, date: dt.date) -> Report:

@@ -175,7 +175,9 @@ def test_a_league_night_report_waits_for_every_result(club, division, teams):
     assert Game.objects.count() == 0
 
 
-def test_a_league_night_is_reported_when_its_last_result_comes_in(club, division, teams, scorer):
+def test_a_league_night_is_reported_when_its_last_result_comes_in(
+    club, division, teams, scorer, django_capture_on_commit_callbacks
+):
     from clabber_league.games.models import Game
     from clabber_league.scheduling.models import Fixture
     from clabber_league.scheduling.services import fixture_changes
@@ -193,7 +195,8 @@ def test_a_league_night_is_reported_when_its_last_result_comes_in(club, division
     second = Fixture.objects.create(
         club=club, division=division, round_number=1, home=owls, away=bats, date=night
     )
-    fixture_changes.fixture_forfeit(fixture=second, winner=bats)
+    with django_capture_on_commit_callbacks(execute=True):
+        fixture_changes.fixture_forfeit(fixture=second, winner=bats)
     assert not Report.objects.exists()  # one result still to come
 
     seats = [
@@ -210,9 +213,10 @@ def test_a_league_night_is_reported_when_its_last_result_comes_in(club, division
         fixture=first,
         user=scorer,
     )
-    while game.status == Game.Status.IN_PROGRESS:
-        games.deal_record(game_id=game.pk, data=deal())
-        game = Game.objects.get(pk=game.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        while game.status == Game.Status.IN_PROGRESS:
+            games.deal_record(game_id=game.pk, data=deal())
+            game = Game.objects.get(pk=game.pk)
     report = Report.objects.get(kind="league")
     assert report.published and report.date == night
     assert "Mules \u2013 Dads: 1\u20130" in report.body
@@ -220,7 +224,9 @@ def test_a_league_night_is_reported_when_its_last_result_comes_in(club, division
     assert f"{division.name} after this night:\n1. Mules" in report.body
 
 
-def test_a_cup_round_is_reported_once_its_last_tie_is_decided(club, teams, secretary, access):
+def test_a_cup_round_is_reported_once_its_last_tie_is_decided(
+    club, teams, secretary, access, django_capture_on_commit_callbacks
+):
     from clabber_league.cups.services import progress
     from clabber_league.cups.services.setup import cup_create, cup_draw
     from clabber_league.games.models import Game
@@ -228,11 +234,13 @@ def test_a_cup_round_is_reported_once_its_last_tie_is_decided(club, teams, secre
     cup = cup_draw(cup=cup_create(club=club, name="Winter Cup", teams=list(teams)))
     tie = cup.ties.get()
     game = progress.tie_game_start(tie=tie)
-    while game.status == Game.Status.IN_PROGRESS:
-        games.deal_record(game_id=game.pk, data=deal())  # side A (the home side) wins
-        game = Game.objects.get(pk=game.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        while game.status == Game.Status.IN_PROGRESS:
+            games.deal_record(game_id=game.pk, data=deal())  # side A (the home side) wins
+            game = Game.objects.get(pk=game.pk)
     assert not Report.objects.exists()  # finished, not yet confirmed: the tie is open
-    games.game_confirm(game=game, user=secretary, access=access)
+    with django_capture_on_commit_callbacks(execute=True):
+        games.game_confirm(game=game, user=secretary, access=access)
     report = Report.objects.get(kind="cup")
     home, away = tie.home.name, tie.away.name
     assert report.title == "Winter Cup, round 1"
