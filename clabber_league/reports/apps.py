@@ -10,8 +10,8 @@ class ReportsConfig(AppConfig):
     verbose_name = "Reports"
 
     def ready(self) -> None:
-        # A club night's last round closed, a league night's last result came in: its
-        # report is written in that transaction.
+        # A club night's last round closed, a league night's last result or a cup round's
+        # last tie came in: its report is written by a task once that write commits.
         from clabber_league.events.hooks import night_finished
         from clabber_league.games.hooks import game_changed
         from clabber_league.scheduling.hooks import fixture_changed

@@ -3,10 +3,10 @@
 **Writing.** ``facts`` reads the numbers; the text is the template
 ``reports/text/report.txt`` rendered in the club's language (``clubs.locale.club_locale``),
 so every sentence is one of the template's, filled with the numbers: nothing is invented.
-A club night's report is written in the transaction that closes its last round
-(``events.hooks.night_finished``); a league night's and a cup round's by a task queued
-when the write that recorded the last result commits (``games.hooks.game_changed``,
-``scheduling.hooks.fixture_changed``: ``tasks``), and a league night's when the secretary
+A club night's report, a league night's and a cup round's are written by a task queued
+when the write that closed the night's last round or recorded the last result commits
+(``events.hooks.night_finished``, ``games.hooks.game_changed``,
+``scheduling.hooks.fixture_changed``: ``tasks``); a league night's also when the secretary
 asks for it on the reports page (``report_for_league_night``).
 
 **Publishing.** A club whose ``ReportSettings.needs_approval`` is off publishes a report as
@@ -125,8 +125,14 @@ def report_for_night(*, event: Event) -> Report:
 
 
 def reports_night_finished(*, event: Event, **_kwargs: Any) -> None:
-    """events.hooks.night_finished: the night's report is written as its last round closes."""
-    report_for_night(event=event)
+    """events.hooks.night_finished: the night's report is written by a task once its last
+    round's close commits (a report that cannot be written never holds the night open)."""
+    _later("night", event.pk)
+
+
+def night_check(*, event_id: int) -> Report | None:
+    event = Event.objects.filter(pk=event_id, status=Event.Status.FINISHED).first()
+    return report_for_night(event=event) if event is not None else None
 
 
 def _later(task_name: str, *args: Any) -> None:

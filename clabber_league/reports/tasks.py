@@ -18,3 +18,8 @@ def league_night(club_id: int, date: str) -> None:
 @shared_task(name="reports.cup_game", ignore_result=True)
 def cup_game(game_id: int) -> None:
     services.cup_game_check(game_id=game_id)
+
+
+@shared_task(name="reports.night", ignore_result=True)
+def night(event_id: int) -> None:
+    services.night_check(event_id=event_id)

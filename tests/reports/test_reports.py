@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.test import Client
+from django.test import Client, TestCase
 
 from clabber_league.events.selectors import event_ranking
 from clabber_league.events.services import checkin, rounds
@@ -30,6 +30,12 @@ def night_of(club, members, access, *, rounds_=1, name="Tuesday night"):
     return night
 
 
+def finish(drawn, access):
+    """The round (the night's last) closed; its report is written once that commits."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        rounds.round_finish(round_=drawn, access=access)
+
+
 def play_round(drawn, first_table_deals=None):
     """Table 1 plays the deals given (then side A to the end); the others side A only."""
     for table in drawn.tables.select_related("game").order_by("number"):
@@ -45,7 +51,7 @@ def test_the_report_of_a_played_night_names_the_winner_and_the_best_deal(club, m
     # Table 1 starts with side B far ahead (a comeback for side A, who then wins).
     behind = {"maker": "B", "trump": "hearts", "points": {"A": 10, "B": 142}, "last_trick": "B"}
     play_round(drawn, [behind, behind])
-    rounds.round_finish(round_=drawn, access=access)
+    finish(drawn, access)
 
     report = Report.objects.get(club=club, kind="night")
     assert report.published
@@ -75,7 +81,7 @@ def test_a_night_where_every_winner_led_throughout_has_no_comeback(club, members
     night = night_of(club, members, access)
     drawn = rounds.round_draw(event=night, access=access)
     play_out(drawn)
-    rounds.round_finish(round_=drawn, access=access)
+    finish(drawn, access)
     body = Report.objects.get(club=club).body
     assert "comeback" not in body
     # Every number it gives is one of the night's: the winner's points are the ranking's.
@@ -94,7 +100,7 @@ def test_a_club_that_asks_for_approval_publishes_nothing_until_the_secretary_app
     night = night_of(club, members, access)
     drawn = rounds.round_draw(event=night, access=access)
     play_out(drawn)
-    rounds.round_finish(round_=drawn, access=access)
+    finish(drawn, access)
     report = Report.objects.get(club=club)
     assert not report.published
 
@@ -122,7 +128,7 @@ def test_the_editor_refuses_an_empty_text_naming_the_field(club, members, access
     night = night_of(club, members, access)
     drawn = rounds.round_draw(event=night, access=access)
     play_out(drawn)
-    rounds.round_finish(round_=drawn, access=access)
+    finish(drawn, access)
     report = Report.objects.get(club=club)
     with pytest.raises(services.ReportError) as refused:
         services.report_update(report=report, title="", body=" ", user=secretary)
@@ -142,7 +148,7 @@ def test_only_club_admins_edit(club, members, access):
     night = night_of(club, members, access)
     drawn = rounds.round_draw(event=night, access=access)
     play_out(drawn)
-    rounds.round_finish(round_=drawn, access=access)
+    finish(drawn, access)
     report = Report.objects.get(club=club)
     player = MembershipFactory(club=club, role=Role.PLAYER, user=UserFactory()).user
     client = Client()
