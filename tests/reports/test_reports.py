@@ -252,3 +252,21 @@ def test_a_cup_round_is_reported_once_its_last_tie_is_decided(
     assert report.title == "Winter Cup, round 1"
     assert f"{home} \u2013 {away}: 1\u20130; {home} go through" in report.body
     assert "The best deal:" in report.body
+
+
+def test_writing_a_report_again_keeps_the_secretarys_edits_and_its_approval_state(
+    club, members, access, secretary
+):
+    services.report_settings_save(club=club, needs_approval=True)
+    night = night_of(club, members, access)
+    drawn = rounds.round_draw(event=night, access=access)
+    play_out(drawn)
+    finish(drawn, access)
+    report = services.report_update(
+        report=Report.objects.get(), title="Our night", body="In our words.", user=secretary
+    )
+    again = services.report_for_night(event=night)
+    assert again.pk == report.pk and Report.objects.count() == 1
+    assert (again.title, again.body) == ("Our night", "In our words.\n")
+    assert not again.published  # written again, still waiting for the approval
+    assert "Tuesday night" in again.generated
