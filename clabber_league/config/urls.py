@@ -66,6 +66,8 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/cups/", include("clabber_league.cups.urls")),
     path("clubs/<slug:club_slug>/live/", include("clabber_league.live.urls")),
     path("clubs/<slug:club_slug>/webhooks/", include("clabber_league.webhooks.urls")),
+    path("clubs/<slug:club_slug>/reports/", include("clabber_league.reports.urls")),
+    path("", include("clabber_league.notify.urls")),  # /me/notifications/
     path("", include("clabber_league.members.urls")),
     # Federations above the clubs (issue 34): their pages, and a person's own data.
     path("federations/", include("clabber_league.federation.urls")),
