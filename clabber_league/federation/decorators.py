@@ -30,9 +30,8 @@ def federation_view(need: Need = "read") -> Callable:
             if not access.can(need):
                 if not request.user.is_authenticated:
                     return redirect_to_login(request.get_full_path())
-                raise PermissionDenied(
-                    gettext(E.NEEDS_ADMIN if need == "admin" else E.NEEDS_OFFICER)
-                )
+                refusal = E.NEEDS_ADMIN if need == "admin" else E.NEEDS_OFFICER
+                raise PermissionDenied(gettext(refusal))
             request.federation_access = access  # type: ignore[attr-defined]
             return view(request, *args, **kwargs)
 
