@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clabber_league.clubs.models import Club
 from clabber_league.rules import BUILTIN_RULESETS
@@ -119,7 +120,11 @@ class PlaceRoundForm(ServiceForm):
 
 class WalkoverForm(ServiceForm):
     absent = forms.ChoiceField(
-        choices=[("home", _("Home")), ("away", _("Away")), ("third", _("Third"))],
+        choices=[
+            ("home", pgettext_lazy("home team", "Home")),
+            ("away", pgettext_lazy("away team", "Away")),
+            ("third", _("Third")),
+        ],
         label=_("The side that did not play"),
     )
     note = forms.CharField(required=False, max_length=200, label=_("Note"))
