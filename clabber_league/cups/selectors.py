@@ -10,6 +10,7 @@ whatever its size.
 from __future__ import annotations
 
 import itertools
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -57,8 +58,49 @@ def league_stage(*, cup: Cup) -> Stage | None:
 
 
 def seeding_notes(*, cup: Cup) -> list[str]:
+    """How the knockout was seeded, in the reader's language (stored once, in English)."""
     stage = cup.stages.filter(kind=Stage.Kind.KNOCKOUT).first()
-    return list(stage.notes) if stage is not None else []
+    return [_note_shown(note) for note in stage.notes] if stage is not None else []
+
+
+_RANDOM_NOTE = re.compile(
+    r"Seeded by a random draw from seed (?P<seed>'.*') \(Python's random\.Random\(seed\)"
+    r"\.shuffle of the entrants in order of their (?P<kind>team|player) ids\): anyone can "
+    r"repeat it\."
+)
+
+
+def _note_shown(note: str) -> str:
+    if note == "Seeded in the order the entrants were given.":
+        return gettext("Seeded in the order the entrants were given.")
+    found = _RANDOM_NOTE.fullmatch(note)
+    if found is None:
+        return note
+    if found["kind"] == "team":
+        text = gettext(
+            "Seeded by a random draw from seed %(seed)s (Python's random.Random(seed).shuffle "
+            "of the entrants in order of their team ids): anyone can repeat it."
+        )
+    else:
+        text = gettext(
+            "Seeded by a random draw from seed %(seed)s (Python's random.Random(seed).shuffle "
+            "of the entrants in order of their player ids): anyone can repeat it."
+        )
+    return text % {"seed": found["seed"]}
+
+
+def source_shown(source: str) -> str:
+    """Where a tie's side comes from ("Seed 3", "Winner of M1-2", "Bye"), in the reader's
+    language: the bracket stores it once, in English."""
+    if source == "Bye":
+        return gettext("Bye")
+    if found := re.fullmatch(r"Seed (\d+)", source):
+        return gettext("Seed %(seed)s") % {"seed": found[1]}
+    if found := re.fullmatch(r"(Winner|Loser) of (.+)", source):
+        if found[1] == "Winner":
+            return gettext("Winner of %(match)s") % {"match": found[2]}
+        return gettext("Loser of %(match)s") % {"match": found[2]}
+    return source
 
 
 def tie_games(*, tie: Tie) -> list[TieGame]:
@@ -86,7 +128,7 @@ def _side(
     entrant: Entrant | None, source: str, score: int, tie: Tie, absent: bool = False
 ) -> dict[str, Any]:
     return {
-        "name": entrant.name if entrant else ("Bye" if source == "Bye" else source),
+        "name": entrant.name if entrant else source_shown(source),
         "seed": entrant.seed if entrant else None,
         "known": entrant is not None,
         "score": score,

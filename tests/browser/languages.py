@@ -52,7 +52,9 @@ def english_texts(lang: str) -> frozenset[str]:
             if not text or entry.msgid_plural or po.placeholders(text) or "%" in text:
                 continue
             translation = " ".join(entry.msgstr.get(0, "").split())
-            if translation and translation != text and any(c.isalpha() for c in text):
+            # Column letters and abbreviations (P, W, L, XX) are left out: another
+            # language's letter for another column may be the same as an English one.
+            if translation and translation != text and sum(c.isalpha() for c in text) > 2:
                 found.add(text)
     return frozenset(found)
 
