@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 from clabber_league.clubs import api as clubs_api
 from clabber_league.cups import api as cups_api
 from clabber_league.events import api as events_api
+from clabber_league.exchange import api as exchange_api
 from clabber_league.games import api as games_api
 from clabber_league.leagues import api as leagues_api
 from clabber_league.members import api as members_api
@@ -15,6 +16,7 @@ from clabber_league.webhooks import api as webhooks_api
 CLUB = r"clubs/(?P<club_slug>[-a-zA-Z0-9_]+)"
 GAME = CLUB + r"/games/(?P<game_id>[0-9]+)"
 EVENT = CLUB + r"/events/(?P<event_id>[0-9]+)"
+FEDERATION = r"federations/(?P<federation_slug>[-a-zA-Z0-9_]+)"
 
 router = DefaultRouter(trailing_slash=True)
 # No ".json"/".csv" suffix URLs: a CSV download is an operation of its own (".../deals.csv/"),
@@ -67,5 +69,15 @@ router.register(
     webhooks_api.DeliveryViewSet,
     basename="webhook-delivery",
 )
+# The results file (docs/exchange.md): a club's exports, a federation's imports and periods.
+router.register(CLUB + "/exchange", exchange_api.ExportListViewSet, basename="exchange-exportable")
+for kind, viewset in exchange_api.EXPORT_VIEWSETS.items():
+    router.register(
+        CLUB + f"/exchange/{exchange_api.PLURAL[kind]}", viewset, basename=f"exchange-{kind}"
+    )
+router.register(
+    FEDERATION + "/results", exchange_api.ResultFileViewSet, basename="exchange-result-file"
+)
+router.register(FEDERATION + "/periods", exchange_api.PeriodViewSet, basename="exchange-period")
 
 urlpatterns = router.urls

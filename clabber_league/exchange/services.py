@@ -118,14 +118,14 @@ def _caller_may_send(federation: Federation, club: Any, user: Any, scope: str | 
 def result_file_import(
     *,
     federation: Federation,
-    content: bytes | str | dict[str, Any],
+    content: bytes | str | Any,
     user: Any,
     via: str = ResultFile.Via.UPLOAD,
     scope: str | None = None,
 ) -> tuple[ResultFile, bool]:
     """Import one results file into ``federation``: ``(file, True)`` when it was new,
     ``(file, False)`` for a file already imported (nothing written)."""
-    payload = content if isinstance(content, dict) else parse(content)
+    payload = parse(content) if isinstance(content, (bytes, str)) else content
     errors = schema_errors(payload)
     if errors:
         raise ExchangeError(errors)

@@ -19,8 +19,14 @@ from clabber_league.federation.models import (
     PlayerLink,
 )
 from tests.events.conftest import play_out
-from tests.factories import DivisionFactory, FixtureFactory, MembershipFactory, PlayerFactory
-from tests.factories import TeamFactory, UserFactory
+from tests.factories import (
+    DivisionFactory,
+    FixtureFactory,
+    MembershipFactory,
+    PlayerFactory,
+    TeamFactory,
+    UserFactory,
+)
 from tests.standings.conftest import A_WINS, B_WINS, play
 
 PASSWORD = "results-file-42"

@@ -362,6 +362,11 @@ SPECTACULAR_SETTINGS = {
             "description": "A club's events POSTed to its URLs, signed (Standard Webhooks): "
             "subscriptions, test events, deliveries and their tries. See docs/webhooks.md.",
         },
+        {
+            "name": "exchange",
+            "description": "The results file (docs/exchange.md): a club's finished "
+            "competitions exported; a federation's imports, flags and periods.",
+        },
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
