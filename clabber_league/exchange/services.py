@@ -108,10 +108,10 @@ def schema_errors(payload: Any) -> list[dict[str, str]]:
 def _caller_may_send(federation: Federation, club: Any, user: Any, scope: str | None) -> bool:
     """An officer of the federation uploads any member's file; a club's admin sends their
     own club's (with a token of the admin scope, or logged in)."""
-    if selectors.is_officer(federation=federation, user=user):
-        return True
     if user is None or not user.is_authenticated:
         return False
+    if selectors.is_officer(federation=federation, user=user):
+        return scope in (None, tokens.Scope.ADMIN)  # a read or score token sends nothing
     return tokens.scoped(access_for(club=club, user=user), scope).can("manage")
 
 

@@ -118,3 +118,9 @@ def test_an_officer_of_another_federation_sees_nothing(federation, officer, expo
     pushed = client.post(f"/api/federations/{federation.slug}/results/", exported, format="json")
     assert pushed.status_code == 403  # not its officer, nor an admin of the file's club
     assert json.loads(client.get("/api/federations/kbn/results/").content)["count"] == 0
+
+
+def test_an_officers_read_token_sends_nothing(federation, officer, exported):
+    url = f"/api/federations/{federation.slug}/results/"
+    assert _token_client(officer, "read").post(url, exported, format="json").status_code == 403
+    assert _token_client(officer, "admin").post(url, exported, format="json").status_code == 201

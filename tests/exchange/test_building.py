@@ -70,3 +70,13 @@ def test_a_shared_place_with_another_score_is_a_contradiction():
 def test_cup_places_go_by_the_round_reached():
     ties = [("main", 1, 1, 2, None), ("main", 1, 3, 4, None), ("main", 2, 1, 3, None)]
     assert reading.cup_places([1, 2, 3, 4], champion=3, ties=ties) == {3: 1, 1: 2, 2: 3, 4: 3}
+
+
+def test_the_published_schema_is_the_one_the_import_checks_against():
+    import json
+    from pathlib import Path
+
+    from clabber_league.exchange.services import schema
+
+    published = Path(__file__).resolve().parents[2] / "docs/schemas/results-v1.schema.json"
+    assert json.loads(published.read_text(encoding="utf-8")) == schema()
