@@ -67,3 +67,29 @@ def test_an_officer_uploads_a_results_file_on_a_phone(live_server, page, tmp_pat
     expect(page.get_by_role("table")).to_contain_text("Final")
     assert_accessible(page)
     assert page.evaluate(FITS)
+
+
+def test_a_secretary_finds_the_results_files_on_a_phone(live_server, page):
+    from clabber_league.clubs.models import Role
+    from clabber_league.events.models import Event
+    from tests.factories import MembershipFactory
+
+    club = ClubFactory(slug="de-klaver", name="De Klaver")
+    MembershipFactory(
+        club=club, role=Role.ADMIN, user=UserFactory(username="sec", password=PASSWORD)
+    )
+    night = Event.objects.create(
+        club=club, name="Tuesday night", date="2026-12-01", rules="clabber", status="finished"
+    )
+    base = live_server.url
+    log_in(page, base, "sec", PASSWORD)
+    page.goto(f"{base}/clubs/{club.slug}/settings/")
+    page.get_by_role("link", name="The club's results files").click()
+    expect(page.get_by_role("heading", name="Results files", exact=True)).to_be_visible()
+    link = page.get_by_role("link", name="Tuesday night: JSON file")
+    expect(link).to_have_attribute("href", f"/clubs/{club.slug}/exchange/night/{night.pk}.json")
+    assert_accessible(page)
+    assert page.evaluate(FITS)
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Tuesday night: XML file").click()
+    assert download.value.suggested_filename == f"de-klaver-night-{night.pk}.xml"

@@ -140,6 +140,16 @@ API = {
     "webhook-delivery-list": MANAGE,
     "webhook-delivery-detail": MANAGE,
     "webhook-delivery-resend": MANAGE,
+    # The results file (docs/exchange.md): a club's exports, its admins' to read.
+    "exchange-exportable-list": MANAGE,
+    "exchange-fixture-detail": MANAGE,
+    "exchange-fixture-xml": MANAGE,
+    "exchange-division-detail": MANAGE,
+    "exchange-division-xml": MANAGE,
+    "exchange-night-detail": MANAGE,
+    "exchange-night-xml": MANAGE,
+    "exchange-cup-detail": MANAGE,
+    "exchange-cup-xml": MANAGE,
 }
 # API routes whose reads need more than "read" (everything else: GET needs "read").
 API_READS = {
@@ -154,6 +164,15 @@ API_READS = {
     "webhook-detail": MANAGE,
     "webhook-delivery-list": MANAGE,
     "webhook-delivery-detail": MANAGE,
+    "exchange-exportable-list": MANAGE,
+    "exchange-fixture-detail": MANAGE,
+    "exchange-fixture-xml": MANAGE,
+    "exchange-division-detail": MANAGE,
+    "exchange-division-xml": MANAGE,
+    "exchange-night-detail": MANAGE,
+    "exchange-night-xml": MANAGE,
+    "exchange-cup-detail": MANAGE,
+    "exchange-cup-xml": MANAGE,
 }
 # Page name -> (what GET needs, what POST needs).
 PAGES = {
@@ -266,6 +285,8 @@ PAGES = {
     "webhooks:test": (MANAGE, MANAGE),
     "webhooks:rotate-secret": (MANAGE, MANAGE),
     "webhooks:resend": (MANAGE, MANAGE),
+    "exchange:club-exports": (MANAGE, MANAGE),
+    "exchange:club-export-file": (MANAGE, MANAGE),
 }
 ROLES = [None, Role.VIEWER, Role.PLAYER, Role.SCORER, Role.ADMIN]
 # Who belongs to a club (usernames, roles) is shown to its members only, even when public.
@@ -473,6 +494,11 @@ PK_OBJECT = {
     "webhook": "webhook",
     "webhook-delivery": "webhook_delivery",
     "webhooks": "webhook",
+    "exchange-fixture": "fixture",
+    "exchange-division": "division",
+    "exchange-night": "event",
+    "exchange-cup": "cup",
+    "exchange:club-export-file": "fixture",
 }
 
 
@@ -499,6 +525,8 @@ def _kwargs(name: str, pattern, world) -> dict:
         "fixture_pk": objects["fixture"],
         "webhook_id": objects.get("webhook"),
         "delivery_pk": objects.get("webhook_delivery"),
+        "kind": "fixture",  # a results file's page (exchange): a fixture's, as JSON
+        "form": "json",
     }
     kwargs = {}
     keys = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", pattern.full_route)
