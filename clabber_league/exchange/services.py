@@ -82,13 +82,18 @@ def _path(parts: Any) -> str:
     return out
 
 
-def schema_errors(payload: Any) -> list[dict[str, str]]:
-    """One entry per place the file breaks the schema (the deepest error of each)."""
+@functools.cache
+def _validator() -> Any:
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(
+    return jsonschema.Draft202012Validator(
         schema(), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
     )
+
+
+def schema_errors(payload: Any) -> list[dict[str, str]]:
+    """One entry per place the file breaks the schema (the first error at each place)."""
+    validator = _validator()
     errors = []
     seen = set()
     for error in sorted(validator.iter_errors(payload), key=lambda e: list(e.absolute_path)):
