@@ -19,7 +19,7 @@ from typing import Any
 from django.http import HttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -41,6 +41,9 @@ NO_SUCH_FEDERATION = "No such federation."
 NO_SUCH_EVENT = "No such finished competition in this club."
 #: The URL word of each kind of event.
 PLURAL = {"fixture": "fixtures", "division": "divisions", "night": "nights", "cup": "cups"}
+EVENT_ID = OpenApiParameter(
+    "id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The competition's id."
+)
 
 
 # --- a club's exports -------------------------------------------------------------------------
@@ -87,6 +90,8 @@ class ExportListViewSet(ClubScopedMixin, viewsets.GenericViewSet):
     permission_classes = [ManageReadsToo]
     serializer_class = ExportableSerializer
     pagination_class = PagePagination
+    filter_backends: list = []  # a list of competitions of several kinds, not a queryset
+    queryset = ResultFile.objects.none()  # for the schema only: the rows are built per club
 
     @extend_schema(operation_id="exchange_exportable_list", summary="List exportable competitions")
     def list(self, request: Request, club_slug: str) -> Response:
@@ -115,6 +120,7 @@ class ExportViewSet(ClubScopedMixin, viewsets.ViewSet):
 
     @extend_schema(
         summary="Get a results file",
+        parameters=[EVENT_ID],
         responses={200: OpenApiTypes.OBJECT, 409: ERROR_BODY},
         description="The results file, version 1 (docs/exchange.md, "
         "docs/schemas/results-v1.schema.json). 409: the competition is not finished.",
@@ -127,6 +133,7 @@ class ExportViewSet(ClubScopedMixin, viewsets.ViewSet):
 
     @extend_schema(
         summary="Get a results file's XML form",
+        parameters=[EVENT_ID],
         responses={(200, "application/xml"): OpenApiTypes.STR, 409: ERROR_BODY},
     )
     @action(detail=True, methods=["get"])

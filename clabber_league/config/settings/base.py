@@ -332,6 +332,9 @@ SPECTACULAR_SETTINGS = {
         # The events a webhook subscribes to, and a delivery's (the test event too).
         "WebhookEventEnum": "clabber_league.webhooks.api.EVENT_CHOICES",
         "WebhookEventTypeEnum": "clabber_league.webhooks.models.EventType",
+        # A results file's kind of event and its status (docs/exchange.md).
+        "ResultFileKindEnum": "clabber_league.exchange.models.ResultFile.Kind",
+        "ResultFileStatusEnum": "clabber_league.exchange.models.ResultFile.Status",
     },
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI served from our own static files: the docs work offline too.
