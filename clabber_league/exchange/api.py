@@ -31,6 +31,7 @@ from clabber_league.calculator.api import ERROR_BODY
 from clabber_league.clubs.api_base import ClubScopedMixin
 from clabber_league.clubs.tokens import scope_of
 from clabber_league.core.pagination import PagePagination
+from clabber_league.core.rows import MAX_ID
 from clabber_league.federation.models import Federation
 from clabber_league.members.api import ManageReadsToo
 
@@ -229,6 +230,9 @@ class FederationScopedMixin:
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         super().initial(request, *args, **kwargs)  # type: ignore[misc]
+        pk = kwargs.get("pk")
+        if pk is not None and (not str(pk).isdigit() or int(pk) > MAX_ID):
+            raise NotFound("Not found.")  # an id past any database's integer: not an overflow
         try:
             self.federation = selectors.federation_get(slug=kwargs.get("federation_slug", ""))
         except Federation.DoesNotExist as exc:

@@ -124,3 +124,14 @@ def test_an_officers_read_token_sends_nothing(federation, officer, exported):
     url = f"/api/federations/{federation.slug}/results/"
     assert _token_client(officer, "read").post(url, exported, format="json").status_code == 403
     assert _token_client(officer, "admin").post(url, exported, format="json").status_code == 201
+
+
+def test_an_id_past_any_database_integer_is_404(federation, officer):
+    client = api_client(officer)
+    for url in (
+        f"/api/federations/{federation.slug}/results/99999999999999999999/",
+        f"/api/federations/{federation.slug}/results/abc/",
+    ):
+        assert client.get(url).status_code == 404
+    close = f"/api/federations/{federation.slug}/periods/99999999999999999999/close/"
+    assert client.post(close).status_code == 404
