@@ -318,3 +318,35 @@ def period_close(*, period: Period, user: Any) -> int:
             date_to__gte=period.start,
             date_to__lte=period.end,
         ).update(status=ResultFile.Status.FINAL, finalised_at=now)
+
+
+# --- erasure ----------------------------------------------------------------------------------
+
+
+def results_anonymise(*, federation_player: Any, name: str) -> int:
+    """A player erased (issue 34: results stay, under an anonymous name): their name in
+    every imported row and file of the federation becomes ``name``. The files keep their
+    SHA-256 (the identity of the file as received). For the federation app's erasure to
+    call through a hook (this app sits above it). How many rows changed."""
+    with transaction.atomic():
+        rows = list(
+            ImportedResult.objects.select_for_update()
+            .filter(federation_player=federation_player)
+            .select_related("result_file")
+        )
+        refs: dict[int, set[str]] = {}
+        for row in rows:
+            refs.setdefault(row.result_file_id, set()).add(row.player_ref)
+        for result_file in ResultFile.objects.select_for_update().filter(pk__in=list(refs)):
+            payload = result_file.payload
+            for player in payload.get("players", []):
+                if player.get("id") in refs[result_file.pk]:
+                    player["name"] = name
+            for side in payload.get("sides", []):
+                if side.get("id") in refs[result_file.pk]:  # a player placed on their own
+                    side["name"] = name
+            for flag in result_file.flags or []:
+                if flag.get("player") in refs[result_file.pk]:
+                    flag["name"] = name
+            result_file.save(update_fields=["payload", "flags"])
+        return ImportedResult.objects.filter(pk__in=[r.pk for r in rows]).update(player_name=name)

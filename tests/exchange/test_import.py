@@ -214,3 +214,19 @@ def test_xml_with_entities_is_refused(federation, officer, payload):
     )
     errors = _refused(federation, officer, xml.encode())
     assert [e["field"] for e in errors] == ["file"]
+
+
+def test_an_erased_player_keeps_their_results_under_an_anonymous_name(federation, officer, payload):
+    result_file, _ = services.result_file_import(
+        federation=federation, content=payload, user=officer
+    )
+    record = FederationPlayer.objects.get(number="NKU-1")
+    row = ImportedResult.objects.get(federation_player=record)
+    real_name = row.player_name
+
+    assert services.results_anonymise(federation_player=record, name="Player 1 (erased)") == 1
+
+    row.refresh_from_db()
+    result_file.refresh_from_db()
+    assert row.player_name == "Player 1 (erased)" and row.place == 1
+    assert real_name not in json.dumps(result_file.payload)
