@@ -6,6 +6,7 @@ from clabber_league.clubs import api as clubs_api
 from clabber_league.cups import api as cups_api
 from clabber_league.events import api as events_api
 from clabber_league.exchange import api as exchange_api
+from clabber_league.federation import api as federation_api
 from clabber_league.games import api as games_api
 from clabber_league.leagues import api as leagues_api
 from clabber_league.members import api as members_api
@@ -79,5 +80,18 @@ router.register(
     FEDERATION + "/results", exchange_api.ResultFileViewSet, basename="exchange-result-file"
 )
 router.register(FEDERATION + "/periods", exchange_api.PeriodViewSet, basename="exchange-period")
+
+# Federations above the clubs (issue 34, docs/federation.md).
+router.register(r"federations", federation_api.FederationViewSet, basename="federation")
+router.register(
+    FEDERATION + "/clubs", federation_api.FederationClubViewSet, basename="federation-club"
+)
+router.register(
+    FEDERATION + "/players", federation_api.FederationPlayerViewSet, basename="federation-player"
+)
+router.register(FEDERATION + "/links", federation_api.PlayerLinkViewSet, basename="federation-link")
+router.register(
+    FEDERATION + "/merges", federation_api.PlayerMergeViewSet, basename="federation-merge"
+)
 
 urlpatterns = router.urls

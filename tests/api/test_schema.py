@@ -112,9 +112,9 @@ def test_the_idempotent_posts_document_the_key_and_422(schema):
 
 
 def test_path_parameters_follow_one_convention(schema):
-    """``{club_slug}`` (and a federation's ``{federation_slug}``) a string; ``{id}`` the object
-    itself and ``{<thing>_id}`` a parent (or the object reached by another's id), positive
-    integers; nothing else."""
+    """``{club_slug}`` (``{federation_slug}``) a string; ``{id}`` the object itself and
+    ``{<thing>_id}`` a parent (or the object reached by another's id), positive integers;
+    nothing else."""
     import re
 
     for path, method, operation in _operations(schema):

@@ -285,6 +285,13 @@ PAGES = {
     "webhooks:test": (MANAGE, MANAGE),
     "webhooks:rotate-secret": (MANAGE, MANAGE),
     "webhooks:resend": (MANAGE, MANAGE),
+    # The live pages (issue 35): read as the club is read (a members-only club's refuse
+    # visitors: tests/live/test_access.py); the index's form is a club admin's.
+    "live:index": (READ, MANAGE),
+    "live:page": (READ, READ),
+    "live:board-json": (READ, READ),
+    "live:stream": (READ, READ),
+    "live:overlay": (READ, READ),
     "exchange:club-exports": (MANAGE, MANAGE),
     "exchange:club-export-file": (MANAGE, MANAGE),
 }
@@ -498,7 +505,7 @@ PK_OBJECT = {
     "exchange-division": "division",
     "exchange-night": "event",
     "exchange-cup": "cup",
-    "exchange:club-export-file": "fixture",
+    "exchange:club-export-file": "event",
 }
 
 
@@ -525,8 +532,10 @@ def _kwargs(name: str, pattern, world) -> dict:
         "fixture_pk": objects["fixture"],
         "webhook_id": objects.get("webhook"),
         "delivery_pk": objects.get("webhook_delivery"),
-        "kind": "fixture",  # a results file's page (exchange): a fixture's, as JSON
-        "form": "json",
+        # a live board: the first pattern of each name is a club night's
+        "kind": "night",
+        "ref": str(objects.get("event")),
+        "form": "json",  # a results file's page (exchange): a club night's, as JSON
     }
     kwargs = {}
     keys = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", pattern.full_route)
