@@ -10,3 +10,19 @@ class ExchangeConfig(AppConfig):
     name = "clabber_league.exchange"
     label = "exchange"
     verbose_name = _("Results exchange")
+
+    def ready(self) -> None:
+        # The federation's home shows its officers the results files (federation/sections.py).
+        from clabber_league.federation.sections import Section, register
+
+        from .selectors import officer_section
+
+        register(
+            Section(
+                "results",
+                "exchange/_federation_section.html",
+                context=officer_section,
+                order=30,
+                visible=lambda access: access.is_officer,
+            )
+        )

@@ -74,3 +74,14 @@ def period_list(*, federation: Federation) -> QuerySet[Period]:
 
 def period_get(*, federation: Federation, pk: Any) -> Period:
     return Period.objects.get(federation=federation, pk=pk)
+
+
+def officer_section(access: Any) -> dict[str, int]:
+    """What the federation home's results section tells an officer (two counts)."""
+    federation = access.federation
+    return {
+        "provisional": ResultFile.objects.filter(
+            federation=federation, status=ResultFile.Status.PROVISIONAL
+        ).count(),
+        "flagged": flagged_results(federation=federation).count(),
+    }

@@ -77,3 +77,15 @@ def test_another_federations_officer_and_a_member_get_404(club, federation, offi
     assert _client(stranger).get(f"/federations/kbn/results/{pk}/").status_code == 404
     anonymous = Client().get(f"/federations/{federation.slug}/results/")
     assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]
+
+
+def test_the_federation_home_shows_its_officers_the_results_files(club, federation, officer):
+    upload = SimpleUploadedFile(
+        "night.json", json.dumps(night_file(club.slug, numbers={1: "NKU-77"})).encode()
+    )
+    _client(officer).post(f"/federations/{federation.slug}/results/", {"file": upload})
+    home = _client(officer).get(f"/federations/{federation.slug}/").content.decode()
+    assert "1 provisional results file." in home and "1 number to check." in home
+    assert f"/federations/{federation.slug}/results/" in home
+    visitor = Client().get(f"/federations/{federation.slug}/").content.decode()
+    assert "provisional results" not in visitor
