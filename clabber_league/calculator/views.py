@@ -52,10 +52,13 @@ def _plain(value: object) -> object:
     return value
 
 
-def sheet_rows(target: int) -> int:
+def sheet_rows(target: int | None, deals_per_game: int | None = None) -> int:
     """Rows on a blank sheet: a game to 500 takes 4 to 8 deals (12 rows leave room for a
-    long one); a longer game gets more, up to a page."""
-    return max(12, min(24, target // 40))
+    long one); a longer game gets more, up to a page. A game of a fixed number of deals
+    (klaverjas: 16) gets a row per deal."""
+    if deals_per_game:
+        return deals_per_game
+    return max(12, min(24, (target or 500) // 40))
 
 
 def _sheet(request: HttpRequest, ruleset: RuleSet, title: str, **extra: object) -> HttpResponse:
@@ -68,7 +71,10 @@ def _sheet(request: HttpRequest, ruleset: RuleSet, title: str, **extra: object) 
             "ruleset": data,
             "title": title,
             "sides": data["sides"],
-            "rows": range(1, sheet_rows(data["options"]["target"]) + 1),
+            "rows": range(
+                1,
+                sheet_rows(data["options"]["target"], data["options"].get("deals_per_game")) + 1,
+            ),
             "check": check,
             **extra,
         },

@@ -67,6 +67,8 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/cups/", include("clabber_league.cups.urls")),
     path("clubs/<slug:club_slug>/live/", include("clabber_league.live.urls")),
     path("clubs/<slug:club_slug>/webhooks/", include("clabber_league.webhooks.urls")),
+    path("clubs/<slug:club_slug>/reports/", include("clabber_league.reports.urls")),
+    path("", include("clabber_league.notify.urls")),  # /me/notifications/
     # The results file (docs/exchange.md): a club's exports, a federation's imports.
     path(
         "clubs/<slug:club_slug>/exchange/",

@@ -71,6 +71,25 @@ def read(path: Path) -> list[Entry]:
 PLACEHOLDER = re.compile(r"%\(\w+\)[sdif]|%[sd]|\{\w*\}|</?[a-zA-Z][\w-]*|&[a-zA-Z]+;")
 
 
+#: Quotation marks and spaces each language writes its own way (« », „ ”, a no-break space).
+TYPOGRAPHIC = {
+    "&ldquo;",
+    "&rdquo;",
+    "&bdquo;",
+    "&laquo;",
+    "&raquo;",
+    "&lsquo;",
+    "&rsquo;",
+    "&sbquo;",
+    "&nbsp;",
+    "&thinsp;",
+    "&hellip;",
+    "&ndash;",
+    "&mdash;",
+}
+
+
 def placeholders(text: str) -> list[str]:
-    """The placeholders, HTML tags and entities of a message, sorted (their order may change)."""
-    return sorted(PLACEHOLDER.findall(text))
+    """The placeholders, HTML tags and entities of a message, sorted (their order may change);
+    typographic entities are left out: a language quotes and spaces as it writes."""
+    return sorted(p for p in PLACEHOLDER.findall(text) if p not in TYPOGRAPHIC)
