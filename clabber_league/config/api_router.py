@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 from clabber_league.clubs import api as clubs_api
 from clabber_league.cups import api as cups_api
 from clabber_league.events import api as events_api
+from clabber_league.exchange import api as exchange_api
 from clabber_league.federation import api as federation_api
 from clabber_league.games import api as games_api
 from clabber_league.leagues import api as leagues_api
@@ -69,6 +70,16 @@ router.register(
     webhooks_api.DeliveryViewSet,
     basename="webhook-delivery",
 )
+# The results file (docs/exchange.md): a club's exports, a federation's imports and periods.
+router.register(CLUB + "/exchange", exchange_api.ExportListViewSet, basename="exchange-exportable")
+for kind, viewset in exchange_api.EXPORT_VIEWSETS.items():
+    router.register(
+        CLUB + f"/exchange/{exchange_api.PLURAL[kind]}", viewset, basename=f"exchange-{kind}"
+    )
+router.register(
+    FEDERATION + "/results", exchange_api.ResultFileViewSet, basename="exchange-result-file"
+)
+router.register(FEDERATION + "/periods", exchange_api.PeriodViewSet, basename="exchange-period")
 
 # Federations above the clubs (issue 34, docs/federation.md).
 router.register(r"federations", federation_api.FederationViewSet, basename="federation")

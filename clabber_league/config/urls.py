@@ -9,6 +9,7 @@ from clabber_league.calculator import api as calculator_api
 from clabber_league.calculator import views as calculator_views
 from clabber_league.clubs import views as club_views
 from clabber_league.core import api as core_api
+from clabber_league.exchange import urls as exchange_urls
 from clabber_league.games import table_views
 from clabber_league.members import api as members_api
 from clabber_league.site import locale as site_locale
@@ -68,6 +69,15 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/webhooks/", include("clabber_league.webhooks.urls")),
     path("clubs/<slug:club_slug>/reports/", include("clabber_league.reports.urls")),
     path("", include("clabber_league.notify.urls")),  # /me/notifications/
+    # The results file (docs/exchange.md): a club's exports, a federation's imports.
+    path(
+        "clubs/<slug:club_slug>/exchange/",
+        include((exchange_urls.club_urlpatterns, "exchange")),
+    ),
+    path(
+        "federations/<slug:federation_slug>/results/",
+        include((exchange_urls.federation_urlpatterns, "exchange_federation")),
+    ),
     path("", include("clabber_league.members.urls")),
     # Federations above the clubs (issue 34): their pages, and a person's own data.
     path("federations/", include("clabber_league.federation.urls")),

@@ -125,6 +125,7 @@ PAGES = [
     Visit("seasons of club nights", "/clubs/{club}/events/series/"),
     Visit("a season of club nights", "/clubs/{club}/events/series/{event_series}/"),
     Visit("a player's club nights", "/clubs/{club}/events/players/{night_player}/"),
+    Visit("the club's results files", "/clubs/{club}/exchange/", ADMIN),
 ]
 
 

@@ -24,6 +24,7 @@ SAME_IN_EVERY_LANGUAGE = {
     "QR",
     "CSV",
     "JSON",
+    "XML",
     "ICS",
     "OpenAPI",
     "OpenSkill",

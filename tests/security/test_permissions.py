@@ -140,6 +140,16 @@ API = {
     "webhook-delivery-list": MANAGE,
     "webhook-delivery-detail": MANAGE,
     "webhook-delivery-resend": MANAGE,
+    # The results file (docs/exchange.md): a club's exports, its admins' to read.
+    "exchange-exportable-list": MANAGE,
+    "exchange-fixture-detail": MANAGE,
+    "exchange-fixture-xml": MANAGE,
+    "exchange-division-detail": MANAGE,
+    "exchange-division-xml": MANAGE,
+    "exchange-night-detail": MANAGE,
+    "exchange-night-xml": MANAGE,
+    "exchange-cup-detail": MANAGE,
+    "exchange-cup-xml": MANAGE,
 }
 # API routes whose reads need more than "read" (everything else: GET needs "read").
 API_READS = {
@@ -154,6 +164,15 @@ API_READS = {
     "webhook-detail": MANAGE,
     "webhook-delivery-list": MANAGE,
     "webhook-delivery-detail": MANAGE,
+    "exchange-exportable-list": MANAGE,
+    "exchange-fixture-detail": MANAGE,
+    "exchange-fixture-xml": MANAGE,
+    "exchange-division-detail": MANAGE,
+    "exchange-division-xml": MANAGE,
+    "exchange-night-detail": MANAGE,
+    "exchange-night-xml": MANAGE,
+    "exchange-cup-detail": MANAGE,
+    "exchange-cup-xml": MANAGE,
 }
 # Page name -> (what GET needs, what POST needs).
 PAGES = {
@@ -277,6 +296,8 @@ PAGES = {
     "live:board-json": (READ, READ),
     "live:stream": (READ, READ),
     "live:overlay": (READ, READ),
+    "exchange:club-exports": (MANAGE, MANAGE),
+    "exchange:club-export-file": (MANAGE, MANAGE),
 }
 ROLES = [None, Role.VIEWER, Role.PLAYER, Role.SCORER, Role.ADMIN]
 # Who belongs to a club (usernames, roles) is shown to its members only, even when public.
@@ -491,6 +512,11 @@ PK_OBJECT = {
     "webhook-delivery": "webhook_delivery",
     "webhooks": "webhook",
     "reports": "report",
+    "exchange-fixture": "fixture",
+    "exchange-division": "division",
+    "exchange-night": "event",
+    "exchange-cup": "cup",
+    "exchange:club-export-file": "event",
 }
 
 
@@ -520,6 +546,7 @@ def _kwargs(name: str, pattern, world) -> dict:
         # a live board: the first pattern of each name is a club night's
         "kind": "night",
         "ref": str(objects.get("event")),
+        "form": "json",  # a results file's page (exchange): a club night's, as JSON
     }
     kwargs = {}
     keys = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", pattern.full_route)

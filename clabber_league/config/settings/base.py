@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "clabber_league.notify",  # web push and email to members (issue 35)
     "clabber_league.reports",  # the night's report (issue 35)
     "clabber_league.live",  # live scores: SSE and polling (issue 35)
+    "clabber_league.exchange",  # the results file: export and a federation's import
 ]
 
 MIDDLEWARE = [
@@ -334,6 +335,9 @@ SPECTACULAR_SETTINGS = {
         # The events a webhook subscribes to, and a delivery's (the test event too).
         "WebhookEventEnum": "clabber_league.webhooks.api.EVENT_CHOICES",
         "WebhookEventTypeEnum": "clabber_league.webhooks.models.EventType",
+        # A results file's kind of event and its status (docs/exchange.md).
+        "ResultFileKindEnum": "clabber_league.exchange.models.ResultFile.Kind",
+        "ResultFileStatusEnum": "clabber_league.exchange.models.ResultFile.Status",
     },
     "COMPONENT_SPLIT_REQUEST": True,
     # Swagger UI served from our own static files: the docs work offline too.
@@ -368,6 +372,11 @@ SPECTACULAR_SETTINGS = {
             "name": "federation",
             "description": "Federations above the clubs: member clubs, players by federation "
             "number, links of club players to numbers, merges. See docs/federation.md.",
+        },
+        {
+            "name": "exchange",
+            "description": "The results file (docs/exchange.md): a club's finished "
+            "competitions exported; a federation's imports, flags and periods.",
         },
     ],
     "POSTPROCESSING_HOOKS": [
