@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "clabber_league.cups",
     "clabber_league.webhooks",
     "clabber_league.federation",  # federations above the clubs (issue 34)
+    "clabber_league.ranking",  # the national ranking, inter-club competitions (issue 34)
 ]
 
 MIDDLEWARE = [
