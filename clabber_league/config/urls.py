@@ -11,6 +11,7 @@ from clabber_league.clubs import views as club_views
 from clabber_league.core import api as core_api
 from clabber_league.games import table_views
 from clabber_league.members import api as members_api
+from clabber_league.ranking import api as ranking_api
 from clabber_league.site import locale as site_locale
 from clabber_league.site import offline as site_offline
 from clabber_league.site import views as site_views
@@ -30,6 +31,11 @@ api_patterns = [
     path("me/settings/", members_api.MySettingsView.as_view(), name="my-settings"),
     path("rules/score/", calculator_api.ScoreDealView.as_view(), name="rules-score"),
     path("rules/game/", calculator_api.ScoreGameView.as_view(), name="rules-game"),
+    path(
+        "federations/<slug:federation_slug>/ranking/",
+        ranking_api.FederationRankingView.as_view(),
+        name="federation-ranking",
+    ),
     path("", include("clabber_league.config.api_router")),
     # Last: an unknown /api/ URL answers the API's JSON 404; one missing only its trailing
     # slash (the calculator's old /api/rules/score) is redirected with 308, method and body kept.
@@ -65,6 +71,7 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/events/", include("clabber_league.events.urls")),
     path("clubs/<slug:club_slug>/cups/", include("clabber_league.cups.urls")),
     path("clubs/<slug:club_slug>/webhooks/", include("clabber_league.webhooks.urls")),
+    path("federations/<slug:federation_slug>/", include("clabber_league.ranking.urls")),
     path("", include("clabber_league.members.urls")),
     # Accounts are django-allauth's; "login" and "logout" keep their old names and paths.
     path("accounts/login/", account_views.login, name="login"),

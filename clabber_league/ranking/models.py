@@ -48,6 +48,13 @@ class RankingSettings(models.Model):
             '{"night": [5, 3, 2, 1], "league": [2, 1]}. Empty: no placing points.'
         ),
     )
+    queued_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="When a recomputation was queued and has not started yet: a burst of "
+        "changes queues it once.",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

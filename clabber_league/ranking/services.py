@@ -12,11 +12,13 @@ with ``ranking_results_changed(federation_id=...)``.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from clabber_league.core.errors import ServiceError
@@ -168,18 +170,22 @@ def ranking_recompute(
     return len(rated)
 
 
-def _queue_key(federation_id: int) -> str:
-    return f"ranking:queued:{federation_id}"
+#: A queued recomputation that has not started after this long is queued again (its
+#: worker died): a change is never left out of the ranking for good.
+QUEUED_STALE = dt.timedelta(minutes=10)
 
 
 def ranking_results_changed(*, federation_id: int) -> None:
-    """Queue the federation's recomputation once the current transaction commits; a
+    """Queue the federation's recomputation once the current transaction commits. A
     burst of changes (a night's games confirmed one after another) queues it once until
-    the task starts."""
+    the task starts: the settings row's ``queued_at``, set by one conditional update."""
     from .tasks import recompute
 
     def queue() -> None:
-        if cache.add(_queue_key(federation_id), 1, timeout=300):
+        RankingSettings.objects.get_or_create(federation_id=federation_id)
+        now = timezone.now()
+        idle = Q(queued_at__isnull=True) | Q(queued_at__lt=now - QUEUED_STALE)
+        if RankingSettings.objects.filter(idle, federation_id=federation_id).update(queued_at=now):
             recompute.delay(federation_id)
 
     transaction.on_commit(queue)
@@ -187,7 +193,7 @@ def ranking_results_changed(*, federation_id: int) -> None:
 
 def ranking_task_started(federation_id: int) -> None:
     """A queued recomputation starts: a change from now on queues another."""
-    cache.delete(_queue_key(federation_id))
+    RankingSettings.objects.filter(federation_id=federation_id).update(queued_at=None)
 
 
 def ranking_game_changed(*, game: Game, status_before: str, **_: Any) -> None:
