@@ -109,7 +109,7 @@ def test_events_are_rated_in_date_order_whatever_order_they_come_in():
     later = _event("z", SideResult(("1",), 1), SideResult(("2",), 0), day=DAY)
     earlier = _event("a", SideResult(("2",), 1), SideResult(("1",), 0), day=DAY - dt.timedelta(1))
     one, r1 = rate_all([(later, [[1], [2]]), (earlier, [[2], [1]])], {})
-    two, r2 = rate_all([(earlier, [[2], [1]]), (later, [[1], [2]])], {})
+    _, r2 = rate_all([(earlier, [[2], [1]]), (later, [[1], [2]])], {})
     assert [r.event.key for r in one] == ["a", "z"]
     assert (r1[1].mu, r1[2].mu) == (r2[1].mu, r2[2].mu)
 
