@@ -105,6 +105,8 @@ class Step:
     mu: float
     sigma: float
     points: int
+    events_after: int = 0
+    points_after: int = 0
 
 
 @dataclass
@@ -175,21 +177,26 @@ def rate_event(
         points = placing_points(points_table, event.category, placing)
         for pid, new in zip(pids, team, strict=False):
             row = ratings[pid]
-            steps.append(Step(pid, placing, sh, row.mu, row.sigma, new.mu, new.sigma, points))
+            before = (row.mu, row.sigma)
             row.mu, row.sigma = new.mu, new.sigma
             row.events += 1
             row.points += points
             row.last_event_on = event.date
+            steps.append(
+                Step(pid, placing, sh, *before, new.mu, new.sigma, points, row.events, row.points)
+            )
     return steps
 
 
 def rate_all(
     events: Iterable[tuple[EventResult, Sequence[Sequence[int]]]],
     points_table: Mapping[str, Sequence[int]],
+    start: dict[int, Standing] | None = None,
 ) -> tuple[list[Rated], dict[int, Standing]]:
     """Replay every event in date order (then by key, so a recomputation is repeatable)
-    from OpenSkill's default rating."""
-    ratings: dict[int, Standing] = {}
+    from OpenSkill's default rating, or from ``start`` (the ratings before the first of
+    ``events``, when only the later events are replayed)."""
+    ratings: dict[int, Standing] = dict(start or {})
     out = []
     for event, ids in sorted(events, key=lambda e: (e[0].date, e[0].key)):
         steps = rate_event(event, ids, ratings, points_table)

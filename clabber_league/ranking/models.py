@@ -48,6 +48,16 @@ class RankingSettings(models.Model):
             '{"night": [5, 3, 2, 1], "league": [2, 1]}. Empty: no placing points.'
         ),
     )
+    dirty_since = models.DateField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The earliest date of a result changed since the last recomputation "
+        "started: the next one replays from there.",
+    )
+    dirty_all = models.BooleanField(
+        default=False, editable=False, help_text="The next recomputation replays everything."
+    )
     queued_at = models.DateTimeField(
         null=True,
         blank=True,
@@ -127,6 +137,10 @@ class RatingStep(models.Model):
     mu = models.FloatField()
     sigma = models.FloatField()
     points = models.PositiveIntegerField(default=0)
+    #: The player's events and placing points so far, this one included: a recomputation
+    #: from a date restarts from each player's last step before it.
+    events_after = models.PositiveIntegerField(default=0)
+    points_after = models.PositiveIntegerField(default=0)
 
     class Meta:
         indexes = [models.Index(fields=["player", "-id"], name="rating_step_player")]

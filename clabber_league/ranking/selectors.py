@@ -56,6 +56,13 @@ def federation_reader(*, slug: str, user: Any) -> Reader:
     return Reader(federation, officer, federation.private or RankingSettings.Private.ANONYMISE)
 
 
+def ranking_settings_of(federation: Federation) -> RankingSettings:
+    """The federation's ranking settings, or the defaults (unsaved) when it has none: a
+    read writes nothing."""
+    found = RankingSettings.objects.filter(federation=federation).first()
+    return found or RankingSettings(federation=federation)
+
+
 def shown(reader: Reader, player: FederationPlayer) -> bool:
     """Whether the reader sees the player's name, number and history."""
     return reader.officer or (player.is_public and player.erased_at is None)

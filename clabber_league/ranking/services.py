@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -103,19 +103,59 @@ def _resolver(federation: Federation):
     return resolve
 
 
+def _restart(federation: Federation, since: dt.date) -> dict[int, compute.Standing] | None:
+    """Each player's rating as it stood before ``since``: their last history row before
+    it (rows are written in the order the events are replayed, so the highest id is the
+    last). None when nothing was rated yet: then everything is replayed."""
+    if not NationalRating.objects.filter(federation=federation).exists():
+        return None
+    last = (
+        RatingStep.objects.filter(federation=federation, event__date__lt=since)
+        .values("player_id")
+        .annotate(last=Max("id"))
+        .values("last")
+    )
+    return {
+        s.player_id: compute.Standing(
+            mu=s.mu,
+            sigma=s.sigma,
+            events=s.events_after,
+            points=s.points_after,
+            last_event_on=s.event.date,
+        )
+        for s in RatingStep.objects.filter(id__in=last).select_related("event")
+    }
+
+
 @transaction.atomic
 def ranking_recompute(
-    *, federation: Federation, events: Iterable[compute.EventResult] | None = None
+    *,
+    federation: Federation,
+    events: Iterable[compute.EventResult] | None = None,
+    since: dt.date | None = None,
 ) -> int:
     """Rebuild the federation's ranking from every result (``events`` given: from those
-    only, as the benchmark and tests do). Returns how many events were rated."""
+    only, as the benchmark and tests do). With ``since``, the events before that date and
+    their history stand: only the events of that date and later are replayed, from each
+    player's rating as it stood before it (a night's results added replay that night, not
+    the season). Returns how many events were rated."""
     federation = Federation.objects.select_for_update().get(pk=federation.pk)
     table = ranking_settings(federation).placing_points or {}
     resolve = _resolver(federation)
-    source = all_events(federation) if events is None else events
-    rated, ratings = compute.rate_all(((e, resolve(e)) for e in source), table)
-    RatingStep.objects.filter(federation=federation).delete()
-    RankedEvent.objects.filter(federation=federation).delete()
+    start = _restart(federation, since) if since is not None else None
+    if start is None:
+        since = None
+    if events is None:
+        source = all_events(federation, since)
+    else:
+        source = (e for e in events if since is None or e.date >= since)
+    rated, ratings = compute.rate_all(((e, resolve(e)) for e in source), table, start)
+    if since is None:
+        RatingStep.objects.filter(federation=federation).delete()
+        RankedEvent.objects.filter(federation=federation).delete()
+    else:
+        RatingStep.objects.filter(federation=federation, event__date__gte=since).delete()
+        RankedEvent.objects.filter(federation=federation, date__gte=since).delete()
     NationalRating.objects.filter(federation=federation).delete()
     rows = RankedEvent.objects.bulk_create(
         [
@@ -145,6 +185,8 @@ def ranking_recompute(
                 mu=s.mu,
                 sigma=s.sigma,
                 points=s.points,
+                events_after=s.events_after,
+                points_after=s.points_after,
             )
             for row, r in zip(rows, rated, strict=True)
             for s in r.steps
@@ -175,25 +217,48 @@ def ranking_recompute(
 QUEUED_STALE = dt.timedelta(minutes=10)
 
 
-def ranking_results_changed(*, federation_id: int) -> None:
-    """Queue the federation's recomputation once the current transaction commits. A
+def ranking_results_changed(*, federation_id: int, since: dt.date | None = None) -> None:
+    """Queue the federation's recomputation once the current transaction commits, to
+    replay from ``since`` (the date of the earliest result changed; None: everything). A
     burst of changes (a night's games confirmed one after another) queues it once until
-    the task starts: the settings row's ``queued_at``, set by one conditional update."""
+    the task starts: the settings row's ``queued_at``, set by one conditional update; the
+    row keeps the earliest date asked meanwhile (``dirty_since``, or ``dirty_all``)."""
     from .tasks import recompute
 
     def queue() -> None:
-        RankingSettings.objects.get_or_create(federation_id=federation_id)
-        now = timezone.now()
-        idle = Q(queued_at__isnull=True) | Q(queued_at__lt=now - QUEUED_STALE)
-        if RankingSettings.objects.filter(idle, federation_id=federation_id).update(queued_at=now):
+        with transaction.atomic():
+            RankingSettings.objects.get_or_create(federation_id=federation_id)
+            row = RankingSettings.objects.select_for_update().get(federation_id=federation_id)
+            if since is None:
+                row.dirty_all = True
+            elif row.dirty_since is None or since < row.dirty_since:
+                row.dirty_since = since
+            now = timezone.now()
+            queue_now = row.queued_at is None or row.queued_at < now - QUEUED_STALE
+            if queue_now:
+                row.queued_at = now
+            row.save(update_fields=["dirty_all", "dirty_since", "queued_at"])
+        if queue_now:
             recompute.delay(federation_id)
 
     transaction.on_commit(queue)
 
 
-def ranking_task_started(federation_id: int) -> None:
-    """A queued recomputation starts: a change from now on queues another."""
-    RankingSettings.objects.filter(federation_id=federation_id).update(queued_at=None)
+def ranking_task_started(federation_id: int) -> tuple[bool, dt.date | None]:
+    """A queued recomputation starts: it takes what was asked (everything, or from which
+    date) and clears it, so a change from now on queues another. Returns (asked, since):
+    ``asked`` is False when another task already took the work."""
+    with transaction.atomic():
+        row = (
+            RankingSettings.objects.select_for_update().filter(federation_id=federation_id).first()
+        )
+        if row is None:
+            return True, None
+        asked = row.dirty_all or row.dirty_since is not None
+        since = None if row.dirty_all else row.dirty_since
+        row.queued_at, row.dirty_since, row.dirty_all = None, None, False
+        row.save(update_fields=["queued_at", "dirty_since", "dirty_all"])
+    return asked, since
 
 
 def ranking_game_changed(*, game: Game, status_before: str, **_: Any) -> None:
@@ -211,5 +276,8 @@ def ranking_game_changed(*, game: Game, status_before: str, **_: Any) -> None:
     ids.update(
         OrganiserSpace.objects.filter(club_id=game.club_id).values_list("federation_id", flat=True)
     )
+    day = game.played_on or (
+        timezone.localdate(game.confirmed_at) if game.confirmed_at else timezone.localdate()
+    )
     for federation_id in sorted(ids):
-        ranking_results_changed(federation_id=federation_id)
+        ranking_results_changed(federation_id=federation_id, since=day)

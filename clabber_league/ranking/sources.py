@@ -20,7 +20,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
 
 from clabber_league.cups.models import TieGame
 from clabber_league.events.models import Table
@@ -67,8 +68,18 @@ def _rules_label(rules: str) -> tuple[str, int | None]:
     return f"{ruleset.slug} · {ruleset.target}", ruleset.target
 
 
-def local_events(federation: Federation) -> Iterator[EventResult]:
-    """The confirmed games of the federation's clubs as events: four queries in all."""
+def _from(since: dt.date | None, prefix: str = "") -> Q:
+    """Games played (or, without a date, confirmed) on ``since`` or later; all without it."""
+    if since is None:
+        return Q()
+    return Q(**{f"{prefix}played_on__gte": since}) | Q(
+        **{f"{prefix}played_on__isnull": True, f"{prefix}confirmed_at__date__gte": since}
+    )
+
+
+def local_events(federation: Federation, since: dt.date | None = None) -> Iterator[EventResult]:
+    """The confirmed games of the federation's clubs as events (those of ``since`` and
+    later only, when given): four queries in all."""
     import json
 
     clubs = ranking_clubs(federation)
@@ -78,7 +89,7 @@ def local_events(federation: Federation) -> Iterator[EventResult]:
         ).values_list("player_id", "federation_player__number")
     )
     games = (
-        Game.objects.filter(club_id__in=clubs, status=Game.Status.CONFIRMED)
+        Game.objects.filter(_from(since), club_id__in=clubs, status=Game.Status.CONFIRMED)
         .annotate(
             is_cup=Exists(TieGame.objects.filter(game_id=OuterRef("pk"))),
             is_night=Exists(Table.objects.filter(game_id=OuterRef("pk"))),
@@ -99,7 +110,9 @@ def local_events(federation: Federation) -> Iterator[EventResult]:
         .order_by("pk")
     )
     seats: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-    rows = GameSeat.objects.filter(game__club_id__in=clubs, game__status=Game.Status.CONFIRMED)
+    rows = GameSeat.objects.filter(
+        _from(since, "game__"), game__club_id__in=clubs, game__status=Game.Status.CONFIRMED
+    )
     for game_id, side, player_id in rows.order_by("game_id", "seat").values_list(
         "game_id", "side", "player_id"
     ):
@@ -114,7 +127,9 @@ def local_events(federation: Federation) -> Iterator[EventResult]:
                 SideResult(numbers=linked, score=score, unlinked=len(players) - len(linked))
             )
         label, target = _rules_label(json.dumps(rules, sort_keys=True))
-        day = played_on or (confirmed_at.date() if confirmed_at else dt.date.today())
+        day = played_on or (
+            timezone.localdate(confirmed_at) if confirmed_at else timezone.localdate()
+        )
         category = "cup" if cup else "night" if night else "league" if division_id else "friendly"
         yield EventResult(
             key=f"club-{club_id}:game-{pk}",
@@ -126,8 +141,8 @@ def local_events(federation: Federation) -> Iterator[EventResult]:
         )
 
 
-def all_events(federation: Federation) -> Iterator[EventResult]:
-    """The local games and every registered source's events."""
-    yield from local_events(federation)
+def all_events(federation: Federation, since: dt.date | None = None) -> Iterator[EventResult]:
+    """The local games and every registered source's events (of ``since`` and later)."""
+    yield from local_events(federation, since)
     for source in SOURCES:
-        yield from source(federation)
+        yield from (e for e in source(federation) if since is None or e.date >= since)

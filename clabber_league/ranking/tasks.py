@@ -11,9 +11,10 @@ from .services import ranking_recompute, ranking_task_started
 
 
 @shared_task(name="ranking.recompute", acks_late=True, ignore_result=True)
-def recompute(federation_id: int) -> dict[str, int]:
-    ranking_task_started(federation_id)
+def recompute(federation_id: int) -> dict[str, object]:
+    asked, since = ranking_task_started(federation_id)
     federation = Federation.objects.filter(pk=federation_id).first()
-    if federation is None:
+    if federation is None or not asked:
         return {"federation": federation_id, "events": 0}
-    return {"federation": federation_id, "events": ranking_recompute(federation=federation)}
+    events = ranking_recompute(federation=federation, since=since)
+    return {"federation": federation_id, "since": str(since or ""), "events": events}

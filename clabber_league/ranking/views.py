@@ -13,7 +13,6 @@ from clabber_league.scheduling.models import Fixture
 
 from . import interclub, selectors
 from .compute import DEFAULT
-from .services import ranking_settings
 
 
 def ranking(request: HttpRequest, federation_slug: str) -> HttpResponse:
@@ -45,7 +44,7 @@ def player(request: HttpRequest, federation_slug: str, number: str) -> HttpRespo
 
 def about(request: HttpRequest, federation_slug: str) -> HttpResponse:
     reader = selectors.federation_reader(slug=federation_slug, user=request.user)
-    settings = ranking_settings(reader.federation)
+    settings = selectors.ranking_settings_of(reader.federation)
     points = sorted((settings.placing_points or {}).items())
     return render(
         request,

@@ -350,6 +350,10 @@ SPECTACULAR_SETTINGS = {
         {"name": "games", "description": "Games, deals, corrections, confirmation, history."},
         {"name": "standings", "description": "Tables, deals, leaderboards, ratings; CSV."},
         {"name": "rules", "description": "The rules calculator, open to anyone."},
+        {
+            "name": "ranking",
+            "description": "A federation's national ranking across its clubs. See docs/ranking.md.",
+        },
         {"name": "members", "description": "Invitations, disputes, confirming at the table."},
         {
             "name": "events",
