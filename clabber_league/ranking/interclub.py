@@ -52,6 +52,7 @@ from clabber_league.games import table_links
 from clabber_league.games.models import Game, TableLink
 from clabber_league.leagues.models import Division, Team
 from clabber_league.leagues.services import team_register
+from clabber_league.rules.errors import msg
 from clabber_league.scheduling.models import Fixture
 
 from .models import InterclubTeam, OrganiserSpace, Qualifier
@@ -65,16 +66,13 @@ NOT_SCORER = gettext_noop("Only a scorer of {home} or {away} may enter this fixt
 QUALIFIER_OTHER = gettext_noop("The cup {name} is not a cup of a member club.")
 QUALIFIER_OPEN = gettext_noop("The qualifier {name} has no winner yet.")
 QUALIFIERS_FEW = gettext_noop("A final needs at least two qualifiers.")
+WINNER_UNLINKED = gettext_noop(
+    "The winner of {name} has no federation number: link them before the final is seeded."
+)
 
 
 class InterclubError(ServiceError):
     """An inter-club competition's write refused."""
-
-
-def _msg(template: str, **names: Any) -> str:
-    from clabber_league.rules.errors import msg
-
-    return msg(template, **names)
 
 
 @transaction.atomic
@@ -133,7 +131,7 @@ def interclub_team_register(
         errors.append({"field": "home_club", "message": HOME_NOT_MEMBER})
     for player in players:
         if player.federation_id != federation.pk:
-            errors.append({"field": "players", "message": _msg(PLAYER_OTHER, number=player.number)})
+            errors.append({"field": "players", "message": msg(PLAYER_OTHER, number=player.number)})
     if errors:
         raise InterclubError(errors)
     rows = [space_player(space=space, player=p) for p in players]
@@ -179,7 +177,7 @@ def interclub_fixture_enter(*, fixture: Fixture, user: Any) -> TableLink:
         raise InterclubError.one("fixture", NOT_INTERCLUB)
     if not interclub_fixture_may_enter(fixture=fixture, user=user):
         raise InterclubError.one(
-            "fixture", _msg(NOT_SCORER, home=clubs[0].name, away=clubs[1].name), kind=FORBIDDEN
+            "fixture", msg(NOT_SCORER, home=clubs[0].name, away=clubs[1].name), kind=FORBIDDEN
         )
     game = (
         Game.objects.filter(
@@ -220,9 +218,9 @@ def championship_final_create(
         errors.append({"field": "qualifiers", "message": QUALIFIERS_FEW})
     for cup in qualifiers:
         if cup.club_id not in members:
-            errors.append({"field": "qualifiers", "message": _msg(QUALIFIER_OTHER, name=cup.name)})
+            errors.append({"field": "qualifiers", "message": msg(QUALIFIER_OTHER, name=cup.name)})
         elif cup.champion_id is None:
-            errors.append({"field": "qualifiers", "message": _msg(QUALIFIER_OPEN, name=cup.name)})
+            errors.append({"field": "qualifiers", "message": msg(QUALIFIER_OPEN, name=cup.name)})
     teams = any(c.entrant_kind == Cup.Kind.TEAMS for c in qualifiers)
     if teams and (space is None or division is None or division.club_id != space.club_id):
         errors.append({"field": "division", "message": NOT_SPACE})
@@ -253,7 +251,7 @@ def championship_final_create(
         else:
             fp = by_id.get(links.get(champion.player_id))
             if fp is None:
-                raise InterclubError.one("qualifiers", _msg(QUALIFIER_OPEN, name=cup.name))
+                raise InterclubError.one("qualifiers", msg(WINNER_UNLINKED, name=cup.name))
             entrants_players.append(space_player(space=space, player=fp))
     final = cup_create(
         club=space.club,
