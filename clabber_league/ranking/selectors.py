@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Exists, OuterRef
+from django.db.models import OuterRef
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -29,6 +29,7 @@ class Reader:
     federation: Federation
     officer: bool
     private: str
+    admin: bool = False
 
     @property
     def hides_private(self) -> bool:
@@ -45,15 +46,23 @@ def federation_reader(*, slug: str, user: Any) -> Reader:
     )
     if getattr(user, "is_authenticated", False):
         rows = rows.annotate(
-            officer=Exists(Officer.objects.filter(federation=OuterRef("pk"), user_id=user.pk))
+            role=Officer.objects.filter(federation=OuterRef("pk"), user_id=user.pk).values("role")[
+                :1
+            ]
         )
     federation = rows.first()
     if federation is None:
         raise Http404(_("No such federation."))
-    officer = bool(getattr(federation, "officer", False))
+    role = getattr(federation, "role", None)
+    officer = role is not None
     if not federation.is_public and not officer:
         raise Http404(_("No such federation."))
-    return Reader(federation, officer, federation.private or RankingSettings.Private.ANONYMISE)
+    return Reader(
+        federation,
+        officer,
+        federation.private or RankingSettings.Private.ANONYMISE,
+        admin=role == Officer.Role.ADMIN,
+    )
 
 
 def ranking_settings_of(federation: Federation) -> RankingSettings:

@@ -3,16 +3,21 @@ explains the ranking, and a scorer's way into an inter-club fixture's game."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from clabber_league.core.errors import ServiceError
 from clabber_league.games.table_links import table_link_path
 from clabber_league.scheduling.models import Fixture
 
 from . import interclub, selectors
 from .compute import DEFAULT
+from .forms import RankingSettingsForm, points_text
+from .services import ranking_settings_update
 
 
 def ranking(request: HttpRequest, federation_slug: str) -> HttpResponse:
@@ -57,6 +62,42 @@ def about(request: HttpRequest, federation_slug: str) -> HttpResponse:
             "mu": DEFAULT.mu,
             "sigma": DEFAULT.sigma,
         },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def ranking_settings_page(request: HttpRequest, federation_slug: str) -> HttpResponse:
+    """The federation admin's choices: how private players show, the placing points."""
+    reader = selectors.federation_reader(slug=federation_slug, user=request.user)
+    if not reader.admin:
+        return render(
+            request, "ranking/settings.html", {"federation": reader.federation}, status=403
+        )
+    current = selectors.ranking_settings_of(reader.federation)
+    form = RankingSettingsForm(
+        request.POST or None,
+        initial={
+            "private_players": current.private_players,
+            "placing_points": points_text(current.placing_points or {}),
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            ranking_settings_update(
+                federation=reader.federation,
+                private_players=form.cleaned_data["private_players"],
+                placing_points=form.cleaned_data["placing_points"],
+            )
+        except ServiceError as exc:
+            form.add_service_errors(exc.errors)
+        else:
+            messages.success(request, _("Saved: the ranking is recomputed in a moment."))
+            return redirect("ranking:settings", federation_slug=reader.federation.slug)
+    return render(
+        request,
+        "ranking/settings.html",
+        {"federation": reader.federation, "form": form, "allowed": True},
     )
 
 

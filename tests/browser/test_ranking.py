@@ -112,3 +112,28 @@ def test_a_home_clubs_scorer_opens_an_inter_club_fixture_on_a_phone(
     page.get_by_role("button", name="Enter this fixture's games").click()
     page.wait_for_url("**/t/**")
     assert_accessible(page)
+
+
+def test_a_federation_admin_sets_the_placing_points_on_a_phone(
+    live_server, page, logged_in_page, ranked
+):
+    from clabber_league.federation.models import Officer
+    from tests.factories import UserFactory
+
+    admin = UserFactory(username="fed-admin", password="table-talk-42")
+    Officer.objects.create(federation=ranked, user=admin, role=Officer.Role.ADMIN)
+    logged_in_page("fed-admin", "table-talk-42")
+    page.goto(f"{live_server.url}/federations/nku/ranking/settings/")
+    expect(page.get_by_role("heading", name="Ranking settings")).to_be_visible()
+    page.get_by_label("Points per placing, by kind of event").fill("night: five")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("alert")).to_contain_text('as "night: 5, 3, 2, 1"')
+    assert_accessible(page)
+    assert not page.evaluate(SIDEWAYS)
+    page.get_by_label("Points per placing, by kind of event").fill("night: 6, 4\nleague: 2")
+    page.get_by_label("Players who keep their profile private").select_option("hide")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(".messages")).to_contain_text("Saved")
+    assert_accessible(page)
+    page.goto(f"{live_server.url}/federations/nku/ranking/about/")
+    expect(page.get_by_role("table", name="Placing points")).to_contain_text("6, 4")

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from clabber_league.federation.models import Federation, FederationPlayer, Officer
-from clabber_league.ranking.models import NationalRating, RankedEvent, RatingStep
+from clabber_league.ranking.models import NationalRating, RankedEvent, RankingSettings, RatingStep
 from clabber_league.ranking.services import ranking_settings_update
 from tests.factories import UserFactory
 
@@ -159,3 +159,47 @@ def test_the_pages_take_the_same_queries_for_3_or_120_players(client, federation
         )
     ]
     assert big == small
+
+
+def _officer(federation, username, role):
+    user = UserFactory(username=username)
+    Officer.objects.create(federation=federation, user=user, role=role)
+    return user
+
+
+def test_a_federation_admin_sets_the_privacy_and_the_placing_points(client, federation, ranked):
+    client.force_login(_officer(federation, "fed-admin", Officer.Role.ADMIN))
+    url = "/federations/nku/ranking/settings/"
+    assert client.get(url).status_code == 200
+    answer = client.post(
+        url, {"private_players": "hide", "placing_points": "night: 5, 3, 2, 1\nleague: 2"}
+    )
+    assert answer.status_code == 302
+    settings = federation.ranking_settings
+    settings.refresh_from_db()
+    assert settings.private_players == "hide"
+    assert settings.placing_points == {"night": [5, 3, 2, 1], "league": [2]}
+    assert "night: 5, 3, 2, 1" in client.get(url).content.decode()
+
+
+def test_bad_placing_points_are_refused_naming_the_field_and_nothing_changes(
+    client, federation, ranked
+):
+    client.force_login(_officer(federation, "fed-admin", Officer.Role.ADMIN))
+    url = "/federations/nku/ranking/settings/"
+    for text in ("night 5 3", "night: five", "night: 5, -1"):
+        answer = client.post(url, {"private_players": "hide", "placing_points": text})
+        assert answer.status_code == 200
+        assert answer.context["form"].errors.keys() == {"placing_points"}
+    assert not RankingSettings.objects.filter(federation=federation, private_players="hide")
+
+
+def test_only_the_federations_admins_change_its_settings(client, federation, ranked):
+    url = "/federations/nku/ranking/settings/"
+    assert client.get(url).status_code == 302  # to the login page
+    client.force_login(_officer(federation, "fed-officer", Officer.Role.OFFICER))
+    assert client.post(url, {"private_players": "hide"}).status_code == 403
+    other = Federation.objects.create(name="KBN", slug="kbn")
+    client.force_login(_officer(other, "kbn-admin", Officer.Role.ADMIN))
+    assert client.post(url, {"private_players": "hide"}).status_code == 403
+    assert not RankingSettings.objects.filter(federation=federation, private_players="hide")
