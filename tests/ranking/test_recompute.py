@@ -6,6 +6,7 @@ federation do not count, and a corrected game's new result replaces the old."""
 import datetime as dt
 
 import pytest
+from django.utils import timezone
 
 from clabber_league.clubs.access import access_for
 from clabber_league.games import services as games
@@ -34,8 +35,12 @@ def _ratings(federation):
 
 
 def test_a_confirmed_game_moves_the_ranking_through_the_hook(
-    federation, clubs, django_capture_on_commit_callbacks
+    federation, clubs, django_capture_on_commit_callbacks, monkeypatch
 ):
+    from clabber_league.ranking import tasks
+
+    # The task runs here as the worker would run it (eager or not: the same with Redis).
+    monkeypatch.setattr(tasks.recompute, "delay", tasks.recompute.run)
     north = clubs[0]
     aces = linked_team(federation, north["division"], "Aces")
     bells = linked_team(federation, north["division"], "Bells")
@@ -185,3 +190,60 @@ def test_a_burst_of_confirmations_queues_one_recomputation(
             north["division"], aces, bells, A_WINS, user=north["scorer"], confirm_by=north["admin"]
         )
     assert sent == [federation.pk, federation.pk]
+
+
+def test_replaying_from_a_date_gives_the_ranking_a_full_replay_gives(federation, clubs):
+    north = clubs[0]
+    aces = linked_team(federation, north["division"], "Aces")
+    bells = linked_team(federation, north["division"], "Bells")
+    bell = bells.members.first().player.federation_links.get().federation_player
+    ace = aces.members.first().player.federation_links.get().federation_player
+    day = dt.date(2026, 10, 1)
+
+    def night(n, winner, loser):
+        return EventResult(
+            key=f"night-{n}",
+            date=day + dt.timedelta(days=7 * n),
+            category="night",
+            sides=(SideResult((winner.number,), 700), SideResult((loser.number,), 300)),
+        )
+
+    ranking_settings_update(federation=federation, placing_points={"night": [3, 1]})
+    season = [night(0, ace, bell), night(1, bell, ace), night(2, ace, bell)]
+    ranking_recompute(federation=federation, events=season)
+    later = [*season, night(3, bell, ace), night(4, bell, ace)]
+    assert ranking_recompute(federation=federation, events=later, since=later[3].date) == 2
+    partly = {
+        r.player_id: (r.mu, r.sigma, r.events, r.points) for r in NationalRating.objects.all()
+    }
+    history = list(
+        RatingStep.objects.filter(player=ace).order_by("id").values_list("event__key", "mu")
+    )
+    assert [key for key, _ in history] == [f"night-{n}" for n in range(5)]
+    ranking_recompute(federation=federation, events=later)
+    fully = {r.player_id: (r.mu, r.sigma, r.events, r.points) for r in NationalRating.objects.all()}
+    assert partly == fully and partly[bell.pk][2:] == (5, 11)
+    assert history == list(
+        RatingStep.objects.filter(player=ace).order_by("id").values_list("event__key", "mu")
+    )
+
+
+def test_a_confirmed_game_replays_from_its_own_date(
+    federation, clubs, django_capture_on_commit_callbacks, monkeypatch
+):
+    from clabber_league.ranking import tasks
+    from clabber_league.ranking.models import RankingSettings
+
+    north = clubs[0]
+    aces = linked_team(federation, north["division"], "Aces")
+    bells = linked_team(federation, north["division"], "Bells")
+    monkeypatch.setattr(tasks.recompute, "delay", lambda fid: None)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play(
+            north["division"], aces, bells, A_WINS, user=north["scorer"], confirm_by=north["admin"]
+        )
+    row = RankingSettings.objects.get(federation=federation)
+    day = game.played_on or timezone.localdate(game.confirmed_at)
+    assert row.dirty_since == day and not row.dirty_all
+    assert tasks.recompute.run(federation.pk)["events"] == 1
+    assert tasks.recompute.run(federation.pk)["events"] == 0  # nothing asked since
