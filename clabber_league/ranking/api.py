@@ -17,6 +17,8 @@ from clabber_league.core.pagination import PagePagination
 
 from . import selectors
 
+PRIVATE_NAME = "Private player"
+
 
 class RankingLineSerializer(serializers.Serializer):
     position = serializers.IntegerField()
@@ -46,7 +48,8 @@ class FederationRankingView(GenericAPIView):
         data = [
             {
                 "position": ln.position,
-                "name": str(ln.name),
+                # The API stays English, whatever the reader's language.
+                "name": ln.name if ln.named else PRIVATE_NAME,
                 "number": ln.number,
                 "rating": round(ln.rating, 4),
                 "mu": round(ln.mu, 4),
