@@ -8,7 +8,10 @@ deals for every built-in rule set and the house-rule examples
    and scored from its JSON, as the API and the CLI do;
 2. ``score_game``: a season of 100,000 deals played as whole games, each
    replayed from its JSON;
-3. the dearest house-rule pack met (``klaberjass-3`` with many different card values
+3. klaverjas (both rule sets, KLAVERJAS.md): deals played card by card, entered with roem
+   as totals or per-trick claims, validated (the exact roem check included) and scored,
+   per rule set: cold (the exact test's cached answers dropped first) and warm;
+4. the dearest house-rule pack met (``klaberjass-3`` with many different card values
    and no common divisor, checked pile by pile and then searched for exactly): point
    vectors near real deals checked per second from cold answers, the slowest single
    check, the most states one search expanded, and tracemalloc's peak over them all.
@@ -57,6 +60,7 @@ from clabber_league.rules import (
     RuleSet,
     feasibility,
     get_ruleset,
+    klaverjas,
     parse_deal,
     score,
     score_deal,
@@ -186,6 +190,33 @@ def _worst_relaxed() -> dict[str, float]:
     }
 
 
+KLAVERJAS_DEALS = 20_000
+
+
+def _klaverjas_rates() -> list[tuple[str, str, float, float]]:
+    """Per klaverjas rule set: deals per CPU second cold (no cached exact answers) and
+    warm, and the share of deals whose roem went through the exact test."""
+    rows = []
+    for slug in ("klaverjas-rotterdams", "klaverjas-amsterdams"):
+        rng = random.Random(SEED)
+        deals = [{"ruleset": slug, **simulate_deal(slug, rng)} for _ in range(KLAVERJAS_DEALS)]
+        with_roem = sum(1 for d in deals if any((d.get("roem") or {}).values()))
+
+        def score_all(deals: list[dict[str, Any]] = deals) -> None:
+            for deal in deals:
+                score_deal(deal)
+
+        klaverjas.forget_answers()
+        start = time.process_time()
+        score_all()
+        cold = len(deals) / (time.process_time() - start)
+        _, warm = _rates(len(deals), score_all)
+        rows.append(
+            (slug, f"{len(deals):,} deals, {with_roem / len(deals):.0%} with roem", cold, warm)
+        )
+    return rows
+
+
 def _rates(work: int, run: Any, repeat: int = 3) -> tuple[float, float]:
     """Work per second of the best run: by the wall clock, and by this process's CPU time
     (what one core does, whatever else the machine is running)."""
@@ -280,6 +311,18 @@ def compare(baseline: str, rounds: int, sample: int) -> int:
     return 0 if after_cpu >= TARGET_DEALS_PER_SECOND else 1
 
 
+def _print_klaverjas(rows: list[tuple[str, str, float, float]]) -> None:
+    print(
+        f"\n{'klaverjas (exact roem check)':<24} {'work':<32} {'cold/CPU s':>11} {'warm/CPU s':>11}"
+    )
+    for slug, work, cold, warm in rows:
+        print(f"{slug:<24} {work:<32} {cold:>11,.0f} {warm:>11,.0f}")
+    verdict = "meets" if all(r[2] >= TARGET_DEALS_PER_SECOND for r in rows) else "MISSES"
+    print(
+        f"klaverjas cold {verdict} the target of {TARGET_DEALS_PER_SECOND:,} deals/s on one core."
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -287,6 +330,9 @@ def main() -> int:
     )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sample", type=int, default=DEAL_SAMPLE // 2)
+    parser.add_argument(
+        "--klaverjas-only", action="store_true", help="measure only the two klaverjas rule sets"
+    )
     parser.add_argument("--root", help=argparse.SUPPRESS)
     parser.add_argument("--rate-only", metavar="DEALS_FILE", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -296,6 +342,13 @@ def main() -> int:
         return 0
     if args.against:
         return compare(str(Path(args.against).resolve()), args.rounds, args.sample)
+
+    if args.klaverjas_only:
+        with OtherLoad() as load:
+            rows = _klaverjas_rates()
+        _print_klaverjas(rows)
+        print(load.summary())
+        return 0 if all(r[2] >= TARGET_DEALS_PER_SECOND for r in rows) else 1
 
     rng = random.Random(SEED)
     deals = _deals(DEAL_SAMPLE, rng)
@@ -313,6 +366,7 @@ def main() -> int:
         deal_rate = _rate(len(deals), score_all)
         season_rate = _rate(SEASON_DEALS, replay, repeat=1)
         worst = _worst_relaxed()
+        klaverjas_rows = _klaverjas_rates()
     rows = [
         ("score_deal (validated + scored)", f"{len(deals):,} deals", deal_rate),
         (
@@ -332,6 +386,7 @@ def main() -> int:
         f"most states {worst['most_states']:,} (cap {feasibility.SEARCH_STATES_MAX:,}), "
         f"peak {worst['peak_mb']:.1f} MB"
     )
+    _print_klaverjas(klaverjas_rows)
     print(load.summary())
     verdict = "meets" if deal_rate >= TARGET_DEALS_PER_SECOND else "MISSES"
     print(f"\nscore_deal {verdict} the target of {TARGET_DEALS_PER_SECOND:,} deals/s on one core.")

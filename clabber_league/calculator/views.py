@@ -5,8 +5,10 @@ import json
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 
 from clabber_league.clubs.decorators import club_view
+from clabber_league.core.i18n import translated
 from clabber_league.leagues.models import HouseRules
 from clabber_league.rules import (
     BUILTIN_RULESETS,
@@ -30,8 +32,13 @@ def rules_page(request: HttpRequest) -> HttpResponse:
         {
             "rulesets": catalog(),
             "house_examples": examples,
-            "compare_modes": compare_modes(),
-            "limits": limits(),
+            "compare_modes": [
+                {**mode, "meaning": translated(mode["meaning"])} for mode in compare_modes()
+            ],
+            "limits": [
+                {"what": translated(row["what"]), "limit": translated(row["limit"])}
+                for row in limits()
+            ],
         },
     )
 
@@ -45,10 +52,13 @@ def _plain(value: object) -> object:
     return value
 
 
-def sheet_rows(target: int) -> int:
+def sheet_rows(target: int | None, deals_per_game: int | None = None) -> int:
     """Rows on a blank sheet: a game to 500 takes 4 to 8 deals (12 rows leave room for a
-    long one); a longer game gets more, up to a page."""
-    return max(12, min(24, target // 40))
+    long one); a longer game gets more, up to a page. A game of a fixed number of deals
+    (klaverjas: 16) gets a row per deal."""
+    if deals_per_game:
+        return deals_per_game
+    return max(12, min(24, (target or 500) // 40))
 
 
 def _sheet(request: HttpRequest, ruleset: RuleSet, title: str, **extra: object) -> HttpResponse:
@@ -61,7 +71,10 @@ def _sheet(request: HttpRequest, ruleset: RuleSet, title: str, **extra: object) 
             "ruleset": data,
             "title": title,
             "sides": data["sides"],
-            "rows": range(1, sheet_rows(data["options"]["target"]) + 1),
+            "rows": range(
+                1,
+                sheet_rows(data["options"]["target"], data["options"].get("deals_per_game")) + 1,
+            ),
             "check": check,
             **extra,
         },
@@ -73,7 +86,7 @@ def blank_sheet(request: HttpRequest, slug: str) -> HttpResponse:
     column per side, the check column (the deal's numbers added), running totals."""
     ruleset = BUILTIN_RULESETS.get(slug)
     if ruleset is None:
-        raise Http404("No such rule set.")
+        raise Http404(gettext("No such rule set."))
     return _sheet(request, ruleset, ruleset.title)
 
 

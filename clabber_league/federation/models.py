@@ -48,7 +48,17 @@ class Federation(models.Model):
 
 
 class FederationClub(models.Model):
-    """A club's membership of a federation; a club may belong to several."""
+    """A club's membership of a federation; a club may belong to several.
+
+    A club admin asks to join (``requested``) and an officer accepts, or an officer invites
+    (``invited``) and the club admin accepts; a club that leaves or is removed is ``left``
+    (kept: its players' numbers stay). ``active`` is true for a member, false otherwise."""
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested", _("Asked to join")
+        INVITED = "invited", _("Invited")
+        MEMBER = "member", _("Member")
+        LEFT = "left", _("Left")
 
     federation = models.ForeignKey(
         Federation, on_delete=models.CASCADE, related_name="member_clubs"
@@ -56,6 +66,17 @@ class FederationClub(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="federations")
     joined_on = models.DateField(_("joined on"), null=True, blank=True)
     active = models.BooleanField(_("active"), default=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.MEMBER
+    )
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Who asked to join or invited the club.",
+    )
 
     class Meta:
         constraints = [
@@ -188,6 +209,12 @@ class PlayerMerge(models.Model):
     reason = models.CharField(max_length=200, blank=True)
     moved_links = models.JSONField(
         default=list, help_text="The PlayerLink ids moved from merged to kept, for the undo."
+    )
+    merged_state = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The merged record's fields the merge changed, as they were: the undo "
+        "puts them back.",
     )
     at = models.DateTimeField(auto_now_add=True)
     undone_at = models.DateTimeField(null=True, blank=True)

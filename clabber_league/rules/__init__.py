@@ -1,7 +1,8 @@
 """The Clabber League rules engine: pure Python, standard library only.
 
-It knows the eleven built-in rule sets and clubs' house rules, checks a deal
-as a score sheet records it and scores deals and games (RULES.md).  Importing
+It knows the thirteen built-in rule sets (RULES.md section 2 and the two Dutch
+klaverjas rule sets of section 7, ``rules/klaverjas.py``) and clubs' house rules,
+checks a deal as a score sheet records it and scores deals and games (RULES.md).  Importing
 it pulls in no web framework, so scripts, tests and the command line
 (``python -m clabber_league.rules score|game|catalog``) can use it alone.
 

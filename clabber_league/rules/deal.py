@@ -43,6 +43,10 @@ class Deal:
     melds: Mapping[str, tuple[Meld, ...]] | None = None
     bell: str | None = None
     renege: tuple[str, ...] = ()
+    roem: Mapping[str, int] | None = None
+    """Klaverjas: each side's roem (its claims summed), checked (KLAVERJAS.md 7.3)."""
+    dealer: int | None = None
+    """Klaverjas: the dealer's seat (0-3, side A on seats 0 and 2), when given."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,13 +65,25 @@ class DealResult:
     """The side that scored most in this deal, if one did (dealer rotation, the pot)."""
     game_won_by: str | None = None
     """A side whose scored melds include one of ``winning_melds``."""
+    klaverjas: bool = False
+    """A klaverjas deal: the answer also carries ``pit`` and ``sheet``."""
+    pit: str | None = None
+    """Klaverjas: the side that took all eight tricks, or None."""
+    sheet: Mapping[str, Mapping[str, int]] | None = None
+    """Klaverjas: the tally sheet's two columns, ``{"points": {..}, "roem": {..}}``."""
 
     def to_data(self) -> dict[str, Any]:
-        """The calculator answer: exactly outcome, score, totals, meld_winner, meld_points."""
-        return {
+        """The calculator answer: outcome, score, totals, meld_winner, meld_points (and, in
+        klaverjas, pit and sheet)."""
+        data: dict[str, Any] = {
             "outcome": self.outcome.value,
             "score": dict(self.score),
             "totals": dict(self.totals),
             "meld_winner": self.meld_winner,
             "meld_points": dict(self.meld_points),
         }
+        if self.klaverjas:
+            data["pit"] = self.pit
+            sheet = self.sheet or {}
+            data["sheet"] = {k: dict(v) for k, v in sheet.items()}
+        return data

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .cards import NO_TRUMPS
+from .cards import LAST_TRICK_BONUS, NO_TRUMPS
 from .game import next_dealer
 from .rulesets import RuleSet
 
@@ -63,11 +63,16 @@ def dealer_sequence(
 
 
 def complete_points(
-    ruleset: RuleSet, points: Mapping[str, Any], *, trump: str | None = None
+    ruleset: RuleSet,
+    points: Mapping[str, Any],
+    *,
+    trump: str | None = None,
+    with_last: bool = False,
 ) -> dict[str, Any]:
     """``points`` with the one side left out (or given as None) credited with the rest of
     the pack's card points, where every card is played; unchanged otherwise (the engine then
-    says what is missing or wrong)."""
+    says what is missing or wrong). ``with_last``: the numbers include the last trick's 10,
+    as a klaverjas tally sheet writes them (``points_with_last``: 162 in all)."""
     given = {side: value for side, value in points.items() if value is not None}
     missing = [side for side in ruleset.sides if side not in given]
     if (
@@ -77,5 +82,5 @@ def complete_points(
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in given.values())
     ):
         return dict(points) if len(given) == len(points) else given
-    total = ruleset.card_points_total(trump == NO_TRUMPS)
+    total = ruleset.card_points_total(trump == NO_TRUMPS) + (LAST_TRICK_BONUS if with_last else 0)
     return {**given, missing[0]: total - sum(given.values())}

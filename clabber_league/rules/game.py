@@ -31,6 +31,10 @@ GAME_FINISHED: Final = gettext_noop(
     "The game is already over (deal {deal} ended it, winner {winner}); "
     "no deal can be added after it."
 )
+GAME_DEALS_DONE: Final = gettext_noop(
+    "The game is over: its last deal (deal {count}) has been played, winner {winner}; "
+    "deal {deal} is beyond it."
+)
 DEALER_UNKNOWN: Final = gettext_noop("Dealer {dealer!r} is not one of the seats {seats}.")
 TIE: Final = "tie"
 
@@ -53,6 +57,10 @@ class GameState:
 
     def check_open(self) -> None:
         """Raise RulesError if the game is finished (field set by the caller)."""
+        limit = self.ruleset.deals_per_game
+        if limit is not None and self.deals >= limit:
+            winner = self.winner or winner_at_close(self.totals)
+            raise RulesError(msg(GAME_DEALS_DONE, count=limit, winner=winner, deal=self.deals + 1))
         if self.finished:
             raise RulesError(msg(GAME_FINISHED, deal=(self.ended_at or 0) + 1, winner=self.winner))
 
@@ -65,6 +73,11 @@ class GameState:
                 self.totals[side] += points
             self._check_end(result)
         self.deals += 1
+        limit = self.ruleset.deals_per_game
+        if not self.finished and limit is not None and self.deals >= limit:
+            self.finished = True
+            self.winner = winner_at_close(self.totals)
+            self.ended_at = self.deals - 1
         return dict(self.totals)
 
     def _check_end(self, result: DealResult) -> None:
@@ -72,7 +85,7 @@ class GameState:
             self._end(result.game_won_by)
             return
         best = max(self.totals.values())
-        if best < self.ruleset.target:
+        if self.ruleset.target is None or best < self.ruleset.target:
             return
         leaders = [s for s, v in self.totals.items() if v == best]
         if len(leaders) == 1:

@@ -44,6 +44,10 @@ def next_deal(data: Mapping[str, Any]) -> dict[str, Any]:
     deal = dict(data.get("deal") or {})
     if isinstance(deal.get("points"), Mapping):
         deal["points"] = complete_points(ruleset, deal["points"], trump=deal.get("trump"))
+    if isinstance(deal.get("points_with_last"), Mapping):  # a klaverjas tally sheet's row
+        deal["points_with_last"] = complete_points(
+            ruleset, deal["points_with_last"], trump=deal.get("trump"), with_last=True
+        )
     step = score_next(
         spec,
         deal,

@@ -47,6 +47,43 @@ MELD_KINDS: Final = (
 )
 """Every meld kind the engine knows, in a canonical order (fours before runs)."""
 
+ROEM_KINDS: Final = (
+    "run-3",
+    "run-4",
+    "stuk",
+    "four-A",
+    "four-K",
+    "four-Q",
+    "four-J",
+    "four-10",
+    "four-9",
+    "four-8",
+    "four-7",
+)
+"""The roem kinds of klaverjas (KLAVERJAS.md 7.3), values in option ``roem_values``."""
+KLAVERJAS_ONLY: Final = (
+    "roem_values",
+    "pit_bonus",
+    "pit_for",
+    "renege_bonus",
+    "renege_roem",
+    "maker_left_of_dealer",
+    "deals_per_game",
+)
+NOT_IN_KLAVERJAS: Final = (
+    "meld_compare",
+    "meld_order",
+    "meld_values",
+    "bell_value",
+    "no_trick_no_meld",
+    "tie_hangs",
+    "passout_redeal",
+    "second_round_other_suit",
+    "winning_melds",
+)
+PIT_FOR_MODES: Final = ("any", "maker")
+RENEGE_ROEM_MODES: Final = ("all", "none")
+DEALS_PER_GAME_MAX: Final = 200
 MELD_COMPARE_MODES: Final = ("order", "length", "value", "value-length")
 TIE_AT_TARGET_MODES: Final = ("tie", "play_on")
 
@@ -84,6 +121,12 @@ TIE_HANGS_THREE_SIDED: Final = gettext_noop(
 OPTION_LIST_TOO_LONG: Final = gettext_noop(
     "{name} lists at most {most} meld kinds; this lists {count}."
 )
+OPTION_NOT_IN_KLAVERJAS: Final = gettext_noop(
+    "{name} has no meaning in klaverjas ({base}): roem is scored per trick, both sides keep "
+    "theirs, and no deal is passed out."
+)
+OPTION_KLAVERJAS_ONLY: Final = gettext_noop("{name} is a klaverjas option; {base} does not use it.")
+ROEM_KIND_UNKNOWN: Final = gettext_noop("Unknown roem kind {kind}; the kinds are: {known}.")
 TRUMP_ORDER_PERMUTATION: Final = gettext_noop(
     "trump_order must list each rank of the {pack}-card pack exactly once: {ranks}."
 )
@@ -210,20 +253,51 @@ OPTION_DOCS: Final[Mapping[str, tuple[str, str]]] = {
         "comparison, not set, did not renege)",
         "none",
     ),
+    "roem_values": (
+        "klaverjas: roem of each kind in one trick (`run-3`, `run-4`, `stuk`, `four-A` ... "
+        "`four-7`; 0 to 1,000), merged over the rule set's table; 0 removes a kind",
+        "run-3 20, run-4 50, stuk 20, fours 100; four Jacks 100 Rotterdams, 200 Amsterdams",
+    ),
+    "pit_bonus": ("klaverjas: bonus for taking all eight tricks (pit / mars)", "100"),
+    "pit_for": (
+        "klaverjas: `any` (the opponents' tegenpit scores it too) or `maker` (only the maker)",
+        "`any`",
+    ),
+    "renege_bonus": ("klaverjas: extra roem for the side that did not renege", "0"),
+    "renege_roem": (
+        "klaverjas: `all` (the non-offender also gets all roem announced) or `none`",
+        "`all`",
+    ),
+    "maker_left_of_dealer": (
+        "klaverjas: with `dealer` given, the maker must be the side of the seat left of the "
+        "dealer (forced play)",
+        "true in Amsterdams, false in Rotterdams",
+    ),
+    "deals_per_game": (
+        "klaverjas: a game is this many deals (1 to 200), or null to play to `target`",
+        "16",
+    ),
 }
 OPTION_NAMES: Final = tuple(OPTION_DOCS)
 
 MELD_COMPARE_DOCS: Final[Mapping[str, str]] = {
-    "order": "the row of meld_order (Clabber's table), then the higher top card, then "
-    "trumps over plain",
-    "length": "the longer run (its real length), then the higher top card, then trumps over "
-    "plain; a four added by house rules ranks above every run (fours by points, then by rank "
-    "in the trump order)",
-    "value": "points first (seed 003); at equal points a four beats a run, runs by the top "
-    "card: a run's length counts only through its points",
-    "value-length": "points first (Zensa); at equal points a four beats a run, runs by their "
-    "real length (seven beats six, eight beats seven), then the top card, then trumps over "
-    "plain",
+    "order": gettext_noop(
+        "the row of meld_order (Clabber's table), then the higher top card, then trumps over plain"
+    ),
+    "length": gettext_noop(
+        "the longer run (its real length), then the higher top card, then trumps over "
+        "plain; a four added by house rules ranks above every run (fours by points, then by rank "
+        "in the trump order)"
+    ),
+    "value": gettext_noop(
+        "points first (seed 003); at equal points a four beats a run, runs by the top "
+        "card: a run's length counts only through its points"
+    ),
+    "value-length": gettext_noop(
+        "points first (Zensa); at equal points a four beats a run, runs by their "
+        "real length (seven beats six, eight beats seven), then the top card, then trumps over "
+        "plain"
+    ),
 }
 """How each ``meld_compare`` mode ranks two melds (RULES.md 4.2 and 4.3), for the docs."""
 
@@ -246,9 +320,24 @@ def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
             errors.add(field_key(name), msg(OPTION_UNKNOWN, name=shown(name), known=known))
         errors.more += len(unknown[MAX_ERRORS:])
         errors.raise_if_any()
+    klaverjas = base.family.value == "klaverjas"
+    for name in options:
+        if klaverjas and name in NOT_IN_KLAVERJAS:
+            errors.add(name, msg(OPTION_NOT_IN_KLAVERJAS, name=name, base=base.slug))
+        elif not klaverjas and name in KLAVERJAS_ONLY:
+            errors.add(name, msg(OPTION_KLAVERJAS_ONLY, name=name, base=base.slug))
+    errors.raise_if_any()
     updates: dict[str, Any] = {}
     simple: dict[str, Callable[[str, Any], Any]] = {
-        "target": lambda n, v: _integer(n, v, 1, TARGET_MAX),
+        "target": lambda n, v: None if v is None and klaverjas else _integer(n, v, 1, TARGET_MAX),
+        "pit_bonus": lambda n, v: _integer(n, v, 0, MELD_VALUE_MAX),
+        "pit_for": lambda n, v: _choice(n, v, PIT_FOR_MODES),
+        "renege_bonus": lambda n, v: _integer(n, v, 0, MELD_VALUE_MAX),
+        "renege_roem": lambda n, v: _choice(n, v, RENEGE_ROEM_MODES),
+        "maker_left_of_dealer": _boolean,
+        "deals_per_game": (
+            lambda n, v: None if v is None else _integer(n, v, 1, DEALS_PER_GAME_MAX)
+        ),
         "tie_at_target": lambda n, v: _choice(n, v, TIE_AT_TARGET_MODES),
         "tie_hangs": _boolean,
         "no_trick_no_meld": _boolean,
@@ -284,6 +373,22 @@ def parse_options(base: RuleSet, options: Any) -> dict[str, Any]:
                         sub.extend(exc, kind)
                 sub.raise_if_any()
                 updates["meld_values"] = table
+            elif name == "roem_values":
+                roem = dict(base.roem_values)
+                sub = ErrorList()
+                for kind, points in _mapping(name, value).items():
+                    if kind not in ROEM_KINDS:
+                        sub.add(
+                            field_key(kind),
+                            msg(ROEM_KIND_UNKNOWN, kind=shown(kind), known=", ".join(ROEM_KINDS)),
+                        )
+                        continue
+                    try:
+                        roem[kind] = _integer(f"roem_values.{kind}", points, 0, MELD_VALUE_MAX)
+                    except RulesError as exc:
+                        sub.extend(exc, kind)
+                sub.raise_if_any()
+                updates["roem_values"] = tuple((k, roem.get(k, 0)) for k in ROEM_KINDS)
             elif name == "meld_order":
                 updates["meld_order"] = _kind_list(name, value)
             elif name == "winning_melds":

@@ -56,6 +56,8 @@ class Family(StrEnum):
 
     CLABBER = "clabber"
     KLABERJASS = "klaberjass"
+    KLAVERJAS = "klaverjas"
+    """Dutch klaverjas (RULES.md section 7, KLAVERJAS.md): roem per trick, nat, pit."""
 
 
 class DealerRotation(StrEnum):
@@ -82,7 +84,8 @@ class RuleSet:
     allows_no_trumps: bool = False
     dealer_rotation: DealerRotation = DealerRotation.LEFT
     # RULES.md 2.1 options
-    target: int = 500
+    target: int | None = 500
+    """None: no target (a klaverjas game is a fixed number of deals)."""
     tie_at_target: str = "tie"
     tie_hangs: bool = False
     no_trick_no_meld: bool = False
@@ -97,6 +100,15 @@ class RuleSet:
     trump_points: tuple[tuple[str, int], ...] = tuple(DEFAULT_TRUMP_POINTS.items())
     plain_points: tuple[tuple[str, int], ...] = tuple(DEFAULT_PLAIN_POINTS.items())
     winning_melds: tuple[str, ...] = ()
+    # KLAVERJAS.md section 7 options (klaverjas rule sets only)
+    roem_values: tuple[tuple[str, int], ...] = ()
+    pit_bonus: int = 100
+    pit_for: str = "any"
+    renege_bonus: int = 0
+    renege_roem: str = "all"
+    maker_left_of_dealer: bool = False
+    deals_per_game: int | None = None
+    """A game is this many deals (klaverjas: 16); None: played to the target."""
     house_options: str = field(default="", repr=False)
     """The options applied to ``base``, canonical JSON; empty for a built-in."""
 
@@ -143,6 +155,15 @@ class RuleSet:
     def meld_rank(self) -> Mapping[str, int]:
         """Position of each valued kind in ``meld_order`` (0 is best)."""
         return MappingProxyType({k: i for i, k in enumerate(self.meld_order)})
+
+    @cached_property
+    def roem_table(self) -> Mapping[str, int]:
+        """Roem kind -> value (klaverjas, KLAVERJAS.md 7.3); a kind at 0 is no roem."""
+        return MappingProxyType(dict(self.roem_values))
+
+    @property
+    def is_klaverjas(self) -> bool:
+        return self.family is Family.KLAVERJAS
 
     @cached_property
     def trump_rank(self) -> Mapping[str, int]:
@@ -309,6 +330,45 @@ def _klaberjass(
     )
 
 
+KLAVERJAS_ROEM: Final = (
+    ("run-3", 20),
+    ("run-4", 50),
+    ("stuk", 20),
+    ("four-A", 100),
+    ("four-K", 100),
+    ("four-Q", 100),
+    ("four-J", 100),
+    ("four-10", 100),
+    ("four-9", 100),
+    ("four-8", 100),
+    ("four-7", 100),
+)
+"""Roem of one trick, Rotterdams (NKU): four Jacks 100 (KLAVERJAS.md 7.3)."""
+
+
+def _klaverjas(slug: str, title: str, description: str, **extra: Any) -> RuleSet:
+    return RuleSet(
+        slug=slug,
+        title=title,
+        family=Family.KLAVERJAS,
+        players=4,
+        sides=("A", "B"),
+        pack=32,
+        hand_size=8,
+        tricks=8,
+        description=description,
+        base=slug,
+        target=None,
+        deals_per_game=16,
+        second_round_other_suit=False,
+        no_trick_no_meld=False,
+        meld_compare="order",
+        meld_values=(),
+        meld_order=(),
+        **extra,
+    )
+
+
 _AB: Final = ("A", "B")
 _ABC: Final = ("A", "B", "C")
 
@@ -422,10 +482,28 @@ _BUILTINS: Final = (
         '(trump "none": every suit plain, 120 card points, no bela).',
         allows_no_trumps=True,
     ),
+    _klaverjas(
+        "klaverjas-rotterdams",
+        "Klaverjas, Rotterdams (NKU)",
+        "Dutch klaverjas, NKU rules: four players in two partnerships, 32 cards, 8 tricks; "
+        "roem from the cards of one trick, both sides keep theirs; the maker needs more than "
+        "half of all points and roem or goes nat; pit 100; a game is 16 deals. The dealer "
+        "may play or pass; when all pass the dealer must play.",
+        roem_values=KLAVERJAS_ROEM,
+    ),
+    _klaverjas(
+        "klaverjas-amsterdams",
+        "Klaverjas, Amsterdams (KBN)",
+        "Dutch klaverjas, KBN rules: as Rotterdams, but the player left of the dealer must "
+        "play (the maker is the side left of the dealer) and four Jacks are 200 roem.",
+        roem_values=tuple((k, 200 if k == "four-J" else v) for k, v in KLAVERJAS_ROEM),
+        maker_left_of_dealer=True,
+    ),
 )
 
 BUILTIN_RULESETS: Final[Mapping[str, RuleSet]] = MappingProxyType({r.slug: r for r in _BUILTINS})
-"""slug -> RuleSet, the eleven built-in rule sets of RULES.md section 2."""
+"""slug -> RuleSet: the eleven built-in rule sets of RULES.md section 2 and the two
+klaverjas rule sets of section 7."""
 
 for _r in _BUILTINS:
     if _r.players * _r.hand_size < _r.cards_played or _r.cards_played > _r.pack:

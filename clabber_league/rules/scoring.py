@@ -53,6 +53,10 @@ def _top(score: dict[str, int]) -> str | None:
 
 def score(ruleset: RuleSet, deal: Deal, pot: int = 0) -> DealResult:
     """Score a checked deal; ``pot`` is a hanging pot carried in from earlier deals."""
+    if ruleset.is_klaverjas:
+        from .klaverjas import score_klaverjas
+
+        return score_klaverjas(ruleset, deal)
     if deal.passed:
         zeros = _zeros(ruleset)
         return DealResult(Outcome.PASSED, zeros, dict(zeros), None, dict(zeros), pot=pot)

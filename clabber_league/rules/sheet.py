@@ -33,6 +33,10 @@ from .rulesets import Family, RuleSet, get_ruleset
 from .validation import NUMBER_MAX, SIDE_UNKNOWN, is_whole, pack_table
 
 MARKS: Final = ("made", "set", "renege")
+SHEET_ROW_KLAVERJAS: Final = gettext_noop(
+    "A klaverjas tally sheet keeps points and roem apart: enter its row as a deal "
+    "(maker, trump, points_with_last, last_trick, roem), not as a {ruleset} sheet row."
+)
 MARK_UNKNOWN: Final = gettext_noop("The mark must be one of made, set (XX) or renege, not {value}.")
 SCORE_NOT_WHOLE: Final = gettext_noop(
     "A sheet number must be a whole number from 0 to 1,000,000, not {value}."
@@ -247,6 +251,8 @@ def check_sheet_row(
 ) -> bool:
     """True if some legal deal gives this sheet row; RulesError naming the field if none."""
     rules = get_ruleset(ruleset, options)
+    if rules.is_klaverjas:
+        raise RulesError(msg(SHEET_ROW_KLAVERJAS, ruleset=rules.slug), "ruleset")
     errors = ErrorList()
     if not isinstance(maker, str) or maker not in rules.side_index:
         errors.add("maker", msg(SIDE_UNKNOWN, value=shown(maker), sides=", ".join(rules.sides)))

@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from .cards import NO_TRUMPS, RANKS, SUITS
+from .cards import LAST_TRICK_BONUS, NO_TRUMPS, RANKS, SUITS
 from .rulesets import RuleSet, get_ruleset
 
 Card = tuple[str, str]  # (suit, rank)
@@ -119,6 +119,8 @@ def simulate_deal(
     as many score sheets do); melds always name the seat of the player who showed them.
     """
     ruleset = get_ruleset(ruleset)
+    if ruleset.is_klaverjas:
+        return _simulate_klaverjas(ruleset, rng, dealer % 4, renege_share, min(tricks_share, 0.5))
     if rng.random() < passed_share:
         return {"passed": True}
     sides = ruleset.sides
@@ -229,4 +231,210 @@ def simulate_game(
     return deals
 
 
-__all__ = ["RANKS", "hand_melds", "simulate_deal", "simulate_game"]
+# ----------------------------------------------------------------------------
+# Klaverjas (KLAVERJAS.md): the cards played under each system's obligations
+
+
+def _beats(ruleset: RuleSet, card: Card, best: Card, led: str, trump: str) -> bool:
+    """Whether ``card`` beats ``best``, the card winning the trick so far."""
+    if card[0] == trump:
+        if best[0] != trump:
+            return True
+        return ruleset.trump_order.index(card[1]) < ruleset.trump_order.index(best[1])
+    if best[0] == trump or card[0] != led:
+        return False
+    return ruleset.plain_order.index(card[1]) < ruleset.plain_order.index(best[1])
+
+
+def klaverjas_legal(
+    ruleset: RuleSet,
+    hand: Sequence[Card],
+    trick: Sequence[tuple[int, Card]],
+    trump: str,
+    seat: int,
+) -> list[Card]:
+    """The cards ``seat`` may play to ``trick`` (KLAVERJAS.md 7.2): follow suit; trumps led,
+    overtrump if you can; unable to follow, trump, overtrumping a trump already played if
+    you can and undertrumping only with nothing else. Amsterdams (``maker_left_of_dealer``
+    rule set) frees a player whose partner wins the trick from trumping; Rotterdams does
+    not."""
+    if not trick:
+        return list(hand)
+    led = trick[0][1][0]
+    winner_seat, best = trick[0]
+    for s, card in trick[1:]:
+        if _beats(ruleset, card, best, led, trump):
+            winner_seat, best = s, card
+    follow = [c for c in hand if c[0] == led]
+    trumps = [c for c in hand if c[0] == trump]
+    if led == trump:
+        if not follow:
+            return list(hand)
+        higher = [c for c in follow if _beats(ruleset, c, best, led, trump)]
+        return higher or follow
+    if follow:
+        return follow
+    partner_wins = winner_seat % 2 == seat % 2
+    if ruleset.maker_left_of_dealer and partner_wins:
+        return list(hand)
+    if not trumps:
+        return list(hand)
+    if best[0] == trump:
+        higher = [c for c in trumps if _beats(ruleset, c, best, led, trump)]
+        if higher:
+            return higher
+        others = [c for c in hand if c[0] != trump]
+        return others or trumps
+    return trumps
+
+
+def trick_roem(ruleset: RuleSet, cards: Sequence[Card], trump: str) -> list[dict[str, Any]]:
+    """The roem that lies in one trick's four cards, as claims without the trick number:
+    a run of 3 or 4 (natural order), stuk (trump King and Queen), four of a rank; only
+    kinds with a value in the rule set (KLAVERJAS.md 7.3)."""
+    values = ruleset.roem_table
+    found: list[dict[str, Any]] = []
+    ranks = {r for _, r in cards}
+    if len(ranks) == 1:
+        rank = next(iter(ranks))
+        if values.get(f"four-{rank}", 0):
+            found.append({"kind": f"four-{rank}"})
+        return found
+    for suit in SUITS:
+        held = sorted(RANKS.index(r) for s, r in cards if s == suit)
+        best: tuple[int, int] | None = None  # start, length
+        for start in held:
+            length = 1
+            while start + length in held:
+                length += 1
+            if length >= 3 and (best is None or length > best[1]):
+                best = (start, length)
+        if best is not None and values.get(f"run-{best[1]}", 0):
+            found.append({"kind": f"run-{best[1]}", "suit": suit, "top": RANKS[best[0]]})
+    if (trump, "K") in cards and (trump, "Q") in cards and values.get("stuk", 0):
+        found.append({"kind": "stuk"})
+    return found
+
+
+def play_klaverjas(
+    ruleset: RuleSet | str, rng: random.Random, *, dealer: int = 0
+) -> dict[str, Any]:
+    """Deal 32 cards and play a klaverjas deal out: the maker (forced left of the dealer in
+    Amsterdams, otherwise the table's strongest trump holder), trump, and each trick's
+    cards, winner seat and roem. Seats 0 and 2 are side A, 1 and 3 side B."""
+    ruleset = get_ruleset(ruleset)
+    pack = [(suit, rank) for suit in SUITS for rank in ruleset.pack_ranks]
+    rng.shuffle(pack)
+    hands = [pack[i * 8 : (i + 1) * 8] for i in range(4)]
+
+    def strength(hand: Sequence[Card], suit: str) -> int:
+        return sum(ruleset.trump_point_table[r] + 5 for s, r in hand if s == suit)
+
+    if ruleset.maker_left_of_dealer:
+        maker_seat = (dealer + 1) % 4
+    elif rng.random() < 0.8:
+        maker_seat = max(range(4), key=lambda seat: max(strength(hands[seat], s) for s in SUITS))
+    else:
+        maker_seat = rng.randrange(4)
+    if rng.random() < 0.85:
+        trump = max(SUITS, key=lambda s: strength(hands[maker_seat], s))
+    else:
+        trump = rng.choice(SUITS)
+    live = [list(h) for h in hands]
+    leader = (dealer + 1) % 4
+    tricks: list[dict[str, Any]] = []
+    for _ in range(8):
+        trick: list[tuple[int, Card]] = []
+        for offset in range(4):
+            seat = (leader + offset) % 4
+            card = rng.choice(klaverjas_legal(ruleset, live[seat], trick, trump, seat))
+            live[seat].remove(card)
+            trick.append((seat, card))
+        winner = _trick_winner(ruleset, trick, trump)
+        cards = [c for _, c in trick]
+        tricks.append(
+            {
+                "cards": cards,
+                "winner": winner,
+                "points": sum(_card_points(ruleset, c, trump) for c in cards),
+                "roem": trick_roem(ruleset, cards, trump),
+            }
+        )
+        leader = winner
+    return {
+        "hands": hands,
+        "dealer": dealer,
+        "maker": ruleset.sides[maker_seat % 2],
+        "trump": trump,
+        "tricks": tricks,
+    }
+
+
+def klaverjas_deal_json(
+    ruleset: RuleSet,
+    play: dict[str, Any],
+    rng: random.Random,
+    *,
+    claims_share: float = 0.5,
+    with_last_share: float = 0.3,
+    tricks_share: float = 0.5,
+    dealer_share: float = 0.5,
+) -> dict[str, Any]:
+    """A played klaverjas deal as a table enters it: points (or points_with_last), last
+    trick, tricks (always when one side has every card point), roem as totals or as
+    claims per trick, and sometimes the dealer."""
+    sides = ruleset.sides
+    points = dict.fromkeys(sides, 0)
+    tricks = dict.fromkeys(sides, 0)
+    claims: dict[str, list[dict[str, Any]]] = {s: [] for s in sides}
+    roem = dict.fromkeys(sides, 0)
+    values = ruleset.roem_table
+    for n, trick in enumerate(play["tricks"], start=1):
+        side = sides[trick["winner"] % 2]
+        points[side] += trick["points"]
+        tricks[side] += 1
+        for claim in trick["roem"]:
+            claims[side].append({"trick": n, **claim})
+            roem[side] += values[claim["kind"]]
+    last = sides[play["tricks"][-1]["winner"] % 2]
+    deal: dict[str, Any] = {"maker": play["maker"], "trump": play["trump"]}
+    if rng.random() < with_last_share:
+        deal["points_with_last"] = {
+            s: points[s] + (LAST_TRICK_BONUS if s == last else 0) for s in sides
+        }
+    else:
+        deal["points"] = points
+    deal["last_trick"] = last
+    if rng.random() < tricks_share or max(points.values()) == ruleset.card_points_total():
+        deal["tricks"] = tricks
+    if any(roem.values()):
+        if rng.random() < claims_share:
+            deal["roem"] = {s: claims[s] for s in sides if claims[s]}
+        else:
+            deal["roem"] = {s: roem[s] for s in sides}
+    if rng.random() < dealer_share:
+        deal["dealer"] = play["dealer"]
+    return deal
+
+
+def _simulate_klaverjas(
+    ruleset: RuleSet, rng: random.Random, dealer: int, renege_share: float, tricks_share: float
+) -> dict[str, Any]:
+    play = play_klaverjas(ruleset, rng, dealer=dealer)
+    deal = klaverjas_deal_json(ruleset, play, rng, tricks_share=tricks_share)
+    if rng.random() < renege_share:
+        offenders = [rng.choice(ruleset.sides)] if rng.random() < 0.9 else list(ruleset.sides)
+        deal = {"maker": deal["maker"], "trump": deal["trump"], "renege": offenders}
+    return deal
+
+
+__all__ = [
+    "RANKS",
+    "hand_melds",
+    "klaverjas_deal_json",
+    "klaverjas_legal",
+    "play_klaverjas",
+    "simulate_deal",
+    "simulate_game",
+    "trick_roem",
+]

@@ -264,6 +264,10 @@ def pack_table(ruleset: RuleSet, no_trumps: bool) -> Table:
 
 def parse_deal(data: Any, ruleset: RuleSet) -> Deal:
     """Check one deal's JSON against ``ruleset``; a Deal, or RulesError with every mistake."""
+    if ruleset.is_klaverjas:
+        from .klaverjas import parse_klaverjas_deal
+
+        return parse_klaverjas_deal(data, ruleset)
     if not isinstance(data, Mapping):
         raise RulesError(DEAL_NOT_OBJECT)
     errors = ErrorList()

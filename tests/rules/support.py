@@ -91,7 +91,11 @@ TABLES: dict[str, Table] = {
         Table("bela-4", TWO * 2, 32, 8, "klaberjass", (), no_trumps=True),
     )
 }
+KLAVERJAS_SLUGS = ("klaverjas-rotterdams", "klaverjas-amsterdams")
+"""Section 7's rule sets: roem per trick, no melds or bell, so not in :data:`TABLES`."""
 ALL_SLUGS = tuple(TABLES)
+"""The rule sets of RULES.md section 2 (melds, bell, a target)."""
+BUILTIN_SLUGS = (*ALL_SLUGS, *KLAVERJAS_SLUGS)
 
 # Section 4.2: meld values per rule set, by the kind names of section 2.1.
 CLABBER_VALUES = {

@@ -30,7 +30,7 @@ from clabber_league.rules.feasibility import (
     built_bytes,
     forget_tables,
 )
-from clabber_league.rules.options import CARD_VALUE_MAX, MELD_VALUE_MAX, TARGET_MAX
+from clabber_league.rules.options import CARD_VALUE_MAX, MELD_VALUE_MAX, ROEM_KINDS, TARGET_MAX
 from clabber_league.rules.simulate import simulate_deal
 
 MEMORY_BOUND = 50 * 2**20
@@ -60,6 +60,12 @@ def _largest(slug: str) -> dict:
     """Every card worth 100, every meld kind and the bell worth 1000."""
     ranks = _ranks(slug)
     melds = _MELDS_32 if len(ranks) == 8 else _MELDS_24
+    if BUILTIN_RULESETS[slug].is_klaverjas:  # roem per trick instead of melds and a bell
+        return {
+            "trump_points": dict.fromkeys(ranks, CARD_VALUE_MAX),
+            "plain_points": dict.fromkeys(ranks, CARD_VALUE_MAX),
+            "roem_values": dict.fromkeys(ROEM_KINDS, MELD_VALUE_MAX),
+        }
     return {
         "trump_points": dict.fromkeys(ranks, CARD_VALUE_MAX),
         "plain_points": dict.fromkeys(ranks, CARD_VALUE_MAX),

@@ -65,8 +65,9 @@ def test_section_6_example_scores_as_published():
     }
 
 
-def test_eleven_builtins_and_house_rules_round_trip():
-    assert len(BUILTIN_RULESETS) == 11 and len(catalog()) == 11
+def test_thirteen_builtins_and_house_rules_round_trip():
+    # The eleven of RULES.md section 2 and the two klaverjas rule sets of section 7.
+    assert len(BUILTIN_RULESETS) == 13 and len(catalog()) == 13
     for data in HOUSE_RULE_EXAMPLES.values():
         ruleset = get_ruleset(data)
         assert ruleset_from_data(json.loads(json.dumps(ruleset.to_data()))) == ruleset
@@ -246,7 +247,10 @@ def test_cli_exit_codes():
 def test_generated_legal_deals_are_all_accepted():
     rng = random.Random(7)
     for i in range(2000):
-        slug = list(BUILTIN_RULESETS)[i % 11]
+        slug = list(BUILTIN_RULESETS)[i % 13]
         answer = score_deal({"ruleset": slug, **simulate_deal(slug, rng)})
-        assert set(answer) == {"outcome", "score", "totals", "meld_winner", "meld_points"}
+        klaverjas = {"pit", "sheet"} if BUILTIN_RULESETS[slug].is_klaverjas else set()
+        assert set(answer) == {"outcome", "score", "totals", "meld_winner", "meld_points"} | (
+            klaverjas
+        )
         assert set(answer["score"]) == set(BUILTIN_RULESETS[slug].sides)

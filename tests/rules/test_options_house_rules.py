@@ -16,7 +16,7 @@ from clabber_league.rules import (
     score_deal,
 )
 from tests.rules.support import (
-    ALL_SLUGS,
+    BUILTIN_SLUGS,
     CZECH_DARDA,
     POLISH_DERDA,
     assert_rejected,
@@ -460,11 +460,11 @@ def test_bad_option_value_is_rejected(option, value):
 # --- rule sets as data --------------------------------------------------------------------
 
 
-def test_there_are_eleven_built_in_rule_sets():
-    assert set(BUILTIN_RULESETS) == set(ALL_SLUGS)
+def test_there_are_thirteen_built_in_rule_sets():
+    assert set(BUILTIN_RULESETS) == set(BUILTIN_SLUGS)
 
 
-@pytest.mark.parametrize("slug", ALL_SLUGS)
+@pytest.mark.parametrize("slug", BUILTIN_SLUGS)
 def test_built_in_rule_set_round_trips_as_json_data(slug):
     ruleset = get_ruleset(slug)
     data = json.loads(json.dumps(ruleset.to_data()))
@@ -503,7 +503,7 @@ def test_house_rules_with_an_unknown_meld_kind_are_an_error():
 
 def test_catalog_lists_every_built_in_rule_set_as_json():
     entries = catalog()
-    assert len(entries) == len(ALL_SLUGS)
+    assert len(entries) == len(BUILTIN_SLUGS)
     text = json.dumps(entries)
-    for slug in ALL_SLUGS:
+    for slug in BUILTIN_SLUGS:
         assert f'"{slug}"' in text

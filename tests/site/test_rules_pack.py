@@ -70,3 +70,37 @@ def test_the_engine_needs_nothing_outside_the_pack():
                 assert not module.startswith(("django", "rest_framework", "celery")), (name, line)
                 if module.startswith("clabber_league"):
                     assert module.startswith("clabber_league.rules"), (name, line)
+
+
+def test_the_packed_engine_scores_klaverjas_on_its_own(tmp_path):
+    """The phone's engine knows both klaverjas rule sets: the zip alone, imported apart from
+    the server's package, scores a klaverjas deal with roem claimed per trick."""
+    import subprocess
+    import sys
+
+    served = Path(finders.find("rules/clabber_rules.zip")).read_bytes()
+    assert "clabber_league/rules/klaverjas.py" in _inside(served)
+    packed = tmp_path / "clabber_rules.zip"
+    packed.write_bytes(served)
+    deal = {
+        "ruleset": "klaverjas-amsterdams",
+        "maker": "A",
+        "trump": "hearts",
+        "points_with_last": {"A": 82, "B": 80},
+        "last_trick": "A",
+        "roem": {"B": [{"trick": 3, "kind": "run-3", "suit": "clubs", "top": "K"}]},
+    }
+    script = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); "
+        "from clabber_league.rules.offline import call; "
+        "print(call('score_deal', sys.argv[2]))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-I", "-c", script, str(packed), json.dumps(deal)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    ).stdout
+    answer = json.loads(out)["ok"]
+    assert answer["outcome"] == "set" and answer["score"] == {"A": 0, "B": 182}
