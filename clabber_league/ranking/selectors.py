@@ -146,3 +146,21 @@ def player_history(
         .order_by("-event__date", "-id")
     )
     return player, rating, Paginator(steps, size).get_page(page)
+
+
+def home_section(access: Any) -> dict[str, Any]:
+    """The federation home page's ranking section (``federation.sections``): the top ten
+    as the caller may see them, two queries."""
+    federation = access.federation
+    settings = ranking_settings_of(federation)
+    reader = Reader(
+        federation,
+        access.is_officer,
+        settings.private_players,
+        admin=access.is_admin,
+    )
+    rows = list(ranking_rows(reader)[:10])
+    return {
+        "lines": [ranking_line(reader, i + 1, row) for i, row in enumerate(rows)],
+        "admin": reader.admin,
+    }

@@ -203,3 +203,13 @@ def test_only_the_federations_admins_change_its_settings(client, federation, ran
     client.force_login(_officer(other, "kbn-admin", Officer.Role.ADMIN))
     assert client.post(url, {"private_players": "hide"}).status_code == 403
     assert not RankingSettings.objects.filter(federation=federation, private_players="hide")
+
+
+def test_the_federations_home_page_shows_the_top_of_the_ranking(client, federation, ranked):
+    text = client.get("/federations/nku/").content.decode()
+    assert "National ranking" in text
+    assert text.index("Ada Public") < text.index("Private player") < text.index("Cas Public")
+    assert "Bea Private" not in text and "/federations/nku/ranking/settings/" not in text
+    client.force_login(_officer(federation, "fed-admin", Officer.Role.ADMIN))
+    text = client.get("/federations/nku/").content.decode()
+    assert "Bea Private" in text and "/federations/nku/ranking/settings/" in text
