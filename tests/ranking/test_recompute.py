@@ -247,3 +247,27 @@ def test_a_confirmed_game_replays_from_its_own_date(
     assert row.dirty_since == day and not row.dirty_all
     assert tasks.recompute.run(federation.pk)["events"] == 1
     assert tasks.recompute.run(federation.pk)["events"] == 0  # nothing asked since
+
+
+def test_the_command_replays_the_ranking_after_a_link_the_hook_does_not_see(federation, clubs):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    north = clubs[0]
+    aces = linked_team(federation, north["division"], "Aces")
+    latecomers = TeamFactory(division=north["division"], name="Latecomers")
+    play(
+        north["division"], aces, latecomers, A_WINS, user=north["scorer"], confirm_by=north["admin"]
+    )
+    ranking_recompute(federation=federation)
+    assert NationalRating.objects.count() == 2
+    for member in latecomers.members.all():  # linked after their game was rated
+        number_for(federation, member.player)
+    out = StringIO()
+    call_command("ranking_recompute", "nku", stdout=out)
+    assert out.getvalue() == "nku: 1 events rated\n"
+    assert NationalRating.objects.count() == 4
+    with pytest.raises(CommandError):
+        call_command("ranking_recompute", "nowhere")
