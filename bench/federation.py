@@ -23,7 +23,8 @@ Then, measured:
    reference, the whole season replayed (what a change of the placing points costs), with
    the process's resident memory before and its peak.
 3. **The pages**: the ranking (page 1 and a late page), a player's history (a busy
-   player and a quiet one), the explanation, and the API's list: each warmed once (queries
+   player and a quiet one), the explanation, the federation's home page (its ranking
+   section: the top ten), and the API's list: each warmed once (queries
    and size counted), then ``--repeat`` rounds, interleaved in rotating order, medians of
    time and CPU (this thread and its PostgreSQL backend). Targets: under 150 ms and
    200 KB, and the same number of queries on every page of a kind.
@@ -330,6 +331,7 @@ def main() -> None:
             f"player, {busy['n']} events": f"{base}/players/{busy['player__number']}/",
             f"player, {quiet['n']} events": f"{base}/players/{quiet['player__number']}/",
             "explanation": f"{base}/about/",
+            "federation home": "/federations/bench/",
             "API, page 1": "/api/federations/bench/ranking/",
             f"API, page {last}": f"/api/federations/bench/ranking/?page={last}",
         }
