@@ -73,6 +73,8 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/live/", include("clabber_league.live.urls")),
     path("clubs/<slug:club_slug>/webhooks/", include("clabber_league.webhooks.urls")),
     path("federations/<slug:federation_slug>/", include("clabber_league.ranking.urls")),
+    path("clubs/<slug:club_slug>/reports/", include("clabber_league.reports.urls")),
+    path("", include("clabber_league.notify.urls")),  # /me/notifications/
     path("", include("clabber_league.members.urls")),
     # Federations above the clubs (issue 34): their pages, and a person's own data.
     path("federations/", include("clabber_league.federation.urls")),

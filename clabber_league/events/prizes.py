@@ -42,6 +42,8 @@ PRIZE_RULES: dict[str, str] = {
 
 #: How a rule's sentence grows with its shares and its payout (pages translate them).
 RULE_SHARES = gettext_noop("{rule} ({shares})")
+# A brace template, not a %-format: "% o" only looks like one to xgettext.
+# xgettext:no-python-format
 RULE_PAYOUT = gettext_noop("{rule}; {percent}% of the fund paid out")
 
 MAX_PRIZES = 100  # no rule pays more places than this (bounded work, readable lists)

@@ -129,3 +129,26 @@ self.addEventListener("sync", (event) => {
     }));
   }
 });
+
+// Web push (clabber_league/notify): show what the server sent, in the member's language;
+// a tap opens (or focuses) the page it names on this site.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (e) { data = { body: event.data ? event.data.text() : "" }; }
+  event.waitUntil(self.registration.showNotification(data.title || "Clabber League", {
+    body: data.body || "",
+    tag: data.tag || undefined,
+    lang: data.lang || undefined,
+    data: { url: data.url || "/" },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  if (target.origin !== self.location.origin) { return; }
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((clients) => {
+    const open = clients.find((client) => client.url === target.href && "focus" in client);
+    return open ? open.focus() : self.clients.openWindow(target.href);
+  }));
+});

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from clabber_league.rules import BUILTIN_RULESETS, HOUSE_RULE_EXAMPLES, RulesError, score_deal
-from clabber_league.rules.offline import next_deal
+from clabber_league.rules.offline import next_deal, translatable
 from clabber_league.rules.simulate import simulate_deal, simulate_game
 from clabber_league.site.offline import engine_urls
 
@@ -65,7 +65,9 @@ def server_answer(name: str, data: Any) -> dict[str, Any]:
     try:
         return {"ok": json.loads(json.dumps(name(data)))}
     except RulesError as exc:
-        return {"errors": exc.errors}
+        # As the phone's engine answers (rules.offline): each message with its template
+        # and values, for the page to show it in the reader's language.
+        return {"errors": json.loads(json.dumps(translatable(exc.errors)))}
 
 
 @pytest.fixture

@@ -131,12 +131,16 @@ def test_every_translation_keeps_the_placeholders_and_tags_of_its_source(lang, d
     the HTML tags and entities a blocktranslate carries, in every plural form."""
     wrong = []
     for e in _entries(lang, domain):
-        if e.untranslated:
+        if e.untranslated or e.fuzzy:  # a guess, failed by the test above
             continue
         for index, text in e.msgstr.items():
             source = e.msgid_plural if (e.msgid_plural and index > 0) else e.msgid
             expected = po.placeholders(source)
             got = po.placeholders(text)
+            # A language's first form may stand for 21, 31 ... too (hr, pl, cs): it keeps
+            # the plural's count, as msgfmt demands; or, for exactly one, may leave it out.
+            if e.msgid_plural and got == po.placeholders(e.msgid_plural):
+                continue
             if got != expected and not (e.msgid_plural and _plural_drops_count(expected, got)):
                 wrong.append(f"line {e.line} [{index}]: {e.msgid[:50]!r} {expected} != {got}")
     assert wrong == []

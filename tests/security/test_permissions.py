@@ -266,6 +266,10 @@ PAGES = {
     "webhooks:test": (MANAGE, MANAGE),
     "webhooks:rotate-secret": (MANAGE, MANAGE),
     "webhooks:resend": (MANAGE, MANAGE),
+    "reports:list": (READ, MANAGE),
+    "reports:detail": (READ, READ),
+    "reports:text": (READ, READ),
+    "reports:edit": (MANAGE, MANAGE),
     # The live pages (issue 35): read as the club is read (a members-only club's refuse
     # visitors: tests/live/test_access.py); the index's form is a club admin's.
     "live:index": (READ, MANAGE),
@@ -358,6 +362,11 @@ def world(game, teams, division, club):
 
     cup = cup_draw(cup=cup_create(club=club, name="Cup", teams=[a, b]))
     webhook, delivery = _webhook(club)
+    from clabber_league.reports.models import Report
+
+    report = Report.objects.create(
+        club=club, kind="night", key="night:1", title="Night", body="Text.", status="published"
+    )
     objects = {
         "game": game.pk,
         "deal": game.deals.first().pk,
@@ -382,6 +391,7 @@ def world(game, teams, division, club):
         "tie": cup.ties.get().pk,
         "webhook": webhook.pk,
         "webhook_delivery": delivery.pk,
+        "report": report.pk,
     }
     return {
         "club": club,
@@ -480,6 +490,7 @@ PK_OBJECT = {
     "webhook": "webhook",
     "webhook-delivery": "webhook_delivery",
     "webhooks": "webhook",
+    "reports": "report",
 }
 
 

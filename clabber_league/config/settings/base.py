@@ -74,6 +74,8 @@ INSTALLED_APPS = [
     "clabber_league.webhooks",
     "clabber_league.federation",  # federations above the clubs (issue 34)
     "clabber_league.ranking",  # the national ranking, inter-club competitions (issue 34)
+    "clabber_league.notify",  # web push and email to members (issue 35)
+    "clabber_league.reports",  # the night's report (issue 35)
     "clabber_league.live",  # live scores: SSE and polling (issue 35)
 ]
 
@@ -645,6 +647,16 @@ CLABBER_WEBHOOKS_DISABLE_AFTER_DAYS = float(
 )
 # Days a delivery that is over (delivered or given up) is kept, with its tries.
 CLABBER_WEBHOOKS_KEEP_DAYS = float(os.environ.get("CLABBER_WEBHOOKS_KEEP_DAYS") or "30")
+
+# Web push (docs/notifications.md): the VAPID key pair (`manage.py vapid_keys` makes one)
+# and a contact for the push services (mailto: or https:). Without the keys the settings
+# page offers no push and members get email only.
+CLABBER_VAPID_PUBLIC_KEY = os.environ.get("CLABBER_VAPID_PUBLIC_KEY", "")
+CLABBER_VAPID_PRIVATE_KEY = os.environ.get("CLABBER_VAPID_PRIVATE_KEY", "")
+CLABBER_VAPID_SUBJECT = os.environ.get("CLABBER_VAPID_SUBJECT", "")
+# Push endpoints on plain http or private addresses (a test's own push service only).
+CLABBER_PUSH_ALLOW_PRIVATE = env_bool("CLABBER_PUSH_ALLOW_PRIVATE", False)
+CLABBER_PUSH_TIMEOUT = float(os.environ.get("CLABBER_PUSH_TIMEOUT") or "10")
 
 # Federations (issue 34, docs/federation.md): days a federation keeps the record of a player
 # who left before the task federation.erase_departed erases it (results stay, anonymous).

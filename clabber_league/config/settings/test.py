@@ -37,3 +37,5 @@ ACCOUNT_RATE_LIMITS = {**ACCOUNT_RATE_LIMITS, "signup": "10000/m/ip"}  # noqa: F
 # The webhooks' tests receive on 127.0.0.1, in this process or the Celery worker's; the
 # tests of the address rule turn it off for themselves.
 CLABBER_WEBHOOKS_ALLOW_PRIVATE = True
+# The notifications' tests run their own push service on 127.0.0.1 (tests/notify).
+CLABBER_PUSH_ALLOW_PRIVATE = True

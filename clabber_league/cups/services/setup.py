@@ -28,7 +28,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Avg, Count, F
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.core.commitments import seed_from_nonce, seed_new
@@ -138,7 +138,8 @@ def _rules_errors(rules: Any, kind: str) -> tuple[Any, list[dict[str, str]]]:
 
 
 def _per_side(count: int) -> str:
-    return "one player" if count == 1 else f"{count} players"
+    """How many play for one side, in the reader's words (a value of PLAYERS_NEED_SOLO)."""
+    return ngettext("one player", "%(count)d players", count) % {"count": count}
 
 
 def _options_errors(

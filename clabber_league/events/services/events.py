@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from clabber_league.clubs.models import Club
 from clabber_league.core.commitments import seed_from_nonce, seed_new
@@ -205,7 +205,11 @@ def _rules_errors(values: Mapping[str, Any]) -> list[dict[str, str]]:
         return [{"field": "rules", "message": RULES_UNKNOWN}]
     sides = len(ruleset.sides)
     if not (ruleset.players == 4 and sides == 2) and not (ruleset.players == 3 and sides == 3):
-        players = f"{ruleset.players} players in {sides} sides"
+        players = ngettext(
+            "%(players)d player in %(sides)d sides",
+            "%(players)d players in %(sides)d sides",
+            ruleset.players,
+        ) % {"players": ruleset.players, "sides": sides}
         return [
             {
                 "field": "rules",

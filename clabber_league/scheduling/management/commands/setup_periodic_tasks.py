@@ -10,6 +10,8 @@ job, by name, so running it again changes nothing. Times are the site's ``TIME_Z
 | ``scheduling: flag overdue fixtures`` | ``scheduling.flag_overdue`` | 03:30 daily |
 | ``core: forget old Idempotency-Key responses`` | ``core.purge_idempotency_keys`` | 03:45 daily |
 | ``webhooks: send the deliveries that are due`` | ``webhooks.deliver_due`` | every minute |
+| ``notify: send the notifications that are due`` | ``notify.send_due`` | every minute |
+| ``notify: forget old notifications`` | ``notify.purge`` | 04:15 daily |
 | ``webhooks: forget old deliveries`` | ``webhooks.purge_deliveries`` | 04:00 daily |
 | ``federation: erase players past the retention`` | ``federation.erase_departed`` | 04:15 daily |
 
@@ -57,6 +59,20 @@ JOBS = [
         "minute": "*",
         "hour": "*",
         "description": "Send each webhook delivery whose next try is due (docs/webhooks.md).",
+    },
+    {
+        "name": "notify: send the notifications that are due",
+        "task": "notify.send_due",
+        "minute": "*",
+        "hour": "*",
+        "description": "Send notifications held by quiet hours or lost by the broker.",
+    },
+    {
+        "name": "notify: forget old notifications",
+        "task": "notify.purge",
+        "minute": "15",
+        "hour": "4",
+        "description": "Delete notifications 30 days after they were made.",
     },
     {
         "name": "webhooks: forget old deliveries",
