@@ -12,6 +12,7 @@ from clabber_league.core import api as core_api
 from clabber_league.exchange import urls as exchange_urls
 from clabber_league.games import table_views
 from clabber_league.members import api as members_api
+from clabber_league.ranking import api as ranking_api
 from clabber_league.site import locale as site_locale
 from clabber_league.site import offline as site_offline
 from clabber_league.site import views as site_views
@@ -31,6 +32,11 @@ api_patterns = [
     path("me/settings/", members_api.MySettingsView.as_view(), name="my-settings"),
     path("rules/score/", calculator_api.ScoreDealView.as_view(), name="rules-score"),
     path("rules/game/", calculator_api.ScoreGameView.as_view(), name="rules-game"),
+    path(
+        "federations/<slug:federation_slug>/ranking/",
+        ranking_api.FederationRankingView.as_view(),
+        name="federation-ranking",
+    ),
     path("", include("clabber_league.config.api_router")),
     # Last: an unknown /api/ URL answers the API's JSON 404; one missing only its trailing
     # slash (the calculator's old /api/rules/score) is redirected with 308, method and body kept.
@@ -67,6 +73,7 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/cups/", include("clabber_league.cups.urls")),
     path("clubs/<slug:club_slug>/live/", include("clabber_league.live.urls")),
     path("clubs/<slug:club_slug>/webhooks/", include("clabber_league.webhooks.urls")),
+    path("federations/<slug:federation_slug>/", include("clabber_league.ranking.urls")),
     path("clubs/<slug:club_slug>/reports/", include("clabber_league.reports.urls")),
     path("", include("clabber_league.notify.urls")),  # /me/notifications/
     # The results file (docs/exchange.md): a club's exports, a federation's imports.

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "clabber_league.cups",
     "clabber_league.webhooks",
     "clabber_league.federation",  # federations above the clubs (issue 34)
+    "clabber_league.ranking",  # the national ranking, inter-club competitions (issue 34)
     "clabber_league.notify",  # web push and email to members (issue 35)
     "clabber_league.reports",  # the night's report (issue 35)
     "clabber_league.live",  # live scores: SSE and polling (issue 35)
@@ -356,6 +357,10 @@ SPECTACULAR_SETTINGS = {
         {"name": "games", "description": "Games, deals, corrections, confirmation, history."},
         {"name": "standings", "description": "Tables, deals, leaderboards, ratings; CSV."},
         {"name": "rules", "description": "The rules calculator, open to anyone."},
+        {
+            "name": "ranking",
+            "description": "A federation's national ranking across its clubs. See docs/ranking.md.",
+        },
         {"name": "members", "description": "Invitations, disputes, confirming at the table."},
         {
             "name": "events",

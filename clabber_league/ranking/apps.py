@@ -1,0 +1,24 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class RankingConfig(AppConfig):
+    name = "clabber_league.ranking"
+    label = "ranking"
+    verbose_name = _("National ranking and inter-club competitions")
+
+    def ready(self) -> None:
+        # The national ranking follows confirmed results through the games' explicit hook
+        # (docs/ARCHITECTURE.md): the handler only queues a recomputation once the
+        # transaction commits.
+        from clabber_league.federation.sections import Section, register
+        from clabber_league.games.hooks import game_changed
+
+        from .selectors import home_section
+        from .services import ranking_game_changed
+
+        game_changed.connect(ranking_game_changed)
+        # The federation's home page shows the ranking's top ten (federation/sections.py).
+        register(
+            Section("ranking", "ranking/_federation_section.html", context=home_section, order=20)
+        )

@@ -1,0 +1,125 @@
+"""The ranking's pages: a federation's ranking (paged), a player's history, the page that
+explains the ranking, and a scorer's way into an inter-club fixture's game."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from clabber_league.core.errors import ServiceError
+from clabber_league.games.table_links import table_link_path
+from clabber_league.scheduling.models import Fixture
+
+from . import interclub, selectors
+from .compute import DEFAULT
+from .forms import RankingSettingsForm, points_text
+from .services import ranking_settings_update
+
+
+def ranking(request: HttpRequest, federation_slug: str) -> HttpResponse:
+    reader = selectors.federation_reader(slug=federation_slug, user=request.user)
+    page, lines = selectors.ranking_page(reader, request.GET.get("page", 1))
+    return render(
+        request,
+        "ranking/ranking.html",
+        {"reader": reader, "federation": reader.federation, "page": page, "lines": lines},
+    )
+
+
+def player(request: HttpRequest, federation_slug: str, number: str) -> HttpResponse:
+    reader = selectors.federation_reader(slug=federation_slug, user=request.user)
+    person, rating, steps = selectors.player_history(
+        reader, number=number, page=request.GET.get("page", 1)
+    )
+    return render(
+        request,
+        "ranking/player.html",
+        {
+            "federation": reader.federation,
+            "person": person,
+            "rating": rating,
+            "steps": steps,
+        },
+    )
+
+
+def about(request: HttpRequest, federation_slug: str) -> HttpResponse:
+    reader = selectors.federation_reader(slug=federation_slug, user=request.user)
+    settings = selectors.ranking_settings_of(reader.federation)
+    points = sorted((settings.placing_points or {}).items())
+    return render(
+        request,
+        "ranking/about.html",
+        {
+            "federation": reader.federation,
+            "settings": settings,
+            "points": points,
+            "hides": settings.private_players == settings.Private.HIDE,
+            "mu": DEFAULT.mu,
+            "sigma": DEFAULT.sigma,
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def ranking_settings_page(request: HttpRequest, federation_slug: str) -> HttpResponse:
+    """The federation admin's choices: how private players show, the placing points."""
+    reader = selectors.federation_reader(slug=federation_slug, user=request.user)
+    if not reader.admin:
+        return render(
+            request, "ranking/settings.html", {"federation": reader.federation}, status=403
+        )
+    current = selectors.ranking_settings_of(reader.federation)
+    form = RankingSettingsForm(
+        request.POST or None,
+        initial={
+            "private_players": current.private_players,
+            "placing_points": points_text(current.placing_points or {}),
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            ranking_settings_update(
+                federation=reader.federation,
+                private_players=form.cleaned_data["private_players"],
+                placing_points=form.cleaned_data["placing_points"],
+            )
+        except ServiceError as exc:
+            form.add_service_errors(exc.errors)
+        else:
+            messages.success(request, _("Saved: the ranking is recomputed in a moment."))
+            return redirect("ranking:settings", federation_slug=reader.federation.slug)
+    return render(
+        request,
+        "ranking/settings.html",
+        {"federation": reader.federation, "form": form, "allowed": True},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def fixture_enter(request: HttpRequest, federation_slug: str, fixture_id: int) -> HttpResponse:
+    """GET: the inter-club fixture and a button; POST: the fixture's table link, for a
+    scorer of either home club (403 for anyone else)."""
+    reader = selectors.federation_reader(slug=federation_slug, user=request.user)
+    fixture = get_object_or_404(
+        Fixture.objects.select_related("home", "away", "club"),
+        pk=fixture_id,
+        club__organised_by__federation=reader.federation,
+    )
+    clubs = interclub.fixture_home_clubs(fixture)
+    may = interclub.interclub_fixture_may_enter(fixture=fixture, user=request.user)
+    if request.method == "POST" and may:
+        link = interclub.interclub_fixture_enter(fixture=fixture, user=request.user)
+        return redirect(table_link_path(link))
+    return render(
+        request,
+        "ranking/fixture_enter.html",
+        {"federation": reader.federation, "fixture": fixture, "clubs": clubs, "may": may},
+        status=200 if may else 403,
+    )
