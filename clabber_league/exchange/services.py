@@ -25,6 +25,7 @@ from clabber_league.clubs import tokens
 from clabber_league.clubs.access import access_for
 from clabber_league.core.errors import FORBIDDEN, ServiceError, conflict
 from clabber_league.federation.models import Federation
+from clabber_league.ranking.services import ranking_results_changed
 
 from . import building, checks, selectors
 from .messages import (
@@ -312,12 +313,16 @@ def period_close(*, period: Period, user: Any) -> int:
         now = timezone.now()
         period.closed_at, period.closed_by = now, user
         period.save(update_fields=["closed_at", "closed_by"])
-        return ResultFile.objects.filter(
+        finalised = ResultFile.objects.filter(
             federation=period.federation_id,
             status=ResultFile.Status.PROVISIONAL,
             date_to__gte=period.start,
             date_to__lte=period.end,
         ).update(status=ResultFile.Status.FINAL, finalised_at=now)
+        if finalised:
+            # Final results count in the national ranking: replayed from the period's start.
+            ranking_results_changed(federation_id=period.federation_id, since=period.start)
+        return finalised
 
 
 # --- erasure ----------------------------------------------------------------------------------
