@@ -90,11 +90,13 @@ ACCEPT_TITLE = _("A result awaits your acceptance")
 ACCEPT_BODY = _(
     "{game}: finished {score}. Accept the result for your side (My games), or raise a dispute."
 )
-FIXTURE_MOVED_TITLE = _("Your fixture moved: {home} \u2013 {away}")
-FIXTURE_MOVED_BODY = _("{home} \u2013 {away} ({division}) is now on {date}{where}.")
-FIXTURE_POSTPONED_TITLE = _("Your fixture is postponed: {home} \u2013 {away}")
+# The dash is written, not escaped: xgettext keeps a "\u2013" escape as six letters, and a
+# msgid that differs from the string at run time is never translated.
+FIXTURE_MOVED_TITLE = _("Your fixture moved: {home} – {away}")  # noqa: RUF001
+FIXTURE_MOVED_BODY = _("{home} – {away} ({division}) is now on {date}{where}.")  # noqa: RUF001
+FIXTURE_POSTPONED_TITLE = _("Your fixture is postponed: {home} – {away}")  # noqa: RUF001
 FIXTURE_POSTPONED_BODY = _(
-    "{home} \u2013 {away} ({division}) is postponed: a new date will follow."
+    "{home} – {away} ({division}) is postponed: a new date will follow."  # noqa: RUF001
 )
 FIXTURE_WHERE = _(" at {venue}")
 FIXTURE_TABLE = _(", table {table}")
