@@ -328,6 +328,12 @@ def period_close(*, period: Period, user: Any) -> int:
 # --- erasure ----------------------------------------------------------------------------------
 
 
+def results_anonymise_erased(*, federation_player: Any, name: str, **_: Any) -> None:
+    """``federation.hooks.player_erased``: the record's imported results take its
+    anonymous name (the erasure's transaction is still open: one change, or none)."""
+    results_anonymise(federation_player=federation_player, name=name)
+
+
 def results_anonymise(*, federation_player: Any, name: str) -> int:
     """A player erased (issue 34: results stay, under an anonymous name): their name in
     every imported row and file of the federation becomes ``name``. The files keep their

@@ -11,13 +11,16 @@ class RankingConfig(AppConfig):
         # The national ranking follows confirmed results through the games' explicit hook
         # (docs/ARCHITECTURE.md): the handler only queues a recomputation once the
         # transaction commits.
+        from clabber_league.federation.hooks import players_changed
         from clabber_league.federation.sections import Section, register
         from clabber_league.games.hooks import game_changed
 
         from .selectors import home_section
-        from .services import ranking_game_changed
+        from .services import ranking_game_changed, ranking_players_changed
 
         game_changed.connect(ranking_game_changed)
+        # A link approved, a merge or its undo, a club in or out: replayed from the start.
+        players_changed.connect(ranking_players_changed)
         # The federation's home page shows the ranking's top ten (federation/sections.py).
         register(
             Section("ranking", "ranking/_federation_section.html", context=home_section, order=20)

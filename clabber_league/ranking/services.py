@@ -217,6 +217,12 @@ def ranking_recompute(
 QUEUED_STALE = dt.timedelta(minutes=10)
 
 
+def ranking_players_changed(*, federation_id: int, **_: object) -> None:
+    """``federation.hooks.players_changed``: who counts as whom changed, so every event may
+    rate other people: the whole ranking is replayed once the transaction commits."""
+    ranking_results_changed(federation_id=federation_id)
+
+
 def ranking_results_changed(*, federation_id: int, since: dt.date | None = None) -> None:
     """Queue the federation's recomputation once the current transaction commits, to
     replay from ``since`` (the date of the earliest result changed; None: everything). A

@@ -14,7 +14,10 @@ import pytest
 from clabber_league.core.errors import ServiceError
 from clabber_league.exchange import building, reading, services
 from clabber_league.exchange.models import ImportedGame, ImportedResult, Period, ResultFile
+from clabber_league.federation import services as federation_services
+from clabber_league.federation.access import federation_access
 from clabber_league.federation.models import Federation, FederationClub, FederationPlayer
+from clabber_league.federation.services.privacy import anonymous_name
 from tests.factories import ClubFactory
 
 pytestmark = pytest.mark.django_db
@@ -224,9 +227,14 @@ def test_an_erased_player_keeps_their_results_under_an_anonymous_name(federation
     row = ImportedResult.objects.get(federation_player=record)
     real_name = row.player_name
 
-    assert services.results_anonymise(federation_player=record, name="Player 1 (erased)") == 1
+    # The federation erases the record; its hook (federation.hooks.player_erased) reaches
+    # the imported results too.
+    federation_services.player_erase(
+        access=federation_access(slug=federation.slug, user=officer), player=record
+    )
 
     row.refresh_from_db()
     result_file.refresh_from_db()
-    assert row.player_name == "Player 1 (erased)" and row.place == 1
+    assert row.player_name == anonymous_name("NKU-1") and row.place == 1
     assert real_name not in json.dumps(result_file.payload)
+    assert anonymous_name("NKU-1") in json.dumps(result_file.payload)

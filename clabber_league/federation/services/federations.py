@@ -13,6 +13,7 @@ from clabber_league.clubs.models import Club
 from clabber_league.core.errors import CONFLICT, FORBIDDEN
 
 from ..access import FederationAccess, manages_club
+from ..hooks import players_changed
 from ..models import Federation, FederationClub, Officer
 from . import errors as E
 from .errors import FederationError
@@ -116,6 +117,7 @@ def _make_member(row: FederationClub) -> FederationClub:
     row.active = True
     row.joined_on = timezone.localdate()
     row.save(update_fields=["status", "active", "joined_on"])
+    players_changed.send(federation_id=row.federation_id)
     return row
 
 
@@ -205,6 +207,7 @@ def club_remove(*, access: FederationAccess, row: FederationClub) -> FederationC
     row.status = FederationClub.Status.LEFT
     row.active = False
     row.save(update_fields=["status", "active"])
+    players_changed.send(federation_id=row.federation_id)
     return row
 
 

@@ -16,6 +16,7 @@ from clabber_league.core.errors import CONFLICT, NOT_FOUND
 from clabber_league.rules.errors import msg
 
 from ..access import FederationAccess
+from ..hooks import players_changed
 from ..models import FederationPlayer, PlayerLink, PlayerMerge
 from . import errors as E
 from .errors import FederationError
@@ -65,6 +66,7 @@ def player_merge(
     merged.merged_into = kept
     merged.active = False
     merged.save(update_fields=["merged_into", "active"])
+    players_changed.send(federation_id=access.federation.pk)
     return PlayerMerge.objects.create(
         federation=access.federation,
         kept=kept,
@@ -102,4 +104,5 @@ def player_unmerge(*, access: FederationAccess, merge: PlayerMerge) -> PlayerMer
     merge.undone_at = timezone.now()
     merge.undone_by = access.user
     merge.save(update_fields=["undone_at", "undone_by"])
+    players_changed.send(federation_id=access.federation.pk)
     return merge

@@ -21,6 +21,7 @@ from clabber_league.core.errors import CONFLICT, FORBIDDEN, NOT_FOUND
 from clabber_league.rules.errors import msg
 
 from ..access import FederationAccess, manages_club, may_decide_link
+from ..hooks import players_changed
 from ..models import Federation, FederationClub, FederationPlayer, PlayerLink
 from . import errors as E
 from .errors import FederationError
@@ -197,4 +198,5 @@ def _decide(link: PlayerLink, user: Any, *, approve: bool) -> PlayerLink:
         FederationPlayer.objects.filter(pk=link.federation_player_id, home_club=None).update(
             home_club=link.player.club_id
         )
+        players_changed.send(federation_id=link.federation_id)
     return link

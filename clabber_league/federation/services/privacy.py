@@ -26,6 +26,7 @@ from clabber_league.core.errors import CONFLICT, FORBIDDEN, NOT_FOUND
 from clabber_league.rules.errors import gettext_noop
 
 from ..access import FederationAccess, is_the_player
+from ..hooks import player_erased
 from ..models import FederationPlayer, PlayerLink
 from . import errors as E
 from .errors import FederationError
@@ -105,6 +106,7 @@ def _erase_one(record: FederationPlayer, now: datetime.datetime) -> None:
         club_player.user = None
         club_player.active = False
         club_player.save(update_fields=["name", "user", "active"])
+    player_erased.send(federation_player=record, name=anonymous_name(record.number))
     record.name = ""
     record.email = ""
     record.birth_year = None
