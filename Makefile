@@ -30,7 +30,7 @@ endif
 .PHONY: run test lint bench vendor docs migrate demo clean help cert run-https
 
 help:
-	@echo "make run    - install into $(VENV), migrate, load the demo league, serve http://$(HOST):$(PORT)"
+	@echo "make run    - install into $(VENV), migrate, load the demo league, serve http://$(HOST):$(PORT) (uvicorn)"
 	@echo "              make run DEMO=0 starts empty, with \"Create your club\" on the home page"
 	@echo "              make run HOST=0.0.0.0 serves the club's Wi-Fi too (phones: http://$(LAN_IP):$(PORT)/)"
 	@echo "make cert   - a certificate for this laptop's LAN address in $(CERT_DIR)/ (openssl)"
@@ -40,6 +40,7 @@ help:
 	@echo "              make test FAST=1 skips the slow API fuzz test (CI never does)"
 	@echo "make bench  - run the benchmarks in bench/"
 	@echo "make bench-load - 50 scorers for 60 s against gunicorn and PostgreSQL (bench/load.py)"
+	@echo "make bench-live - 500 followers of a live club night while 10 tables save deals (bench/live.py)"
 	@echo "make lock   - write requirements/lock*.txt again from pyproject.toml (UPGRADE=1: newest allowed)"
 	@echo "make docs   - regenerate docs/rulesets.md from the rule-set data"
 	@echo "make vendor - refresh static/vendor from the npm registry (needs node)"
@@ -96,9 +97,15 @@ messages:
 		echo "messages: msgfmt is missing (apt-get install -y gettext): pages stay in English"; \
 	fi
 
+# uvicorn, the ASGI server, in place of runserver: the pages as before, and the live pages'
+# Server-Sent Events held open without a thread each (docs/live.md). --reload restarts it
+# when a file of the project changes; the static files come through WhiteNoise (DEBUG).
+# With REDIS_URL set the live pages stream each deal; without it they poll.
 run: messages $(FIRST_STEP)
 	@echo "Serving Clabber League on http://$(SHOWN_HOST):$(PORT)/  (Ctrl-C stops it)"
-	CLABBER_LAN_HOST=$(HOST) PORT=$(PORT) $(PY) manage.py runserver $(HOST):$(PORT)
+	DJANGO_SETTINGS_MODULE=clabber_league.config.settings.local CLABBER_LAN_HOST=$(HOST) PORT=$(PORT) \
+		$(VENV)/bin/uvicorn clabber_league.config.asgi:application --host $(HOST) --port $(PORT) \
+		--reload --reload-dir clabber_league --reload-dir templates --reload-dir static
 
 # A small certificate authority of this laptop's own and a server certificate it signs for
 # localhost and $(LAN_IP): install $(CERT_DIR)/clabber-ca.crt on the phones (README, "At the
@@ -182,6 +189,12 @@ $(VENV)/.installed-bench: pyproject.toml $(VENV)/.installed-test
 bench-load: $(VENV)/.installed-bench
 	$(PY) bench/load.py $(LOAD_ARGS)
 
+# 500 followers of a club night's live page (SSE, uvicorn) while 10 tables save deals
+# (bench/live.py; PostgreSQL and Redis on this machine, BENCH_REDIS_URL); LIVE_ARGS passes options.
+.PHONY: bench-live
+bench-live: $(VENV)/.installed-test
+	$(PY) bench/live.py $(LIVE_ARGS)
+
 docs: $(VENV)/.installed-run
 	$(PY) -m clabber_league.rules catalog --markdown > docs/rulesets.md
 
@@ -248,8 +261,14 @@ clean:
 I18N_LANGUAGES = -l nl -l de -l fr -l cs -l pl -l hr -l ja
 I18N_IGNORE = --ignore='tests/*' --ignore='bench/*' --ignore='staticfiles/*' \
 	--ignore='node_modules/*' --ignore='tools/*' --ignore='docs/*' --ignore='.venv/*'
+# The rules engine's messages as JavaScript, for the djangojs catalog of the offline deal page
+# (clabber_league/site/engine_messages.py); tests/i18n/test_engine_messages.py fails when stale.
+.PHONY: engine-messages
+engine-messages:
+	$(PY) manage.py engine_messages
+
 .PHONY: makemessages
-makemessages:
+makemessages: engine-messages
 	$(PY) manage.py makemessages $(I18N_LANGUAGES) $(I18N_IGNORE) --no-obsolete
 	$(PY) manage.py makemessages -d djangojs $(I18N_LANGUAGES) $(I18N_IGNORE) \
 		--ignore='static/vendor/*' --no-obsolete

@@ -23,11 +23,16 @@ the same number of queries as the small club (constant queries). The CPU other p
 took during the run is printed too (``_machine.OtherLoad``): on a shared machine compare
 the two clubs' lines, not the absolute times.
 
+``--language nl`` (any of the site's languages) times every page twice in each repeat,
+interleaved: in English and in that language (a second scorer whose own language it is), and
+prints each page's ratio, against issue 33's target: no page more than 10% slower than in
+English (the ratio of the medians of CPU when the run is disturbed, else of time).
+
 ``--reuse`` keeps the database of the previous run (same options) instead of building the
 clubs again, which takes minutes.
 
     .venv/bin/python bench/pages.py [--big 500] [--small 50] [--per-division 25] [--repeat 5]
-                                    [--reuse]
+                                    [--reuse] [--language nl]
 """
 
 from __future__ import annotations
@@ -141,7 +146,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--reuse", action="store_true", help="the previous run's clubs")
+    parser.add_argument("--language", help="also time every page in this language")
     args = parser.parse_args()
+    if args.language:
+        from django.conf import settings
+
+        assert args.language in dict(settings.LANGUAGES), f"not a language: {args.language}"
 
     started = time.perf_counter()
     sizes = {"small": args.small, "big": args.big}
@@ -167,6 +177,9 @@ def main() -> None:
 
     client = Client()
     client.force_login(scorer)
+    if args.language:
+        compare_languages(scorer, clubs, backend, args.language, args.repeat)
+        return
     pages = [(club, page, url) for club, urls in clubs.items() for page, url in urls.items()]
     facts = {}
     for club, page, url in pages:  # warm every page once; count its queries and size
@@ -208,6 +221,64 @@ def main() -> None:
         f"\ntargets at {big}: under {TARGET_MS:.0f} ms (of {judged}: the run was "
         f"{'disturbed' if load.disturbed else 'undisturbed'}) and {TARGET_KB:.0f} KB, and the "
         f"same queries as at {small}; missed: {', '.join(missed) or 'none'}"
+    )
+    print(load.summary())
+
+
+LANGUAGE_TARGET = 1.10  # issue 33: no page more than 10% slower than in English
+
+
+def compare_languages(scorer, clubs, backend: int, language: str, repeat: int) -> None:
+    """Every page in English and in ``language``, interleaved, with each page's ratio."""
+
+    from clabber_league.members import services as member_services
+
+    twin, _ = get_user_model().objects.get_or_create(username=f"bench-scorer-{language}")
+    for membership in Membership.objects.filter(user=scorer):
+        Membership.objects.get_or_create(club=membership.club, user=twin, role=membership.role)
+    member_services.profile_set_language(user=twin, language=language)
+    clients = {"en": Client(), language: Client()}
+    clients["en"].force_login(scorer)
+    clients[language].force_login(twin)
+    runs = [
+        (club, page, url, lang)
+        for club, urls in clubs.items()
+        for page, url in urls.items()
+        for lang in clients
+    ]
+    for _club, _page, url, lang in runs:  # warm; and each page must answer in its language
+        response = clients[lang].get(url)
+        assert response.status_code == 200, (url, lang, response.status_code)
+        assert response.headers["Content-Language"] == lang, (url, lang)
+    times: dict[tuple, list[float]] = {(c, p, lang): [] for c, p, _, lang in runs}
+    cpu: dict[tuple, list[float]] = {(c, p, lang): [] for c, p, _, lang in runs}
+    thread = threading.get_native_id()
+    with OtherLoad(databases=[DB_NAME]) as load:
+        for r in range(repeat):
+            # English first on even repeats, the other language first on odd ones.
+            for club, page, url, lang in runs if r % 2 == 0 else runs[::-1]:
+                cpu_from = cpu_ms(thread) + cpu_ms(backend)
+                start = time.perf_counter()
+                clients[lang].get(url)
+                times[(club, page, lang)].append((time.perf_counter() - start) * 1000)
+                cpu[(club, page, lang)].append(cpu_ms(thread) + cpu_ms(backend) - cpu_from)
+    judged = cpu if load.disturbed else times
+    basis = "CPU" if load.disturbed else "time"
+    print(
+        f"\n{'page':<26}{'club':>10}{'en ms':>9}{language + ' ms':>9}{'ratio (' + basis + ')':>15}"
+    )
+    missed = []
+    for club, urls in clubs.items():
+        for page in urls:
+            en = statistics.median(judged[(club, page, "en")])
+            other = statistics.median(judged[(club, page, language)])
+            ratio = other / en if en else 1.0
+            if ratio > LANGUAGE_TARGET:
+                missed.append(f"{page} ({club})")
+            print(f"{page:<26}{club:>10}{en:>9.1f}{other:>9.1f}{ratio:>15.2f}")
+    print(
+        f"\ntarget: no page more than {LANGUAGE_TARGET - 1:.0%} slower in {language} than in "
+        f"English (medians of {basis}, {repeat} repeats); missed: {', '.join(missed) or 'none'}"
     )
     print(load.summary())
 

@@ -5,8 +5,10 @@ import json
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 
 from clabber_league.clubs.decorators import club_view
+from clabber_league.core.i18n import translated
 from clabber_league.leagues.models import HouseRules
 from clabber_league.rules import (
     BUILTIN_RULESETS,
@@ -30,8 +32,13 @@ def rules_page(request: HttpRequest) -> HttpResponse:
         {
             "rulesets": catalog(),
             "house_examples": examples,
-            "compare_modes": compare_modes(),
-            "limits": limits(),
+            "compare_modes": [
+                {**mode, "meaning": translated(mode["meaning"])} for mode in compare_modes()
+            ],
+            "limits": [
+                {"what": translated(row["what"]), "limit": translated(row["limit"])}
+                for row in limits()
+            ],
         },
     )
 
@@ -79,7 +86,7 @@ def blank_sheet(request: HttpRequest, slug: str) -> HttpResponse:
     column per side, the check column (the deal's numbers added), running totals."""
     ruleset = BUILTIN_RULESETS.get(slug)
     if ruleset is None:
-        raise Http404("No such rule set.")
+        raise Http404(gettext("No such rule set."))
     return _sheet(request, ruleset, ruleset.title)
 
 

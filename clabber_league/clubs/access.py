@@ -33,6 +33,7 @@ from typing import Literal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.http import Http404
+from django.utils.translation import gettext_noop
 
 from . import store
 from .models import Club, Membership, Role
@@ -46,8 +47,10 @@ NEED_ROLE: dict[str, Role] = {
     "manage": Role.ADMIN,
 }
 
-NOT_FOUND = "No such club."
-CLUB_PENDING = "This club waits for the operator's approval: nothing in it can change yet."
+NOT_FOUND = gettext_noop("No such club.")
+CLUB_PENDING = gettext_noop(
+    "This club waits for the operator's approval: nothing in it can change yet."
+)
 
 
 @dataclass(frozen=True)

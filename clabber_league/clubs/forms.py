@@ -10,6 +10,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from clabber_league.core.i18n import translated
 from clabber_league.rules import BUILTIN_RULESETS
 
 
@@ -17,7 +18,7 @@ class ServiceForm(forms.Form):
     def add_service_errors(self, errors: list[dict[str, str]]) -> None:
         for error in errors:
             field = error.get("field")
-            self.add_error(field if field in self.fields else None, error["message"])
+            self.add_error(field if field in self.fields else None, translated(error["message"]))
 
 
 def _zones() -> list[tuple[str, str]]:

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from .access import ClubAccess
 from .models import Role
 
-MFA_REQUIRED = (
+MFA_REQUIRED = gettext_noop(
     "This club requires its admins to sign in with two-factor authentication: set up an "
     "authenticator app on your account first."
 )
@@ -25,10 +27,10 @@ def admin_needs_mfa_setup(access: ClubAccess, user: Any) -> bool:
     return not user_has_totp(user)
 
 
-MFA_SELF_FIRST = (
+MFA_SELF_FIRST = gettext_noop(
     "Set up two-factor sign-in on your own account first: then require it of the club's admins."
 )
-MFA_NOT_ADMIN = "Only a club admin changes this."
+MFA_NOT_ADMIN = gettext_noop("Only a club admin changes this.")
 
 
 def user_has_totp(user: Any) -> bool:

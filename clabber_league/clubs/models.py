@@ -19,7 +19,8 @@ class Club(models.Model):
     slug = models.SlugField(max_length=60, unique=True)
     city = models.CharField(max_length=120, blank=True)
     is_public = models.BooleanField(
-        default=False, help_text="Standings and score sheets can be read without logging in."
+        default=False,
+        help_text=_("Standings and score sheets can be read without logging in."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
     country = models.CharField(_("country"), max_length=60, blank=True)
@@ -63,8 +64,10 @@ class Club(models.Model):
     )
     admins_need_mfa = models.BooleanField(
         default=False,
-        help_text="Club admins must sign in with two-factor authentication (an authenticator "
-        "app): an admin without it is sent to set it up before any admin action.",
+        help_text=_(
+            "Club admins must sign in with two-factor authentication (an authenticator "
+            "app): an admin without it is sent to set it up before any admin action."
+        ),
     )
 
     class Meta:
@@ -93,10 +96,10 @@ def club_zone(name: str) -> zoneinfo.ZoneInfo:
 
 
 class Role(models.TextChoices):
-    VIEWER = "viewer", "Viewer"
-    PLAYER = "player", "Player"
-    SCORER = "scorer", "Scorer"
-    ADMIN = "admin", "Club admin"
+    VIEWER = "viewer", _("Viewer")
+    PLAYER = "player", _("Player")
+    SCORER = "scorer", _("Scorer")
+    ADMIN = "admin", _("Club admin")
 
 
 #: Each role can do what the roles before it can.

@@ -23,24 +23,32 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from clabber_league.core.errors import CONFLICT, FORBIDDEN, THROTTLED, ServiceError
 from clabber_league.rules import BUILTIN_RULESETS
+from clabber_league.rules.errors import msg
 
 from .hooks import player_merged, player_merging
 from .models import Club, Membership, Player, PlayerMerge, Role
 
-PLAYER_LOGIN_TAKEN = "This login is already linked to {player} in this club."
-PLAYER_LOGIN_NOT_MEMBER = "This login is not a member of the club."
-LAST_ADMIN = "A club keeps at least one club admin: make someone else club admin first."
-ALREADY_MEMBER = "This person is already a member of the club."
-PLAYER_NAME_EMPTY = "Give the player's name."
-PLAYER_NAME_LONG = "A player's name is at most 120 characters."
-PLAYER_NAME_TAKEN = "The club already has a player named {name} (names are matched in any case)."
-MERGE_SAME = "A player cannot be merged with themselves."
-MERGE_NO_SUCH_PLAYER = "The club has no player named {name}."
-MERGE_OTHER_CLUB = "This player is not one of the club's."
-MERGE_TWO_LOGINS = "{source} and {target} each have a login ({a}, {b}): unlink one before merging."
+PLAYER_LOGIN_TAKEN = gettext_noop("This login is already linked to {player} in this club.")
+PLAYER_LOGIN_NOT_MEMBER = gettext_noop("This login is not a member of the club.")
+LAST_ADMIN = gettext_noop(
+    "A club keeps at least one club admin: make someone else club admin first."
+)
+ALREADY_MEMBER = gettext_noop("This person is already a member of the club.")
+PLAYER_NAME_EMPTY = gettext_noop("Give the player's name.")
+PLAYER_NAME_LONG = gettext_noop("A player's name is at most 120 characters.")
+PLAYER_NAME_TAKEN = gettext_noop(
+    "The club already has a player named {name} (names are matched in any case)."
+)
+MERGE_SAME = gettext_noop("A player cannot be merged with themselves.")
+MERGE_NO_SUCH_PLAYER = gettext_noop("The club has no player named {name}.")
+MERGE_OTHER_CLUB = gettext_noop("This player is not one of the club's.")
+MERGE_TWO_LOGINS = gettext_noop(
+    "{source} and {target} each have a login ({a}, {b}): unlink one before merging."
+)
 
 
 CLUB_NAME_EMPTY = _("Give the club's name.")
@@ -231,7 +239,7 @@ def player_link_user(*, player: Player, user: Any | None) -> Player:
         other = Player.objects.filter(club_id=player.club_id, user=user).exclude(pk=player.pk)
         if other.exists():
             raise ClubError.one(
-                "user", PLAYER_LOGIN_TAKEN.format(player=other.first()), kind=CONFLICT
+                "user", msg(PLAYER_LOGIN_TAKEN, player=other.first()), kind=CONFLICT
             )
     if player.user_id != (user.pk if user is not None else None):
         player.user = user
@@ -262,7 +270,7 @@ def _player_name_errors(club_id: int, name: str, player: Player | None = None) -
         clash = clash.exclude(pk=player.pk)
     other = clash.first()
     if other is not None:
-        return [{"field": "name", "message": PLAYER_NAME_TAKEN.format(name=other.name)}]
+        return [{"field": "name", "message": msg(PLAYER_NAME_TAKEN, name=other.name)}]
     return []
 
 
@@ -276,7 +284,7 @@ def _saved(player: Player, **save: Any) -> Player:
         other = player_named(club=player.club, name=player.name)
         if other is None:
             raise
-        message = PLAYER_NAME_TAKEN.format(name=other.name)
+        message = msg(PLAYER_NAME_TAKEN, name=other.name)
         raise ClubError.one("name", message, kind=CONFLICT) from exc
     return player
 
@@ -358,8 +366,8 @@ def player_merge(*, source: Player, target: Player, user: Any = None) -> PlayerM
     }
     source, target = locked[source.pk], locked[target.pk]
     if source.user_id and target.user_id and source.user_id != target.user_id:
-        message = MERGE_TWO_LOGINS.format(
-            source=source.name, target=target.name, a=source.user, b=target.user
+        message = msg(
+            MERGE_TWO_LOGINS, source=source.name, target=target.name, a=source.user, b=target.user
         )
         raise ClubError.one("target", message, kind=CONFLICT)
     moved = _rows_of(source)

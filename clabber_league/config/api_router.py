@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 from clabber_league.clubs import api as clubs_api
 from clabber_league.cups import api as cups_api
 from clabber_league.events import api as events_api
+from clabber_league.federation import api as federation_api
 from clabber_league.games import api as games_api
 from clabber_league.leagues import api as leagues_api
 from clabber_league.members import api as members_api
@@ -15,6 +16,7 @@ from clabber_league.webhooks import api as webhooks_api
 CLUB = r"clubs/(?P<club_slug>[-a-zA-Z0-9_]+)"
 GAME = CLUB + r"/games/(?P<game_id>[0-9]+)"
 EVENT = CLUB + r"/events/(?P<event_id>[0-9]+)"
+FEDERATION = r"federations/(?P<federation_slug>[-a-zA-Z0-9_]+)"
 
 router = DefaultRouter(trailing_slash=True)
 # No ".json"/".csv" suffix URLs: a CSV download is an operation of its own (".../deals.csv/"),
@@ -66,6 +68,19 @@ router.register(
     CLUB + r"/webhooks/(?P<webhook_id>[0-9]+)/deliveries",
     webhooks_api.DeliveryViewSet,
     basename="webhook-delivery",
+)
+
+# Federations above the clubs (issue 34, docs/federation.md).
+router.register(r"federations", federation_api.FederationViewSet, basename="federation")
+router.register(
+    FEDERATION + "/clubs", federation_api.FederationClubViewSet, basename="federation-club"
+)
+router.register(
+    FEDERATION + "/players", federation_api.FederationPlayerViewSet, basename="federation-player"
+)
+router.register(FEDERATION + "/links", federation_api.PlayerLinkViewSet, basename="federation-link")
+router.register(
+    FEDERATION + "/merges", federation_api.PlayerMergeViewSet, basename="federation-merge"
 )
 
 urlpatterns = router.urls

@@ -64,8 +64,11 @@ urlpatterns = [
     path("clubs/<slug:club_slug>/standings/", include("clabber_league.standings.urls")),
     path("clubs/<slug:club_slug>/events/", include("clabber_league.events.urls")),
     path("clubs/<slug:club_slug>/cups/", include("clabber_league.cups.urls")),
+    path("clubs/<slug:club_slug>/live/", include("clabber_league.live.urls")),
     path("clubs/<slug:club_slug>/webhooks/", include("clabber_league.webhooks.urls")),
     path("", include("clabber_league.members.urls")),
+    # Federations above the clubs (issue 34): their pages, and a person's own data.
+    path("federations/", include("clabber_league.federation.urls")),
     # Accounts are django-allauth's; "login" and "logout" keep their old names and paths.
     path("accounts/login/", account_views.login, name="login"),
     path("accounts/logout/", account_views.logout, name="logout"),

@@ -50,6 +50,7 @@ from django.db import DatabaseError, IntegrityError, InterfaceError, Operational
 from django.db.models import ProtectedError, RestrictedError
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.urls import Resolver404, resolve
+from django.utils.translation import gettext_noop
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import exceptions, serializers, status
@@ -67,14 +68,16 @@ from .logs import current_request_id
 
 logger = logging.getLogger(__name__)
 
-SERVICE_UNAVAILABLE = "The database is not reachable right now; please try again shortly."
-INTERNAL_ERROR = "Something went wrong on our side; the request was not saved."
+SERVICE_UNAVAILABLE = gettext_noop(
+    "The database is not reachable right now; please try again shortly."
+)
+INTERNAL_ERROR = gettext_noop("Something went wrong on our side; the request was not saved.")
 TOO_BIG = "The request is larger than this service accepts."
 STILL_IN_USE = "This cannot be deleted: {used_by} still refer to it. Remove or change those first."
 MALFORMED_JSON = "The request body is not well-formed JSON: {reason}"
 NO_SUCH_URL = "There is no such API URL: {path}"
 DUPLICATE = "This already exists (it was saved a moment ago by another request)."
-TRY_AGAIN = (
+TRY_AGAIN = gettext_noop(
     "Another request was changing the same records at that moment, so nothing of this one "
     "was saved: please try again."
 )

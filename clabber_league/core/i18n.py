@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 
 
 def translated(message: Any) -> str:
@@ -25,8 +25,15 @@ def translated(message: Any) -> str:
     template = getattr(message, "template", None)
     if template is None:
         return gettext(text) if text else text
+    params = {
+        name: translated(value) if getattr(value, "template", None) else value
+        for name, value in message.params.items()
+    }
+    plural = getattr(message, "plural", "")
     try:
-        return gettext(template).format(**message.params)
+        if plural:
+            return ngettext(template, plural, message.count).format(**params)
+        return gettext(template).format(**params)
     except (KeyError, IndexError, ValueError):
         return text
 

@@ -234,7 +234,7 @@ class AutoSchema(openapi.AutoSchema):
             codes.append("400")
         if has_path or any(p.get("name") == "page" for p in operation.get("parameters", [])):
             codes.append("404")
-        if self.method in WRITES and "club_slug" in self.path:
+        if self.method in WRITES and ("club_slug" in self.path or "federation_slug" in self.path):
             codes.append("409")
         if is_idempotent(self.view, self.method):
             codes.append("422")
@@ -271,6 +271,11 @@ def postprocess_path_parameters(result: dict[str, Any], **kwargs: Any) -> dict[s
                 elif name == "club_slug":
                     parameter["schema"] = {"type": "string"}
                     parameter.setdefault("description", "The club's slug, as in its page's URL.")
+                elif name == "federation_slug":
+                    parameter["schema"] = {"type": "string"}
+                    parameter.setdefault(
+                        "description", "The federation's slug, as in its page's URL."
+                    )
     return result
 
 

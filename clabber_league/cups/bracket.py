@@ -66,9 +66,11 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
+
+from clabber_league.rules.errors import gettext_noop
 
 T = TypeVar("T")
 
@@ -109,6 +111,19 @@ THREE_SINGLE_ONLY: Final = (
     "A knockout of tables of three is single elimination, without a third-place match or a "
     "plate: a table has two losers."
 )
+#: The rounds' headings (a page passes its gettext to ``Plan.round_title``).
+GRAND_FINAL: Final = gettext_noop("Grand final")
+GRAND_FINAL_RESET: Final = gettext_noop("Grand final, second match")
+THIRD_PLACE: Final = gettext_noop("Third place")
+LOSERS_FINAL: Final = gettext_noop("Losers' final")
+LOSERS_ROUND: Final = gettext_noop("Losers' round {round}")
+PLATE_FINAL: Final = gettext_noop("Plate final")
+PLATE_ROUND: Final = gettext_noop("Plate round {round}")
+FINAL_TITLE: Final = gettext_noop("Final")
+SEMI_FINALS: Final = gettext_noop("Semi-finals")
+QUARTER_FINALS: Final = gettext_noop("Quarter-finals")
+ROUND_NUMBERED: Final = gettext_noop("Round {round}")
+
 RESET_NEEDS_DOUBLE: Final = "Only a double-elimination cup can have a grand-final reset."
 UNKNOWN_MATCH: Final = "There is no match {key} in this bracket."
 NOT_READY: Final = "Match {key} cannot have a winner yet: both sides are not known."
@@ -241,24 +256,34 @@ class Bracket:
         seen = dict.fromkeys((m.bracket, m.round) for m in self.matches)
         return sorted(seen, key=lambda br: (BRACKETS.index(br[0]), br[1]))
 
-    def round_title(self, bracket: str, round: int) -> str:
-        """A heading for one round: "Final", "Semi-finals", "Round 2", "Losers' round 3"."""
+    def round_title(self, bracket: str, round: int, translate: Callable[[str], str] = str) -> str:
+        """A heading for one round: "Final", "Semi-finals", "Round 2", "Losers' round 3";
+        in a page's language when it passes its ``gettext`` as ``translate``."""
+        numbered = ROUND_NUMBERED
         if bracket == FINAL:
-            return "Grand final"
+            return translate(GRAND_FINAL)
         if bracket == RESET:
-            return "Grand final, second match"
+            return translate(GRAND_FINAL_RESET)
         if bracket == THIRD:
-            return "Third place"
+            return translate(THIRD_PLACE)
         if bracket == LOSERS:
             last = max(m.round for m in self.matches if m.bracket == LOSERS)
-            return "Losers' final" if round == last else f"Losers' round {round}"
-        if bracket == PLATE:
+            if round == last:
+                return translate(LOSERS_FINAL)
+            numbered = LOSERS_ROUND
+        elif bracket == PLATE:
             last = max(m.round for m in self.matches if m.bracket == PLATE)
-            return "Plate final" if round == last else f"Plate round {round}"
-        from_end = self.rounds - round
-        if self.table == 3:
-            return {0: "Final", 1: "Semi-finals"}.get(from_end, f"Round {round}")
-        return {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}.get(from_end, f"Round {round}")
+            if round == last:
+                return translate(PLATE_FINAL)
+            numbered = PLATE_ROUND
+        else:
+            from_end = self.rounds - round
+            named = {0: FINAL_TITLE, 1: SEMI_FINALS}
+            if self.table != 3:
+                named[2] = QUARTER_FINALS
+            if from_end in named:
+                return translate(named[from_end])
+        return translate(numbered).format(round=round)
 
 
 def seed_positions(size: int) -> list[int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import Club
 from clabber_league.rules import BUILTIN_RULESETS
@@ -18,47 +19,61 @@ MAX_CHOICES = 300
 
 class CupForm(ServiceForm):
     MODES = [
-        ("divisions", "Play-offs: the top teams of divisions"),
-        ("list", "A cup of the teams or players I choose"),
+        ("divisions", _("Play-offs: the top teams of divisions")),
+        ("list", _("A cup of the teams or players I choose")),
     ]
 
-    name = forms.CharField(max_length=120)
-    mode = forms.ChoiceField(choices=MODES, widget=forms.RadioSelect, initial="divisions")
+    name = forms.CharField(max_length=120, label=_("Name"))
+    mode = forms.ChoiceField(
+        choices=MODES, widget=forms.RadioSelect, initial="divisions", label=_("What it is")
+    )
     divisions = forms.MultipleChoiceField(
-        required=False, widget=forms.CheckboxSelectMultiple, help_text="Play-offs: from these."
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Divisions"),
+        help_text=_("Play-offs: from these."),
     )
     top = forms.IntegerField(
-        required=False, min_value=2, max_value=1024, initial=4, label="How many go through"
+        required=False, min_value=2, max_value=1024, initial=4, label=_("How many go through")
     )
-    per = forms.ChoiceField(choices=Stage.Per.choices, initial=Stage.Per.DIVISION)
+    per = forms.ChoiceField(
+        choices=Stage.Per.choices, initial=Stage.Per.DIVISION, label=_("Counted")
+    )
     tie_rule = forms.ChoiceField(
-        choices=Stage.TieRule.choices, label="Teams level for the last place"
+        choices=Stage.TieRule.choices, label=_("Teams level for the last place")
     )
-    entrant_kind = forms.ChoiceField(choices=Cup.Kind.choices, label="Entrants")
+    entrant_kind = forms.ChoiceField(choices=Cup.Kind.choices, label=_("Entrants"))
     teams = forms.MultipleChoiceField(
-        required=False, widget=forms.CheckboxSelectMultiple, help_text="A cup: these teams."
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Teams"),
+        help_text=_("A cup: these teams."),
     )
     players = forms.MultipleChoiceField(
-        required=False, widget=forms.CheckboxSelectMultiple, help_text="A cup: these players."
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Players"),
+        help_text=_("A cup: these players."),
     )
     ruleset = forms.ChoiceField(
-        required=False, label="Rule set", help_text="Blank: the first division's."
+        required=False, label=_("Rule set"), help_text=_("Blank: the first division's.")
     )
-    format = forms.ChoiceField(choices=Cup.Format.choices)
+    format = forms.ChoiceField(choices=Cup.Format.choices, label=_("Format"))
     best_of = forms.TypedChoiceField(
-        choices=[(1, "One game"), (3, "Best of 3"), (5, "Best of 5"), (7, "Best of 7")],
+        choices=[(1, _("One game")), (3, _("Best of 3")), (5, _("Best of 5")), (7, _("Best of 7"))],
         coerce=int,
-        label="A tie is",
+        label=_("A tie is"),
     )
-    third_place = forms.BooleanField(required=False, label="Third-place match")
-    plate = forms.BooleanField(required=False, label="A plate for the first round's losers")
+    third_place = forms.BooleanField(required=False, label=_("Third-place match"))
+    plate = forms.BooleanField(required=False, label=_("A plate for the first round's losers"))
     final_reset = forms.BooleanField(
-        required=False, label="Double elimination: a second final if the first is lost"
+        required=False, label=_("Double elimination: a second final if the first is lost")
     )
     seeding = forms.ChoiceField(
         choices=[c for c in Cup.Seeding.choices if c[0] != Cup.Seeding.STANDINGS],
         required=False,
-        help_text="A cup of chosen entrants (play-offs are seeded by the standings).",
+        label=_("Seeding"),
+        help_text=_("A cup of chosen entrants (play-offs are seeded by the standings)."),
     )
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
@@ -81,14 +96,14 @@ class CupForm(ServiceForm):
 
 
 class SeedForm(ServiceForm):
-    seeding = forms.ChoiceField(choices=Cup.Seeding.choices)
+    seeding = forms.ChoiceField(choices=Cup.Seeding.choices, label=_("Seeding"))
 
 
 class PlaceRoundForm(ServiceForm):
-    section = forms.ChoiceField(label="Round")
-    division = forms.ChoiceField(label="On the league nights and tables of")
+    section = forms.ChoiceField(label=_("Round"))
+    division = forms.ChoiceField(label=_("On the league nights and tables of"))
     start = forms.DateField(
-        required=False, widget=forms.DateInput(attrs={"type": "date"}), label="From"
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label=_("From")
     )
 
     def __init__(self, *args: Any, club: Club, sections: list[tuple[str, str]], **kwargs: Any):
@@ -104,10 +119,10 @@ class PlaceRoundForm(ServiceForm):
 
 class WalkoverForm(ServiceForm):
     absent = forms.ChoiceField(
-        choices=[("home", "Home"), ("away", "Away"), ("third", "Third")],
-        label="The side that did not play",
+        choices=[("home", _("Home")), ("away", _("Away")), ("third", _("Third"))],
+        label=_("The side that did not play"),
     )
-    note = forms.CharField(required=False, max_length=200)
+    note = forms.CharField(required=False, max_length=200, label=_("Note"))
 
     def __init__(self, *args: Any, sides: list[tuple[str, str]] | None = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -116,9 +131,9 @@ class WalkoverForm(ServiceForm):
 
 
 class TiePlaceForm(ServiceForm):
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    venue = forms.ChoiceField(required=False)
-    table = forms.IntegerField(required=False, min_value=1, max_value=500)
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label=_("Date"))
+    venue = forms.ChoiceField(required=False, label=_("Venue"))
+    table = forms.IntegerField(required=False, min_value=1, max_value=500, label=_("Table"))
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

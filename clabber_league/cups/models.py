@@ -29,6 +29,7 @@ import datetime as dt
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.leagues.models import Division, Team, Venue
@@ -39,24 +40,24 @@ BUILD_STALE_WITHOUT_BEATS = dt.timedelta(minutes=5)
 
 class Cup(models.Model):
     class Kind(models.TextChoices):
-        TEAMS = "teams", "Teams (partnerships)"
-        PLAYERS = "players", "Players (two- and three-handed games)"
+        TEAMS = "teams", _("Teams (partnerships)")
+        PLAYERS = "players", _("Players (two- and three-handed games)")
 
     class Format(models.TextChoices):
-        SINGLE = "single", "Single elimination"
-        DOUBLE = "double", "Double elimination"
+        SINGLE = "single", _("Single elimination")
+        DOUBLE = "double", _("Double elimination")
 
     class Seeding(models.TextChoices):
-        STANDINGS = "standings", "From the league stage's standings"
-        RATINGS = "ratings", "From the players' ratings"
-        RANDOM = "random", "A random draw (its seed is shown)"
-        LIST = "list", "In the order given"
+        STANDINGS = "standings", _("From the league stage's standings")
+        RATINGS = "ratings", _("From the players' ratings")
+        RANDOM = "random", _("A random draw (its seed is shown)")
+        LIST = "list", _("In the order given")
 
     class Status(models.TextChoices):
-        WAITING = "waiting", "Waiting for the league stage"
-        SEEDED = "seeded", "Seeded"
-        DRAWN = "drawn", "Drawn"
-        FINISHED = "finished", "Finished"
+        WAITING = "waiting", _("Waiting for the league stage")
+        SEEDED = "seeded", _("Seeded")
+        DRAWN = "drawn", _("Drawn")
+        FINISHED = "finished", _("Finished")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="cups")
     name = models.CharField(max_length=120)
@@ -133,23 +134,23 @@ class Stage(models.Model):
     league stage once it is complete."""
 
     class Kind(models.TextChoices):
-        LEAGUE = "league", "League or Swiss stage"
-        KNOCKOUT = "knockout", "Knockout"
+        LEAGUE = "league", _("League or Swiss stage")
+        KNOCKOUT = "knockout", _("Knockout")
 
     class Per(models.TextChoices):
-        DIVISION = "division", "Top N of each division"
-        OVERALL = "overall", "Top N overall"
+        DIVISION = "division", _("Top N of each division")
+        OVERALL = "overall", _("Top N overall")
 
     class TieRule(models.TextChoices):
-        LOT = "lot", "Drawn by lot (from the cup's shown seed)"
-        ALL = "all", "All of them go through"
+        LOT = "lot", _("Drawn by lot (from the cup's shown seed)")
+        ALL = "all", _("All of them go through")
 
     class Build(models.TextChoices):
-        WAITING = "waiting", "Waiting for the stage to finish"
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        WAITING = "waiting", _("Waiting for the stage to finish")
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
 
     ACTIVE = (Build.QUEUED, Build.RUNNING)
 
@@ -236,13 +237,13 @@ class Tie(models.Model):
     """One meeting of the bracket, its sides, result and place."""
 
     class Status(models.TextChoices):
-        WAITING = "waiting", "Waiting for its sides"
-        READY = "ready", "Ready to play"
-        PLAYING = "playing", "Being played"
-        DECIDED = "decided", "Decided"
-        BYE = "bye", "A bye"
-        WALKOVER = "walkover", "A walkover"
-        VOID = "void", "Not needed"
+        WAITING = "waiting", _("Waiting for its sides")
+        READY = "ready", _("Ready to play")
+        PLAYING = "playing", _("Being played")
+        DECIDED = "decided", _("Decided")
+        BYE = "bye", _("A bye")
+        WALKOVER = "walkover", _("A walkover")
+        VOID = "void", _("Not needed")
 
     #: A tie in one of these states has its result: the winner has gone on.
     DONE = (Status.DECIDED, Status.BYE, Status.WALKOVER, Status.VOID)

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from clabber_league.clubs.models import Club
 from clabber_league.games.models import Game
@@ -177,7 +178,10 @@ def cup_bracket_view(*, cup: Cup) -> dict[str, Any]:
             {
                 "bracket": bracket,
                 "round": rnd,
-                "title": plan.round_title(bracket, rnd) if plan else f"Round {rnd}",
+                # In the active language (the API's is English).
+                "title": plan.round_title(bracket, rnd, gettext)
+                if plan
+                else gettext(planner.ROUND_NUMBERED).format(round=rnd),
                 "ties": by_section[(bracket, rnd)],
                 "join": join,
                 "fed": False,

@@ -12,12 +12,14 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs.decorators import club_view
 from clabber_league.core.commitments import seed_hash
 from clabber_league.core.errors import ServiceError
+from clabber_league.core.i18n import translated
 
 from . import selectors
 from .forms import CupForm, PlaceRoundForm, SeedForm, TiePlaceForm, WalkoverForm
@@ -45,7 +47,7 @@ def _tie_or_404(request: HttpRequest, cup_pk: int, pk: int) -> Tie:
 
 def _flash_errors(request: HttpRequest, exc: ServiceError) -> None:
     for error in exc.errors:
-        messages.error(request, error["message"])
+        messages.error(request, translated(error["message"]))
 
 
 def _base(request: HttpRequest, **extra: Any) -> dict[str, Any]:
@@ -98,7 +100,7 @@ def cup_new(request: HttpRequest) -> HttpResponse:
         except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
-            messages.success(request, f"{cup.name} created.")
+            messages.success(request, _("{name} created.").format(name=cup.name))
             return redirect("cups:detail", club.slug, cup.pk)
     return render(request, "cups/new.html", _base(request, form=form))
 
@@ -123,7 +125,9 @@ def _sections(cup: Cup) -> list[tuple[str, str]]:
         return []
     plan = setup.cup_bracket(cup)
     return [
-        (f"{b}:{r}", plan.round_title(b, r)) for b, r in plan.sections() if (b, r) in open_rounds
+        (f"{b}:{r}", plan.round_title(b, r, gettext))
+        for b, r in plan.sections()
+        if (b, r) in open_rounds
     ]
 
 
@@ -141,6 +145,8 @@ def cup_detail(request: HttpRequest, pk: int) -> HttpResponse:
         building=league is not None and league.build in Stage.ACTIVE and not league.build_stalled,
         entrants=selectors.entrant_list(cup=cup),
         league=league,
+        # One value for the sentence that names them (a translation keeps it whole).
+        league_divisions=", ".join(d.name for d in league.divisions.all()) if league else "",
         notes=selectors.seeding_notes(cup=cup),
         ties=selectors.tie_list(cup=cup).exclude(status__in=[Tie.Status.BYE, Tie.Status.VOID])[
             :200
@@ -184,7 +190,14 @@ def cup_action(request: HttpRequest, pk: int, what: str) -> HttpResponse:
                     division=division,
                     start=form.cleaned_data["start"],
                 )
-                messages.success(request, f"{len(ties)} tie(s) placed on league nights.")
+                messages.success(
+                    request,
+                    ngettext(
+                        "{count} tie placed on league nights.",
+                        "{count} ties placed on league nights.",
+                        len(ties),
+                    ).format(count=len(ties)),
+                )
             else:
                 messages.error(request, gettext("Choose a round and a division with a schedule."))
     except ServiceError as exc:

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy
+
 from clabber_league.core.commitments import seed_hash
 
 from . import draw
 from .models import Round
 
-ALGORITHM_OTHER = "Drawn by {stored}; this server runs {current}: check it with that version."
-NOT_DRAWN = "Round {number} is not drawn yet: its seed is still secret."
-NO_RECORD = "Round {number} was drawn before draws recorded what they read."
-DIFFERENT = "Drawn again from its seed, round {number} comes out differently."
+ALGORITHM_OTHER = gettext_lazy(
+    "Drawn by {stored}; this server runs {current}: check it with that version."
+)
+NOT_DRAWN = gettext_lazy("Round {number} is not drawn yet: its seed is still secret.")
+NO_RECORD = gettext_lazy("Round {number} was drawn before draws recorded what they read.")
+DIFFERENT = gettext_lazy("Drawn again from its seed, round {number} comes out differently.")
 
 
 @dataclass(frozen=True)

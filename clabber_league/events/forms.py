@@ -31,25 +31,35 @@ def _cents(value: Decimal | None) -> int:
 class EventForm(forms.Form):
     """An event's settings. Money is entered in the currency (2.50), kept in cents."""
 
-    name = forms.CharField(max_length=120)
-    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    kind = forms.ChoiceField(choices=Event.Kind.choices, initial=Event.Kind.NIGHT)
-    rules = forms.ChoiceField(choices=[], label="Game", help_text="A rule set, or house rules.")
-    format = forms.ChoiceField(choices=Event.Format.choices, initial=Event.Format.INDIVIDUAL)
+    name = forms.CharField(max_length=120, label=_("Name"))
+    date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label=_("Date"))
+    kind = forms.ChoiceField(choices=Event.Kind.choices, initial=Event.Kind.NIGHT, label=_("Kind"))
+    rules = forms.ChoiceField(
+        choices=[], label=_("Game"), help_text=_("A rule set, or house rules.")
+    )
+    format = forms.ChoiceField(
+        choices=Event.Format.choices, initial=Event.Format.INDIVIDUAL, label=_("Format")
+    )
     movement = forms.ChoiceField(
         choices=Event.Movement.choices,
         initial=Event.Movement.MITCHELL,
-        label="Movement of fixed pairs",
+        label=_("Movement of fixed pairs"),
     )
-    rounds = forms.IntegerField(min_value=1, max_value=30, initial=4)
+    rounds = forms.IntegerField(min_value=1, max_value=30, initial=4, label=_("Rounds"))
     round_kind = forms.ChoiceField(
-        choices=Event.RoundKind.choices, initial=Event.RoundKind.GAME, label="A round is"
+        choices=Event.RoundKind.choices, initial=Event.RoundKind.GAME, label=_("A round is")
     )
     round_deals = forms.IntegerField(
-        required=False, min_value=1, label="Deals in a round", help_text="For a round of N deals."
+        required=False,
+        min_value=1,
+        label=_("Deals in a round"),
+        help_text=_("For a round of N deals."),
     )
     round_minutes = forms.IntegerField(
-        required=False, min_value=1, label="Minutes in a round", help_text="For a timed round."
+        required=False,
+        min_value=1,
+        label=_("Minutes in a round"),
+        help_text=_("For a timed round."),
     )
     table_plan = forms.ChoiceField(
         choices=Event.TablePlan.choices,
@@ -71,31 +81,37 @@ class EventForm(forms.Form):
         ),
     )
     sit_out_rule = forms.ChoiceField(
-        choices=Event.SitOutRule.choices, initial=Event.SitOutRule.AVERAGE, label="A sit-out scores"
+        choices=Event.SitOutRule.choices,
+        initial=Event.SitOutRule.AVERAGE,
+        label=_("A sit-out scores"),
     )
     sit_out_score = forms.IntegerField(
-        min_value=0, initial=0, label="Fixed sit-out score", help_text="With a fixed score."
+        min_value=0, initial=0, label=_("Fixed sit-out score"), help_text=_("With a fixed score.")
     )
     entry_fee = forms.DecimalField(
-        min_value=0, max_digits=7, decimal_places=2, initial=0, label="Entry fee"
+        min_value=0, max_digits=7, decimal_places=2, initial=0, label=_("Entry fee")
     )
-    prize_rule = forms.ChoiceField(choices=Event.PrizeRule.choices, initial=Event.PrizeRule.NONE)
+    prize_rule = forms.ChoiceField(
+        choices=Event.PrizeRule.choices, initial=Event.PrizeRule.NONE, label=_("Prize rule")
+    )
     prize_shares = forms.CharField(
         required=False,
         max_length=200,
-        label="Prize shares (%)",
-        help_text="For the rule 'a fixed list of shares': percentages of the fund, best "
-        "place first, such as 50, 30, 20.",
+        label=_("Prize shares (%)"),
+        help_text=_(
+            "For the rule 'a fixed list of shares': percentages of the fund, best "
+            "place first, such as 50, 30, 20."
+        ),
     )
     hick_stake = forms.DecimalField(
         min_value=0,
         max_digits=7,
         decimal_places=2,
         initial=0,
-        label="Hick stake",
-        help_text="Paid into the night's pot for every hick (0: no pot).",
+        label=_("Hick stake"),
+        help_text=_("Paid into the night's pot for every hick (0: no pot)."),
     )
-    series = forms.ChoiceField(choices=[], required=False, label="Series of nights")
+    series = forms.ChoiceField(choices=[], required=False, label=_("Series of nights"))
 
     #: The service's field names that this form calls otherwise.
     RENAMES = {"entry_fee_cents": "entry_fee", "hick_stake_cents": "hick_stake"}
@@ -106,8 +122,8 @@ class EventForm(forms.Form):
         house = HouseRules.objects.filter(club=club).order_by("name")[:100]
         self.house_rules = {f"{HOUSE}{h.pk}": h for h in house}
         self.fields["rules"].choices = [
-            ("Rule sets", night_rulesets()),
-            ("The club's house rules", [(k, h.name) for k, h in self.house_rules.items()]),
+            (_("Rule sets"), night_rulesets()),
+            (_("The club's house rules"), [(k, h.name) for k, h in self.house_rules.items()]),
         ]
         series = Series.objects.filter(club=club).order_by("-created_at")[:100]
         self.series = {str(s.pk): s for s in series}
@@ -150,7 +166,7 @@ class EventForm(forms.Form):
         parts = [p for p in text.replace("%", " ").replace(",", " ").replace(";", " ").split()]
         if not all(p.isdigit() for p in parts):
             raise forms.ValidationError(
-                "Give the shares as whole percentages separated by commas, such as 50, 30, 20."
+                _("Give the shares as whole percentages separated by commas, such as 50, 30, 20.")
             )
         return [int(p) for p in parts]
 
@@ -177,22 +193,24 @@ class EventForm(forms.Form):
 
 
 class WalkInForm(forms.Form):
-    name = forms.CharField(max_length=120, label="Walk-in's name")
+    name = forms.CharField(max_length=120, label=_("Walk-in's name"))
 
     def add_service_errors(self, errors: list[dict[str, str]]) -> None:
         _apply_errors(self, errors, {})
 
 
 class PairForm(forms.Form):
-    name_1 = forms.CharField(max_length=120, label="First player")
-    name_2 = forms.CharField(max_length=120, label="Partner")
+    name_1 = forms.CharField(max_length=120, label=_("First player"))
+    name_2 = forms.CharField(max_length=120, label=_("Partner"))
 
 
 class SeriesForm(forms.Form):
-    name = forms.CharField(max_length=120, label="Series name")
-    method = forms.ChoiceField(choices=Series.Method.choices, label="Ranked by")
-    best_of = forms.IntegerField(required=False, min_value=1, max_value=100, label="N (best N)")
-    min_attendance = forms.IntegerField(min_value=0, max_value=100, initial=0)
+    name = forms.CharField(max_length=120, label=_("Series name"))
+    method = forms.ChoiceField(choices=Series.Method.choices, label=_("Ranked by"))
+    best_of = forms.IntegerField(required=False, min_value=1, max_value=100, label=_("N (best N)"))
+    min_attendance = forms.IntegerField(
+        min_value=0, max_value=100, initial=0, label=_("Minimum attendance (nights)")
+    )
 
     def add_service_errors(self, errors: list[dict[str, str]]) -> None:
         _apply_errors(self, errors, {})

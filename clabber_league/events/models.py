@@ -50,9 +50,9 @@ class Series(models.Model):
     """A season of nights: the events that belong to it are ranked together."""
 
     class Method(models.TextChoices):
-        TOTAL = "total", "Total of all nights"
-        AVERAGE = "average", "Average per night played"
-        BEST = "best", "Best N nights"
+        TOTAL = "total", _("Total of all nights")
+        AVERAGE = "average", _("Average per night played")
+        BEST = "best", _("Best N nights")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="event_series")
     name = models.CharField(max_length=120)
@@ -78,32 +78,32 @@ class Series(models.Model):
 
 class Event(models.Model):
     class Kind(models.TextChoices):
-        NIGHT = "night", "Club night"
-        OPEN = "open", "Open tournament"
+        NIGHT = "night", _("Club night")
+        OPEN = "open", _("Open tournament")
 
     class Format(models.TextChoices):
-        INDIVIDUAL = "individual", "Individual, partners drawn every round"
-        PAIRS = "pairs", "Fixed pairs, moving between tables"
+        INDIVIDUAL = "individual", _("Individual, partners drawn every round")
+        PAIRS = "pairs", _("Fixed pairs, moving between tables")
 
     class RoundKind(models.TextChoices):
-        GAME = "game", "One game to the target"
-        DEALS = "deals", "A fixed number of deals"
-        TIME = "time", "A time limit (the deal in progress is finished)"
+        GAME = "game", _("One game to the target")
+        DEALS = "deals", _("A fixed number of deals")
+        TIME = "time", _("A time limit (the deal in progress is finished)")
 
     class SitOutRule(models.TextChoices):
-        AVERAGE = "average", "The player's average on the night"
-        FIXED = "fixed", "A fixed score"
+        AVERAGE = "average", _("The player's average on the night")
+        FIXED = "fixed", _("A fixed score")
 
     class PrizeRule(models.TextChoices):
-        NONE = "none", "No prizes"
-        PER_FOUR = "per_four", "One prize per four players"
-        TOP_QUARTER = "top_quarter", "The top quarter of the field"
-        SHARES = "shares", "A fixed list of shares of the fund"
+        NONE = "none", _("No prizes")
+        PER_FOUR = "per_four", _("One prize per four players")
+        TOP_QUARTER = "top_quarter", _("The top quarter of the field")
+        SHARES = "shares", _("A fixed list of shares of the fund")
 
     class Status(models.TextChoices):
-        PLANNED = "planned", "Planned"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        PLANNED = "planned", _("Planned")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events")
     series = models.ForeignKey(
@@ -119,8 +119,8 @@ class Event(models.Model):
     format = models.CharField(max_length=12, choices=Format.choices, default=Format.INDIVIDUAL)
 
     class Movement(models.TextChoices):
-        MITCHELL = "mitchell", "Mitchell: North-South stay, East-West move up a table"
-        SWISS = "swiss", "Swiss: pairs meet the nearest on the night's scores"
+        MITCHELL = "mitchell", _("Mitchell: North-South stay, East-West move up a table")
+        SWISS = "swiss", _("Swiss: pairs meet the nearest on the night's scores")
 
     movement = models.CharField(
         max_length=8,
@@ -254,10 +254,10 @@ class Pair(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        DRAWING = "drawing", "Being drawn"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        FAILED = "failed", "Draw failed"
+        DRAWING = "drawing", _("Being drawn")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        FAILED = "failed", _("Draw failed")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()

@@ -27,16 +27,22 @@ The rules (README "Club nights"; CLUB-NIGHTS.md "Money and prizes"):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from clabber_league.rules.errors import gettext_noop
 
 #: The prize rules an event may choose, with the sentence a page shows for each.
 PRIZE_RULES: dict[str, str] = {
-    "none": "No prizes",
-    "per_four": "One prize per four players",
-    "top_quarter": "The top quarter of the field",
-    "shares": "A fixed list of shares of the fund",
+    "none": gettext_noop("No prizes"),
+    "per_four": gettext_noop("One prize per four players"),
+    "top_quarter": gettext_noop("The top quarter of the field"),
+    "shares": gettext_noop("A fixed list of shares of the fund"),
 }
+
+#: How a rule's sentence grows with its shares and its payout (pages translate them).
+RULE_SHARES = gettext_noop("{rule} ({shares})")
+RULE_PAYOUT = gettext_noop("{rule}; {percent}% of the fund paid out")
 
 MAX_PRIZES = 100  # no rule pays more places than this (bounded work, readable lists)
 
@@ -96,12 +102,15 @@ class PrizeRule:
             payout_percent=data.get("payout_percent", 100),  # type: ignore[arg-type]
         )
 
-    def describe(self) -> str:
-        text = PRIZE_RULES[self.kind]
+    def describe(self, translate: Callable[[str], str] = str) -> str:
+        """The rule in words: English, or in a page's language when it passes its
+        ``gettext`` as ``translate`` (the API keeps English)."""
+        text = translate(PRIZE_RULES[self.kind])
         if self.kind == "shares":
-            text += " (" + ", ".join(f"{s}%" for s in self.shares) + ")"
+            shares = ", ".join(f"{s}%" for s in self.shares)
+            text = translate(RULE_SHARES).format(rule=text, shares=shares)
         if self.kind != "none" and self.payout_percent != 100:
-            text += f"; {self.payout_percent}% of the fund paid out"
+            text = translate(RULE_PAYOUT).format(rule=text, percent=self.payout_percent)
         return text
 
 

@@ -47,6 +47,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from clabber_league.rules.errors import gettext_noop
+
 #: The tiebreaks after points, in the order they are applied, with the sentence a reader
 #: sees for each (the key is what :attr:`RankedPlayer.tiebreak` names).
 TIEBREAKS: tuple[tuple[str, str], ...] = (
@@ -60,14 +62,14 @@ METHODS: tuple[str, ...] = ("points", "share", "match_points")
 
 #: How each method's round score reads on the ranking page.
 METHOD_RULES: dict[str, str] = {
-    "points": "Players are ranked on the points their sides scored over the night",
-    "share": (
+    "points": gettext_noop("Players are ranked on the points their sides scored over the night"),
+    "share": gettext_noop(
         "Players are ranked on their sides' share of the points scored at their table, "
         "added up over the night: each round, 50 x the number of sides x the side's points "
         "/ the table's points, so that an even result scores 50 at a table of three as at a "
         "table of four"
     ),
-    "match_points": (
+    "match_points": gettext_noop(
         "Players are ranked on match points per table, added up over the night: each round, "
         "100 for beating every other side at the table, 0 for beating none, a tie counting "
         "half (at a table of three 100, 50 and 0)"
@@ -76,18 +78,20 @@ METHOD_RULES: dict[str, str] = {
 
 #: The sit-out's score in one phrase, by sit-out rule (``fixed`` takes the score).
 SIT_OUT_RULES: dict[str, str] = {
-    "average": "a round sat out scores the player's own average of the rounds they played",
-    "fixed": "a round sat out scores {score}",
+    "average": gettext_noop(
+        "a round sat out scores the player's own average of the rounds they played"
+    ),
+    "fixed": gettext_noop("a round sat out scores {score}"),
 }
 
-TIEBREAK_RULE = (
+TIEBREAK_RULE = gettext_noop(
     "Players level are split by rounds won, then head-to-head (in the rounds they sat at one "
     "table on opposite sides, whose side scored more), then their best single round. Players "
     "still level share the place."
 )
 
 #: The whole rule in one paragraph, for the pages that print the ranking.
-RANKING_RULE = (
+RANKING_RULE = gettext_noop(
     "Players are ranked on the points their sides scored over the night (a sit-out scores "
     "what the night's rule awards). Players level on points are split by rounds won, then "
     "head-to-head (in the rounds they sat at one table on opposite sides, whose side scored "
@@ -95,11 +99,23 @@ RANKING_RULE = (
 )
 
 
-def ranking_rule(method: str = "points", sit_out: str = "average", score: int = 0) -> str:
+#: How the paragraph is put together (a translation may order its parts otherwise).
+RULE_PARAGRAPH = gettext_noop("{method}; {sit_out}. {tiebreaks}")
+
+
+def ranking_rule(
+    method: str = "points",
+    sit_out: str = "average",
+    score: int = 0,
+    translate: Callable[[str], str] = str,
+) -> str:
     """The night's whole ranking rule in one paragraph: its method, its sit-out's score
-    and its tiebreaks, as the ranking page explains it."""
-    sit = SIT_OUT_RULES.get(sit_out, SIT_OUT_RULES["average"]).format(score=score)
-    return f"{METHOD_RULES[method]}; {sit}. {TIEBREAK_RULE}"
+    and its tiebreaks, as the ranking page explains it. English, or in a page's language
+    when it passes its ``gettext`` as ``translate`` (the API keeps English)."""
+    sit = translate(SIT_OUT_RULES.get(sit_out, SIT_OUT_RULES["average"])).format(score=score)
+    return translate(RULE_PARAGRAPH).format(
+        method=translate(METHOD_RULES[method]), sit_out=sit, tiebreaks=translate(TIEBREAK_RULE)
+    )
 
 
 Score = int | float

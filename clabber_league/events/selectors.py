@@ -23,6 +23,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext_lazy
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.clubs.privacy import shown
@@ -34,10 +35,10 @@ from .models import Entry, Event, Round, Series, SitOut, Table
 from .ranking import RankedPlayer, RoundRow, night_ranking
 from .series import NightResult, SeriesRanking, series_ranking
 
-NO_SUCH_EVENT = "No such event in this club."
-NO_SUCH_SERIES = "No such series in this club."
-NO_SUCH_ROUND = "No such round of this event."
-NO_SUCH_PLAYER = "No such player in this club."
+NO_SUCH_EVENT = gettext_lazy("No such event in this club.")
+NO_SUCH_SERIES = gettext_lazy("No such series in this club.")
+NO_SUCH_ROUND = gettext_lazy("No such round of this event.")
+NO_SUCH_PLAYER = gettext_lazy("No such player in this club.")
 
 #: A series page ranks at most this many nights (its newest), a player's page lists at
 #: most this many nights a page.
@@ -548,13 +549,13 @@ def player_nights(*, club: Club, player: Player, page: int = 1) -> tuple[list[Pl
 
 # --- a table card of a finished round ------------------------------------------------------
 
-ROUND_OVER = "Round {round} of {event} is over: its tables are closed."
-ROUND_OVER_NEXT_PLAYING = " Round {round}'s cards are at the secretary's table."
-ROUND_OVER_NEXT_DRAWING = (
+ROUND_OVER = gettext_lazy("Round {round} of {event} is over: its tables are closed.")
+ROUND_OVER_NEXT_PLAYING = gettext_lazy(" Round {round}'s cards are at the secretary's table.")
+ROUND_OVER_NEXT_DRAWING = gettext_lazy(
     " Round {round} is being drawn: its cards will be at the secretary's table."
 )
-ROUND_OVER_NEXT_WAITING = " Round {round} is not drawn yet: the secretary calls it."
-ROUND_OVER_NIGHT_OVER = " The night is over: its ranking is on the room display."
+ROUND_OVER_NEXT_WAITING = gettext_lazy(" Round {round} is not drawn yet: the secretary calls it.")
+ROUND_OVER_NIGHT_OVER = gettext_lazy(" The night is over: its ranking is on the room display.")
 
 
 def closed_table_link_note(link: Any) -> list[str] | None:

@@ -24,16 +24,22 @@ nights: the best 6 of 8"; minimums and percentages when players miss evenings):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
+from clabber_league.rules.errors import gettext_noop
+
 #: The ways a series ranks its players, with the sentence a page shows for each.
 METHODS: dict[str, str] = {
-    "total": "Total points over all nights",
-    "average": "Average points per night played",
-    "best": "Best nights only",
+    "total": gettext_noop("Total points over all nights"),
+    "average": gettext_noop("Average points per night played"),
+    "best": gettext_noop("Best nights only"),
 }
+
+#: How a series' rule reads with its numbers (pages translate them).
+RULE_BEST = gettext_noop("Best {best} of {nights} nights")
+RULE_MIN_ATTENDANCE = gettext_noop("{rule}; at least {nights} nights to be ranked")
 
 MAX_NIGHTS = 1000  # a series holds at most this many nights (bounded work)
 
@@ -97,13 +103,15 @@ class SeriesRanking:
     ranked: tuple[SeriesLine, ...]
     unranked: tuple[SeriesLine, ...]  # under the minimum attendance, by score
 
-    def describe(self) -> str:
+    def describe(self, translate: Callable[[str], str] = str) -> str:
+        """The rule in words: English, or in a page's language when it passes its
+        ``gettext`` as ``translate`` (the API keeps English)."""
         if self.method == "best":
-            text = f"Best {self.best_n} of {len(self.nights)} nights"
+            text = translate(RULE_BEST).format(best=self.best_n, nights=len(self.nights))
         else:
-            text = METHODS[self.method]
+            text = translate(METHODS[self.method])
         if self.min_attendance:
-            text += f"; at least {self.min_attendance} nights to be ranked"
+            text = translate(RULE_MIN_ATTENDANCE).format(rule=text, nights=self.min_attendance)
         return text
 
 

@@ -18,13 +18,15 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
 from clabber_league.core.errors import ServiceError
+from clabber_league.core.i18n import translated
 from clabber_league.games import table_links
 
 from . import selectors
@@ -52,7 +54,7 @@ def _to_night(request: HttpRequest, event: Event, anchor: str = "") -> HttpRespo
 
 
 def _refused(request: HttpRequest, exc: ServiceError) -> None:
-    messages.error(request, " ".join(e["message"] for e in exc.errors))
+    messages.error(request, " ".join(translated(e["message"]) for e in exc.errors))
 
 
 def _act(request: HttpRequest, work: Callable[[], str | None]) -> None:
@@ -97,7 +99,10 @@ def series_new(request: HttpRequest) -> HttpResponse:
         except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
-            messages.success(request, f"Series {series.name} created: choose it for its nights.")
+            messages.success(
+                request,
+                _("Series {name} created: choose it for its nights.").format(name=series.name),
+            )
             return redirect("events:index", club_slug=request.club.slug)
     page = Paginator(selectors.event_list(club=request.club), EVENTS_PAGE).get_page(1)
     return render(
@@ -125,11 +130,13 @@ def event_new(request: HttpRequest) -> HttpResponse:
             except ServiceError as exc:
                 form.add_service_errors(exc.errors)
             else:
-                messages.success(request, f"{event.name} is set up: tick the players in.")
+                messages.success(
+                    request, _("{name} is set up: tick the players in.").format(name=event.name)
+                )
                 return _to_night(request, event)
         status = 400
     else:
-        form = EventForm(club=request.club, initial={"date": _today(), "name": "Club night"})
+        form = EventForm(club=request.club, initial={"date": _today(), "name": _("Club night")})
         status = 200
     return render(request, "events/form.html", _context(request, form=form), status=status)
 
@@ -232,14 +239,14 @@ def round_status(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
-NO_SUCH_PLAYER = "No such player in this club."
+NO_SUCH_PLAYER = gettext_lazy("No such player in this club.")
 
 
 def _player(request: HttpRequest) -> Player | None:
     """The club's player the form names, or None (the page then says so)."""
     player = Player.objects.filter(club=request.club, pk=_int(request.POST.get("player"))).first()
     if player is None:
-        messages.error(request, NO_SUCH_PLAYER)
+        messages.error(request, str(NO_SUCH_PLAYER))
     return player
 
 
@@ -262,8 +269,10 @@ def entry_check_in(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _arrived(entry: Entry) -> str:
     if entry.joins_from_round > 1:
-        return f"{entry.player.name} is in: they play from round {entry.joins_from_round}."
-    return f"{entry.player.name} is in."
+        return _("{name} is in: they play from round {number}.").format(
+            name=entry.player.name, number=entry.joins_from_round
+        )
+    return _("{name} is in.").format(name=entry.player.name)
 
 
 def _back_to_check_in(request: HttpRequest, event: Event) -> HttpResponse:
@@ -281,7 +290,7 @@ def entry_walk_in(request: HttpRequest, pk: int) -> HttpResponse:
         name = form.cleaned_data["name"]
         _act(request, lambda: _arrived(checkin.entry_walk_in(event=event, name=name)))
     else:
-        messages.error(request, checkin.WALK_IN_NAME)
+        messages.error(request, translated(checkin.WALK_IN_NAME))
     return _back_to_check_in(request, event)
 
 
@@ -295,11 +304,13 @@ def pair_walk_in(request: HttpRequest, pk: int) -> HttpResponse:
         def walk_in() -> str:
             names = form.cleaned_data
             pair = checkin.pair_walk_in(event=event, name_1=names["name_1"], name_2=names["name_2"])
-            return f"Pair {pair.number}: {pair.player_1.name} & {pair.player_2.name}."
+            return _("Pair {number}: {first} & {second}.").format(
+                number=pair.number, first=pair.player_1.name, second=pair.player_2.name
+            )
 
         _act(request, walk_in)
     else:
-        messages.error(request, checkin.WALK_IN_NAME)
+        messages.error(request, translated(checkin.WALK_IN_NAME))
     return _back_to_check_in(request, event)
 
 
@@ -313,8 +324,10 @@ def entry_leave(request: HttpRequest, pk: int) -> HttpResponse:
         def leave() -> str:
             entry = checkin.entry_leave(event=event, player=player)
             if entry is None:
-                return f"{player.name} is no longer on the list."
-            return f"{player.name} leaves after round {entry.left_after_round}."
+                return _("{name} is no longer on the list.").format(name=player.name)
+            return _("{name} leaves after round {number}.").format(
+                name=player.name, number=entry.left_after_round
+            )
 
         _act(request, leave)
     return _back_to_check_in(request, event)
@@ -343,8 +356,8 @@ def round_draw(request: HttpRequest, pk: int) -> HttpResponse:
     def draw() -> str:
         drawn = rounds.round_draw(event=event, user=request.user, access=request.club_access)
         if drawn.status == Round.Status.DRAWING:
-            return f"Round {drawn.number} is being drawn."
-        return f"Round {drawn.number} is drawn: to the tables!"
+            return _("Round {number} is being drawn.").format(number=drawn.number)
+        return _("Round {number} is drawn: to the tables!").format(number=drawn.number)
 
     _act(request, draw)
     return _to_night(request, event, "round")
@@ -358,7 +371,7 @@ def round_finish(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
     def finish() -> str:
         rounds.round_finish(round_=round_, user=request.user, access=request.club_access)
-        return f"Round {number} is finished."
+        return _("Round {number} is finished.").format(number=number)
 
     _act(request, finish)
     return _to_night(request, event, "round")
@@ -372,7 +385,7 @@ def round_time(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
     def call_time() -> str:
         rounds.round_call_time(round_=round_, user=request.user)
-        return "Time! Every table finishes the deal in progress."
+        return _("Time! Every table finishes the deal in progress.")
 
     _act(request, call_time)
     return _to_night(request, event, "round")

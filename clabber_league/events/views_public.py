@@ -13,6 +13,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.privacy import sees_names
@@ -32,7 +33,7 @@ def _to_member(request: HttpRequest) -> bool:
 
 def _rule(event: Event) -> str:
     """The night's ranking rule as the page explains it: method, sit-out, tiebreaks."""
-    return ranking_rule(event.ranking, event.sit_out_rule, event.sit_out_score)
+    return ranking_rule(event.ranking, event.sit_out_rule, event.sit_out_score, translate=gettext)
 
 
 def _base(request: HttpRequest, **extra: Any) -> dict[str, Any]:
@@ -108,7 +109,9 @@ def _table_links(request: HttpRequest, view: selectors.RoundView) -> dict[str, A
         link = links.get(t.table.game_id) if t.table.game_id else None
         if link is not None and t.status != "finished":
             url = table_links.table_link_url(link, request=request)
-            label = f"Table {t.table.number}: scan to enter this table's deals"
+            label = gettext("Table {number}: scan to enter this table's deals").format(
+                number=t.table.number
+            )
             qr[t.table.pk] = {"svg": qr_svg(url, label, scale=8), "url": url}
     return {"qr": qr}
 

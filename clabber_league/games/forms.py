@@ -12,43 +12,46 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
+from clabber_league.core.i18n import translated
 from clabber_league.rules import RuleSet
 from clabber_league.rules.cards import NO_TRUMPS, SUITS
 from clabber_league.rules.dealing import complete_points
 
 from .adapters import MELD_ROWS
 from .models import Game
-from .wording import Names, humane
+from .wording import Names, humane_translated
 
 SUIT_LABELS = {
-    "clubs": "♣ Clubs",
-    "diamonds": "♦ Diamonds",
-    "hearts": "♥ Hearts",
-    "spades": "♠ Spades",
-    NO_TRUMPS: "No trumps",
+    "clubs": _("♣ Clubs"),
+    "diamonds": _("♦ Diamonds"),
+    "hearts": _("♥ Hearts"),
+    "spades": _("♠ Spades"),
+    NO_TRUMPS: _("No trumps"),
 }
-RANK_LABELS = {
-    "A": "Aces",
-    "K": "Kings",
-    "Q": "Queens",
-    "J": "Jacks",
-    "10": "Tens",
-    "9": "Nines",
-    "8": "Eights",
-    "7": "Sevens",
+FOUR_LABELS = {
+    "A": _("Four Aces"),
+    "K": _("Four Kings"),
+    "Q": _("Four Queens"),
+    "J": _("Four Jacks"),
+    "10": _("Four Tens"),
+    "9": _("Four Nines"),
+    "8": _("Four Eights"),
+    "7": _("Four Sevens"),
 }
 RUN_NAMES = {
-    3: "Run of 3 (dad)",
-    4: "Run of 4 (fifty)",
-    5: "Run of 5",
-    6: "Run of 6",
-    7: "Run of 7",
-    8: "Run of 8",
+    3: _("Run of 3 (dad)"),
+    4: _("Run of 4 (fifty)"),
+    5: _("Run of 5"),
+    6: _("Run of 6"),
+    7: _("Run of 7"),
+    8: _("Run of 8"),
 }
-ONE_SIDE_POINTS = "Enter the card points of at least one side."
-MELD_NEEDS_PLAYER = "Say who showed this meld."
-MELD_NEEDS_SUIT = "Give the suit and top card of the run."
+ONE_SIDE_POINTS = _("Enter the card points of at least one side.")
+MELD_NEEDS_PLAYER = _("Say who showed this meld.")
+MELD_NEEDS_SUIT = _("Give the suit and top card of the run.")
 
 
 def meld_kind_choices(ruleset: RuleSet) -> list[tuple[str, str]]:
@@ -56,7 +59,7 @@ def meld_kind_choices(ruleset: RuleSet) -> list[tuple[str, str]]:
     longest = min(ruleset.hand_size, len(ruleset.pack_ranks))
     runs = [(f"run-{n}", RUN_NAMES[n]) for n in range(3, longest + 1)]
     fours = [
-        (kind, f"Four {RANK_LABELS[kind[5:]]}")
+        (kind, FOUR_LABELS[kind[5:]])
         for kind in ruleset.meld_table
         if kind.startswith("four-") and ruleset.meld_value(kind) > 0
     ]
@@ -66,12 +69,14 @@ def meld_kind_choices(ruleset: RuleSet) -> list[tuple[str, str]]:
 def meld_chips(ruleset: RuleSet) -> list[tuple[str, str]]:
     """The melds a player shows most, one tap each: the two shortest runs and the most
     valuable four (the others are under "More")."""
-    kinds = [k for k, _ in meld_kind_choices(ruleset) if k]
+    kinds = [k for k, _label in meld_kind_choices(ruleset) if k]
     runs = [k for k in kinds if k.startswith("run-")][:2]
     fours = sorted(
         (k for k in kinds if k.startswith("four-")), key=ruleset.meld_value, reverse=True
     )[:1]
-    return [(k, f"Run {k[4:]}") for k in runs] + [(k, f"Four {k[5:]}") for k in fours]
+    return [(k, gettext("Run %(length)s") % {"length": k[4:]}) for k in runs] + [
+        (k, gettext("Four %(rank)s") % {"rank": k[5:]}) for k in fours
+    ]
 
 
 def run_tops(ruleset: RuleSet) -> dict[str, list[str]]:
@@ -79,7 +84,7 @@ def run_tops(ruleset: RuleSet) -> dict[str, list[str]]:
     of the suit needs one card missing beside it, one in the middle two."""
     ranks = list(ruleset.pack_ranks)  # highest first
     out = {}
-    for kind, _ in meld_kind_choices(ruleset):
+    for kind, _label in meld_kind_choices(ruleset):
         if kind.startswith("run-"):
             out[kind] = ranks[: len(ranks) - int(kind[4:]) + 1]
     return out
@@ -90,33 +95,36 @@ class DealForm(forms.Form):
     side_names=..., data=...)``. Sides and players are shown by their names everywhere,
     in the labels and in the engine's messages (``games.wording``)."""
 
-    passed = forms.BooleanField(required=False, label="Passed out: everybody passed")
+    passed = forms.BooleanField(required=False, label=_("Passed out: everybody passed"))
     round = forms.TypedChoiceField(
-        choices=[(1, "1st round: took the turned-up suit"), (2, "2nd round: named a suit")],
+        choices=[
+            (1, _("1st round: took the turned-up suit")),
+            (2, _("2nd round: named a suit")),
+        ],
         coerce=int,
         required=False,
         widget=forms.RadioSelect,
-        label="Round",
+        label=pgettext_lazy("bidding", "Round"),
     )
-    turned = forms.ChoiceField(required=False, label="Turned-up suit", widget=forms.RadioSelect)
+    turned = forms.ChoiceField(required=False, label=_("Turned-up suit"), widget=forms.RadioSelect)
     maker_seat = forms.TypedChoiceField(
         coerce=int,
         required=False,
         empty_value=None,
         widget=forms.RadioSelect,
-        label="Who named trump",
+        label=_("Who named trump"),
     )
-    trump = forms.ChoiceField(required=False, widget=forms.RadioSelect, label="Trump")
-    last_trick = forms.ChoiceField(required=False, widget=forms.RadioSelect, label="Last trick")
+    trump = forms.ChoiceField(required=False, widget=forms.RadioSelect, label=_("Trump"))
+    last_trick = forms.ChoiceField(required=False, widget=forms.RadioSelect, label=_("Last trick"))
     bell = forms.TypedChoiceField(
         coerce=int,
         required=False,
         empty_value=None,
-        label="Bell (K-Q of trumps)",
+        label=_("Bell (K-Q of trumps)"),
         widget=forms.RadioSelect,
     )
     renege = forms.MultipleChoiceField(
-        required=False, widget=forms.CheckboxSelectMultiple, label="Reneged"
+        required=False, widget=forms.CheckboxSelectMultiple, label=_("Reneged")
     )
 
     def __init__(
@@ -145,20 +153,20 @@ class DealForm(forms.Form):
         seat_choices = [(seat, seat_names[seat]) for seat in sorted(seat_names)]
         side_choices = [(s, self.side_names[s]) for s in self.sides]
         self.fields["maker_seat"].choices = seat_choices
-        self.fields["bell"].choices = [("", "Nobody"), *seat_choices]
+        self.fields["bell"].choices = [("", gettext("Nobody")), *seat_choices]
         self.fields["last_trick"].choices = side_choices
         self.fields["renege"].choices = side_choices
         for side in self.sides:
             self.fields[f"points_{side}"] = forms.IntegerField(
                 required=False,
-                label=f"Card points, {self.side_names[side]}",
+                label=gettext("Card points, %(side)s") % {"side": self.side_names[side]},
                 widget=forms.NumberInput(
-                    attrs={"inputmode": "numeric", "min": 0, "placeholder": "the rest"}
+                    attrs={"inputmode": "numeric", "min": 0, "placeholder": gettext("the rest")}
                 ),
             )
             self.fields[f"tricks_{side}"] = forms.IntegerField(
                 required=False,
-                label=f"Tricks, {self.side_names[side]}",
+                label=gettext("Tricks, %(side)s") % {"side": self.side_names[side]},
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
             )
         kinds = meld_kind_choices(ruleset)
@@ -167,21 +175,23 @@ class DealForm(forms.Form):
                 coerce=int,
                 required=False,
                 empty_value=None,
-                label=f"Meld {i + 1}: player",
+                label=gettext("Meld %(number)s: player") % {"number": i + 1},
                 choices=[("", "—"), *seat_choices],
             )
             self.fields[f"meld_{i}_kind"] = forms.ChoiceField(
-                required=False, label=f"Meld {i + 1}: meld", choices=kinds
+                required=False,
+                label=gettext("Meld %(number)s: meld") % {"number": i + 1},
+                choices=kinds,
             )
             self.fields[f"meld_{i}_suit"] = forms.ChoiceField(
                 required=False,
-                label=f"Meld {i + 1}: suit of the run",
+                label=gettext("Meld %(number)s: suit of the run") % {"number": i + 1},
                 choices=suits,
                 widget=forms.RadioSelect,
             )
             self.fields[f"meld_{i}_top"] = forms.ChoiceField(
                 required=False,
-                label=f"Meld {i + 1}: top card",
+                label=gettext("Meld %(number)s: top card") % {"number": i + 1},
                 choices=[(r, r) for r in ruleset.pack_ranks],
                 widget=forms.RadioSelect,
             )
@@ -263,7 +273,7 @@ class DealForm(forms.Form):
             title = ""
             if filled:
                 who = self.seat_names.get(int(seat)) if str(seat).isdigit() else None
-                title = " · ".join(x for x in (who, names.get(kind or "")) if x)
+                title = " · ".join(str(x) for x in (who, names.get(kind or "")) if x)
             rows.append({"index": i, "fields": bound, "filled": filled, "title": title})
         return rows
 
@@ -380,7 +390,10 @@ class DealForm(forms.Form):
             meld["player"] = seat
             key = (side, len(melds.setdefault(side, [])))
             self.meld_rows[key] = i
-            self.meld_names[key] = f"{self.seat_names[seat]}'s {kind_names[kind].lower()}"
+            self.meld_names[key] = gettext("%(player)s's %(meld)s") % {
+                "player": self.seat_names[seat],
+                "meld": str(kind_names[kind]).lower(),
+            }
             melds[side].append(meld)
         if melds:
             data["melds"] = melds
@@ -404,7 +417,8 @@ class DealForm(forms.Form):
         no "side A" or "player 3": ``games.wording``)."""
         names = self.names()
         for error in errors:
-            self.add_error(self.field_for(error["field"]), humane(error["message"], names))
+            message = humane_translated(error["message"], names)
+            self.add_error(self.field_for(error["field"]), message)
 
     def field_for(self, path: str) -> str | None:
         """The form field that an engine error path points at (None: the whole deal)."""
@@ -441,8 +455,13 @@ class DealForm(forms.Form):
 
 
 QUICK_ROWS = 12
-QUICK_MARKS = [("made", "made"), ("set", "XX (set)"), ("renege", "renege"), ("passed", "passed")]
-QUICK_ROW_INCOMPLETE = "Give the maker, the mark and every side's number."
+QUICK_MARKS = [
+    ("made", pgettext_lazy("sheet mark", "made")),
+    ("set", pgettext_lazy("sheet mark", "XX (set)")),
+    ("renege", pgettext_lazy("sheet mark", "renege")),
+    ("passed", pgettext_lazy("sheet mark", "passed")),
+]
+QUICK_ROW_INCOMPLETE = _("Give the maker, the mark and every side's number.")
 
 
 class SheetRowsForm(forms.Form):
@@ -457,21 +476,28 @@ class SheetRowsForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.sides = list(ruleset.sides)
-        names = {s: (side_names or {}).get(s) or f"Side {s}" for s in self.sides}
+        names = {
+            s: (side_names or {}).get(s) or gettext("Side %(side)s") % {"side": s}
+            for s in self.sides
+        }
         for i in range(QUICK_ROWS):
             # Each input sits in a table cell under its column's heading; the aria-label
             # says the row and column for a screen reader.
             self.fields[f"row_{i}_maker"] = forms.ChoiceField(
                 required=False,
-                label="Maker",
+                label=_("Maker"),
                 choices=[("", "—")] + [(s, names[s]) for s in self.sides],
-                widget=forms.Select(attrs={"aria-label": f"Row {i + 1}: who made trump"}),
+                widget=forms.Select(
+                    attrs={"aria-label": gettext("Row %(row)s: who made trump") % {"row": i + 1}}
+                ),
             )
             self.fields[f"row_{i}_mark"] = forms.ChoiceField(
                 required=False,
-                label="Mark",
+                label=pgettext_lazy("sheet column", "Mark"),
                 choices=[("", "—"), *QUICK_MARKS],
-                widget=forms.Select(attrs={"aria-label": f"Row {i + 1}: mark"}),
+                widget=forms.Select(
+                    attrs={"aria-label": gettext("Row %(row)s: mark") % {"row": i + 1}}
+                ),
             )
             for side in self.sides:
                 self.fields[f"row_{i}_{side}"] = forms.IntegerField(
@@ -481,7 +507,8 @@ class SheetRowsForm(forms.Form):
                         attrs={
                             "inputmode": "numeric",
                             "min": 0,
-                            "aria-label": f"Row {i + 1}: {names[side]}",
+                            "aria-label": gettext("Row %(row)s: %(side)s")
+                            % {"row": i + 1, "side": names[side]},
                         }
                     ),
                 )
@@ -543,10 +570,10 @@ class SheetRowsForm(forms.Form):
             ):
                 i = self.row_index[int(head[5:-1])]
                 if rest.startswith("sheet.") and rest[6:] in self.sides:
-                    self.add_error(f"row_{i}_{rest[6:]}", error["message"])
+                    self.add_error(f"row_{i}_{rest[6:]}", translated(error["message"]))
                 elif rest == "maker":
-                    self.add_error(f"row_{i}_maker", error["message"])
+                    self.add_error(f"row_{i}_maker", translated(error["message"]))
                 else:
-                    self.add_error(f"row_{i}_mark", error["message"])
+                    self.add_error(f"row_{i}_mark", translated(error["message"]))
             else:
-                self.add_error(None, error["message"])
+                self.add_error(None, translated(error["message"]))

@@ -17,6 +17,8 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Now
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.leagues.models import Division, Team
@@ -33,8 +35,8 @@ def table_words(label: str) -> str:
     if not label:
         return ""
     if label == UNNAMED_TABLE:
-        return "entered through the table link"
-    return f"entered at table {label} (table link)"
+        return gettext("entered through the table link")
+    return gettext("entered at table %(table)s (table link)") % {"table": label}
 
 
 def per_side(a: int, b: int, c: int | None) -> dict[str, int]:
@@ -47,12 +49,12 @@ def per_side(a: int, b: int, c: int | None) -> dict[str, int]:
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "In progress"
-        FINISHED = "finished", "Finished"
-        CONFIRMED = "confirmed", "Confirmed"
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
+        CONFIRMED = "confirmed", _("Confirmed")
         #: Started by mistake and set aside: kept with its deals and history, counted
         #: nowhere (not in ``COUNTED_STATUSES``), its fixture playable again.
-        ABANDONED = "abandoned", "Abandoned"
+        ABANDONED = "abandoned", _("Abandoned")
 
     #: The statuses whose result counts (for the fixture, the standings, the schedule):
     #: the one definition is ``leagues.results.COUNTED_STATUSES``.
@@ -246,12 +248,12 @@ class DealRevision(models.Model):
     """The audit history: every change to a game's deals, kept even after a delete."""
 
     class Action(models.TextChoices):
-        CREATE = "create", "Recorded"
-        UPDATE = "update", "Corrected"
-        DELETE = "delete", "Deleted"
-        CONFIRM = "confirm", "Confirmed"
-        ABANDON = "abandon", "Abandoned the game"
-        CLOSE = "close", "Called time"
+        CREATE = "create", _("Recorded")
+        UPDATE = "update", _("Corrected")
+        DELETE = "delete", _("Deleted")
+        CONFIRM = "confirm", _("Confirmed")
+        ABANDON = "abandon", _("Abandoned the game")
+        CLOSE = "close", _("Called time")
 
     #: The actions that change a game's deals: whoever took one may not confirm the game.
     TOUCHING = (Action.CREATE, Action.UPDATE, Action.DELETE)
@@ -386,10 +388,10 @@ class Acceptance(models.Model):
     correction leaves it in the history without counting any more."""
 
     class How(models.TextChoices):
-        OWN_PHONE = "own_phone", "on their own phone"
-        PIN = "pin", "with their PIN on the table phone"
-        ADMIN = "admin", "by a club admin who entered nothing, for the whole game"
-        CLUB = "club", "in the name of the club (a club admin's ruling)"
+        OWN_PHONE = "own_phone", _("on their own phone")
+        PIN = "pin", _("with their PIN on the table phone")
+        ADMIN = "admin", _("by a club admin who entered nothing, for the whole game")
+        CLUB = "club", _("in the name of the club (a club admin's ruling)")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="acceptances")
     side = models.CharField(max_length=1, blank=True, help_text="Blank: the whole game.")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import pgettext_lazy
+
 from .models import Deal, Game
 
 SUIT_SYMBOLS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠", "none": "NT"}
@@ -65,10 +67,10 @@ def sheet_cell(outcome: str, maker: str | None, scores: dict[str, int], side: st
 
 
 NOTES = {
-    "passed": "passed out",
-    "redeal": "all reneged: redeal",
-    "hung": "tie hangs",
-    "renege": "renege",
+    "passed": pgettext_lazy("sheet note", "passed out"),
+    "redeal": pgettext_lazy("sheet note", "all reneged: redeal"),
+    "hung": pgettext_lazy("sheet note", "tie hangs"),
+    "renege": pgettext_lazy("sheet note", "renege"),
 }
 
 
@@ -89,7 +91,7 @@ def game_sheet(
                 cells=[cell_for(deal, s) for s in sides],
                 check=sum(deal.scores.values()),
                 running=[deal.running.get(s, 0) for s in sides],
-                note=NOTES.get(deal.outcome, ""),
+                note=str(NOTES.get(deal.outcome, "")),
             )
         )
     sheet.totals = [game.scores.get(s, 0) for s in sides]

@@ -45,12 +45,14 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 
 from clabber_league.clubs.access import TableGrant
 from clabber_league.clubs.models import Role
 from clabber_league.core.errors import CONFLICT, FORBIDDEN
+from clabber_league.rules.errors import msg
 
 from .hooks import table_link_closed
 from .models import UNNAMED_TABLE, Game, TableLink
@@ -62,33 +64,43 @@ SESSION_KEY = "table_links"
 SESSION_MAX = 20
 HEADER_KEYWORD = "Table"
 
-LINK_TAMPERED = (
+LINK_TAMPERED = gettext_noop(
     "This table link is not valid: it was mistyped or changed. Scan the QR code on the "
     "table's card again, or ask a club admin for a new card."
 )
-LINK_REVOKED = (
+LINK_REVOKED = gettext_noop(
     "This table link was revoked by a club admin: it no longer records deals. Scan the "
     "table's new card."
 )
-LINK_EXPIRED = "This table link expired: a club admin can issue a new one for the table."
-LINK_GAME_CONFIRMED = "This game is confirmed: its table link no longer records deals."
-LINK_GAME_ABANDONED = "This game was abandoned: its table link no longer records deals."
-LINK_OTHER_CLUB = "This table link is for another club's game: it opens nothing here."
-LINK_OTHER_GAME = "This table link is for another game: it scores its own game only."
-LINK_NOT_HERE = (
+LINK_EXPIRED = gettext_noop(
+    "This table link expired: a club admin can issue a new one for the table."
+)
+LINK_GAME_CONFIRMED = gettext_noop(
+    "This game is confirmed: its table link no longer records deals."
+)
+LINK_GAME_ABANDONED = gettext_noop(
+    "This game was abandoned: its table link no longer records deals."
+)
+LINK_OTHER_CLUB = gettext_noop("This table link is for another club's game: it opens nothing here.")
+LINK_OTHER_GAME = gettext_noop("This table link is for another game: it scores its own game only.")
+LINK_NOT_HERE = gettext_noop(
     "A table link records and corrects the deals of its game; this needs a club member's account."
 )
-LINK_GAME_CLOSED = "This game is {status}: it gets no new table link."
-LINK_NONE = "This game has no table link that works: a club admin can issue one."
-LINK_FIXTURE_NONE = "This fixture has no table link that works: a club admin can issue one."
-LINK_FIXTURE_DECIDED = "This fixture is already decided: its table link starts no game."
-LINK_FIXTURE_HAS_CARD = (
+LINK_GAME_CLOSED = gettext_noop("This game is {status}: it gets no new table link.")
+LINK_NONE = gettext_noop("This game has no table link that works: a club admin can issue one.")
+LINK_FIXTURE_NONE = gettext_noop(
+    "This fixture has no table link that works: a club admin can issue one."
+)
+LINK_FIXTURE_DECIDED = gettext_noop(
+    "This fixture is already decided: its table link starts no game."
+)
+LINK_FIXTURE_HAS_CARD = gettext_noop(
     "This fixture's game was started with a table card of its own: scan that card's QR code."
 )
-LINK_NOT_STARTED = (
+LINK_NOT_STARTED = gettext_noop(
     "This table link starts its fixture's game: open it on the phone at the table first."
 )
-LABEL_TOO_LONG = "A table's name has at most 40 characters."
+LABEL_TOO_LONG = gettext_noop("A table's name has at most 40 characters.")
 
 #: What a closed game's link answers.
 CLOSED = {
@@ -282,7 +294,7 @@ def table_link_issue(
     table. Refused for a confirmed or abandoned game (409)."""
     game = Game.objects.select_for_update(of=("self",)).select_related("fixture").get(pk=game.pk)
     if game.status in CLOSED:
-        message = LINK_GAME_CLOSED.format(status=game.get_status_display().lower())
+        message = msg(LINK_GAME_CLOSED, status=game.get_status_display().lower())
         raise TableLinkError.one("game", message, kind=CONFLICT)
     old = table_link_live(game=game)
     if table_label is None:

@@ -8,10 +8,12 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.privacy import sees_names
+from clabber_league.core.i18n import translated
 from clabber_league.rules import get_ruleset
 from clabber_league.scheduling.models import Fixture
 
@@ -19,13 +21,15 @@ from . import adapters, selectors, services, table_links
 from .models import Game
 from .table_links import TableLinkError, page_grant
 
-OPENED = "You score game {game} at table {table} with this phone: no account needed."
-OPENED_UNNAMED = "You score game {game} with this phone: no account needed."
-ISSUED = "A new table link for game {game}: the old card no longer works. Print the new one."
-REVOKED = "The table link of game {game} is revoked: it no longer records deals."
-STARTED = "Game started at table {table}. Enter the first deal: no account needed."
-FIXTURE_ISSUED = "A new table link for this fixture: the old card no longer works."
-FIXTURE_REVOKED = "The fixture's table link is revoked: it starts no game."
+OPENED = gettext_noop("You score game {game} at table {table} with this phone: no account needed.")
+OPENED_UNNAMED = gettext_noop("You score game {game} with this phone: no account needed.")
+ISSUED = gettext_noop(
+    "A new table link for game {game}: the old card no longer works. Print the new one."
+)
+REVOKED = gettext_noop("The table link of game {game} is revoked: it no longer records deals.")
+STARTED = gettext_noop("Game started at table {table}. Enter the first deal: no account needed.")
+FIXTURE_ISSUED = gettext_noop("A new table link for this fixture: the old card no longer works.")
+FIXTURE_REVOKED = gettext_noop("The fixture's table link is revoked: it starts no game.")
 
 
 def table_link_open(request: HttpRequest, token: str) -> HttpResponse:
@@ -38,7 +42,7 @@ def table_link_open(request: HttpRequest, token: str) -> HttpResponse:
         return render(
             request,
             "games/table_link_refused.html",
-            {"message": exc.errors[0]["message"]},
+            {"message": translated(exc.errors[0]["message"])},
             status=403,
         )
     if link.game_id is None:  # a fixture's link, its game not started yet
@@ -47,7 +51,7 @@ def table_link_open(request: HttpRequest, token: str) -> HttpResponse:
     game = link.game
     if game.status == Game.Status.IN_PROGRESS:  # a finished game: its acceptance screen
         words = OPENED if link.table_label else OPENED_UNNAMED
-        messages.info(request, words.format(game=game.pk, table=link.table_label))
+        messages.info(request, gettext(words).format(game=game.pk, table=link.table_label))
     target = {
         Game.Status.IN_PROGRESS: "games:deal-new",
         Game.Status.FINISHED: "members:handover",  # the sides' acceptance screen
@@ -99,7 +103,7 @@ def table_link_new(request: HttpRequest, pk: int) -> HttpResponse:
     _link_change(
         request,
         lambda: table_links.table_link_issue(game=game, table_label=label, user=request.user),
-        ISSUED.format(game=game.pk),
+        gettext(ISSUED).format(game=game.pk),
     )
     return redirect("games:table-card", club_slug=request.club.slug, pk=game.pk)
 
@@ -109,9 +113,9 @@ def _link_change(request: HttpRequest, change: Callable[[], object], done: str) 
     try:
         change()
     except TableLinkError as exc:
-        messages.error(request, exc.errors[0]["message"])
+        messages.error(request, translated(exc.errors[0]["message"]))
     else:
-        messages.success(request, done)
+        messages.success(request, translated(done))
 
 
 @require_POST
@@ -122,7 +126,7 @@ def table_link_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     _link_change(
         request,
         lambda: table_links.table_link_revoke(game=game, user=request.user),
-        REVOKED.format(game=game.pk),
+        gettext(REVOKED).format(game=game.pk),
     )
     return redirect("games:table-card", club_slug=request.club.slug, pk=game.pk)
 
@@ -141,7 +145,7 @@ def table_link_start(request: HttpRequest, token: str) -> HttpResponse:
     try:
         link = table_links.table_link_check(token)
     except TableLinkError as exc:
-        return _refused(request, exc.errors[0]["message"])
+        return _refused(request, translated(exc.errors[0]["message"]))
     if link.game_id is not None:
         return redirect("table-link", token=token)
     fixture = link.fixture
@@ -161,12 +165,12 @@ def table_link_start(request: HttpRequest, token: str) -> HttpResponse:
                 user=request.user,
             )
         except TableLinkError as exc:
-            return _refused(request, exc.errors[0]["message"])
+            return _refused(request, translated(exc.errors[0]["message"]))
         except services.GameError as exc:
             form.add_service_errors(exc.errors)
         else:
             table_links.session_remember(request, link)
-            messages.success(request, STARTED.format(table=link.table_label or "-"))
+            messages.success(request, gettext(STARTED).format(table=link.table_label or "-"))
             return redirect("games:deal-new", club_slug=fixture.club.slug, pk=link.game_id)
     seat_rows = [
         {

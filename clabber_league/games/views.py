@@ -13,13 +13,14 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs import services as club_services
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.models import Player
 from clabber_league.clubs.privacy import sees_names
+from clabber_league.core.i18n import translated
 from clabber_league.core.idempotency import valid_key
 from clabber_league.leagues.models import Division, Team
 from clabber_league.rules import get_ruleset
@@ -32,12 +33,12 @@ from .sheet import game_sheet, sheet_cell
 from .table_links import page_grant
 
 OUTCOME_WORDS = {
-    "made": "made it",
-    "set": "set (XX)",
-    "renege": "renege",
-    "passed": "passed out",
-    "redeal": "redeal",
-    "hung": "tie hangs",
+    "made": pgettext_lazy("deal outcome", "made it"),
+    "set": pgettext_lazy("deal outcome", "set (XX)"),
+    "renege": pgettext_lazy("deal outcome", "renege"),
+    "passed": pgettext_lazy("deal outcome", "passed out"),
+    "redeal": pgettext_lazy("deal outcome", "redeal"),
+    "hung": pgettext_lazy("deal outcome", "tie hangs"),
 }
 
 
@@ -121,7 +122,12 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         refusal = services.game_confirm_refusal(
             game=game, user=request.user, access=request.club_access
         )
-    context = _context(request, game, revisions=revisions, confirm_refusal=refusal)
+    context = _context(
+        request,
+        game,
+        revisions=revisions,
+        confirm_refusal=translated(refusal) if refusal else refusal,
+    )
     if game.status in (Game.Status.FINISHED, Game.Status.CONFIRMED):
         # Who accepted, how and when; and, while it waits, which sides are still to accept.
         state = services.confirmation_state(game=game)
@@ -136,16 +142,20 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 # --- starting a game ----------------------------------------------------------------------
 
 
-TEAM_TWICE = "A team cannot play itself."
-ACCEPTED_WAITING = "You accepted the result: the other side accepts next."
-NO_SUCH_FIXTURE = "No such fixture in this division."
-SEAT_EMPTY = "Choose who sits here, or give a substitute's name."
+TEAM_TWICE = gettext_lazy("A team cannot play itself.")
+ACCEPTED_WAITING = gettext_lazy("You accepted the result: the other side accepts next.")
+NO_SUCH_FIXTURE = gettext_lazy("No such fixture in this division.")
+SEAT_EMPTY = gettext_lazy("Choose who sits here, or give a substitute's name.")
 PAGE_KEY_INVALID = gettext_lazy(
     "This form's key was changed on its way: nothing was saved. Reload the page and enter "
     "the deal again."
 )
-NO_SUCH_PLAYER = "No player of the club is called “{name}”."
-SIDE_LABELS = {"A": "Side A", "B": "Side B", "C": "Side C"}
+NO_SUCH_PLAYER = gettext_lazy("No player of the club is called “{name}”.")
+SIDE_LABELS = {
+    "A": gettext_lazy("Side A"),
+    "B": gettext_lazy("Side B"),
+    "C": gettext_lazy("Side C"),
+}
 
 
 class TeamsForm(forms.Form):
@@ -158,7 +168,7 @@ class TeamsForm(forms.Form):
         ).order_by("name")
         for side in sides:
             self.fields[f"team_{side.lower()}"] = forms.ModelChoiceField(
-                queryset=teams, label=SIDE_LABELS[side], empty_label="Choose a team"
+                queryset=teams, label=SIDE_LABELS[side], empty_label=gettext("Choose a team")
             )
 
     def clean(self) -> dict[str, Any]:
@@ -196,35 +206,41 @@ class SeatsForm(forms.Form):
             team = sides.get(side)
             roster = rosters.get(side, [])
             team_name = team.name if team else SIDE_LABELS[side]
-            choices = [("", "A substitute (name below)")] + [(str(p.pk), p.name) for p in roster]
+            choices = [("", gettext("A substitute (name below)"))] + [
+                (str(p.pk), p.name) for p in roster
+            ]
             nth = seat // self.side_count
             initial = str(roster[nth].pk) if nth < len(roster) else ""
             self.fields[f"seat_{seat}"] = forms.ChoiceField(
                 choices=choices,
                 required=False,
                 initial=initial,
-                label="Player",
+                label=gettext("Player"),
             )
-            self.legends.append(f"Seat {seat + 1} · {team_name}")
+            self.legends.append(
+                gettext("Seat %(seat)s · %(team)s") % {"seat": seat + 1, "team": team_name}
+            )
             self.fields[f"sub_{seat}"] = forms.CharField(
                 required=False,
                 max_length=120,
-                label="Or a substitute: any player of the club, by name",
+                label=gettext("Or a substitute: any player of the club, by name"),
                 widget=forms.TextInput(attrs={"autocomplete": "off", "data-seat-sub": seat}),
             )
             self.fields[f"seat_{seat}"].widget.attrs["data-seat"] = seat
             names = {str(p.pk): p.name for p in roster}
             if self.is_bound:  # as the scorer left it, when the form comes back with errors
                 sub = " ".join(str(self.data.get(f"sub_{seat}", "")).split())[:120]
-                name = sub or names.get(self.data.get(f"seat_{seat}", ""), "a substitute")
+                name = sub or names.get(self.data.get(f"seat_{seat}", ""), gettext("a substitute"))
             else:
-                name = names.get(initial, "a substitute")
-            dealer_choices.append((seat, f"Seat {seat + 1}: {name}"))
+                name = names.get(initial, gettext("a substitute"))
+            dealer_choices.append(
+                (seat, gettext("Seat %(seat)s: %(name)s") % {"seat": seat + 1, "name": name})
+            )
         self.fields["first_dealer"] = forms.TypedChoiceField(
             coerce=int,
             choices=dealer_choices,
             initial=0,
-            label="Who deals first?",
+            label=gettext("Who deals first?"),
             widget=forms.RadioSelect(attrs={"data-dealer": "1"}),
         )
         self.roster_players = {str(p.pk): p for roster in rosters.values() for p in roster}
@@ -237,7 +253,7 @@ class SeatsForm(forms.Form):
             if sub:
                 player = club_services.player_named(club=self.club, name=sub)
                 if player is None:
-                    self.add_error(f"sub_{seat}", NO_SUCH_PLAYER.format(name=sub))
+                    self.add_error(f"sub_{seat}", str(NO_SUCH_PLAYER).format(name=sub))
                 seats.append(player)
             elif data.get(f"seat_{seat}"):
                 seats.append(self.roster_players.get(data[f"seat_{seat}"]))
@@ -256,7 +272,7 @@ class SeatsForm(forms.Form):
                 name = f"sub_{seat}" if self.cleaned_data.get(f"sub_{seat}") else f"seat_{seat}"
             elif name == "first_dealer_player":
                 name = "first_dealer"
-            self.add_error(name if name in self.fields else None, error["message"])
+            self.add_error(name if name in self.fields else None, translated(error["message"]))
 
 
 def _match_from_query(
@@ -439,12 +455,18 @@ def _after_saving(request: HttpRequest, game: Game, deal: Deal) -> HttpResponse:
     if game.status == Game.Status.FINISHED:
         winner = wording.winner_words(game.winner, side_names)
         messages.success(
-            request, f"Deal {deal.number} saved ({words}: {score}). Game over: {winner}."
+            request,
+            gettext("Deal %(number)s saved (%(outcome)s: %(score)s). Game over: %(winner)s.")
+            % {"number": deal.number, "outcome": words, "score": score, "winner": winner},
         )
         if _at_table(request):  # the phone at the table: on to the sides' acceptance
             return redirect("members:handover", club_slug=request.club.slug, pk=game.pk)
         return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
-    messages.success(request, f"Deal {deal.number} saved ({words}: {score}).")
+    messages.success(
+        request,
+        gettext("Deal %(number)s saved (%(outcome)s: %(score)s).")
+        % {"number": deal.number, "outcome": words, "score": score},
+    )
     return redirect("games:deal-new", club_slug=request.club.slug, pk=game.pk)
 
 
@@ -490,7 +512,11 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         except services.GameError as exc:
             form.add_engine_errors(exc.errors)
         else:
-            messages.success(request, f"Deal {number} corrected; the totals after it are updated.")
+            messages.success(
+                request,
+                gettext("Deal %(number)s corrected; the totals after it are updated.")
+                % {"number": number},
+            )
             return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
     return render(
         request,
@@ -520,9 +546,13 @@ def deal_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         try:
             services.deal_delete(deal=deal, user=_actor(request), at_table=_at_table(request))
         except services.GameError as exc:
-            messages.error(request, exc.errors[0]["message"])
+            messages.error(request, translated(exc.errors[0]["message"]))
         else:
-            messages.success(request, f"Deal {number} deleted; the deals after it moved up.")
+            messages.success(
+                request,
+                gettext("Deal %(number)s deleted; the deals after it moved up.")
+                % {"number": number},
+            )
         return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
     return render(
         request,
@@ -540,10 +570,11 @@ def game_abandon(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.game_abandon(game=game, user=request.user)
         except services.GameError as exc:
-            messages.error(request, exc.errors[0]["message"])
+            messages.error(request, translated(exc.errors[0]["message"]))
         else:
             messages.success(
-                request, "Game abandoned: it counts nowhere and its fixture can be played again."
+                request,
+                gettext("Game abandoned: it counts nowhere and its fixture can be played again."),
             )
         return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
     return render(request, "games/confirm_abandon.html", _context(request, game))
@@ -556,7 +587,7 @@ def game_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         game = services.game_confirm(game=game, user=request.user, access=request.club_access)
     except services.GameError as exc:
-        messages.error(request, exc.errors[0]["message"])
+        messages.error(request, translated(exc.errors[0]["message"]))
     else:
         if game.status == Game.Status.CONFIRMED:
             messages.success(request, gettext("Result confirmed. Thank you!"))

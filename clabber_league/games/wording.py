@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
+
+from clabber_league.core.i18n import translated
 
 MELD_PATH = re.compile(r"\bmelds\.([A-C])\[(\d+)\](?:\.\w+)?")
 SIDE_WORD = re.compile(r"\b([Ss])ides? ([A-C])\b(?!\[)")
@@ -79,6 +81,42 @@ def humane(message: str, names: Names) -> str:
     text = SIDE_WORD.sub(lambda m: put(names.side(m.group(2))), text)
     text = re.sub("\x00(\\d+)\x00", lambda m: inserted[int(m.group(1))], text)
     return text[:1].upper() + text[1:]
+
+
+def humane_translated(message: Any, names: Names) -> str:
+    """An engine message (``rules.errors.msg``) in the page's language with the table's names.
+
+    In English (or where the catalog has no translation yet) it is :func:`humane`'s text.
+    In another language the translated template is filled with the message's values, each
+    side letter, seat number and meld path among them replaced by its name first (the
+    English words around them, "side A", are the translation's own)."""
+    template = getattr(message, "template", None)
+    if template is None:
+        return humane(translated(message), names)
+    text = gettext(template)
+    if text == template or (get_language() or "en").split("-")[0] == "en":
+        return humane(str(message), names)
+    params = {key: _named(key, value, names) for key, value in message.params.items()}
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return humane(str(message), names)
+
+
+def _named(key: str, value: Any, names: Names) -> Any:
+    """One value of an engine message with its side letters, seats and meld paths named."""
+    if isinstance(value, str):
+        if "side" in key and re.fullmatch(r"[A-C](, [A-C])*", value):
+            return ", ".join(names.side(letter) for letter in value.split(", "))
+        if MELD_PATH.search(value):
+            return MELD_PATH.sub(
+                lambda m: names.melds.get((m.group(1), int(m.group(2)))) or names.side(m.group(1)),
+                value,
+            )
+        return value
+    if key in ("player", "dealer", "seat") and isinstance(value, int) and value in names.seats:
+        return names.seat(value)
+    return value
 
 
 # -- a game's result in words, wherever a person reads it ------------------------------------

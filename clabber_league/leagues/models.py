@@ -7,6 +7,7 @@ six-handed play, or a single player for two- and three-handed games.
 """
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import Club, Player
 
@@ -68,8 +69,8 @@ class Division(models.Model):
     games_per_fixture = models.PositiveSmallIntegerField(default=1)
 
     class Withdrawal(models.TextChoices):
-        WALKOVER = "walkover", "Their later fixtures become walkovers to the opponents"
-        REMOVE = "remove", "Their later fixtures are removed"
+        WALKOVER = "walkover", _("Their later fixtures become walkovers to the opponents")
+        REMOVE = "remove", _("Their later fixtures are removed")
 
     withdrawal_policy = models.CharField(
         max_length=10,

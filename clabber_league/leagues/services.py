@@ -16,40 +16,48 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
+from django.utils.formats import date_format
 from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.clubs.services import player_get_or_create, player_name_clean
 from clabber_league.core.errors import CONFLICT, ServiceError, conflict
+from clabber_league.core.i18n import local_format
 from clabber_league.rules import RulesError, get_ruleset
 
 from .hooks import team_withdrawn
 from .models import Division, HouseRules, Season, Team, TeamMember, Venue
 
-SEASON_DATES = "The season cannot end before it starts."
-SEASON_SLUG_TAKEN = "The club already has a season with this slug."
-POINTS_ORDER = "A win must be worth at least a tie, and a tie at least a loss."
-GAMES_PER_FIXTURE = "A fixture is 1 to 9 games."
-DIVISION_SLUG_TAKEN = "The season already has a division with this slug."
-UNKNOWN_RULESET = "No such rule set."
-HOUSE_RULES_OTHER_CLUB = "These house rules are not the club's."
-HOUSE_RULES_NAME_TAKEN = "The club already has house rules of this name."
-RULES_FIXED = "Games have been played in this division: its rule set can no longer change."
-SEASON_OTHER_CLUB = "This season is not one of the club's."
-DIVISION_OTHER_CLUB = "This division is not one of the club's."
-TEAM_NAME_TAKEN = "The division already has a team of this name."
-TEAM_SIZE = "A team in {ruleset} has {size} player(s); got {given}."
-PLAYER_TWICE = "A player can be in a team only once."
-PLAYER_OTHER_CLUB = "This player is not a member of the club."
-NAME_EMPTY = "Give a name."
-WITHDRAWAL_POLICY = "Choose walkover or remove."
-TEAM_WITHDRAWN_ALREADY = "{team} withdrew on {on:%d %b %Y}."
-WITHDRAW_BEFORE_SEASON = "A team cannot withdraw before its season starts ({start:%d %b %Y})."
-MERGE_SAME_TEAM = (
+SEASON_DATES = _("The season cannot end before it starts.")
+SEASON_SLUG_TAKEN = _("The club already has a season with this slug.")
+POINTS_ORDER = _("A win must be worth at least a tie, and a tie at least a loss.")
+GAMES_PER_FIXTURE = _("A fixture is 1 to 9 games.")
+DIVISION_SLUG_TAKEN = _("The season already has a division with this slug.")
+UNKNOWN_RULESET = _("No such rule set.")
+HOUSE_RULES_OTHER_CLUB = _("These house rules are not the club's.")
+HOUSE_RULES_NAME_TAKEN = _("The club already has house rules of this name.")
+RULES_FIXED = _("Games have been played in this division: its rule set can no longer change.")
+SEASON_OTHER_CLUB = _("This season is not one of the club's.")
+DIVISION_OTHER_CLUB = _("This division is not one of the club's.")
+TEAM_NAME_TAKEN = _("The division already has a team of this name.")
+TEAM_SIZE = _("A team in {ruleset} has {size} player(s); got {given}.")
+PLAYER_TWICE = _("A player can be in a team only once.")
+PLAYER_OTHER_CLUB = _("This player is not a member of the club.")
+NAME_EMPTY = _("Give a name.")
+WITHDRAWAL_POLICY = _("Choose walkover or remove.")
+TEAM_WITHDRAWN_ALREADY = _("{team} withdrew on {on}.")
+WITHDRAW_BEFORE_SEASON = _("A team cannot withdraw before its season starts ({start}).")
+MERGE_SAME_TEAM = _(
     "{source} and {target} both play in {team}: one person cannot fill two places of a team."
 )
-OPTIONS_OBJECT = "The options are an object of option names and values."
-CARRIED_POINTS_RANGE = "Carried-over points are a whole number from -9999 to 9999."
+OPTIONS_OBJECT = _("The options are an object of option names and values.")
+CARRIED_POINTS_RANGE = _("Carried-over points are a whole number from -9999 to 9999.")
+
+
+def _date(day: dt.date) -> str:
+    """A date in a message, in the reader's order (the API's English: 1 Oct 2026)."""
+    return date_format(day, local_format("j M Y"))
 
 
 class LeagueError(ServiceError):
@@ -67,7 +75,7 @@ def _unique_slug(base: str, taken: Iterable[str]) -> str:
 
 
 def _name_errors(name: str | None) -> list[dict[str, str]]:
-    return [{"field": "name", "message": NAME_EMPTY}] if not (name or "").strip() else []
+    return [{"field": "name", "message": str(NAME_EMPTY)}] if not (name or "").strip() else []
 
 
 # --- house rules ------------------------------------------------------------------------------
@@ -98,14 +106,14 @@ def house_rules_save(
     """Create the club's house rules, or change ``house_rules``: a built-in ``base`` rule
     set and the ``options`` that differ, checked by the rules engine."""
     if options is not None and not isinstance(options, Mapping):
-        raise LeagueError.one("options", OPTIONS_OBJECT)
+        raise LeagueError.one("options", str(OPTIONS_OBJECT))
     options = dict(options or {})
     errors = _name_errors(name) + _ruleset_errors(base, options)
     clash = HouseRules.objects.filter(club=club, name=name)
     if house_rules is not None:
         clash = clash.exclude(pk=house_rules.pk)
     if clash.exists():
-        errors.append(conflict("name", HOUSE_RULES_NAME_TAKEN))
+        errors.append(conflict("name", str(HOUSE_RULES_NAME_TAKEN)))
     if errors:
         raise LeagueError(errors)
     rules = house_rules or HouseRules(club=club)
@@ -122,9 +130,9 @@ def _season_errors(
 ) -> list[dict[str, str]]:
     errors = []
     if end_date and end_date < start_date:
-        errors.append({"field": "end_date", "message": SEASON_DATES})
+        errors.append({"field": "end_date", "message": str(SEASON_DATES)})
     if not win >= tie >= loss >= 0:
-        errors.append({"field": "points_win", "message": POINTS_ORDER})
+        errors.append({"field": "points_win", "message": str(POINTS_ORDER)})
     return errors
 
 
@@ -145,7 +153,7 @@ def season_create(
     )
     taken = Season.objects.filter(club=club).values_list("slug", flat=True)
     if slug and Season.objects.filter(club=club, slug=slug).exists():
-        errors.append(conflict("slug", SEASON_SLUG_TAKEN))
+        errors.append(conflict("slug", str(SEASON_SLUG_TAKEN)))
     if errors:
         raise LeagueError(errors)
     return Season.objects.create(
@@ -189,7 +197,7 @@ def season_update(*, season: Season, **changes: Any) -> Season:
         after["slug"] != season.slug
         and Season.objects.filter(club_id=season.club_id, slug=after["slug"]).exists()
     ):
-        errors.append(conflict("slug", SEASON_SLUG_TAKEN))
+        errors.append(conflict("slug", str(SEASON_SLUG_TAKEN)))
     if errors:
         raise LeagueError(errors)
     for name, value in after.items():
@@ -210,13 +218,13 @@ def _division_errors(
 ) -> list[dict[str, str]]:
     errors = []
     if house_rules is not None and house_rules.club_id != club_id:
-        errors.append({"field": "house_rules", "message": HOUSE_RULES_OTHER_CLUB})
+        errors.append({"field": "house_rules", "message": str(HOUSE_RULES_OTHER_CLUB)})
     try:
         get_ruleset(ruleset)
     except RulesError:
-        errors.append({"field": "ruleset", "message": UNKNOWN_RULESET})
+        errors.append({"field": "ruleset", "message": str(UNKNOWN_RULESET)})
     if not 1 <= games_per_fixture <= 9:
-        errors.append({"field": "games_per_fixture", "message": GAMES_PER_FIXTURE})
+        errors.append({"field": "games_per_fixture", "message": str(GAMES_PER_FIXTURE)})
     return errors
 
 
@@ -238,7 +246,7 @@ def division_create(
         games_per_fixture=games_per_fixture,
     )
     if slug and Division.objects.filter(season=season, slug=slug).exists():
-        errors.append(conflict("slug", DIVISION_SLUG_TAKEN))
+        errors.append(conflict("slug", str(DIVISION_SLUG_TAKEN)))
     if errors:
         raise LeagueError(errors)
     taken = Division.objects.filter(season=season).values_list("slug", flat=True)
@@ -280,20 +288,20 @@ def division_update(*, division: Division, **changes: Any) -> Division:
         games_per_fixture=after["games_per_fixture"],
     )
     if season.club_id != division.club_id:
-        errors.append({"field": "season", "message": SEASON_OTHER_CLUB})
+        errors.append({"field": "season", "message": str(SEASON_OTHER_CLUB)})
     if after["withdrawal_policy"] not in Division.Withdrawal.values:
-        errors.append({"field": "withdrawal_policy", "message": WITHDRAWAL_POLICY})
+        errors.append({"field": "withdrawal_policy", "message": str(WITHDRAWAL_POLICY)})
     rules_changed = after["ruleset"] != division.ruleset or (
         (after["house_rules"].pk if after["house_rules"] else None) != division.house_rules_id
     )
     if rules_changed and division.games.exists():
-        errors.append(conflict("ruleset", RULES_FIXED))
+        errors.append(conflict("ruleset", str(RULES_FIXED)))
     if (
         after["slug"] != division.slug or season.pk != division.season_id
     ) and Division.objects.filter(season=season, slug=after["slug"]).exclude(
         pk=division.pk
     ).exists():
-        errors.append(conflict("slug", DIVISION_SLUG_TAKEN))
+        errors.append(conflict("slug", str(DIVISION_SLUG_TAKEN)))
     if errors:
         raise LeagueError(errors)
     for name, value in after.items():
@@ -308,12 +316,12 @@ def division_update(*, division: Division, **changes: Any) -> Division:
 def _players_errors(division: Division, players: Sequence[Player]) -> list[dict[str, str]]:
     errors = []
     if any(p.club_id != division.club_id for p in players):
-        errors.append({"field": "players", "message": PLAYER_OTHER_CLUB})
+        errors.append({"field": "players", "message": str(PLAYER_OTHER_CLUB)})
     if len({p.pk for p in players}) != len(players):
-        errors.append({"field": "players", "message": PLAYER_TWICE})
+        errors.append({"field": "players", "message": str(PLAYER_TWICE)})
     ruleset = get_ruleset(division.rules_spec())
     if len(players) != ruleset.players_per_side:
-        message = TEAM_SIZE.format(
+        message = str(TEAM_SIZE).format(
             ruleset=ruleset.slug, size=ruleset.players_per_side, given=len(players)
         )
         errors.append({"field": "players", "message": message})
@@ -326,7 +334,7 @@ def _team_name_errors(division: Division, name: str, team: Team | None = None) -
     if team is not None:
         clash = clash.exclude(pk=team.pk)
     if clash.exists():
-        errors.append(conflict("name", TEAM_NAME_TAKEN))
+        errors.append(conflict("name", str(TEAM_NAME_TAKEN)))
     return errors
 
 
@@ -339,7 +347,7 @@ def _set_members(team: Team, players: Sequence[Player]) -> None:
 
 def _carried_errors(points: Any) -> list[dict[str, str]]:
     if isinstance(points, bool) or not isinstance(points, int) or not -9999 <= points <= 9999:
-        return [{"field": "carried_points", "message": CARRIED_POINTS_RANGE}]
+        return [{"field": "carried_points", "message": str(CARRIED_POINTS_RANGE)}]
     return []
 
 
@@ -391,7 +399,7 @@ def team_update(
     name = team.name if name is None else name
     errors = _team_name_errors(division, name, team)
     if division.club_id != team.club_id:
-        errors.append({"field": "division", "message": DIVISION_OTHER_CLUB})
+        errors.append({"field": "division", "message": str(DIVISION_OTHER_CLUB)})
     current = [m.player for m in team.members.select_related("player").order_by("position")]
     errors += _players_errors(division, current if players is None else list(players))
     if carried_points is not None:
@@ -414,11 +422,11 @@ def team_withdraw(*, team: Team, on: dt.date, user: Any = None) -> Team:
     the schedule does that, in this transaction, through ``hooks.team_withdrawn``."""
     team = Team.objects.select_for_update().select_related("division__season").get(pk=team.pk)
     if team.withdrawn_on is not None:
-        message = TEAM_WITHDRAWN_ALREADY.format(team=team.name, on=team.withdrawn_on)
+        message = str(TEAM_WITHDRAWN_ALREADY).format(team=team.name, on=_date(team.withdrawn_on))
         raise LeagueError.one("team", message, kind=CONFLICT)
     start = team.division.season.start_date
     if on < start:
-        raise LeagueError.one("on", WITHDRAW_BEFORE_SEASON.format(start=start))
+        raise LeagueError.one("on", str(WITHDRAW_BEFORE_SEASON).format(start=_date(start)))
     team.withdrawn_on = on
     team.save(update_fields=["withdrawn_on"])
     team_withdrawn.send(team=team, on=on, user=user)
@@ -430,16 +438,16 @@ def team_members_player_merging(*, source: Player, target: Player) -> None:
     refused when both play in the same team."""
     shared = Team.objects.filter(members__player=source).filter(members__player=target).first()
     if shared is not None:
-        message = MERGE_SAME_TEAM.format(source=source.name, target=target.name, team=shared)
+        message = str(MERGE_SAME_TEAM).format(source=source.name, target=target.name, team=shared)
         raise LeagueError.one("target", message)
     TeamMember.objects.filter(player=source).update(player=target)
 
 
 # --- venues -----------------------------------------------------------------------------------
 
-VENUE_OTHER_CLUB = "This venue is not one of the club's."
-VENUE_NAME_TAKEN = "The club already has a venue of this name."
-TABLES_RANGE = "A venue has 1 to 500 tables."
+VENUE_OTHER_CLUB = _("This venue is not one of the club's.")
+VENUE_NAME_TAKEN = _("The club already has a venue of this name.")
+TABLES_RANGE = _("A venue has 1 to 500 tables.")
 
 
 def _venue_errors(club_id: int, name: str, tables: int, venue: Venue | None = None) -> list:
@@ -448,9 +456,9 @@ def _venue_errors(club_id: int, name: str, tables: int, venue: Venue | None = No
     if venue is not None:
         clash = clash.exclude(pk=venue.pk)
     if clash.exists():
-        errors.append(conflict("name", VENUE_NAME_TAKEN))
+        errors.append(conflict("name", str(VENUE_NAME_TAKEN)))
     if not 1 <= tables <= 500:
-        errors.append({"field": "tables", "message": TABLES_RANGE})
+        errors.append({"field": "tables", "message": str(TABLES_RANGE)})
     return errors
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
@@ -445,6 +446,18 @@ class MySettingsSerializer(serializers.Serializer):
         help_text="Your name on the public pages and API of public clubs (else initials), "
         "for every club you play in.",
     )
+    language = serializers.ChoiceField(
+        required=False,
+        allow_blank=True,
+        choices=[("", "Follow the club")] + [(code, code) for code, _name in settings.LANGUAGES],
+        error_messages={
+            "invalid_choice": "Choose one of the site's languages ("
+            + ", ".join(code for code, _name in settings.LANGUAGES)
+            + '), or "" to follow the club.'
+        },
+        help_text="The language of your pages and emails in every club (a code of the "
+        "site's languages), or \"\" to follow each club's. The API answers in English.",
+    )
 
 
 class MySettingsView(APIView):
@@ -457,6 +470,7 @@ class MySettingsView(APIView):
         return {
             "has_pin": profile.has_pin,
             "name_public": services.profile_name_public(user=user),
+            "language": profile.language,
         }
 
     @extend_schema(operation_id="me_settings_retrieve", responses={200: MySettingsSerializer})
@@ -474,6 +488,8 @@ class MySettingsView(APIView):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         with transaction.atomic():
+            if "language" in data:
+                services.profile_set_language(user=request.user, language=data["language"])
             if "name_public" in data:
                 services.profile_set_privacy(user=request.user, name_public=data["name_public"])
             if "pin" in data:
@@ -577,6 +593,6 @@ REQUEST_EXAMPLES = {
     "TablePinRequest": {"player": 9, "pin": "2580", "admin": 3, "admin_secret": "7314"},
     "PlayerPinRequest": {"player": 9, "pin": "2580"},
     "PlayerPinResetRequest": {"player": 9},
-    "MySettingsRequest": {"pin": "4821", "name_public": False},
+    "MySettingsRequest": {"pin": "4821", "name_public": False, "language": "nl"},
     "ApiTokenRequest": {"name": "Results board in the hall", "scope": "read"},
 }

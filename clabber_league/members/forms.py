@@ -27,23 +27,28 @@ class AxesLoginForm(LoginForm):
 class InvitationForm(forms.Form):
     email = forms.EmailField(
         required=False,
-        help_text="We email them the link. Leave empty to show a QR code to scan instead.",
+        label=_("Email"),
+        help_text=_("We email them the link. Leave empty to show a QR code to scan instead."),
     )
     note = forms.CharField(
-        required=False, max_length=120, help_text="Who it is for (only admins see this)."
+        required=False,
+        max_length=120,
+        label=_("Note"),
+        help_text=_("Who it is for (only admins see this)."),
     )
-    role = forms.ChoiceField(choices=Role.choices, initial=Role.PLAYER)
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.PLAYER, label=_("Role"))
     player = forms.TypedChoiceField(
         required=False,
         coerce=int,
         empty_value=None,
-        help_text="The club's player they are; leave empty to let them choose when they join.",
+        label=_("Player"),
+        help_text=_("The club's player they are; leave empty to let them choose when they join."),
     )
-    days = forms.IntegerField(min_value=1, max_value=90, initial=14, label="Lasts (days)")
+    days = forms.IntegerField(min_value=1, max_value=90, initial=14, label=_("Lasts (days)"))
 
     def __init__(self, *args, players=(), **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [("", "They choose"), *[(p.pk, p.name) for p in players]]
+        self.fields["player"].choices = [("", _("They choose")), *[(p.pk, p.name) for p in players]]
 
 
 class JoinForm(forms.Form):
@@ -51,35 +56,37 @@ class JoinForm(forms.Form):
         required=False,
         coerce=int,
         empty_value=None,
-        label="I am",
-        help_text="A club admin checks this before your login is linked to that player.",
+        label=_("I am"),
+        help_text=_("A club admin checks this before your login is linked to that player."),
     )
     new_name = forms.CharField(
-        required=False, max_length=120, label="Not in the list? Your name as it goes on the sheet"
+        required=False,
+        max_length=120,
+        label=_("Not in the list? Your name as it goes on the sheet"),
     )
     name_public = forms.BooleanField(
         required=False,
         initial=True,
-        label="Show my name on the club's public pages (else only my initials)",
+        label=_("Show my name on the club's public pages (else only my initials)"),
     )
 
     def __init__(self, *args, players=(), **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = [("", "Choose…"), *[(p.pk, p.name) for p in players]]
+        self.fields["player"].choices = [("", _("Choose…")), *[(p.pk, p.name) for p in players]]
 
 
 class PinForm(forms.Form):
     pin = forms.CharField(
         min_length=4,
         max_length=6,
-        label="New PIN (4 to 6 digits)",
+        label=_("New PIN (4 to 6 digits)"),
         widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
 
 
 class PrivacyForm(forms.Form):
     name_public = forms.BooleanField(
-        required=False, label="Show my name on the public pages of public clubs"
+        required=False, label=_("Show my name on the public pages of public clubs")
     )
 
 
@@ -180,13 +187,13 @@ class ResolveForm(forms.Form):
         required=False,
         max_length=1000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        label="What the club decided",
+        label=_("What the club decided"),
     )
 
 
 class PlayerMergeForm(forms.Form):
     into = forms.CharField(
         max_length=120,
-        label="Same person as",
-        help_text="The player who stays, by name (any case). This one is merged into them.",
+        label=_("Same person as"),
+        help_text=_("The player who stays, by name (any case). This one is merged into them."),
     )

@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import Club, Player, Role
 from clabber_league.games.models import Game
@@ -35,10 +36,10 @@ from clabber_league.games.models import Game
 
 class Invitation(models.Model):
     class State(models.TextChoices):
-        OPEN = "open", "Open"
-        ACCEPTED = "accepted", "Accepted"
-        REVOKED = "revoked", "Revoked"
-        EXPIRED = "expired", "Expired"
+        OPEN = "open", _("Open")
+        ACCEPTED = "accepted", _("Accepted")
+        REVOKED = "revoked", _("Revoked")
+        EXPIRED = "expired", _("Expired")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
     email = models.EmailField(blank=True, help_text="Empty for an invitation by link or QR code.")

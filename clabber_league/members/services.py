@@ -19,8 +19,11 @@ from django.core import signing
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.access import ClubAccess
+from clabber_league.clubs.locale import club_locale
 from clabber_league.clubs.models import Club, Membership, Player, Role
 from clabber_league.clubs.services import (
     ClubError,
@@ -45,60 +48,62 @@ from .models import Dispute, Invitation, MemberProfile, PinDay, PinGuard, Player
 
 INVITATION_SALT = "clabber_league.members.invitation"
 
-INVITATION_UNKNOWN = "This invitation link is not valid. Ask the club for a new one."
-INVITATION_EXPIRED = "This invitation has expired. Ask the club for a new one."
-INVITATION_REVOKED = "This invitation was withdrawn by the club."
-INVITATION_USED = "This invitation has already been used."
-INVITATION_EXPIRY_RANGE = "An invitation lasts from 1 to 90 days."
-INVITATION_ROLE_ADMIN = "Only a club admin can invite a club admin."
-INVITATION_PLAYER_LINKED = "{player} already has a login."
-INVITATION_EMAIL_OTHER = "This invitation was sent to another email address."
-INVITATION_EMAIL_UNVERIFIED = (
+INVITATION_UNKNOWN = _("This invitation link is not valid. Ask the club for a new one.")
+INVITATION_EXPIRED = _("This invitation has expired. Ask the club for a new one.")
+INVITATION_REVOKED = _("This invitation was withdrawn by the club.")
+INVITATION_USED = _("This invitation has already been used.")
+INVITATION_EXPIRY_RANGE = _("An invitation lasts from 1 to 90 days.")
+INVITATION_ROLE_ADMIN = _("Only a club admin can invite a club admin.")
+INVITATION_PLAYER_LINKED = _("{player} already has a login.")
+INVITATION_EMAIL_OTHER = _("This invitation was sent to another email address.")
+INVITATION_EMAIL_UNVERIFIED = _(
     "This invitation is for {email}: add that address to your account and confirm it with "
     "the link we email you, then open the invitation again."
 )
-INVITATION_SIGNED_UP = (
+INVITATION_SIGNED_UP = _(
     "An account was already created with this invitation: log in with it, or ask the club "
     "for a new invitation."
 )
-CLAIM_NONE = "Nobody is waiting for approval on this invitation."
-CLAIM_DECIDED = "This request was already decided."
-CLAIM_NOT_ADMIN = "Only a club admin approves who is which player."
-ALREADY_MEMBER = "You are already a member of this club."
-JOIN_PLAYER_REQUIRED = "Choose which of the club's players you are, or add your name."
-JOIN_PLAYER_TAKEN = "{player} is already linked to another login."
-JOIN_PLAYER_OTHER = "Choose one of this club's players."
-JOIN_NAME_TAKEN = "The club already has a player of this name: choose them from the list."
-JOIN_NAME_BAD = "Give your name as it should appear on the score sheet (up to 120 characters)."
-PIN_FORMAT = "A PIN is four to six digits (0 to 9)."
-PIN_ASCII = (
+CLAIM_NONE = _("Nobody is waiting for approval on this invitation.")
+CLAIM_DECIDED = _("This request was already decided.")
+CLAIM_NOT_ADMIN = _("Only a club admin approves who is which player.")
+ALREADY_MEMBER = _("You are already a member of this club.")
+JOIN_PLAYER_REQUIRED = _("Choose which of the club's players you are, or add your name.")
+JOIN_PLAYER_TAKEN = _("{player} is already linked to another login.")
+JOIN_PLAYER_OTHER = _("Choose one of this club's players.")
+JOIN_NAME_TAKEN = _("The club already has a player of this name: choose them from the list.")
+JOIN_NAME_BAD = _("Give your name as it should appear on the score sheet (up to 120 characters).")
+PIN_FORMAT = _("A PIN is four to six digits (0 to 9).")
+PIN_ASCII = _(
     "Type the PIN with the digits 0 to 9: digits of other scripts (such as ٤ or ४) are not "
     "accepted."
 )
-PIN_WRONG = "Wrong PIN. {left} more tries on this game before it waits a while."
-ADMIN_SECRET_WRONG = (
+PIN_WRONG = _("Wrong PIN. {left} more tries on this game before it waits a while.")
+ADMIN_SECRET_WRONG = _(
     "Wrong PIN or password of this club admin. {left} more tries on this game before it waits "
     "a while."
 )
-PIN_LOCKED = (
+PIN_LOCKED = _(
     "Too many wrong PINs for this player on this game: try again in {minutes} minutes, or "
     "accept on your own phone."
 )
-PIN_SLOWED = (
+PIN_SLOWED = _(
     "Many wrong PINs today for this player: wait a minute between tries (the right PIN is "
     "still accepted)."
 )
-PIN_NONE = (
+PIN_NONE = _(
     "{player} has no confirmation PIN yet: set one with a club admin present, or accept on "
     "your own phone."
 )
-PIN_NOT_SEATED = "{player} did not play in this game."
-PIN_ALREADY = "{player} already has a PIN: a club admin can reset it if it is forgotten."
-PIN_SET_ADMIN_ONLY = "Only a club admin's phone takes a player's new PIN."
-PIN_RESET_ADMIN_ONLY = "Only a club admin resets a player's PIN."
-PIN_ADMIN_CHOOSE = "Choose the club admin who approves it."
-PLAYER_CHOOSE = "Choose who you are."
-ACCEPT_NOT_FINISHED = "This game is not finished: its result is accepted once the last deal is in."
+PIN_NOT_SEATED = _("{player} did not play in this game.")
+PIN_ALREADY = _("{player} already has a PIN: a club admin can reset it if it is forgotten.")
+PIN_SET_ADMIN_ONLY = _("Only a club admin's phone takes a player's new PIN.")
+PIN_RESET_ADMIN_ONLY = _("Only a club admin resets a player's PIN.")
+PIN_ADMIN_CHOOSE = _("Choose the club admin who approves it.")
+PLAYER_CHOOSE = _("Choose who you are.")
+ACCEPT_NOT_FINISHED = _(
+    "This game is not finished: its result is accepted once the last deal is in."
+)
 PIN_SET_OWN_PHONE = "own_phone"
 PIN_SET_SECRETARY = "secretary_phone"
 PIN_SET_TABLE = "table_with_admin"
@@ -107,12 +112,12 @@ PIN_LOCK_MINUTES = 15
 #: Wrong PINs of one person in a day, over all games, after which each try waits.
 PIN_DAILY_FAILURES = 20
 PIN_SLOW_SECONDS = 60
-LANGUAGE_UNKNOWN = "Choose a language from the list."
-DISPUTE_REASON = "Say what is wrong with the result (up to 1,000 characters)."
-DISPUTE_OPEN = "This game is already disputed: the club admin will look at it."
-DISPUTE_NOT_FINISHED = "Only a finished game that is not yet confirmed can be disputed."
-DISPUTE_RESOLVED = "This dispute is already resolved."
-GAME_DISPUTED = "This result is disputed: a club admin resolves it."
+LANGUAGE_UNKNOWN = _("Choose a language from the list.")
+DISPUTE_REASON = _("Say what is wrong with the result (up to 1,000 characters).")
+DISPUTE_OPEN = _("This game is already disputed: the club admin will look at it.")
+DISPUTE_NOT_FINISHED = _("Only a finished game that is not yet confirmed can be disputed.")
+DISPUTE_RESOLVED = _("This dispute is already resolved.")
+GAME_DISPUTED = _("This result is disputed: a club admin resolves it.")
 
 PIN_RE = re.compile(r"[0-9]{4,6}")
 
@@ -153,7 +158,10 @@ def invitation_create(
     if not 1 <= days <= 90:
         errors.append({"field": "days", "message": INVITATION_EXPIRY_RANGE})
     if role not in Role.values:
-        errors.append({"field": "role", "message": f"Choose one of: {', '.join(Role.values)}."})
+        roles = ", ".join(Role.values)
+        errors.append(
+            {"field": "role", "message": gettext("Choose one of: {roles}.").format(roles=roles)}
+        )
     if player is not None and player.club_id != club.pk:
         errors.append({"field": "player", "message": JOIN_PLAYER_OTHER})
     elif player is not None and player.user_id is not None:
@@ -175,13 +183,35 @@ def invitation_create(
     return invitation
 
 
-def _invitation_mail(invitation: Invitation, url: str) -> None:
-    mail_send(
-        to=[invitation.email],
-        subject=f"Join {invitation.club.name} on Clabber League",
-        template="members/email/invitation",
-        context={"invitation": invitation, "club": invitation.club, "url": url},
+def recipient_language(*, email: str = "", user_id: Any = None) -> str:
+    """The own language of whoever reads ``email`` (or of the user ``user_id``): their
+    ``MemberProfile.language``, "" when they follow the club or the site has no account for
+    the address. An email is written in it, else in the club's (``clubs.locale.club_locale``
+    chooses, as for a page)."""
+    if user_id is not None:
+        return profile_language(user_id=user_id)
+    if not email:
+        return ""
+    found = (
+        MemberProfile.objects.filter(user__email__iexact=email)
+        .exclude(language="")
+        .order_by("user_id")
+        .values_list("language", flat=True)
+        .first()
     )
+    return found or ""
+
+
+def _invitation_mail(invitation: Invitation, url: str) -> None:
+    club = invitation.club
+    # The person invited may already have an account (another club's) and its language.
+    with club_locale(club, language=recipient_language(email=invitation.email)):
+        mail_send(
+            to=[invitation.email],
+            subject=gettext("Join {club} on Clabber League").format(club=club.name),
+            template="members/email/invitation",
+            context={"invitation": invitation, "club": club, "url": url},
+        )
 
 
 def invitation_revoke(*, invitation: Invitation) -> Invitation:
@@ -720,13 +750,18 @@ def _dispute_mail(dispute: Dispute, url: str) -> None:
     admins = Membership.objects.filter(club_id=dispute.club_id, role=Role.ADMIN).exclude(
         user__email=""
     )
-    for email in sorted(set(admins.values_list("user__email", flat=True))):
-        mail_send(
-            to=[email],
-            subject=f"Game {dispute.game_id} is disputed",
-            template="members/email/dispute",
-            context={"dispute": dispute, "club": dispute.club, "url": url},
-        )
+    languages: dict[str, str] = {}
+    for email, language in admins.values_list("user__email", "user__member_profile__language"):
+        languages[email] = languages.get(email) or language or ""
+    for email in sorted(languages):
+        # Each admin reads it in their own language, else the club's.
+        with club_locale(dispute.club, language=languages[email]):
+            mail_send(
+                to=[email],
+                subject=gettext("Game {game} is disputed").format(game=dispute.game_id),
+                template="members/email/dispute",
+                context={"dispute": dispute, "club": dispute.club, "url": url},
+            )
 
 
 def dispute_resolve(

@@ -21,6 +21,7 @@ from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs import services as club_services
@@ -96,7 +97,9 @@ def invitation_list(request: HttpRequest) -> HttpResponse:
             _add_errors(form, exc)
         else:
             if invitation.email:
-                messages.success(request, f"Invitation emailed to {invitation.email}.")
+                messages.success(
+                    request, _("Invitation emailed to {email}.").format(email=invitation.email)
+                )
             else:
                 messages.success(request, _("Invitation made: show the QR code or share the link."))
             return redirect("members:invitation", club_slug=club.slug, pk=invitation.pk)
@@ -128,7 +131,9 @@ def invitation_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "access": request.club_access,
             "invitation": invitation,
             "url": url if is_open else "",
-            "qr": qr_svg(url, f"QR code: invitation to join {request.club.name}")
+            "qr": qr_svg(
+                url, _("QR code: invitation to join {club}").format(club=request.club.name)
+            )
             if is_open
             else "",
             "days_left": selectors.days_left(invitation),
@@ -148,7 +153,7 @@ def invitation_claim(request: HttpRequest, pk: int) -> HttpResponse:
             invitation=invitation, user=request.user, access=request.club_access, approve=approve
         )
     except services.MemberError as exc:
-        messages.error(request, exc.errors[0]["message"])
+        messages.error(request, str(exc.errors[0]["message"]))
     else:
         if approve:
             messages.success(request, _("Approved: the login is linked to the player."))
@@ -164,7 +169,7 @@ def invitation_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.invitation_revoke(invitation=invitation)
     except services.MemberError as exc:
-        messages.error(request, exc.errors[0]["message"])
+        messages.error(request, str(exc.errors[0]["message"]))
     else:
         messages.success(request, _("Invitation withdrawn: its link no longer works."))
     return redirect("members:invitation", club_slug=request.club.slug, pk=invitation.pk)
@@ -185,7 +190,7 @@ def club_security(request: HttpRequest) -> HttpResponse:
                 access=request.club_access, user=request.user, required=required
             )
         except ServiceError as exc:
-            messages.error(request, exc.errors[0]["message"])
+            messages.error(request, str(exc.errors[0]["message"]))
         else:
             messages.success(request, _("Saved."))
             return redirect("members:security", club_slug=request.club.slug)
@@ -256,8 +261,10 @@ def join(request: HttpRequest, key: str) -> HttpResponse:
             else:
                 messages.success(
                     request,
-                    f"Welcome to {club.name}! Set your confirmation PIN so you can confirm "
-                    "results on the scorer's phone.",
+                    _(
+                        "Welcome to {club}! Set your confirmation PIN so you can confirm "
+                        "results on the scorer's phone."
+                    ).format(club=club.name),
                 )
             return redirect("members:settings")
     return render(
@@ -286,8 +293,8 @@ def my_games(request: HttpRequest) -> HttpResponse:
     )
 
 
-TOKEN_CREATED = _("Token “{name}” created. Copy it now: it is not shown again.")
-TOKEN_REVOKED = _("Token “{name}” revoked: it no longer works.")
+TOKEN_CREATED = gettext_lazy("Token “{name}” created. Copy it now: it is not shown again.")
+TOKEN_REVOKED = gettext_lazy("Token “{name}” revoked: it no longer works.")
 
 
 @login_required
@@ -376,11 +383,11 @@ def member_settings(request: HttpRequest) -> HttpResponse:
 
 # --- the acceptance screen: the table phone (or the scorer's) at the end of a game -----------
 
-ACCEPTED = _("{side} accepted the result. Thank you!")
-CONFIRMED = _("Result confirmed: every side has accepted.")
-DISPUTED = _("Result disputed: the club admin has been told.")
-PIN_SET = _("{player}'s PIN is set. Nobody else saw it.")
-PIN_RESET = _("{player}'s PIN is reset: they set a new one.")
+ACCEPTED = gettext_lazy("{side} accepted the result. Thank you!")
+CONFIRMED = gettext_lazy("Result confirmed: every side has accepted.")
+DISPUTED = gettext_lazy("Result disputed: the club admin has been told.")
+PIN_SET = gettext_lazy("{player}'s PIN is set. Nobody else saw it.")
+PIN_RESET = gettext_lazy("{player}'s PIN is reset: they set a new one.")
 
 
 def _game_or_404(request: HttpRequest, pk: int) -> Game:
@@ -452,7 +459,7 @@ def handover(request: HttpRequest, pk: int) -> HttpResponse:
             _add_errors(form, exc)
         else:
             if game.status == Game.Status.CONFIRMED:
-                messages.success(request, CONFIRMED)
+                messages.success(request, str(CONFIRMED))
                 if request.club_access.table is not None:
                     # Shown here: a confirmed game's table link opens no page any more.
                     return _handover_page(request, _game_or_404(request, game.pk))
@@ -486,7 +493,7 @@ def handover_dispute(request: HttpRequest, pk: int) -> HttpResponse:
         except services.MemberError as exc:
             _add_errors(form, exc)
         else:
-            messages.warning(request, DISPUTED)
+            messages.warning(request, str(DISPUTED))
             return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
     forms = {"dispute": form, "side": _side_of(game, request.POST.get("player"))}
     return _handover_page(request, game, forms, status=400)
@@ -670,11 +677,18 @@ def player_logins(request: HttpRequest) -> HttpResponse:
                 raise club_services.ClubError.one("user", club_services.PLAYER_LOGIN_NOT_MEMBER)
             club_services.player_link_user(player=player, user=user)
         except club_services.ClubError as exc:
-            messages.error(request, f"{player.name}: {exc.errors[0]['message']}")
+            messages.error(
+                request,
+                _("{player}: {message}").format(
+                    player=player.name, message=exc.errors[0]["message"]
+                ),
+            )
         else:
             messages.success(
                 request,
-                f"{player.name} is linked to {username}." if user else f"{player.name} unlinked.",
+                _("{player} is linked to {username}.").format(player=player.name, username=username)
+                if user
+                else _("{player} unlinked.").format(player=player.name),
             )
         return redirect(reverse("members:players", kwargs={"club_slug": club.slug}))
     players = Player.objects.filter(club=club).select_related("user").order_by("name")
@@ -721,8 +735,14 @@ def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
             for error in exc.errors:
                 form.add_error("into", error["message"])
         else:
-            messages.success(request, f"{merge.source_name} is now {merge.target.name}.")
+            messages.success(
+                request,
+                _("{source} is now {target}.").format(
+                    source=merge.source_name, target=merge.target.name
+                ),
+            )
             return redirect(reverse("members:players", kwargs={"club_slug": club.slug}))
+    teams = list(source.team_memberships.select_related("team__division__season"))
     return render(
         request,
         "members/player_merge.html",
@@ -733,7 +753,9 @@ def player_merge(request: HttpRequest, pk: int) -> HttpResponse:
             "form": form,
             "suggestions": _like_named(source),
             "games": source.seats.count(),
-            "teams": source.team_memberships.select_related("team__division__season"),
+            "teams": teams,
+            # One value for the sentence that lists them (a translation keeps it whole).
+            "team_names": ", ".join(f"{m.team.name} ({m.team.division.name})" for m in teams),
         },
         status=400 if form.errors else 200,
     )

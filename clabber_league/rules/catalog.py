@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .calculator import POT_MAX
-from .errors import MAX_ERRORS
+from .errors import MAX_ERRORS, gettext_noop, msg
 from .game import MAX_DEALS
 from .klaverjas import trick_values
 from .options import (
@@ -127,33 +127,56 @@ def describe(ruleset: RuleSet) -> dict[str, Any]:
     }
 
 
+RANGE = gettext_noop("{low} to {high}")
+"""A limit's range on the rules page."""
+CHARACTERS = gettext_noop("{count} characters")
+"""A limit in characters on the rules page."""
+
+
 def limits() -> list[dict[str, str]]:
     """What the engine accepts at most (RULES.md section 5), so no input runs away."""
     return [
-        {"what": "deals in one game", "limit": f"{MAX_DEALS}"},
+        {"what": gettext_noop("deals in one game"), "limit": f"{MAX_DEALS}"},
         {
-            "what": "errors listed in one answer (then one saying how many more)",
+            "what": gettext_noop("errors listed in one answer (then one saying how many more)"),
             "limit": f"{MAX_ERRORS}",
         },
         {
-            "what": "house-rule card values (trump_points, plain_points)",
-            "limit": f"0 to {CARD_VALUE_MAX}",
+            "what": gettext_noop("house-rule card values (trump_points, plain_points)"),
+            "limit": msg(RANGE, low=0, high=f"{CARD_VALUE_MAX}"),
         },
         {
-            "what": "house-rule meld values (meld_values, bell_value)",
-            "limit": f"0 to {MELD_VALUE_MAX:,}",
+            "what": gettext_noop("house-rule meld values (meld_values, bell_value)"),
+            "limit": msg(RANGE, low=0, high=f"{MELD_VALUE_MAX:,}"),
         },
-        {"what": "target", "limit": f"1 to {TARGET_MAX:,}"},
-        {"what": "deals_per_game (klaverjas)", "limit": f"1 to {DEALS_PER_GAME_MAX}"},
-        {"what": "roem claims of one side (klaverjas)", "limit": "16"},
-        {"what": "renege_penalty", "limit": f"0 to {RENEGE_PENALTY_MAX:,}"},
-        {"what": "card points, tricks, sheet numbers", "limit": f"0 to {NUMBER_MAX:,}"},
-        {"what": "a hanging pot given to score", "limit": f"0 to {POT_MAX:,}"},
+        {"what": "target", "limit": msg(RANGE, low=1, high=f"{TARGET_MAX:,}")},
         {
-            "what": "melds listed for one side",
-            "limit": "a third of the cards in its hands (a meld holds 3 cards or more)",
+            "what": gettext_noop("deals_per_game (klaverjas)"),
+            "limit": msg(RANGE, low=1, high=f"{DEALS_PER_GAME_MAX}"),
         },
-        {"what": "a house-rules name", "limit": f"{RULESET_NAME_MAX} characters"},
+        {"what": gettext_noop("roem claims of one side (klaverjas)"), "limit": "16"},
+        {
+            "what": "renege_penalty",
+            "limit": msg(RANGE, low=0, high=f"{RENEGE_PENALTY_MAX:,}"),
+        },
+        {
+            "what": gettext_noop("card points, tricks, sheet numbers"),
+            "limit": msg(RANGE, low=0, high=f"{NUMBER_MAX:,}"),
+        },
+        {
+            "what": gettext_noop("a hanging pot given to score"),
+            "limit": msg(RANGE, low=0, high=f"{POT_MAX:,}"),
+        },
+        {
+            "what": gettext_noop("melds listed for one side"),
+            "limit": gettext_noop(
+                "a third of the cards in its hands (a meld holds 3 cards or more)"
+            ),
+        },
+        {
+            "what": gettext_noop("a house-rules name"),
+            "limit": msg(CHARACTERS, count=RULESET_NAME_MAX),
+        },
     ]
 
 

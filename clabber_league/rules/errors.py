@@ -44,6 +44,9 @@ class Message(str):
 
     template: str
     params: dict[str, Any]
+    plural: str = ""
+    """The plural template of a message that counts (:func:`ngettext`), else ""."""
+    count: int = 0
 
 
 def msg(template: str, /, **params: Any) -> Message:
@@ -51,6 +54,20 @@ def msg(template: str, /, **params: Any) -> Message:
     message = Message(template.format(**params))
     message.template = template
     message.params = params
+    return message
+
+
+def ngettext(singular: str, plural: str, count: int, /, **params: Any) -> Message:
+    """A message that counts, in English (``singular`` for 1), kept for translation.
+
+    Named as gettext's own plural call so that ``makemessages`` gathers both forms; a
+    translating layer picks the language's form for ``count`` (Czech, Polish and
+    Croatian have three or four).
+    """
+    message = msg(singular if count == 1 else plural, **params)
+    message.template = singular
+    message.plural = plural
+    message.count = count
     return message
 
 

@@ -107,12 +107,22 @@ def translatable(errors: list[dict[str, str]]) -> list[dict[str, Any]]:
         out: dict[str, Any] = dict(entry)
         message = entry["message"]
         if isinstance(message, Message):
-            out["template"] = message.template
-            out["params"] = {
-                k: v if isinstance(v, int | str) else str(v) for k, v in message.params.items()
-            }
+            out.update(_template(message))
         entries.append(out)
     return entries
+
+
+def _template(message: Message) -> dict[str, Any]:
+    """A message's template, values and (for one that counts) plural form and count; a
+    value that is itself a message (``"20 card points"``) is given the same way."""
+    params = {
+        k: _template(v) if isinstance(v, Message) else v if isinstance(v, int | str) else str(v)
+        for k, v in message.params.items()
+    }
+    found: dict[str, Any] = {"template": message.template, "params": params}
+    if message.plural:
+        found.update(plural=message.plural, count=message.count)
+    return found
 
 
 __all__ = ["FUNCTIONS", "call", "next_deal", "score_deals", "translatable"]

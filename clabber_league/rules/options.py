@@ -281,16 +281,23 @@ OPTION_DOCS: Final[Mapping[str, tuple[str, str]]] = {
 OPTION_NAMES: Final = tuple(OPTION_DOCS)
 
 MELD_COMPARE_DOCS: Final[Mapping[str, str]] = {
-    "order": "the row of meld_order (Clabber's table), then the higher top card, then "
-    "trumps over plain",
-    "length": "the longer run (its real length), then the higher top card, then trumps over "
-    "plain; a four added by house rules ranks above every run (fours by points, then by rank "
-    "in the trump order)",
-    "value": "points first (seed 003); at equal points a four beats a run, runs by the top "
-    "card: a run's length counts only through its points",
-    "value-length": "points first (Zensa); at equal points a four beats a run, runs by their "
-    "real length (seven beats six, eight beats seven), then the top card, then trumps over "
-    "plain",
+    "order": gettext_noop(
+        "the row of meld_order (Clabber's table), then the higher top card, then trumps over plain"
+    ),
+    "length": gettext_noop(
+        "the longer run (its real length), then the higher top card, then trumps over "
+        "plain; a four added by house rules ranks above every run (fours by points, then by rank "
+        "in the trump order)"
+    ),
+    "value": gettext_noop(
+        "points first (seed 003); at equal points a four beats a run, runs by the top "
+        "card: a run's length counts only through its points"
+    ),
+    "value-length": gettext_noop(
+        "points first (Zensa); at equal points a four beats a run, runs by their "
+        "real length (seven beats six, eight beats seven), then the top card, then trumps over "
+        "plain"
+    ),
 }
 """How each ``meld_compare`` mode ranks two melds (RULES.md 4.2 and 4.3), for the docs."""
 

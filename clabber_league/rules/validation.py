@@ -43,7 +43,17 @@ from .cards import (
     mask_cards,
 )
 from .deal import Deal
-from .errors import ErrorList, RulesBug, RulesError, field_key, gettext_noop, msg, shown
+from .errors import (
+    ErrorList,
+    Message,
+    RulesBug,
+    RulesError,
+    field_key,
+    gettext_noop,
+    msg,
+    ngettext,
+    shown,
+)
 from .feasibility import Table
 from .melds import Meld, four, sequence
 from .rulesets import RuleSet
@@ -217,10 +227,10 @@ RENEGE_NOT_LIST: Final = gettext_noop(
 RENEGE_DUPLICATE: Final = gettext_noop("Side {side} is listed twice.")
 #: Parts of a deal that are left out when there are none, never null.
 NOT_NULL: Final = {
-    "points": "points cannot be null: leave it out when no card points were counted.",
-    "tricks": "tricks cannot be null: leave it out when tricks were not counted.",
-    "melds": "melds cannot be null: leave it out when nobody showed a meld.",
-    "renege": "renege cannot be null: leave it out when nobody reneged.",
+    "points": gettext_noop("points cannot be null: leave it out when no card points were counted."),
+    "tricks": gettext_noop("tricks cannot be null: leave it out when tricks were not counted."),
+    "melds": gettext_noop("melds cannot be null: leave it out when nobody showed a meld."),
+    "renege": gettext_noop("renege cannot be null: leave it out when nobody reneged."),
 }
 
 _SUITS_TEXT: Final = ", ".join(SUITS)
@@ -228,9 +238,9 @@ _SEQUENCE_KINDS: Final = frozenset({"sequence", "run", "seq"})
 _FOUR_KINDS: Final = frozenset({"four", "fours", "four-of-a-kind"})
 
 
-def card_points(points: int) -> str:
+def card_points(points: int) -> Message:
     """A number of card points as a message says it: "1 card point", "20 card points"."""
-    return f"{points} card point" if points == 1 else f"{points} card points"
+    return ngettext("{points} card point", "{points} card points", points, points=points)
 
 
 def is_whole(value: Any) -> bool:

@@ -401,7 +401,18 @@ class ScheduleRunNoteSerializer(serializers.Serializer):
 
 @extend_schema_field(ScheduleRunNoteSerializer(many=True))
 class ScheduleRunNotesField(serializers.JSONField):
-    """The notes as stored (extra keys kept)."""
+    """The notes as stored (extra keys kept), in English: without the template and values
+    that let the pages show them in their reader's language."""
+
+    def to_representation(self, value):
+        return super().to_representation(
+            [
+                {k: v for k, v in note.items() if k not in ("template", "params")}
+                if isinstance(note, dict)
+                else note
+                for note in value or []
+            ]
+        )
 
 
 class ScheduleRunSerializer(serializers.ModelSerializer):

@@ -15,6 +15,7 @@ import datetime as dt
 from collections.abc import Iterable
 
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 from icalendar import Calendar, Event
 
 from clabber_league.leagues.models import Team
@@ -53,18 +54,33 @@ def team_calendar(
         else:
             event.add("dtstart", fixture.date)
             event.add("dtend", fixture.date + dt.timedelta(days=1))
-        where = home_or_away = ""
+        where = ""
         if fixture.venue is not None:
-            where = f"{fixture.venue.name}, table {fixture.table}"
+            where = gettext("{venue}, table {table}").format(
+                venue=fixture.venue.name, table=fixture.table
+            )
             event.add("location", where)
-        home_or_away = "home" if fixture.home_id == team.pk else "away"
-        summary = f"{fixture.home.name} v {fixture.away.name}"
+        home = fixture.home_id == team.pk
+        summary = gettext("{home} v {away}").format(home=fixture.home.name, away=fixture.away.name)
         if fixture.status == Fixture.Status.FORFEIT and fixture.forfeit_winner:
-            summary += f" (forfeit: {fixture.forfeit_winner.name} win)"
+            summary = gettext("{home} v {away} (forfeit: {winner} win)").format(
+                home=fixture.home.name,
+                away=fixture.away.name,
+                winner=fixture.forfeit_winner.name,
+            )
         event.add("summary", summary)
+        round_line = (
+            gettext("{division}, round {round} (home).")
+            if home
+            else gettext("{division}, round {round} (away).")
+        )
         lines = [
-            f"{fixture.division.name}, round {fixture.round_number} ({home_or_away}).",
-            f"{fixture.home.name} deals first. {fixture.games_planned} game(s).",
+            round_line.format(division=fixture.division.name, round=fixture.round_number),
+            ngettext(
+                "{team} deals first. {count} game.",
+                "{team} deals first. {count} games.",
+                fixture.games_planned,
+            ).format(team=fixture.home.name, count=fixture.games_planned),
         ]
         if fixture.note:
             lines.append(fixture.note)

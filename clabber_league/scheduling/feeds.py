@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Membership
@@ -23,8 +24,8 @@ from clabber_league.leagues.models import Team
 from .models import FeedKey
 
 KEY_BYTES = 24  # 32 URL-safe characters
-NOT_A_MEMBER = "Only members of the club have calendar links; a public club's feed needs none."
-ADMINS_ONLY = "Only a club admin can revoke a team's calendar links."
+NOT_A_MEMBER = _("Only members of the club have calendar links; a public club's feed needs none.")
+ADMINS_ONLY = _("Only a club admin can revoke a team's calendar links.")
 
 
 # --- reads -----------------------------------------------------------------------------
@@ -58,7 +59,7 @@ def feed_key_issue(*, access: ClubAccess, team: Team, renew: bool = False) -> Fe
     """The caller's key to ``team``'s feed: made if they have none; with ``renew``, a new
     one in place of the old, whose URL stops working at once."""
     if access.membership is None or access.by_key or team.club_id != access.club.pk:
-        raise ServiceError.one("", NOT_A_MEMBER, kind=FORBIDDEN)
+        raise ServiceError.one("", str(NOT_A_MEMBER), kind=FORBIDDEN)
     current = (
         FeedKey.objects.select_for_update().filter(team=team, membership=access.membership).first()
     )
@@ -79,6 +80,6 @@ def feed_keys_revoke(*, access: ClubAccess, team: Team) -> int:
     after a link was shared too widely). Returns how many were revoked; each member gets a
     new link from the team's page."""
     if not access.can_manage or team.club_id != access.club.pk:
-        raise ServiceError.one("", ADMINS_ONLY, kind=FORBIDDEN)
+        raise ServiceError.one("", str(ADMINS_ONLY), kind=FORBIDDEN)
     deleted, _ = FeedKey.objects.filter(club=access.club, team=team).delete()
     return deleted

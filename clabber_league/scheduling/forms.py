@@ -7,14 +7,16 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.leagues.models import Division, Team, Venue
 from clabber_league.rules import BUILTIN_RULESETS
 
 from .models import WEEKDAYS, ScheduleConfig
 
-SKIP_DATE_FORMAT = "Write one date a line as YYYY-MM-DD, optionally followed by a reason."
-PLAYERS_HELP = "One name a line (or separated by commas), in seating order; new names are added."
+SKIP_DATE_FORMAT = _("Write one date a line as YYYY-MM-DD, optionally followed by a reason.")
+PLAYERS_HELP = _("One name a line (or separated by commas), in seating order; new names are added.")
 
 
 def _apply_errors(form: forms.Form, errors: list[dict[str, str]]) -> None:
@@ -30,18 +32,26 @@ class ServiceForm(forms.Form):
 
 
 class VenueForm(ServiceForm):
-    name = forms.CharField(max_length=120)
-    tables = forms.IntegerField(min_value=1, max_value=500, initial=6)
+    name = forms.CharField(max_length=120, label=_("Name"))
+    tables = forms.IntegerField(min_value=1, max_value=500, initial=6, label=_("Tables"))
 
 
 class SeasonForm(ServiceForm):
-    name = forms.CharField(max_length=120)
-    start_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    points_win = forms.IntegerField(min_value=0, max_value=99, initial=2, label="Points for a win")
-    points_tie = forms.IntegerField(min_value=0, max_value=99, initial=1, label="Points for a tie")
+    name = forms.CharField(max_length=120, label=_("Name"))
+    start_date = forms.DateField(
+        widget=forms.DateInput(attrs={"type": "date"}), label=_("Start date")
+    )
+    end_date = forms.DateField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), label=_("End date")
+    )
+    points_win = forms.IntegerField(
+        min_value=0, max_value=99, initial=2, label=_("Points for a win")
+    )
+    points_tie = forms.IntegerField(
+        min_value=0, max_value=99, initial=1, label=_("Points for a tie")
+    )
     points_loss = forms.IntegerField(
-        min_value=0, max_value=99, initial=0, label="Points for a loss"
+        min_value=0, max_value=99, initial=0, label=_("Points for a loss")
     )
 
 
@@ -52,9 +62,11 @@ class SeasonEditForm(SeasonForm):
 
 
 class DivisionForm(ServiceForm):
-    name = forms.CharField(max_length=120)
-    ruleset = forms.ChoiceField(choices=[])
-    games_per_fixture = forms.IntegerField(min_value=1, max_value=9, initial=1)
+    name = forms.CharField(max_length=120, label=_("Name"))
+    ruleset = forms.ChoiceField(choices=[], label=_("Rule set"))
+    games_per_fixture = forms.IntegerField(
+        min_value=1, max_value=9, initial=1, label=_("Games per fixture")
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -62,8 +74,10 @@ class DivisionForm(ServiceForm):
 
 
 class TeamForm(ServiceForm):
-    name = forms.CharField(max_length=120, label="Team name")
-    players = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), help_text=PLAYERS_HELP)
+    name = forms.CharField(max_length=120, label=_("Team name"))
+    players = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), label=_("Players"), help_text=PLAYERS_HELP
+    )
 
     def clean_players(self) -> list[str]:
         names = [n.strip() for n in re.split(r"[,\n]", self.cleaned_data["players"])]
@@ -71,37 +85,42 @@ class TeamForm(ServiceForm):
 
 
 class ScheduleConfigForm(ServiceForm):
-    format = forms.ChoiceField(choices=ScheduleConfig.Format.choices, widget=forms.RadioSelect)
+    format = forms.ChoiceField(
+        choices=ScheduleConfig.Format.choices, widget=forms.RadioSelect, label=_("Format")
+    )
     cycles = forms.TypedChoiceField(
         coerce=int,
-        choices=[(1, "Single (everyone meets once)"), (2, "Double (home and away)")],
+        choices=[(1, _("Single (everyone meets once)")), (2, _("Double (home and away)"))],
         initial=1,
-        label="Single or double",
+        label=_("Single or double"),
     )
     swiss_rounds = forms.IntegerField(
-        min_value=1, max_value=99, initial=5, label="Swiss rounds", required=False
+        min_value=1, max_value=99, initial=5, label=_("Swiss rounds"), required=False
     )
     games_per_fixture = forms.IntegerField(
-        min_value=1, max_value=9, initial=1, label="Games per fixture"
+        min_value=1, max_value=9, initial=1, label=_("Games per fixture")
     )
-    weekday = forms.TypedChoiceField(coerce=int, choices=WEEKDAYS, label="League night")
+    weekday = forms.TypedChoiceField(coerce=int, choices=WEEKDAYS, label=_("League night"))
     start_date = forms.DateField(
-        widget=forms.DateInput(attrs={"type": "date"}), label="First league night on or after"
+        widget=forms.DateInput(attrs={"type": "date"}), label=_("First league night on or after")
     )
     start_time = forms.TimeField(
-        required=False, widget=forms.TimeInput(attrs={"type": "time"}), label="Play starts at"
+        required=False, widget=forms.TimeInput(attrs={"type": "time"}), label=_("Play starts at")
     )
     venues = forms.ModelMultipleChoiceField(
         queryset=Venue.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Tables fill venue by venue, the biggest first (a venue already in use "
-        "keeps its place); with no venue, tables are unlimited.",
+        label=_("Venues"),
+        help_text=_(
+            "Tables fill venue by venue, the biggest first (a venue already in use "
+            "keeps its place); with no venue, tables are unlimited."
+        ),
     )
     skip_dates = forms.CharField(
         required=False,
-        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "2026-12-28 Christmas week"}),
-        label="Nights without play",
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": _("2026-12-28 Christmas week")}),
+        label=_("Nights without play"),
         help_text=SKIP_DATE_FORMAT,
     )
 
@@ -119,7 +138,9 @@ class ScheduleConfigForm(ServiceForm):
             try:
                 out.append((dt.date.fromisoformat(day), reason.strip()))
             except ValueError as exc:
-                raise forms.ValidationError(f"{SKIP_DATE_FORMAT} ({line!r})") from exc
+                raise forms.ValidationError(
+                    format_lazy(_("{rule} ({line!r})"), rule=SKIP_DATE_FORMAT, line=line)
+                ) from exc
         return out
 
     def clean_swiss_rounds(self) -> int:
@@ -130,19 +151,20 @@ class FixtureMoveForm(ServiceForm):
     date = forms.DateField(
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="Leave empty to postpone it to a date still to be arranged.",
+        label=_("Date"),
+        help_text=_("Leave empty to postpone it to a date still to be arranged."),
     )
-    venue = forms.ModelChoiceField(queryset=Venue.objects.none(), required=False)
-    table = forms.IntegerField(min_value=1, max_value=500, required=False)
+    venue = forms.ModelChoiceField(queryset=Venue.objects.none(), required=False, label=_("Venue"))
+    table = forms.IntegerField(min_value=1, max_value=500, required=False, label=_("Table"))
     note = forms.CharField(
         max_length=200,
         required=False,
-        label="Why",
-        help_text="Shown beside the fixture on the schedule pages and in the calendar.",
+        label=_("Why"),
+        help_text=_("Shown beside the fixture on the schedule pages and in the calendar."),
     )
     on_no_play_night = forms.BooleanField(
         required=False,
-        label="Play it on that night even though the division does not play then",
+        label=_("Play it on that night even though the division does not play then"),
     )
 
     def __init__(self, *args: Any, club: Any, **kwargs: Any) -> None:
@@ -152,15 +174,19 @@ class FixtureMoveForm(ServiceForm):
 
 class FixtureForfeitForm(ServiceForm):
     KINDS = [
-        ("forfeit", "Forfeit (a team conceded)"),
-        ("walkover", "Walkover (a team did not come)"),
+        ("forfeit", _("Forfeit (a team conceded)")),
+        ("walkover", _("Walkover (a team did not come)")),
     ]
+    #: The word the fixture's note starts with (written in the secretary's language).
+    KIND_WORDS = {"forfeit": _("Forfeit"), "walkover": _("Walkover")}
 
-    winner = forms.ModelChoiceField(queryset=Team.objects.none(), widget=forms.RadioSelect)
+    winner = forms.ModelChoiceField(
+        queryset=Team.objects.none(), widget=forms.RadioSelect, label=_("Winner")
+    )
     # No kind chosen in advance: the secretary says which it was (a walkover preselected
     # was recorded for forfeits by whoever did not look).
-    kind = forms.ChoiceField(choices=KINDS, widget=forms.RadioSelect, label="What happened")
-    note = forms.CharField(max_length=150, required=False, label="Note")
+    kind = forms.ChoiceField(choices=KINDS, widget=forms.RadioSelect, label=_("What happened"))
+    note = forms.CharField(max_length=150, required=False, label=_("Note"))
 
     def __init__(self, *args: Any, fixture: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -169,26 +195,31 @@ class FixtureForfeitForm(ServiceForm):
         )
 
     def note_text(self) -> str:
-        kind = dict(self.KINDS)[self.cleaned_data["kind"]].split(" (")[0]
+        kind = str(self.KIND_WORDS[self.cleaned_data["kind"]])
         note = self.cleaned_data.get("note") or ""
-        return f"{kind}: {note}" if note else kind
+        return str(_("{kind}: {note}")).format(kind=kind, note=note) if note else kind
 
 
 class TeamEditForm(ServiceForm):
-    name = forms.CharField(max_length=120, label="Team name")
+    name = forms.CharField(max_length=120, label=_("Team name"))
     players = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="One name a line, in seating order; names are matched in any case, new "
-        "ones are added to the club. Games already played keep who sat at the table.",
+        label=_("Players"),
+        help_text=_(
+            "One name a line, in seating order; names are matched in any case, new "
+            "ones are added to the club. Games already played keep who sat at the table."
+        ),
     )
     carried_points = forms.IntegerField(
-        label="Carried-over points",
+        label=_("Carried-over points"),
         required=False,  # left out: as it was
         min_value=-9999,
         max_value=9999,
         initial=0,
-        help_text="A season already under way: the match points the team has from before "
-        "its results were entered here (negative for a deduction). Added to its points.",
+        help_text=_(
+            "A season already under way: the match points the team has from before "
+            "its results were entered here (negative for a deduction). Added to its points."
+        ),
     )
 
     def clean_players(self) -> list[str]:
@@ -198,9 +229,9 @@ class TeamEditForm(ServiceForm):
 
 class TeamWithdrawForm(ServiceForm):
     on = forms.DateField(
-        label="Withdraws on",
+        label=_("Withdraws on"),
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="Its fixtures from this day without a result or a game are no longer played.",
+        help_text=_("Its fixtures from this day without a result or a game are no longer played."),
     )
 
 
@@ -208,7 +239,7 @@ class WithdrawalPolicyForm(ServiceForm):
     withdrawal_policy = forms.ChoiceField(
         choices=[],
         widget=forms.RadioSelect,
-        label="When a team withdraws",
+        label=_("When a team withdraws"),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

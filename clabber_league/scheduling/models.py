@@ -15,27 +15,29 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Now
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from clabber_league.clubs.models import Club
 from clabber_league.leagues.models import Division, Team, Venue
 
 WEEKDAYS = [
-    (0, "Monday"),
-    (1, "Tuesday"),
-    (2, "Wednesday"),
-    (3, "Thursday"),
-    (4, "Friday"),
-    (5, "Saturday"),
-    (6, "Sunday"),
+    (0, _("Monday")),
+    (1, _("Tuesday")),
+    (2, _("Wednesday")),
+    (3, _("Thursday")),
+    (4, _("Friday")),
+    (5, _("Saturday")),
+    (6, _("Sunday")),
 ]
 
 
 class Fixture(models.Model):
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "Scheduled"
-        PLAYED = "played", "Played"
-        POSTPONED = "postponed", "Postponed"
-        FORFEIT = "forfeit", "Forfeit"
+        SCHEDULED = "scheduled", _("Scheduled")
+        PLAYED = "played", _("Played")
+        POSTPONED = "postponed", _("Postponed")
+        FORFEIT = "forfeit", _("Forfeit")
 
     #: A fixture in one of these states is a result: re-generation never touches it.
     DONE = (Status.PLAYED, Status.FORFEIT)
@@ -93,8 +95,8 @@ class ScheduleConfig(models.Model):
     """How a division's season is scheduled. One per division."""
 
     class Format(models.TextChoices):
-        ROUND_ROBIN = "round_robin", "Round robin"
-        SWISS = "swiss", "Swiss (open club nights)"
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SWISS = "swiss", _("Swiss (open club nights)")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="schedule_configs")
     division = models.OneToOneField(
@@ -167,10 +169,10 @@ class ScheduleRun(models.Model):
     """One generation of a division's schedule, as the progress bar sees it."""
 
     class State(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        QUEUED = "queued", pgettext_lazy("schedule run", "Queued")
+        RUNNING = "running", pgettext_lazy("schedule run", "Running")
+        DONE = "done", pgettext_lazy("schedule run", "Done")
+        FAILED = "failed", pgettext_lazy("schedule run", "Failed")
 
     ACTIVE = (State.QUEUED, State.RUNNING)
 
@@ -179,6 +181,11 @@ class ScheduleRun(models.Model):
     state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0, help_text="Percent done, 0 to 100.")
     message = models.CharField(max_length=300, blank=True)
+    #: The message as templates and values (``{"parts": [{"template", "params"}]}``), so a
+    #: page shows it in its reader's language (``scheduling.messages``); ``message`` keeps
+    #: the English text for the API. Empty for a message with no values (its text is then
+    #: its own catalog message) and for runs written before it.
+    message_data = models.JSONField(default=dict, blank=True)
     notes = models.JSONField(
         default=list, blank=True, help_text="What the page says: overflows, byes, warnings."
     )

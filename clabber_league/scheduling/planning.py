@@ -38,20 +38,60 @@ from itertools import count
 from caissify_pairings import generate_pairings
 from caissify_pairings.engines.round_robin import berger_round
 
-NEED_TWO_TEAMS = "A schedule needs at least two teams; this division has {count}."
-TEAMS_TWICE = "A team is listed twice."
-CYCLES_RANGE = "A round robin is played once (single) or twice (double, home and away)."
-SWISS_ROUNDS_RANGE = "{teams} teams can play 1 to {most} Swiss rounds without a repeat."
-SWISS_ALL_PAIRED = "All {rounds} Swiss rounds are already paired."
-SWISS_DEAD_END = (
+from clabber_league.rules.errors import gettext_noop, msg
+
+NEED_TWO_TEAMS = gettext_noop("A schedule needs at least two teams; this division has {count}.")
+TEAMS_TWICE = gettext_noop("A team is listed twice.")
+CYCLES_RANGE = gettext_noop(
+    "A round robin is played once (single) or twice (double, home and away)."
+)
+SWISS_ROUNDS_RANGE = gettext_noop(
+    "{teams} teams can play 1 to {most} Swiss rounds without a repeat."
+)
+SWISS_ALL_PAIRED = gettext_noop("All {rounds} Swiss rounds are already paired.")
+SWISS_DEAD_END = gettext_noop(
     "Round {round} cannot be paired without two teams meeting again: every pairing left "
     "has been played. Play fewer Swiss rounds or switch the division to a round robin."
 )
-TOO_MANY_NIGHTS = (
+TOO_MANY_NIGHTS = gettext_noop(
     "{fixtures} fixtures at {tables} table(s) a night need more than {nights} league nights; "
     "add tables or venues."
 )
-WEEKDAY_RANGE = "The league night is a weekday from 0 (Monday) to 6 (Sunday)."
+WEEKDAY_RANGE = gettext_noop("The league night is a weekday from 0 (Monday) to 6 (Sunday).")
+
+#: The notes of a plan (``Notes``): fixtures moved to a later night or another venue.
+MOVED_TABLES_TAKEN = gettext_noop(
+    "Round {round}: {count} fixture(s) moved to {when} (all {tables} tables were taken)."
+)
+MOVED_TEAM_OWED = gettext_noop(
+    "Round {round}: {count} fixture(s) moved to {when} "
+    "(a team of theirs was still owed an earlier fixture)."
+)
+ROUND_AT_VENUE = gettext_noop(
+    "Round {round}, {when}: {count} fixture(s) at {venue} "
+    "({first_venue}'s {tables} tables are full)."
+)
+ROUNDS_AT_VENUE = gettext_noop(
+    "Rounds {first} to {last}: {count} fixture(s) a night at {venue} "
+    "({first_venue}'s {tables} tables are full)."
+)
+
+
+def _english(params: Mapping[str, object]) -> dict[str, object]:
+    """A note's values as its English text writes them: a date as ``Tue 8 Sep 2026``."""
+    return {
+        key: f"{value:%a} {value.day} {value:%b %Y}" if isinstance(value, dt.date) else value
+        for key, value in params.items()
+    }
+
+
+def _kept(params: Mapping[str, object]) -> dict[str, object]:
+    """A note's values as JSON keeps them: a date as ``{"date": iso}``."""
+    return {
+        key: {"date": value.isoformat()} if isinstance(value, dt.date) else value
+        for key, value in params.items()
+    }
+
 
 #: A plan may take this many league nights (ten years of weekly nights), or twice its
 #: number of rounds when that is more.
@@ -115,8 +155,22 @@ class Notes:
     venue_names: Mapping[int, str] = field(default_factory=dict)
     items: list[dict[str, object]] = field(default_factory=list)
 
-    def add(self, kind: str, text: str, **data: object) -> None:
-        self.items.append({"kind": kind, "text": text, **data})
+    def add(
+        self, kind: str, template: str, params: Mapping[str, object] | None = None, **data: object
+    ) -> None:
+        """A note: its English text, and its template (marked ``gettext_noop``) and values
+        for a page to show it in its reader's language (``scheduling.messages``). A date
+        among the values is written ``Tue 8 Sep 2026`` here and kept as ``{"date": iso}``."""
+        params = dict(params or {})
+        self.items.append(
+            {
+                "kind": kind,
+                "text": template.format(**_english(params)),
+                "template": template,
+                "params": _kept(params),
+                **data,
+            }
+        )
 
     def name(self, venue: int | None) -> str:
         return self.venue_names.get(venue, f"venue {venue}") if venue is not None else "the club"
@@ -138,10 +192,14 @@ class Notes:
                 continue
             assert last is not None
             last["last_round"] = item["round"]
-            last["text"] = (
-                f"Rounds {last['round']} to {item['round']}: {item['count']} fixture(s) a "
-                f"night at {self.name(item['venue'])} ({item['full']})."  # type: ignore[arg-type]
-            )
+            params = {
+                **item["params"],  # type: ignore[dict-item]
+                "first": last["round"],
+                "last": item["round"],
+            }
+            last["template"] = ROUNDS_AT_VENUE
+            last["params"] = params
+            last["text"] = ROUNDS_AT_VENUE.format(**_english(params))
         for item in out:
             item.pop("last_round", None)
         return out
@@ -152,9 +210,9 @@ class Notes:
 
 def _check_teams(teams: Sequence[int]) -> None:
     if len(teams) < 2:
-        raise PlanningError.one("teams", NEED_TWO_TEAMS.format(count=len(teams)))
+        raise PlanningError.one("teams", msg(NEED_TWO_TEAMS, count=len(teams)))
     if len(set(teams)) != len(teams):
-        raise PlanningError.one("teams", TEAMS_TWICE)
+        raise PlanningError.one("teams", msg(TEAMS_TWICE))
 
 
 def round_robin_rounds(teams: int, cycles: int = 1) -> int:
@@ -170,7 +228,7 @@ def round_robin(teams: Sequence[int], *, cycles: int = 1) -> Iterator[RoundPlan]
     """Every round of a single (``cycles=1``) or double round robin, in order, lazily."""
     _check_teams(teams)
     if cycles not in (1, 2):
-        raise PlanningError.one("cycles", CYCLES_RANGE)
+        raise PlanningError.one("cycles", msg(CYCLES_RANGE))
     size = len(teams) + len(teams) % 2
     position: dict[int, int | None] = {i + 1: team for i, team in enumerate(teams)}
     position.setdefault(size, None)  # the phantom: meeting it is a bye
@@ -310,16 +368,16 @@ def swiss_round(
     most = swiss_most_rounds(len(teams))
     if not 1 <= total_rounds <= most:
         raise PlanningError.one(
-            "swiss_rounds", SWISS_ROUNDS_RANGE.format(teams=len(teams), most=most)
+            "swiss_rounds", msg(SWISS_ROUNDS_RANGE, teams=len(teams), most=most)
         )
     if round_number > total_rounds:
-        raise PlanningError.one("swiss_rounds", SWISS_ALL_PAIRED.format(rounds=total_rounds))
+        raise PlanningError.one("swiss_rounds", msg(SWISS_ALL_PAIRED, rounds=total_rounds))
     standings = swiss_standings(teams, history)
     plan = _dutch_round(standings, round_number, total_rounds)
     if plan is None:
         plan = matching_round(standings, round_number)
     if plan is None:
-        raise PlanningError.one("swiss_rounds", SWISS_DEAD_END.format(round=round_number))
+        raise PlanningError.one("swiss_rounds", msg(SWISS_DEAD_END, round=round_number))
     return plan
 
 
@@ -433,7 +491,7 @@ def league_nights(
 
     The arguments are read at once (not when the first night is asked for)."""
     if not 0 <= weekday <= 6:
-        raise PlanningError.one("weekday", WEEKDAY_RANGE)
+        raise PlanningError.one("weekday", msg(WEEKDAY_RANGE))
     skipped = set(skip)
     first = start if after is None else max(start, after + dt.timedelta(days=1))
     return _weekly(first + dt.timedelta(days=(weekday - first.weekday()) % 7), skipped)
@@ -476,7 +534,7 @@ def timetable(
     if capacity and total_meetings and total_meetings > capacity * max_nights:
         raise PlanningError.one(
             "venues",
-            TOO_MANY_NIGHTS.format(fixtures=total_meetings, tables=capacity, nights=max_nights),
+            msg(TOO_MANY_NIGHTS, fixtures=total_meetings, tables=capacity, nights=max_nights),
         )
     first_venue = tables[0].venue if tables else None
     rounds_left = iter(rounds)
@@ -501,7 +559,8 @@ def timetable(
         if used > max_nights:
             raise PlanningError.one(
                 "venues",
-                TOO_MANY_NIGHTS.format(
+                msg(
+                    TOO_MANY_NIGHTS,
                     fixtures=total_meetings or "These",
                     tables=capacity or "unlimited",
                     nights=max_nights,
@@ -581,16 +640,11 @@ def _note_night(
     capacity: int | None,
     tables: Sequence[Table],
 ) -> None:
-    when = f"{night:%a} {night.day} {night:%b %Y}"
     for (number, reason), how_many in sorted(moved.items()):
-        because = (
-            f"all {capacity} tables were taken"
-            if reason == "full"
-            else "a team of theirs was still owed an earlier fixture"
-        )
         notes.add(
             "night_overflow",
-            f"Round {number}: {how_many} fixture(s) moved to {when} ({because}).",
+            MOVED_TABLES_TAKEN if reason == "full" else MOVED_TEAM_OWED,
+            {"round": number, "count": how_many, "when": night, "tables": capacity},
             round=number,
             date=night.isoformat(),
             count=how_many,
@@ -604,7 +658,15 @@ def _note_night(
         full = f"{notes.name(first_venue)}'s {first_tables} tables are full"
         notes.add(
             "venue_overflow",
-            f"Round {number}, {when}: {how_many} fixture(s) at {notes.name(venue)} ({full}).",
+            ROUND_AT_VENUE,
+            {
+                "round": number,
+                "when": night,
+                "count": how_many,
+                "venue": notes.name(venue),
+                "first_venue": notes.name(first_venue),
+                "tables": first_tables,
+            },
             round=number,
             date=night.isoformat(),
             venue=venue,

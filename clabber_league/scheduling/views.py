@@ -17,18 +17,22 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.formats import date_format
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from clabber_league.clubs.access import club_access
 from clabber_league.clubs.decorators import club_view
+from clabber_league.clubs.locale import club_locale
 from clabber_league.core.errors import ServiceError
+from clabber_league.core.i18n import local_format
 from clabber_league.games import table_links
 from clabber_league.leagues import services as league_services
 from clabber_league.leagues.models import Division, Season, Team, Venue
 from clabber_league.leagues.selectors import venue_list
 
 from . import calendar, feeds, selectors
+from . import messages as run_messages
 from .forms import (
     DivisionForm,
     FixtureForfeitForm,
@@ -103,7 +107,10 @@ def season_new(request: HttpRequest) -> HttpResponse:
         except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
-            messages.success(request, f"Season {season.name} created. Add its divisions.")
+            messages.success(
+                request,
+                gettext("Season {season} created. Add its divisions.").format(season=season.name),
+            )
             return redirect("scheduling:season", club_slug=request.club.slug, slug=season.slug)
     return render(
         request,
@@ -130,7 +137,14 @@ def venue_new(request: HttpRequest) -> HttpResponse:
         except ServiceError as exc:
             messages.error(request, " ".join(e["message"] for e in exc.errors))
         else:
-            messages.success(request, f"Venue {venue.name} ({venue.tables} tables) added.")
+            messages.success(
+                request,
+                ngettext(
+                    "Venue {venue} ({count} table) added.",
+                    "Venue {venue} ({count} tables) added.",
+                    venue.tables,
+                ).format(venue=venue.name, count=venue.tables),
+            )
     else:
         messages.error(request, gettext("Give the venue a name and 1 to 500 tables."))
     return redirect("scheduling:index", club_slug=request.club.slug)
@@ -174,7 +188,10 @@ def season_detail(request: HttpRequest, slug: str) -> HttpResponse:
                     division_form.add_service_errors(exc.errors)
                 else:
                     messages.success(
-                        request, f"Division {division.name} added. Register its teams."
+                        request,
+                        gettext("Division {division} added. Register its teams.").format(
+                            division=division.name
+                        ),
                     )
                     return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
     return render(
@@ -252,6 +269,7 @@ def division_setup(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, gettext("Schedule settings saved."))
             return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
+    run = selectors.latest_run(division=division)
     return render(
         request,
         "scheduling/setup.html",
@@ -265,7 +283,8 @@ def division_setup(request: HttpRequest, pk: int) -> HttpResponse:
                 initial={"withdrawal_policy": division.withdrawal_policy}
             ),
             teams=division.teams.prefetch_related("members__player").order_by("name"),
-            run=selectors.latest_run(division=division),
+            run=run,
+            run_message=run_messages.run_message(run) if run else "",
             has_fixtures=division.fixtures.exists(),
         ),
     )
@@ -286,7 +305,7 @@ def team_new(request: HttpRequest, pk: int) -> HttpResponse:
         except ServiceError as exc:
             messages.error(request, " ".join(e["message"] for e in exc.errors))
         else:
-            messages.success(request, f"{team.name} registered.")
+            messages.success(request, gettext("{team} registered.").format(team=team.name))
     else:
         messages.error(request, gettext("Give the team a name and its players."))
     return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)
@@ -318,6 +337,8 @@ def _run_context(request: HttpRequest, run: ScheduleRun) -> dict[str, Any]:
     return _context(
         request,
         run=run,
+        run_message=run_messages.run_message(run),
+        run_notes=run_messages.notes_shown(run.notes or []),
         division=run.division,
         stalled=schedule_run_stalled(run=run),
     )
@@ -391,7 +412,7 @@ def division_schedule(request: HttpRequest, pk: int) -> HttpResponse:
             rounds=rounds,
             page=page,
             blocks=_round_blocks(page.paginator),
-            notes=run.notes if run else [],
+            notes=run_messages.notes_shown(run.notes or []) if run else [],
             no_play_dates=selectors.no_play_dates(division=division),
             last_run=selectors.latest_run(division=division),
         ),
@@ -467,7 +488,11 @@ def team_feed_keys_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     revoked = feeds.feed_keys_revoke(access=request.club_access, team=team)
     messages.success(
         request,
-        f"{revoked} calendar link(s) of {team.name} revoked; members get a new one here.",
+        ngettext(
+            "{count} calendar link of {team} revoked; members get a new one here.",
+            "{count} calendar links of {team} revoked; members get a new one here.",
+            revoked,
+        ).format(count=revoked, team=team.name),
     )
     return redirect("scheduling:team", club_slug=request.club.slug, pk=team.pk)
 
@@ -481,14 +506,18 @@ def team_ics(request: HttpRequest, club_slug: str, pk: int) -> HttpResponse:
         Team.objects.select_related("division", "club"), club=access.club, pk=pk
     )
     config = ScheduleConfig.objects.filter(division=team.division).first()
-    body = calendar.team_calendar(
-        team=team,
-        fixtures=selectors.team_fixtures(team=team).select_related("club"),
-        start_time=config.start_time if config else None,
-        url=request.build_absolute_uri(
-            reverse("scheduling:team", args=[access.club.slug, team.pk])
-        ),
-    )
+    # A phone's calendar asks with no cookie and no language: the key holder's own
+    # language (their profile), else the club's.
+    profile = getattr(holder.user, "member_profile", None) if holder and holder.user else None
+    with club_locale(access.club, language=getattr(profile, "language", "") or None):
+        body = calendar.team_calendar(
+            team=team,
+            fixtures=selectors.team_fixtures(team=team).select_related("club"),
+            start_time=config.start_time if config else None,
+            url=request.build_absolute_uri(
+                reverse("scheduling:team", args=[access.club.slug, team.pk])
+            ),
+        )
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="team-{team.pk}.ics"'
     return response
@@ -577,8 +606,15 @@ def fixture_move(request: HttpRequest, pk: int) -> HttpResponse:
         except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
-            when = c["date"].isoformat() if c["date"] else "a date to be arranged"
-            messages.success(request, f"{fixture.home} v {fixture.away} moved to {when}.")
+            if c["date"]:
+                message = gettext("{home} v {away} moved to {date}.").format(
+                    home=fixture.home, away=fixture.away, date=c["date"].isoformat()
+                )
+            else:
+                message = gettext("{home} v {away} moved to a date to be arranged.").format(
+                    home=fixture.home, away=fixture.away
+                )
+            messages.success(request, message)
             return _back(request, fixture)
     return render(
         request, "scheduling/fixture_move.html", _context(request, fixture=fixture, form=form)
@@ -602,8 +638,11 @@ def fixture_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"{form.note_text()} recorded: {form.cleaned_data['winner']} take "
-                f"{fixture.division.season.points_win} points.",
+                gettext("{what} recorded: {winner} take {points} points.").format(
+                    what=form.note_text(),
+                    winner=form.cleaned_data["winner"],
+                    points=fixture.division.season.points_win,
+                ),
             )
             return _back(request, fixture)
     return render(
@@ -668,7 +707,7 @@ def team_edit(request: HttpRequest, pk: int) -> HttpResponse:
         except ServiceError as exc:
             form.add_service_errors(exc.errors)
         else:
-            messages.success(request, f"{team.name} saved.")
+            messages.success(request, gettext("{team} saved.").format(team=team.name))
             return redirect("scheduling:team-edit", club_slug=request.club.slug, pk=team.pk)
     withdraw_form = TeamWithdrawForm(initial={"on": timezone.localdate()})
     return _team_edit_page(request, team, form, withdraw_form, 400 if form.errors else 200)
@@ -691,10 +730,20 @@ def team_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
             withdraw_form.add_service_errors(exc.errors)
         else:
             removed = team.division.withdrawal_policy == Division.Withdrawal.REMOVE
-            what = "removed" if removed else "walkovers to their opponents"
-            messages.success(
-                request, f"{team.name} withdrew on {on:%d %b %Y}: {count} fixture(s) {what}."
-            )
+            on_text = date_format(on, local_format("j M Y"))
+            if removed:
+                message = ngettext(
+                    "{team} withdrew on {date}: {count} fixture removed.",
+                    "{team} withdrew on {date}: {count} fixtures removed.",
+                    count,
+                )
+            else:
+                message = ngettext(
+                    "{team} withdrew on {date}: {count} fixture turned into a walkover.",
+                    "{team} withdrew on {date}: {count} fixtures turned into walkovers.",
+                    count,
+                )
+            messages.success(request, message.format(team=team.name, date=on_text, count=count))
             return redirect("scheduling:team", club_slug=request.club.slug, pk=team.pk)
     players = [m.player.name for m in team.members.select_related("player").order_by("position")]
     form = TeamEditForm(initial={"name": team.name, "players": "\n".join(players)})
@@ -716,7 +765,12 @@ def withdrawal_policy(request: HttpRequest, pk: int) -> HttpResponse:
         except ServiceError as exc:
             messages.error(request, " ".join(e["message"] for e in exc.errors))
         else:
-            messages.success(request, f"Withdrawals: {division.get_withdrawal_policy_display()}.")
+            messages.success(
+                request,
+                gettext("Withdrawals: {policy}.").format(
+                    policy=division.get_withdrawal_policy_display()
+                ),
+            )
     else:
         messages.error(request, gettext("Choose walkovers or removal."))
     return redirect("scheduling:setup", club_slug=request.club.slug, pk=division.pk)

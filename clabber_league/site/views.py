@@ -20,6 +20,7 @@ from clabber_league.core.api import (
     is_transient_conflict,
 )
 from clabber_league.core.health import broker_check, database_check, workers_check
+from clabber_league.core.i18n import translated
 
 logger = logging.getLogger(__name__)
 
@@ -97,7 +98,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return api_server_error(request, unavailable, conflict=conflict)
     template = "503.html" if unavailable or conflict else "500.html"
     # The id the logs and Sentry know this failure by, for the member to quote.
-    context = {"message": message, "request_id": getattr(request, "request_id", "")}
+    context = {"message": translated(message), "request_id": getattr(request, "request_id", "")}
     response = HttpResponse(render_to_string(template, context), status=status)
     if unavailable or conflict:
         response["Retry-After"] = "5" if unavailable else "1"

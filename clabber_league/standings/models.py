@@ -24,6 +24,7 @@ equal a full recomputation from the deals.
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.games.models import Game
@@ -32,16 +33,18 @@ from clabber_league.scheduling.models import Fixture
 
 #: What a league may break ties on after match points, and how each reads on the page.
 TIEBREAKERS: dict[str, str] = {
-    "head_to_head": "match points in the matches between the teams that are level",
-    "game_difference": "games won minus games lost",
-    "games_won": "more games won",
-    "points_difference": "points scored minus points conceded",
-    "points_for": "more points scored",
-    "sets_inflicted": (
+    "head_to_head": _("match points in the matches between the teams that are level"),
+    "game_difference": _("games won minus games lost"),
+    "games_won": _("more games won"),
+    "points_difference": _("points scored minus points conceded"),
+    "points_for": _("more points scored"),
+    "sets_inflicted": _(
         "more sets inflicted (deals in which the opponents named trump and were set, XX)"
     ),
-    "sets_difference": "sets inflicted minus sets suffered",
-    "fewest_sets_suffered": "fewer sets suffered (deals in which the team named trump and was set)",
+    "sets_difference": _("sets inflicted minus sets suffered"),
+    "fewest_sets_suffered": _(
+        "fewer sets suffered (deals in which the team named trump and was set)"
+    ),
 }
 DEFAULT_TIEBREAKERS = ["head_to_head", "game_difference", "points_difference", "sets_inflicted"]
 

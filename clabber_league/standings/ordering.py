@@ -13,18 +13,35 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
 from .models import TIEBREAKERS
 
 TIEBREAKER_TITLES = {
-    "match_points": "Match points",
-    "head_to_head": "Head-to-head",
-    "game_difference": "Game difference",
-    "games_won": "Games won",
-    "points_difference": "Points difference",
-    "points_for": "Points scored",
-    "sets_inflicted": "Sets inflicted",
-    "sets_difference": "Sets difference",
-    "fewest_sets_suffered": "Fewest sets suffered",
+    "match_points": _("Match points"),
+    "head_to_head": _("Head-to-head"),
+    "game_difference": _("Game difference"),
+    "games_won": _("Games won"),
+    "points_difference": _("Points difference"),
+    "points_for": _("Points scored"),
+    "sets_inflicted": _("Sets inflicted"),
+    "sets_difference": _("Sets difference"),
+    "fewest_sets_suffered": _("Fewest sets suffered"),
+}
+
+#: The same, as they read inside a sentence ("separated by ...", a row's "on ..."): their
+#: own messages, so a language whose nouns keep their capital (German) keeps it.
+TIEBREAKER_IN_SENTENCE = {
+    "match_points": _("match points"),
+    "head_to_head": _("head-to-head"),
+    "game_difference": _("game difference"),
+    "games_won": _("games won"),
+    "points_difference": _("points difference"),
+    "points_for": _("points scored"),
+    "sets_inflicted": _("sets inflicted"),
+    "sets_difference": _("sets difference"),
+    "fewest_sets_suffered": _("fewest sets suffered"),
 }
 
 
@@ -163,17 +180,25 @@ def order_lines(
 def explain(tiebreakers: Sequence[str], *, win: int, tie: int, loss: int) -> list[str]:
     """How the table is ordered, in plain words, one sentence a step."""
     steps = [
-        f"Teams are ranked by match points: {win} for a match won, {tie} for a match tied, "
-        f"{loss} for a match lost."
+        gettext(
+            "Teams are ranked by match points: {win} for a match won, {tie} for a match tied, "
+            "{loss} for a match lost."
+        ).format(win=win, tie=tie, loss=loss)
     ]
     known = [t for t in tiebreakers if t in TIEBREAKERS]
     for number, name in enumerate(known, start=1):
-        lead = "Teams level on match points are separated by" if number == 1 else "Then by"
-        steps.append(f"{lead} {TIEBREAKER_TITLES[name].lower()}: {TIEBREAKERS[name]}.")
+        lead = (
+            gettext("Teams level on match points are separated by {tiebreaker}: {how}.")
+            if number == 1
+            else gettext("Then by {tiebreaker}: {how}.")
+        )
+        steps.append(lead.format(tiebreaker=TIEBREAKER_IN_SENTENCE[name], how=TIEBREAKERS[name]))
     if "head_to_head" in known:
         steps.append(
-            "Head-to-head looks only at the teams still level at that step, "
-            "and only at matches between two teams."
+            gettext(
+                "Head-to-head looks only at the teams still level at that step, "
+                "and only at matches between two teams."
+            )
         )
-    steps.append("Teams still level after that share the place and are listed by name.")
+    steps.append(gettext("Teams still level after that share the place and are listed by name."))
     return steps

@@ -17,9 +17,12 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Max, QuerySet, Sum
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext, pgettext
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.clubs.privacy import shown
+from clabber_league.core.i18n import local_format
 from clabber_league.leagues.models import Division, Season, Team
 
 from . import store
@@ -212,7 +215,7 @@ def division_now(*, division: Division) -> DivisionNow:
             continue
         live = games.setdefault(game_id, LiveGame(pk=game_id, sides=[], deal_count=deals))
         score = {"A": a, "B": b, "C": c}.get(side) or 0
-        live.sides.append((side, team or f"Side {side}", score))
+        live.sides.append((side, team or gettext("Side {side}").format(side=side), score))
     return DivisionNow(live=list(games.values()), tonight=tonight)
 
 
@@ -252,12 +255,16 @@ def positions_by_round(*, division: Division) -> dict[str, Any]:
         lines = [_line(t, names[t], dict(c), points, carried[t]) for t, c in totals.items()]
         for line in order_lines(lines, tiebreakers, h2h):
             places[line.team_id].append(line.position)
-    labels = [f"Round {s}" if by_round else s.strftime("%-d %b") for s in steps]
+    if by_round:
+        labels = [gettext("Round {number}").format(number=s) for s in steps]
+    else:
+        short = local_format("j M")
+        labels = [date_format(s, short) for s in steps]
     return {
         "type": "line",
         "labels": labels,
         "reverse": True,
-        "yTitle": "Place",
+        "yTitle": gettext("Place"),
         "datasets": [
             {"label": names[t], "data": places[t]}
             for t in sorted(names, key=lambda t: (places[t][-1] if places[t] else 0, names[t]))
@@ -295,10 +302,11 @@ def team_form(*, team: Team) -> dict[str, Any]:
                 "difference": row.points_for - row.points_against,
             }
         )
+    short = local_format("j M")
     labels = [
-        f"R{m['row'].round_number}"
+        pgettext("round, short", "R{number}").format(number=m["row"].round_number)
         if m["row"].round_number
-        else (m["row"].played_on.strftime("%-d %b") if m["row"].played_on else "")
+        else (date_format(m["row"].played_on, short) if m["row"].played_on else "")
         for m in matches
     ]
     chart = {
@@ -306,13 +314,13 @@ def team_form(*, team: Team) -> dict[str, Any]:
         "labels": labels,
         "datasets": [
             {
-                "label": "Points difference",
+                "label": gettext("Points difference"),
                 "data": [m["difference"] for m in matches],
                 "type": "bar",
                 "yAxisID": "y",
             },
             {
-                "label": "Match points, running",
+                "label": gettext("Match points, running"),
                 "data": [m["running"] for m in matches],
                 "type": "line",
                 "yAxisID": "y1",
@@ -510,8 +518,8 @@ def leaderboard_chart(rows: Sequence[dict[str, Any]], *, top: int = 12) -> dict[
         "type": "bar",
         "horizontal": True,
         "labels": [r["name"] for r in shown],
-        "datasets": [{"label": "Win %", "data": [r["win_pct"] or 0 for r in shown]}],
-        "yTitle": "Win %",
+        "datasets": [{"label": gettext("Win %"), "data": [r["win_pct"] or 0 for r in shown]}],
+        "yTitle": gettext("Win %"),
     }
 
 
@@ -548,17 +556,20 @@ def player_profile(*, club: Club, player: Player) -> dict[str, Any]:
     outside = sum(1 for c in history if c.game.division_id is None)
     chart = {
         "type": "line",
-        "labels": ["start", *[f"Game {c.game_id}" for c in history]],
+        "labels": [
+            pgettext("rating chart", "start"),
+            *[gettext("Game {number}").format(number=c.game_id) for c in history],
+        ],
         "datasets": [
             {
-                "label": "Rating (mu - 3 sigma)",
+                "label": gettext("Rating (mu - 3 sigma)"),
                 "data": [
                     round(history[0].ordinal_before, 2) if history else 0,
                     *[round(c.ordinal, 2) for c in history],
                 ],
             }
         ],
-        "yTitle": "Rating",
+        "yTitle": gettext("Rating"),
     }
     return {
         "rating": rating,

@@ -7,12 +7,14 @@
    next_deal) and payload the JSON text it takes, are answered {id, answer} (the JSON text
    it answered) or {id, failed}. {id: 0, ready: true} says the engine is loaded. */
 let engine = null;
+// Marks a message for the JavaScript catalog (makemessages); the page shows it translated.
+const gettext_noop = (text) => text;
 
 async function boot(urls) {
   const { loadPyodide } = await import(urls.pyodide + "pyodide.mjs");
   const pyodide = await loadPyodide({ indexURL: urls.pyodide });
   const response = await fetch(urls.rules);
-  if (!response.ok) { throw new Error("The rules engine could not be loaded."); }
+  if (!response.ok) { throw new Error(gettext_noop("The rules engine could not be loaded.")); }
   pyodide.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: "/engine" });
   pyodide.runPython("import sys\nsys.path.insert(0, '/engine')");
   return pyodide.pyimport("clabber_league.rules.offline").call;
@@ -29,7 +31,7 @@ self.onmessage = async (event) => {
     return;
   }
   try {
-    if (!engine) { throw new Error("The engine was not started."); }
+    if (!engine) { throw new Error(gettext_noop("The engine was not started.")); }
     const call = await engine;
     self.postMessage({ id, answer: call(name, payload) });
   } catch (error) {

@@ -23,6 +23,7 @@
   var game = JSON.parse(dataNode.textContent);
   // Django's JavaScript catalog where the page loads it; the English text otherwise.
   var _ = window.gettext || function (text) { return text; };
+  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
   function fill(text, values) { return text.replace(/%\((\w+)\)s/g, function (m, k) { return values[k]; }); }
   var statusBox = document.getElementById("outbox-status");
   var Outbox = window.ClabberOutbox;
@@ -52,18 +53,20 @@
     engineReady = new Promise(function (resolve, reject) {
       worker = new Worker(game.engine.worker, { type: "module" });
       worker.onerror = function (event) {
-        reject(new Error("The rules engine did not start" + (event && event.message ? ": " + event.message : ".")));
+        reject(new Error(event && event.message
+          ? fill(_("The rules engine did not start: %(reason)s"), { reason: event.message })
+          : _("The rules engine did not start.")));
       };
       worker.onmessage = function (event) {
         var m = event.data;
         if (m.id === 0) {
-          if (m.ready) { resolve(); } else if (m.failed) { reject(new Error(m.failed)); }
+          if (m.ready) { resolve(); } else if (m.failed) { reject(new Error(_(m.failed))); }
           return;
         }
         var call = calls[m.id];
         delete calls[m.id];
         if (!call) { return; }
-        if (m.failed) { call.reject(new Error(m.failed)); } else { call.resolve(JSON.parse(m.answer)); }
+        if (m.failed) { call.reject(new Error(_(m.failed))); } else { call.resolve(JSON.parse(m.answer)); }
       };
       worker.postMessage({ boot: { pyodide: game.engine.pyodide, rules: game.engine.rules } });
     });
@@ -163,7 +166,7 @@
     if (text !== undefined) { node.textContent = text; }
     return node;
   }
-  function sideName(side) { return side === "tie" ? "a tie" : (game.side_names[side] || side); }
+  function sideName(side) { return side === "tie" ? _("a tie") : (game.side_names[side] || side); }
   function scoreText(values) {
     return game.sides.filter(function (s) { return s in values; }).map(function (s) { return sideName(s) + " " + values[s]; }).join(", ");
   }
@@ -175,16 +178,19 @@
     box.textContent = "";
     if (answer.errors) {
       box.classList.add("preview-errors");
-      box.appendChild(el("p", { "class": "error" }, "Not saved yet: " + answer.errors.map(function (e) { return e.message; }).join(" ")));
+      box.appendChild(el("p", { "class": "error" }, fill(_("Not saved yet: %(errors)s"),
+        { errors: answer.errors.map(function (e) { return Logic.engineMessage(e, _); }).join(" ") })));
       return;
     }
     var ok = answer.ok;
     box.appendChild(el("p", { "class": "preview-line" },
-      "Deal " + (correcting ? correcting.number : state.number + 1) + ": " + ok.deal.outcome + " · " + scoreText(ok.deal.score)));
+      fill(_("Deal %(n)s: %(outcome)s · %(score)s"),
+        { n: correcting ? correcting.number : state.number + 1, outcome: ok.deal.outcome, score: scoreText(ok.deal.score) })));
     if (correcting) { return; }  // the server works out the totals after a correction
-    var running = "Running " + scoreText(ok.scores);
-    if (ok.finished) { running += ". Game over: " + (ok.winner === "tie" ? "a tied game" : "won by " + sideName(ok.winner)) + "."; }
-    else { running += " · next dealer " + (game.seat_names[ok.next_dealer] || ""); }
+    var running, values = { score: scoreText(ok.scores), winner: sideName(ok.winner), dealer: game.seat_names[ok.next_dealer] || "" };
+    if (ok.finished) {
+      running = fill(ok.winner === "tie" ? _("Running %(score)s. Game over: a tied game.") : _("Running %(score)s. Game over: won by %(winner)s."), values);
+    } else { running = fill(_("Running %(score)s · next dealer %(dealer)s"), values); }
     box.appendChild(el("p", { "class": "preview-line" }, running));
   }
 
@@ -197,9 +203,10 @@
     summary.textContent = "";
     summary.hidden = !errors;
     if (!errors) { return; }
-    summary.appendChild(el("h2", {}, "Not saved: " + errors.length + " thing" + (errors.length === 1 ? "" : "s") + " to put right"));
+    summary.appendChild(el("h2", {}, fill(ngettext("Not saved: %(count)s thing to put right", "Not saved: %(count)s things to put right", errors.length),
+      { count: errors.length })));
     var list = el("ul");
-    errors.forEach(function (e) { list.appendChild(el("li", {}, e.message)); });
+    errors.forEach(function (e) { list.appendChild(el("li", {}, Logic.engineMessage(e, _))); });
     summary.appendChild(list);
     summary.focus({ preventScroll: false });
   }
@@ -209,18 +216,18 @@
     var heading = document.querySelector(".deal-head h1");
     var save = form.querySelector("button.save");
     if (state.finished) {
-      if (heading) { heading.textContent = "Game over"; }
+      if (heading) { heading.textContent = _("Game over"); }
       form.hidden = true;
       var over = document.getElementById("offline-over");
       if (!over) {
         over = el("p", { id: "offline-over", "class": "preview-end" });
         form.parentNode.insertBefore(over, form);
       }
-      over.textContent = "Game over: " + (state.winner === "tie" ? "a tied game" : "won by " + sideName(state.winner)) +
-        " (" + scoreText(state.totals) + ").";
+      over.textContent = fill(state.winner === "tie" ? _("Game over: a tied game (%(score)s).") : _("Game over: won by %(winner)s (%(score)s)."),
+        { winner: sideName(state.winner), score: scoreText(state.totals) });
     } else {
-      if (heading) { heading.textContent = "Deal " + (state.number + 1); }
-      if (save) { save.textContent = "Save deal " + (state.number + 1); }
+      if (heading) { heading.textContent = fill(_("Deal %(n)s"), { n: state.number + 1 }); }
+      if (save) { save.textContent = fill(_("Save deal %(n)s"), { n: state.number + 1 }); }
     }
     var dealer = document.querySelector(".deal-head .dealer strong");
     if (dealer && state.dealer !== null && state.dealer !== undefined) { dealer.textContent = game.seat_names[state.dealer] || ""; }
@@ -243,32 +250,36 @@
     if (held && held.state === "conflict") {
       var mine = entries.filter(function (e) { return isDeal(e) && e.number >= held.number; });
       statusBox.appendChild(el("p", { "class": "outbox-problem" },
-        "Another phone already recorded deal " + held.number + ": " + held.message +
-        " This phone's deal" + (mine.length === 1 ? " " + held.number + " is" : "s " + held.number + " to " + mine[mine.length - 1].number + " are") +
-        " kept here until you choose which to keep; the other is kept in the game's history."));
+        fill(mine.length === 1
+          ? _("Another phone already recorded deal %(n)s: %(message)s This phone's deal %(n)s is kept here until you choose which to keep; the other is kept in the game's history.")
+          : _("Another phone already recorded deal %(n)s: %(message)s This phone's deals %(n)s to %(last)s are kept here until you choose which to keep; the other is kept in the game's history."),
+          { n: held.number, message: held.message, last: mine.length ? mine[mine.length - 1].number : held.number })));
       statusBox.appendChild(clashTable(held, mine));
       var actions = el("div", { "class": "actions" });
-      actions.appendChild(button("Keep this phone's deals", "keep-mine", held));
-      actions.appendChild(button("Keep the server's deals", "keep-theirs", held));
+      actions.appendChild(button(_("Keep this phone's deals"), "keep-mine", held));
+      actions.appendChild(button(_("Keep the server's deals"), "keep-theirs", held));
       statusBox.appendChild(actions);
     } else if (held) {
-      var what = (isDeal(held) ? "Deal " : "The correction of deal ") + held.number;
-      statusBox.appendChild(el("p", { "class": "outbox-problem" },
-        what + " was refused by the server: " + held.message));
+      var heldValues = { n: held.number, message: held.message };
+      statusBox.appendChild(el("p", { "class": "outbox-problem" }, fill(isDeal(held)
+        ? _("Deal %(n)s was refused by the server: %(message)s")
+        : _("The correction of deal %(n)s was refused by the server: %(message)s"), heldValues)));
       var fix = el("div", { "class": "actions" });
-      var short = (isDeal(held) ? "deal " : "correction of deal ") + held.number;
-      fix.appendChild(button("Send " + short + " again", "retry", held));
-      fix.appendChild(button("Discard " + short, "discard", held));
+      fix.appendChild(button(fill(isDeal(held) ? _("Send deal %(n)s again") : _("Send correction of deal %(n)s again"), heldValues), "retry", held));
+      fix.appendChild(button(fill(isDeal(held) ? _("Discard deal %(n)s") : _("Discard correction of deal %(n)s"), heldValues), "discard", held));
       statusBox.appendChild(fix);
     } else if (waiting) {
       var fixes = entries.filter(function (e) { return !isDeal(e); }).length, plain = waiting - fixes;
-      var parts = [];
-      if (plain) { parts.push(plain + " deal" + (plain === 1 ? "" : "s")); }
-      if (fixes) { parts.push(fixes + " correction" + (fixes === 1 ? "" : "s")); }
-      statusBox.appendChild(el("p", {}, parts.join(" and ") + " waiting to send" +
-        (navigator.onLine ? "…" : ": no network; they are sent when it is back.")));
+      var dealsCount = fill(ngettext("%(count)s deal", "%(count)s deals", plain), { count: plain });
+      var fixesCount = fill(ngettext("%(count)s correction", "%(count)s corrections", fixes), { count: fixes });
+      var what = plain && fixes
+        ? fill(_("%(deals)s and %(corrections)s"), { deals: dealsCount, corrections: fixesCount })
+        : (plain ? dealsCount : fixesCount);
+      statusBox.appendChild(el("p", {}, fill(navigator.onLine
+        ? _("%(what)s waiting to send…")
+        : _("%(what)s waiting to send: no network; they are sent when it is back."), { what: what })));
     } else if (lastSent || !navigator.onLine || sessionStorage.getItem("outbox-sent:" + game.key)) {
-      statusBox.appendChild(el("p", {}, "All deals sent." + (navigator.onLine ? "" : " No network: deals you save now wait on this phone.")));
+      statusBox.appendChild(el("p", {}, navigator.onLine ? _("All deals sent.") : _("All deals sent. No network: deals you save now wait on this phone.")));
     }
     showResolved();
     showAside();
@@ -451,8 +462,8 @@
         var box = document.getElementById("preview");
         if (box) {
           box.textContent = "";
-          box.appendChild(el("p", { "class": "muted" }, "Correction of deal " + correcting.number +
-            " saved on this phone (" + answer.ok.deal.outcome + ": " + scoreText(answer.ok.deal.score) + ")."));
+          box.appendChild(el("p", { "class": "muted" }, fill(_("Correction of deal %(n)s saved on this phone (%(outcome)s: %(score)s)."),
+            { n: correcting.number, outcome: answer.ok.deal.outcome, score: scoreText(answer.ok.deal.score) })));
         }
         return refresh();
       }).then(function () {
@@ -515,7 +526,7 @@
       var headers = { Accept: "application/json" };
       if (game.table_token) { headers.Authorization = "Table " + game.table_token; }
       return fetch(url, { headers: headers, credentials: "same-origin" }).then(function (r) {
-        if (!r.ok) { throw new Error("The server answered " + r.status + "."); }
+        if (!r.ok) { throw new Error(fill(_("The server answered %(status)s."), { status: r.status })); }
         return r.json();
       }).then(function (body) {
         var rows = Array.isArray(body) ? body : body.results;
@@ -534,7 +545,7 @@
       .then(function (r) {
         if (r.ok) { return r; }
         return r.json().catch(function () { return {}; }).then(function (b) {
-          throw new Error((b.errors || []).map(function (e) { return e.message; }).join(" ") || "The server answered " + r.status + ".");
+          throw new Error((b.errors || []).map(function (e) { return e.message; }).join(" ") || fill(_("The server answered %(status)s."), { status: r.status }));
         });
       });
   }
@@ -649,22 +660,28 @@
       showStatus();
     }, function () { /* the network went: try again later */ });
   }
+  /* The deal numbers of ``rows`` ("4", "4-6" or "4, 7") and how many they are. */
   function dealsText(rows) {
     var numbers = rows.map(function (r) { return r.deal_number; }).filter(function (n, i, all) { return all.indexOf(n) === i; });
     var first = numbers[0], last = numbers[numbers.length - 1];
-    return numbers.length === 1 ? "deal " + first + " was" : "deals " + (last - first + 1 === numbers.length ? first + "-" + last : numbers.join(", ")) + " were";
+    var text = numbers.length === 1 ? String(first) : (last - first + 1 === numbers.length ? first + "-" + last : numbers.join(", "));
+    return { count: numbers.length, deals: text };
   }
   function showAside() {
     if ((!aside || !aside.length) && (!replaced || !replaced.length)) { return; }
-    var text = aside.length
-      ? "Another phone recorded this game's deals too: its " + dealsText(aside) + " set aside and this phone's kept. "
-      : "Another phone recorded this game's deals too: this phone's " + dealsText(replaced) + " replaced by the other phone's. ";
+    var which = dealsText(aside.length ? aside : replaced);
+    var text = fill(aside.length
+      ? ngettext("Another phone recorded this game's deals too: its deal %(deals)s was set aside and this phone's kept.",
+        "Another phone recorded this game's deals too: its deals %(deals)s were set aside and this phone's kept.", which.count)
+      : ngettext("Another phone recorded this game's deals too: this phone's deal %(deals)s was replaced by the other phone's.",
+        "Another phone recorded this game's deals too: this phone's deals %(deals)s were replaced by the other phone's.", which.count),
+      which) + " ";
     var box = el("div", { "class": "outbox-aside" });
     var p = el("p", { "class": "outbox-problem" }, text);
-    p.appendChild(el("a", { href: game.sheet_page + "#history" }, "See the game's history"));
+    p.appendChild(el("a", { href: game.sheet_page + "#history" }, _("See the game's history")));
     box.appendChild(p);
     var actions = el("div", { "class": "actions" });
-    actions.appendChild(el("button", { type: "button", "class": "button secondary", "data-aside": "seen" }, "Got it"));
+    actions.appendChild(el("button", { type: "button", "class": "button secondary", "data-aside": "seen" }, _("Got it")));
     box.appendChild(actions);
     statusBox.appendChild(box);
   }

@@ -106,8 +106,47 @@
     return { numbers: numbers.sort(function (a, b) { return a - b; }), last: last };
   }
 
+  /* A Python format string of the rules engine (``"Side {side} took no trick, so it cannot
+     have {card_points}."``) filled with ``params``: ``{{``/``}}`` are braces, ``{name!r}``
+     quotes a text as Python's repr does, ``{name:,}`` groups a number's thousands. Answers
+     null when the template names a value ``params`` does not have (or a placeholder it
+     cannot read), so the caller falls back to the English text. */
+  function formatTemplate(template, params) {
+    var failed = false;
+    var text = String(template).replace(/\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)(![rsa])?(?::([^{}]*))?\}|[{}]/g,
+      function (match, name, conversion, spec) {
+        if (match === "{{") { return "{"; }
+        if (match === "}}") { return "}"; }
+        if (!name || !params || !Object.prototype.hasOwnProperty.call(params, name)) {
+          failed = true;
+          return match;
+        }
+        var value = params[name];
+        if (conversion === "!r" && typeof value === "string") {
+          return value.indexOf("'") >= 0 && value.indexOf('"') < 0 ? '"' + value + '"' : "'" + value + "'";
+        }
+        if (spec === "," && typeof value === "number") {
+          return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+        }
+        return String(value);
+      });
+    return failed ? null : text;
+  }
+
+  /* One error of the engine on the phone in the page's language: ``gettext(template)``
+     filled with its values (rules/offline.py gives both; the JavaScript catalog holds the
+     templates, static/js/engine_messages.js), else its English ``message``. A translation
+     whose placeholders do not fit falls back to the English text rather than show braces. */
+  function engineMessage(error, gettext) {
+    if (!error || typeof error.template !== "string") { return error ? error.message : ""; }
+    var translated = typeof gettext === "function" ? gettext(error.template) : error.template;
+    var text = formatTemplate(translated, error.params || {});
+    return text === null ? error.message : text;
+  }
+
   return {
     isDeal: isDeal, readDeal: readDeal, stateWithOutbox: stateWithOutbox,
-    keepMinePlan: keepMinePlan, clashRows: clashRows
+    keepMinePlan: keepMinePlan, clashRows: clashRows,
+    formatTemplate: formatTemplate, engineMessage: engineMessage
   };
 });

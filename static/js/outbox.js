@@ -18,6 +18,8 @@
   var DB_NAME = "clabber-offline";
   var STORE = "outbox";
   var dbPromise = null;
+  // Django's JavaScript catalog on the deal page; the English text in the service worker.
+  function _(text) { return typeof root.gettext === "function" ? root.gettext(text) : text; }
 
   function open() {
     if (dbPromise) { return dbPromise; }
@@ -91,7 +93,7 @@
         var clash = !correction && response.status === 409 && body.errors && body.errors.some(function (e) { return e.field === "number"; });
         entry.state = clash ? "conflict" : "refused";
         entry.status = response.status;
-        entry.message = firstMessage(body, "The server answered " + response.status + ".");
+        entry.message = firstMessage(body, _("The server answered %(status)s.").replace("%(status)s", response.status));
         return entry;
       });
     }, function () { return "retry"; });

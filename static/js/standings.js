@@ -4,6 +4,8 @@
  * fragments that htmx swaps in are drawn when they arrive. No data is computed here. */
 (function () {
   "use strict";
+  // Django's JavaScript catalog where the page loads it; the English text otherwise.
+  function _(text) { return typeof window.gettext === "function" ? window.gettext(text) : text; }
   var PALETTE = ["#1f5f3f", "#b3261e", "#1565c0", "#b58900", "#6a1b9a", "#00838f", "#ef6c00",
     "#2e7d32", "#ad1457", "#4e342e", "#37474f", "#827717"];
 
@@ -17,7 +19,7 @@
         borderWidth: 2, pointRadius: many ? 0 : 2, tension: 0.15 }, d);
     });
     if (spec.target) {
-      datasets.push({ label: "Target " + spec.target, data: spec.labels.map(function () { return spec.target; }),
+      datasets.push({ label: _("Target %(target)s").replace("%(target)s", spec.target), data: spec.labels.map(function () { return spec.target; }),
         borderColor: "#5d6b66", borderDash: [6, 4], borderWidth: 1, pointRadius: 0, fill: false });
     }
     var scales = { y: { reverse: !!spec.reverse, title: { display: !!spec.yTitle, text: spec.yTitle || "" } } };

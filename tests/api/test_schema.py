@@ -112,17 +112,19 @@ def test_the_idempotent_posts_document_the_key_and_422(schema):
 
 
 def test_path_parameters_follow_one_convention(schema):
-    """``{club_slug}`` a string; ``{id}`` the object itself and ``{<thing>_id}`` a parent (or
-    the object reached by another's id), positive integers; nothing else."""
+    """``{club_slug}`` (``{federation_slug}``) a string; ``{id}`` the object itself and
+    ``{<thing>_id}`` a parent (or the object reached by another's id), positive integers;
+    nothing else."""
     import re
 
     for path, method, operation in _operations(schema):
         declared = {p["name"]: p for p in operation.get("parameters", []) if p["in"] == "path"}
         assert set(declared) == set(re.findall(r"{(\w+)}", path)), (method, path)
         for name, parameter in declared.items():
-            assert name == "club_slug" or name == "id" or name.endswith("_id"), (path, name)
+            slug = name in ("club_slug", "federation_slug")
+            assert slug or name == "id" or name.endswith("_id"), (path, name)
             assert parameter["required"] is True, (path, name)
-            if name == "club_slug":
+            if slug:
                 assert parameter["schema"]["type"] == "string", path
             else:
                 assert parameter["schema"]["type"] == "integer", (path, name)

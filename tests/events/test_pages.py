@@ -125,7 +125,7 @@ def test_a_player_of_another_club_cannot_be_ticked_in(client, night, secretary):
     response = client.post(
         _url("check-in", night.club, pk=night.pk), {"player": stranger.pk}, follow=True
     )
-    assert NO_SUCH_PLAYER in response.content.decode()
+    assert str(NO_SUCH_PLAYER) in response.content.decode()
     assert not Entry.objects.exists()
 
 

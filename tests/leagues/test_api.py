@@ -117,5 +117,5 @@ def test_the_page_and_the_api_refuse_the_same_season(client, admin, club):
         },
     )
     assert page.status_code == 400
-    assert services.POINTS_ORDER in page.content.decode()
+    assert str(services.POINTS_ORDER) in page.content.decode()
     assert not Season.objects.filter(name="Odd").exists()

@@ -21,6 +21,11 @@ pytestmark = pytest.mark.django_db
 MONDAYS = [dt.date(2026, 9, 7) + dt.timedelta(weeks=n) for n in range(4)]
 
 
+def _day(day: dt.date) -> str:
+    """A date as the English messages write it: 7 Sep 2026."""
+    return f"{day.day} {day:%b %Y}"
+
+
 @pytest.fixture
 def season(division):
     """Aces, Bells and Dads; Aces meet Bells on the first Monday (played), Dads on the
@@ -58,7 +63,7 @@ def test_a_withdrawn_teams_later_fixtures_become_walkovers_to_their_opponents(
     for key, winner in (("later", bells), ("last", dads), ("undated", bells)):
         fixture = Fixture.objects.get(pk=season[key].pk)
         assert (fixture.status, fixture.forfeit_winner) == (Fixture.Status.FORFEIT, winner)
-        note = fixture_changes.WITHDRAWN_NOTE.format(team="Aces", on=MONDAYS[1])
+        note = fixture_changes.WITHDRAWN_NOTE.format(team="Aces", on=_day(MONDAYS[1]))
         assert fixture.note == note
     # What was played stands; a fixture with a game at the table is left to finish; the
     # other teams' fixtures are not touched.
@@ -85,7 +90,7 @@ def test_a_team_withdraws_once_and_not_before_its_season(division, season):
     aces = season["teams"][0]
     with pytest.raises(ServiceError) as early:
         services.team_withdraw(team=aces, on=dt.date(2026, 8, 1))
-    message = services.WITHDRAW_BEFORE_SEASON.format(start=division.season.start_date)
+    message = services.WITHDRAW_BEFORE_SEASON.format(start=_day(division.season.start_date))
     assert early.value.errors == [{"field": "on", "message": message}]
     assert not Fixture.objects.filter(status=Fixture.Status.FORFEIT).exists()
     services.team_withdraw(team=aces, on=MONDAYS[3])
@@ -102,7 +107,7 @@ def test_a_withdrawn_team_gets_no_new_fixture(division, season):
         fixture_changes.fixture_create(
             division=division, round_number=9, home=bells, away=aces, date=MONDAYS[3]
         )
-    message = fixture_changes.TEAM_WITHDRAWN.format(team="Aces", on=MONDAYS[2])
+    message = fixture_changes.TEAM_WITHDRAWN.format(team="Aces", on=_day(MONDAYS[2]))
     assert refused.value.errors == [{"field": "away", "message": message}]
 
 
@@ -152,7 +157,7 @@ def test_the_api_withdraws_a_team_through_the_same_service(
     assert Fixture.objects.get(pk=season["last"].pk).status == Fixture.Status.FORFEIT
     again = api_client_for(admin, token=True).post(url, {"on": "2026-09-21"}, format="json")
     assert again.status_code == 409
-    message = services.TEAM_WITHDRAWN_ALREADY.format(team="Aces", on=MONDAYS[2])
+    message = services.TEAM_WITHDRAWN_ALREADY.format(team="Aces", on=_day(MONDAYS[2]))
     assert again.json()["errors"] == [{"field": "team", "message": message}]
     missing = api_client_for(admin, token=True).post(url, {}, format="json")
     assert missing.status_code == 400

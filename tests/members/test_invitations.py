@@ -132,7 +132,7 @@ def test_a_spoilt_invitation_is_refused_and_changes_nothing(client, club, admin,
     assert not Player.objects.filter(name="Late").exists()
     client.force_login(user)
     response = client.get(reverse("members:join", kwargs={"key": _key(invitation)}))
-    assert response.status_code == 410 and message in response.content.decode()
+    assert response.status_code == 410 and str(message) in response.content.decode()
 
 
 def test_an_invitation_is_used_once(club, admin):
@@ -146,7 +146,7 @@ def test_an_invitation_is_used_once(club, admin):
 def test_a_forged_link_is_refused(client):
     response = client.get(reverse("members:join", kwargs={"key": "1:forged:key"}))
     assert response.status_code == 410
-    assert services.INVITATION_UNKNOWN in response.content.decode()
+    assert str(services.INVITATION_UNKNOWN) in response.content.decode()
 
 
 def test_the_admin_revokes_an_invitation_from_its_page(client, club, admin):

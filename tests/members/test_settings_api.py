@@ -17,6 +17,7 @@ def test_a_member_sets_a_pin_and_reads_their_settings(club, viewer, api_client_f
     assert api_client_for(viewer).get(URL).json() == {
         "has_pin": False,
         "name_public": True,
+        "language": "",
     }
     response = api_client_for(viewer).patch(URL, {"pin": "4821"}, format="json")
     assert response.status_code == 200, response.content
@@ -60,3 +61,29 @@ def test_settings_need_a_login(club, api_client_for):
     assert response.status_code == 401
     assert response["WWW-Authenticate"] == "Token"
     assert api_client_for().patch(URL, {"pin": "4821"}, format="json").status_code == 401
+
+
+def test_a_member_chooses_the_language_of_their_pages_and_emails(viewer, api_client_for):
+    client = api_client_for(viewer)
+    response = client.patch(URL, {"language": "nl"}, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["language"] == "nl"
+    assert client.get(URL).json()["language"] == "nl"
+    assert services.profile_language(user_id=viewer.pk) == "nl"
+    back = client.patch(URL, {"language": ""}, format="json")  # follow the club again
+    assert back.json()["language"] == ""
+    assert services.profile_language(user_id=viewer.pk) == ""
+
+
+@pytest.mark.parametrize("language", ["tlh", "xx-yy", "NL ", 7])
+def test_an_unknown_language_is_refused_naming_the_field_and_nothing_is_written(
+    viewer, api_client_for, language
+):
+    client = api_client_for(viewer)
+    client.patch(URL, {"language": "de"}, format="json")
+    response = client.patch(URL, {"language": language, "name_public": False}, format="json")
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert [error["field"] for error in errors] == ["language"]
+    assert "languages" in errors[0]["message"]
+    assert client.get(URL).json() == {"has_pin": False, "name_public": True, "language": "de"}

@@ -59,7 +59,7 @@ def test_a_name_another_team_has_is_shown_beside_the_field(client, club, admin, 
     client.force_login(admin)
     response = client.post(_url("team-edit", club, aces.pk), {"name": "Bells", "players": "A\nB"})
     assert response.status_code == 400
-    assert league_services.TEAM_NAME_TAKEN in response.content.decode()
+    assert str(league_services.TEAM_NAME_TAKEN) in response.content.decode()
     aces.refresh_from_db()
     assert aces.name == "Aces"
 
@@ -74,7 +74,7 @@ def test_withdrawing_on_the_page_turns_later_fixtures_into_walkovers(
     fixture.refresh_from_db()
     assert (fixture.status, fixture.forfeit_winner) == (Fixture.Status.FORFEIT, bells)
     team_page = client.get(response["Location"]).content.decode()
-    assert "Aces withdrew on 01 Oct 2026: 1 fixture(s) walkovers to their opponents." in team_page
+    assert "Aces withdrew on 1 Oct 2026: 1 fixture turned into a walkover." in team_page
 
 
 def test_a_withdrawal_before_the_season_is_refused_beside_the_date(
@@ -84,7 +84,9 @@ def test_a_withdrawal_before_the_season_is_refused_beside_the_date(
     client.force_login(admin)
     response = client.post(_url("team-withdraw", club, aces.pk), {"on": "2026-01-01"})
     assert response.status_code == 400
-    message = league_services.WITHDRAW_BEFORE_SEASON.format(start=division.season.start_date)
+    message = league_services.WITHDRAW_BEFORE_SEASON.format(
+        start=f"{division.season.start_date.day} {division.season.start_date:%b %Y}"
+    )
     assert message in response.content.decode()
     fixture.refresh_from_db()
     assert fixture.status == Fixture.Status.SCHEDULED

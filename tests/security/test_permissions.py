@@ -266,6 +266,13 @@ PAGES = {
     "webhooks:test": (MANAGE, MANAGE),
     "webhooks:rotate-secret": (MANAGE, MANAGE),
     "webhooks:resend": (MANAGE, MANAGE),
+    # The live pages (issue 35): read as the club is read (a members-only club's refuse
+    # visitors: tests/live/test_access.py); the index's form is a club admin's.
+    "live:index": (READ, MANAGE),
+    "live:page": (READ, READ),
+    "live:board-json": (READ, READ),
+    "live:stream": (READ, READ),
+    "live:overlay": (READ, READ),
 }
 ROLES = [None, Role.VIEWER, Role.PLAYER, Role.SCORER, Role.ADMIN]
 # Who belongs to a club (usernames, roles) is shown to its members only, even when public.
@@ -499,6 +506,9 @@ def _kwargs(name: str, pattern, world) -> dict:
         "fixture_pk": objects["fixture"],
         "webhook_id": objects.get("webhook"),
         "delivery_pk": objects.get("webhook_delivery"),
+        # a live board: the first pattern of each name is a club night's
+        "kind": "night",
+        "ref": str(objects.get("event")),
     }
     kwargs = {}
     keys = re.findall(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>", pattern.full_route)

@@ -72,6 +72,8 @@ INSTALLED_APPS = [
     "clabber_league.events",
     "clabber_league.cups",
     "clabber_league.webhooks",
+    "clabber_league.federation",  # federations above the clubs (issue 34)
+    "clabber_league.live",  # live scores: SSE and polling (issue 35)
 ]
 
 MIDDLEWARE = [
@@ -360,6 +362,11 @@ SPECTACULAR_SETTINGS = {
             "description": "A club's events POSTed to its URLs, signed (Standard Webhooks): "
             "subscriptions, test events, deliveries and their tries. See docs/webhooks.md.",
         },
+        {
+            "name": "federation",
+            "description": "Federations above the clubs: member clubs, players by federation "
+            "number, links of club players to numbers, merges. See docs/federation.md.",
+        },
     ],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -397,6 +404,16 @@ if REDIS_URL:
             },
         }
     }
+# --- Live pages (issue 35, docs/live.md) -------------------------------------------------
+# Each saved deal's news goes to Redis (pub/sub, and a short log per stream for
+# Last-Event-ID); unset: no stream, the live pages poll. LIVE_REDIS_TIMEOUT caps what a
+# deal's save may wait for Redis (once per process per 5 s while it is down).
+LIVE_REDIS_URL = os.environ.get("LIVE_REDIS_URL") or REDIS_URL
+LIVE_REDIS_TIMEOUT = float(os.environ.get("LIVE_REDIS_TIMEOUT") or "0.25")
+LIVE_LOG_LENGTH = int(os.environ.get("LIVE_LOG_LENGTH") or "200")
+LIVE_LOG_SECONDS = int(os.environ.get("LIVE_LOG_SECONDS") or str(6 * 3600))
+LIVE_KEY_PREFIX = os.environ.get("LIVE_KEY_PREFIX") or "clabber:live:"
+
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
@@ -623,3 +640,9 @@ CLABBER_WEBHOOKS_DISABLE_AFTER_DAYS = float(
 )
 # Days a delivery that is over (delivered or given up) is kept, with its tries.
 CLABBER_WEBHOOKS_KEEP_DAYS = float(os.environ.get("CLABBER_WEBHOOKS_KEEP_DAYS") or "30")
+
+# Federations (issue 34, docs/federation.md): days a federation keeps the record of a player
+# who left before the task federation.erase_departed erases it (results stay, anonymous).
+CLABBER_FEDERATION_RETENTION_DAYS = int(
+    os.environ.get("CLABBER_FEDERATION_RETENTION_DAYS") or "730"
+)

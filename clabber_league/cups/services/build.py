@@ -29,6 +29,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from clabber_league.core import heartbeat
 from clabber_league.core.errors import CONFLICT
@@ -50,12 +51,16 @@ from .setup import (
 
 logger = logging.getLogger(__name__)
 
-BUILD_ACTIVE = "The knockout is being built already."
-BUILD_DONE = "The knockout is built already: seed it again from the cup's page instead."
-NOT_A_PLAYOFF = "This cup has no league stage."
-BROKER_DOWN = "The task queue is not reachable: try again in a minute."
-BUILD_FAILED = "The knockout could not be built: {detail}"
-WORKER_LOST = "The worker stopped before finishing; nothing was changed. Build it again."
+BUILD_ACTIVE = gettext_lazy("The knockout is being built already.")
+BUILD_DONE = gettext_lazy(
+    "The knockout is built already: seed it again from the cup's page instead."
+)
+NOT_A_PLAYOFF = gettext_lazy("This cup has no league stage.")
+BROKER_DOWN = gettext_lazy("The task queue is not reachable: try again in a minute.")
+BUILD_FAILED = gettext_lazy("The knockout could not be built: {detail}")
+WORKER_LOST = gettext_lazy(
+    "The worker stopped before finishing; nothing was changed. Build it again."
+)
 
 
 def _ordinal(n: int) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from clabber_league.core.errors import CONFLICT
 from clabber_league.leagues.models import Division, Team, TeamMember, Venue
@@ -32,16 +33,18 @@ from clabber_league.scheduling.services.fixture_changes import night_check
 from ..models import Cup, Entrant, Tie
 from . import CupError
 
-NO_CONFIG = (
+NO_CONFIG = gettext_lazy(
     "{division} has no schedule: a round is placed on the league nights and tables of a "
     "division's schedule."
 )
-DIVISION_OTHER_CLUB = "This division is not one of the club's."
-NO_ROUND = "This cup has no ties to place in that round."
-TIE_DONE = "This tie is decided: it is not placed again."
-TABLE_TAKEN_BY_TIE = "Table {table} at {venue} is taken that night by the cup tie {tie}."
-ENTRANT_BUSY = "{name} already plays a cup tie that night ({tie})."
-PLACE_NEEDS_DATE = "Give the night the tie is played."
+DIVISION_OTHER_CLUB = gettext_lazy("This division is not one of the club's.")
+NO_ROUND = gettext_lazy("This cup has no ties to place in that round.")
+TIE_DONE = gettext_lazy("This tie is decided: it is not placed again.")
+TABLE_TAKEN_BY_TIE = gettext_lazy(
+    "Table {table} at {venue} is taken that night by the cup tie {tie}."
+)
+ENTRANT_BUSY = gettext_lazy("{name} already plays a cup tie that night ({tie}).")
+PLACE_NEEDS_DATE = gettext_lazy("Give the night the tie is played.")
 MAX_PLACE_NIGHTS = 52
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from clabber_league.clubs.models import Player
 from clabber_league.core.errors import CONFLICT
@@ -37,26 +38,28 @@ from .. import bracket as planner
 from ..models import Cup, Entrant, Stage, Tie, TieGame
 from . import CupError
 
-TIE_DONE = "This tie is already decided."
-TIE_NOT_READY = "This tie waits for its sides: {home} v {away}."
-TIE_GAME_OPEN = (
+TIE_DONE = gettext_lazy("This tie is already decided.")
+TIE_NOT_READY = gettext_lazy("This tie waits for its sides: {home} v {away}.")
+TIE_GAME_OPEN = gettext_lazy(
     "Game {number} of this tie is not confirmed yet: a tie's next game starts once the "
     "last one is confirmed."
 )
-TIE_GAME_IN_PROGRESS = "Game {number} of this tie is in progress: finish it (or abandon it) first."
-TIE_TOO_MANY_GAMES = "A tie takes at most {cap} games."
-TIED_GAME = (
+TIE_GAME_IN_PROGRESS = gettext_lazy(
+    "Game {number} of this tie is in progress: finish it (or abandon it) first."
+)
+TIE_TOO_MANY_GAMES = gettext_lazy("A tie takes at most {cap} games.")
+TIED_GAME = gettext_lazy(
     "Game {number} ended level: a knockout tie needs a winner. Play a deciding game "
     "(a rule set with tie_at_target: play_on never ends level)."
 )
-TEAM_OTHER_CLUB = "{team} is not one of the club's teams."
-ABSENT_SIDE = "Say which side did not turn up: home or away."
-CUP_NOT_DRAWN = "This cup is not drawn yet."
-ABSENT_NOT_PLAYING = "The {side} side is not playing at this table."
-HEADS_UP_NONE = (
+TEAM_OTHER_CLUB = gettext_lazy("{team} is not one of the club's teams.")
+ABSENT_SIDE = gettext_lazy("Say which side did not turn up: home or away.")
+CUP_NOT_DRAWN = gettext_lazy("This cup is not drawn yet.")
+ABSENT_NOT_PLAYING = gettext_lazy("The {side} side is not playing at this table.")
+HEADS_UP_NONE = gettext_lazy(
     "This table is a player short, and {ruleset} has no two-handed game to play heads-up."
 )
-SHORT_NOTE = "{name} did not turn up: {others} play heads-up ({rules})."
+SHORT_NOTE = gettext_lazy("{name} did not turn up: {others} play heads-up ({rules}).")
 MAX_TIE_GAMES = 15
 
 #: A three-handed rule set's two-handed game, played at a table a player short.

@@ -28,6 +28,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Avg, Count, F
+from django.utils.translation import gettext_lazy
 
 from clabber_league.clubs.models import Club, Player
 from clabber_league.core.commitments import seed_from_nonce, seed_new
@@ -43,44 +44,54 @@ from ..store import write_rows
 from . import CupError
 
 MAX_ENTRANTS = 1024
-NAME_TAKEN = "The club already has a cup of this name."
-NAME_MISSING = "Give the cup a name."
-BEST_OF = "A tie is played over 1, 3, 5 or 7 games."
-TWO_SIDES = (
+NAME_TAKEN = gettext_lazy("The club already has a cup of this name.")
+NAME_MISSING = gettext_lazy("Give the cup a name.")
+BEST_OF = gettext_lazy("A tie is played over 1, 3, 5 or 7 games.")
+TWO_SIDES = gettext_lazy(
     "A knockout tie is played by two or three sides: {ruleset} is played by {sides} sides. "
     "Choose another rule set."
 )
-THREE_PLAYERS = (
+THREE_PLAYERS = gettext_lazy(
     "{ruleset} is three-handed: its cup is of players (a tie is a table of three), not teams."
 )
-ENTRANTS_FEW = "A cup needs at least 2 entrants."
+ENTRANTS_FEW = gettext_lazy("A cup needs at least 2 entrants.")
 ENTRANTS_MANY = f"A cup takes at most {MAX_ENTRANTS} entrants."
-ENTRANT_TWICE = "{name} is entered twice."
-TEAM_OTHER_CLUB = "This team is not one of the club's."
-PLAYER_OTHER_CLUB = "This player is not a member of the club."
-TEAMS_NOT_PLAYERS = "A cup of teams takes teams, not players."
-PLAYERS_NOT_TEAMS = "A cup of players takes players, not teams."
-TEAM_SIZE = "{team} has {has} player(s); {ruleset} is played {per} a side."
-PLAYERS_NEED_SOLO = (
+ENTRANT_TWICE = gettext_lazy("{name} is entered twice.")
+TEAM_OTHER_CLUB = gettext_lazy("This team is not one of the club's.")
+PLAYER_OTHER_CLUB = gettext_lazy("This player is not a member of the club.")
+TEAMS_NOT_PLAYERS = gettext_lazy("A cup of teams takes teams, not players.")
+PLAYERS_NOT_TEAMS = gettext_lazy("A cup of players takes players, not teams.")
+TEAM_SIZE = gettext_lazy("{team} has {has} player(s); {ruleset} is played {per} a side.")
+PLAYERS_NEED_SOLO = gettext_lazy(
     "A cup of players plays a rule set of one player a side; {ruleset} is played {per} a side."
 )
-TEAM_WITHDRAWN = "{team} has withdrawn from its division."
-DIVISION_OTHER_CLUB = "This division is not one of the club's."
-DIVISIONS_MISSING = "Give the division(s) whose top teams go through."
-TOP_RANGE = "How many go through: 2 to {cap}."
-TOO_FEW_QUALIFY = "{division} has {teams} team(s): fewer than the {top} that go through."
-SEEDING_UNKNOWN = "Seed by standings, ratings, random or list."
-SEEDING_STANDINGS_NEEDS_STAGE = "Seeding from the standings needs a league stage (divisions)."
-STAGE_UNFINISHED = "{division} is not finished: {why}. The knockout is seeded when it is."
+TEAM_WITHDRAWN = gettext_lazy("{team} has withdrawn from its division.")
+DIVISION_OTHER_CLUB = gettext_lazy("This division is not one of the club's.")
+DIVISIONS_MISSING = gettext_lazy("Give the division(s) whose top teams go through.")
+TOP_RANGE = gettext_lazy("How many go through: 2 to {cap}.")
+TOO_FEW_QUALIFY = gettext_lazy(
+    "{division} has {teams} team(s): fewer than the {top} that go through."
+)
+SEEDING_UNKNOWN = gettext_lazy("Seed by standings, ratings, random or list.")
+SEEDING_STANDINGS_NEEDS_STAGE = gettext_lazy(
+    "Seeding from the standings needs a league stage (divisions)."
+)
+STAGE_UNFINISHED = gettext_lazy(
+    "{division} is not finished: {why}. The knockout is seeded when it is."
+)
 NO_FIXTURES = "it has no fixtures yet"
-OPEN_FIXTURES = "{count} fixture(s) have no result yet"
-SWISS_ROUNDS_LEFT = "{played} of its {rounds} Swiss rounds are paired"
-UNCONFIRMED = "{count} game(s) are not confirmed yet"
-HAS_RESULTS = "This cup's bracket has results in it: it can no longer be seeded or drawn again."
-WAITING_STAGE = "This cup waits for its league stage: it is seeded when the stage is complete."
-NOT_SEEDED = "This cup has no entrants yet: seed it first."
+OPEN_FIXTURES = gettext_lazy("{count} fixture(s) have no result yet")
+SWISS_ROUNDS_LEFT = gettext_lazy("{played} of its {rounds} Swiss rounds are paired")
+UNCONFIRMED = gettext_lazy("{count} game(s) are not confirmed yet")
+HAS_RESULTS = gettext_lazy(
+    "This cup's bracket has results in it: it can no longer be seeded or drawn again."
+)
+WAITING_STAGE = gettext_lazy(
+    "This cup waits for its league stage: it is seeded when the stage is complete."
+)
+NOT_SEEDED = gettext_lazy("This cup has no entrants yet: seed it first.")
 PLAN_REFUSED = "{message}"
-SEED_TEXT = "A random draw's seed is 1 to 40 letters or digits."
+SEED_TEXT = gettext_lazy("A random draw's seed is 1 to 40 letters or digits.")
 #: The columns of a tie as drawn (``cup_draw``); the others (loser, night, table, when
 #: decided) are empty until it is played.
 TIE_COLUMNS = (

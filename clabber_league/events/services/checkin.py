@@ -14,26 +14,29 @@ from __future__ import annotations
 from django.db import IntegrityError, models, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from clabber_league.clubs.models import Player
 from clabber_league.core.errors import CONFLICT, ServiceError
 
 from ..models import MAX_ENTRIES, Entry, Event, Pair, Round
 
-CHECKED_IN_TWICE = "{name} is already checked in."
-PLAYER_OTHER_CLUB = "This player is not a member of the club."
-WALK_IN_NAME = "Give the walk-in's name (at most 120 characters)."
-WALK_IN_AMBIGUOUS = (
+CHECKED_IN_TWICE = gettext_lazy("{name} is already checked in.")
+PLAYER_OTHER_CLUB = gettext_lazy("This player is not a member of the club.")
+WALK_IN_NAME = gettext_lazy("Give the walk-in's name (at most 120 characters).")
+WALK_IN_AMBIGUOUS = gettext_lazy(
     "{count} players of the club are called “{name}”: tick the right one in the list instead."
 )
-EVENT_CLOSED = "This event is finished: no more check-ins."
-EVENT_FULL = "An event takes at most {cap} players."
-NOT_CHECKED_IN = "{name} is not checked in."
-ALREADY_LEFT = "{name} has already left (after round {round})."
-PAIRS_ONLY = "Pairs are entered only at a fixed-pairs event."
-PAIR_SAME_PLAYER = "A pair is two different players."
-PAIR_TAKEN = "{name} already plays in pair {number}."
-LAST_ROUND_DRAWN = "Every round of this event is drawn: there is no round left to join."
+EVENT_CLOSED = gettext_lazy("This event is finished: no more check-ins.")
+EVENT_FULL = gettext_lazy("An event takes at most {cap} players.")
+NOT_CHECKED_IN = gettext_lazy("{name} is not checked in.")
+ALREADY_LEFT = gettext_lazy("{name} has already left (after round {round}).")
+PAIRS_ONLY = gettext_lazy("Pairs are entered only at a fixed-pairs event.")
+PAIR_SAME_PLAYER = gettext_lazy("A pair is two different players.")
+PAIR_TAKEN = gettext_lazy("{name} already plays in pair {number}.")
+LAST_ROUND_DRAWN = gettext_lazy(
+    "Every round of this event is drawn: there is no round left to join."
+)
 
 
 class CheckInError(ServiceError):

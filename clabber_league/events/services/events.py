@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy
 
 from clabber_league.clubs.models import Club
 from clabber_league.core.commitments import seed_from_nonce, seed_new
@@ -25,38 +26,48 @@ from clabber_league.rules import BUILTIN_RULESETS, RulesError, get_ruleset
 
 from ..models import MAX_ROUNDS, Event, Series
 
-NAME_MISSING = "Give the event a name (at most 120 characters)."
-DATE_MISSING = "Give the event's date."
-RULES_UNKNOWN = "Unknown rules: give a rule set's slug or house rules (base and options)."
-RULES_TABLES = (
+NAME_MISSING = gettext_lazy("Give the event a name (at most 120 characters).")
+DATE_MISSING = gettext_lazy("Give the event's date.")
+RULES_UNKNOWN = gettext_lazy(
+    "Unknown rules: give a rule set's slug or house rules (base and options)."
+)
+RULES_TABLES = gettext_lazy(
     "{ruleset} is played by {players}: a club night is drawn to tables of four (two "
     "partnerships) or of three (each for himself)."
 )
-ROUNDS_RANGE = "An event has 1 to {cap} rounds."
-ROUND_DEALS_MISSING = "Give the number of deals in a round (1 to {cap})."
-ROUND_MINUTES_MISSING = "Give the minutes in a round (1 to 600)."
-SIT_OUT_SCORE_RANGE = "A sit-out's fixed score is 0 to 10000."
-FEE_RANGE = "The entry fee is 0 to 100000 cents."
-STAKE_RANGE = "The hick stake is 0 to 100000 cents."
-PRIZE_SHARES_BAD = (
+ROUNDS_RANGE = gettext_lazy("An event has 1 to {cap} rounds.")
+ROUND_DEALS_MISSING = gettext_lazy("Give the number of deals in a round (1 to {cap}).")
+ROUND_MINUTES_MISSING = gettext_lazy("Give the minutes in a round (1 to 600).")
+SIT_OUT_SCORE_RANGE = gettext_lazy("A sit-out's fixed score is 0 to 10000.")
+FEE_RANGE = gettext_lazy("The entry fee is 0 to 100000 cents.")
+STAKE_RANGE = gettext_lazy("The hick stake is 0 to 100000 cents.")
+PRIZE_SHARES_BAD = gettext_lazy(
     "Give the prize shares as whole percentages, best place first (50, 30, 20): each "
     "above 0, adding up to 100 or less, at most {cap} of them."
 )
-PRIZE_SHARES_MISSING = "The prize rule 'shares' needs the list of shares (50, 30, 20)."
+PRIZE_SHARES_MISSING = gettext_lazy(
+    "The prize rule 'shares' needs the list of shares (50, 30, 20)."
+)
 #: At most this many prizes in a list of shares (a prize list a page prints in full).
 MAX_PRIZE_SHARES = 20
-SERIES_OTHER_CLUB = "This series is not one of the club's."
-PAIRS_NEED_PARTNERSHIPS = "Fixed pairs need a game of two partnerships (four players)."
-CHOICE = "Choose one of: {choices}."
-FIXED_AFTER_DRAW = "Round {round} is drawn: what the rounds are played by can no longer change."
-ROUNDS_BELOW_DRAWN = "{drawn} round(s) are drawn already: the event has at least that many."
-KEEP_APART_BAD = "Keep-apart is a list of pairs of player ids of the club."
-EVENT_FINISHED = "This event is finished: nothing more can be changed on it."
-SERIES_NAME_TAKEN = "The club already has a series of that name."
-SERIES_BEST_OF = "Best N of M needs N (1 to 100)."
-SERIES_MIN_ATTENDANCE = "The minimum attendance is 0 to 100 nights."
-TABLE_PLAN_FOURS = "{ruleset} is a game for three: its tables are of three."
-TABLE_PLAN_THREES = "{ruleset} has no three-hand form: its tables are of four."
+SERIES_OTHER_CLUB = gettext_lazy("This series is not one of the club's.")
+PAIRS_NEED_PARTNERSHIPS = gettext_lazy(
+    "Fixed pairs need a game of two partnerships (four players)."
+)
+CHOICE = gettext_lazy("Choose one of: {choices}.")
+FIXED_AFTER_DRAW = gettext_lazy(
+    "Round {round} is drawn: what the rounds are played by can no longer change."
+)
+ROUNDS_BELOW_DRAWN = gettext_lazy(
+    "{drawn} round(s) are drawn already: the event has at least that many."
+)
+KEEP_APART_BAD = gettext_lazy("Keep-apart is a list of pairs of player ids of the club.")
+EVENT_FINISHED = gettext_lazy("This event is finished: nothing more can be changed on it.")
+SERIES_NAME_TAKEN = gettext_lazy("The club already has a series of that name.")
+SERIES_BEST_OF = gettext_lazy("Best N of M needs N (1 to 100).")
+SERIES_MIN_ATTENDANCE = gettext_lazy("The minimum attendance is 0 to 100 nights.")
+TABLE_PLAN_FOURS = gettext_lazy("{ruleset} is a game for three: its tables are of three.")
+TABLE_PLAN_THREES = gettext_lazy("{ruleset} has no three-hand form: its tables are of four.")
 
 #: What a round is played by: fixed once a round is drawn.
 PLAY_FIELDS = ("rules", "format", "movement", "round_kind", "round_deals", "round_minutes")

@@ -3,12 +3,16 @@ entries, sit-outs, pairs and places at the events' tables become the other's."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
+
 from clabber_league.clubs.models import Player
 from clabber_league.core.errors import ServiceError
 
 from ..models import Entry, Pair, SitOut, Table
 
-MERGE_SAME_EVENT = "{source} and {target} both played {event}: one person cannot play twice."
+MERGE_SAME_EVENT = gettext_lazy(
+    "{source} and {target} both played {event}: one person cannot play twice."
+)
 
 
 def events_player_merging(*, source: Player, target: Player) -> None:

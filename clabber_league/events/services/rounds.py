@@ -37,6 +37,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Player
@@ -58,17 +59,19 @@ from .events import committed_seed, draw_table_sizes, new_seed, table_size, thre
 
 logger = logging.getLogger(__name__)
 
-EVENT_FINISHED = "This event is finished: no more rounds."
-ALL_ROUNDS_DRAWN = "All {rounds} rounds of this event are drawn."
-ROUND_BEING_DRAWN = "Round {round} is being drawn: wait for it."
-ROUND_UNFINISHED = (
+EVENT_FINISHED = gettext_lazy("This event is finished: no more rounds.")
+ALL_ROUNDS_DRAWN = gettext_lazy("All {rounds} rounds of this event are drawn.")
+ROUND_BEING_DRAWN = gettext_lazy("Round {round} is being drawn: wait for it.")
+ROUND_UNFINISHED = gettext_lazy(
     "Round {round} still has {count} game(s) in play (table {tables}): they finish, or time "
     "is called, before the next round is drawn."
 )
-ROUND_NOT_PLAYING = "Round {round} is not being played."
-NO_TIME_LIMIT = "This event's rounds are not timed: a game ends at its target or deal count."
-DRAW_FAILED = "The draw failed ({detail}); nothing of it was kept. Draw again."
-PAIRS_TOO_FEW = "A round of fixed pairs needs at least two pairs checked in."
+ROUND_NOT_PLAYING = gettext_lazy("Round {round} is not being played.")
+NO_TIME_LIMIT = gettext_lazy(
+    "This event's rounds are not timed: a game ends at its target or deal count."
+)
+DRAW_FAILED = gettext_lazy("The draw failed ({detail}); nothing of it was kept. Draw again.")
+PAIRS_TOO_FEW = gettext_lazy("A round of fixed pairs needs at least two pairs checked in.")
 
 # A draw whose worker stopped may be drawn again (``Round.draw_stalled``): on PostgreSQL
 # 30 s after its worker's last heartbeat (core.heartbeat), or a minute after it was queued
@@ -255,7 +258,9 @@ def round_draw_execute(*, round_id: int) -> Round | None:
                     _seat(round_, planned, round_.created_by)
     except Exception as exc:  # any failure is recorded on the round
         logger.exception("draw of round %s failed", round_id)
-        detail = " ".join(e["message"] for e in getattr(exc, "errors", [])) or type(exc).__name__
+        detail = (
+            " ".join(str(e["message"]) for e in getattr(exc, "errors", [])) or type(exc).__name__
+        )
         _fail(round_id, DRAW_FAILED.format(detail=detail))
     return Round.objects.select_related("event", "event__club").filter(pk=round_id).first()
 

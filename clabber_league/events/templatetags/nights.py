@@ -5,10 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext
 
 from clabber_league.events.prizes import money
 
 register = template.Library()
+
+
+@register.filter
+def rule_text(rule: Any) -> str:
+    """A prize rule's or a series ranking's ``describe()`` in the page's language:
+    ``{{ result.prize_list.rule|rule_text }}``."""
+    return rule.describe(gettext)
 
 
 @register.filter

@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from clabber_league.clubs.models import Club
 from clabber_league.core.errors import CONFLICT
 from clabber_league.core.store import in_transaction
+from clabber_league.rules.errors import msg
 
 from .. import adapters, store
 from ..models import Deal, Game
@@ -138,7 +139,7 @@ def _deal_record(request: _DealRequest) -> Recorded:
     game = store.game_locked(request.game_id, club=request.club)
     deleted = game.deleted_keys.get(key) if key and game.deleted_keys else None
     if deleted is not None and _kept_key(deleted):
-        message = DEAL_KEY_DELETED.format(number=deleted.get("number", "?"))
+        message = msg(DEAL_KEY_DELETED, number=deleted.get("number", "?"))
         raise DealKeyDeleted(
             [{"field": "Idempotency-Key", "message": message}],
             fingerprint=str(deleted.get("fingerprint") or ""),
@@ -150,7 +151,7 @@ def _deal_record(request: _DealRequest) -> Recorded:
         count, next_number = game.deal_count, game.deal_count + 1
         raise GameError.one(
             "number",
-            message.format(number=number, count=count, next=next_number),
+            msg(message, number=number, count=count, next=next_number),
             kind=CONFLICT,
         )
     _check_room(game, 1, "game")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from clabber_league.clubs.models import Player
+from clabber_league.rules.errors import msg
 
 from ..models import GameSeat
 from .errors import MERGE_SAME_GAME, GameError
@@ -18,6 +19,6 @@ def seats_player_merging(*, source: Player, target: Player) -> None:
         .first()
     )
     if shared is not None:
-        message = MERGE_SAME_GAME.format(source=source.name, target=target.name, game=shared)
+        message = msg(MERGE_SAME_GAME, source=source.name, target=target.name, game=shared)
         raise GameError.one("target", message)
     GameSeat.objects.filter(player=source).update(player=target)

@@ -17,6 +17,7 @@ from clabber_league.rules import (
     winner_at_close,
 )
 from clabber_league.rules.dealing import complete_points, dealer_sequence
+from clabber_league.rules.errors import msg
 
 from .. import adapters
 from ..models import Deal, DealRevision, Game
@@ -59,12 +60,12 @@ def max_deals() -> int:
 def check_rows_count(count: int) -> None:
     """Refuse a request carrying more rows than any game can take, before any work."""
     if count > max_deals():
-        raise GameError.one("rows", ROWS_TOO_MANY.format(cap=max_deals()))
+        raise GameError.one("rows", msg(ROWS_TOO_MANY, cap=max_deals()))
 
 
 def _check_room(game: Game, adding: int, field_name: str) -> None:
     if game.deal_count + adding > max_deals():
-        message = GAME_FULL.format(cap=max_deals(), count=game.deal_count)
+        message = msg(GAME_FULL, cap=max_deals(), count=game.deal_count)
         raise GameError.one(field_name, message, kind=CONFLICT)
 
 
@@ -129,7 +130,7 @@ def _check_maker_seat(game: Game, data: Mapping[str, Any], maker_seat: int | Non
     seat_side = adapters.seat_side(maker_seat, len(game.scores))
     maker = data.get("maker")
     if maker is not None and maker != seat_side:
-        raise GameError.one("maker_seat", MAKER_SEAT_SIDE.format(seat_side=seat_side, maker=maker))
+        raise GameError.one("maker_seat", msg(MAKER_SEAT_SIDE, seat_side=seat_side, maker=maker))
 
 
 def _preview_from(game: Game, answer: Mapping[str, Any], index: int) -> Preview:

@@ -17,6 +17,7 @@ from clabber_league.rules import (
     RulesError,
     get_ruleset,
 )
+from clabber_league.rules.errors import msg
 from clabber_league.scheduling.models import Fixture
 
 from .. import adapters, store
@@ -82,7 +83,7 @@ def game_start(
     sides = sides or {}
     rules, ruleset = _game_rules(club, division, rules)
     if deal_limit is not None and not 1 <= deal_limit <= max_deals():
-        raise GameError.one("deal_limit", DEAL_LIMIT_RANGE.format(cap=max_deals()))
+        raise GameError.one("deal_limit", msg(DEAL_LIMIT_RANGE, cap=max_deals()))
     side_names = list(ruleset.sides)
     first_dealer, errors = _first_dealer(seats, first_dealer, first_dealer_player)
     errors += _start_errors(club, division, ruleset, sides, seats, first_dealer)
@@ -165,7 +166,7 @@ def _first_dealer(
     if player_seat is None:
         return 0, [{"field": "first_dealer_player", "message": FIRST_DEALER_NOT_SEATED}]
     if seat is not None and seat != player_seat:
-        message = FIRST_DEALER_DISAGREE.format(seat=seat, player_seat=player_seat)
+        message = msg(FIRST_DEALER_DISAGREE, seat=seat, player_seat=player_seat)
         return player_seat, [{"field": "first_dealer_player", "message": message}]
     return player_seat, []
 
@@ -184,8 +185,8 @@ def _start_errors(
         errors.append(
             {
                 "field": "seats",
-                "message": SEATS_COUNT.format(
-                    ruleset=ruleset.slug, players=ruleset.players, given=len(seats)
+                "message": msg(
+                    SEATS_COUNT, ruleset=ruleset.slug, players=ruleset.players, given=len(seats)
                 ),
             }
         )
@@ -195,7 +196,7 @@ def _start_errors(
         errors.append(
             {
                 "field": "first_dealer",
-                "message": FIRST_DEALER_RANGE.format(last=ruleset.players - 1),
+                "message": msg(FIRST_DEALER_RANGE, last=ruleset.players - 1),
             }
         )
     for side in ruleset.sides:
@@ -218,7 +219,7 @@ def _withdrawn_errors(sides: Mapping[str, Team | None], day: Any) -> list[dict[s
     for side, team in sides.items():
         on = getattr(team, "withdrawn_on", None)
         if on is not None and isinstance(day, dt.date) and day >= on:
-            message = TEAM_WITHDRAWN.format(team=team.name, on=on)
+            message = msg(TEAM_WITHDRAWN, team=team.name, on=on)
             errors.append({"field": f"sides.{side}", "message": message})
     return errors
 
@@ -245,7 +246,8 @@ def _seat_team_errors(
                 errors.append(
                     {
                         "field": f"seats[{index}]",
-                        "message": SEAT_OTHER_SIDE.format(
+                        "message": msg(
+                            SEAT_OTHER_SIDE,
                             player=player.name,
                             team=team.name,
                             side_team=own[0].name if own else f"side {side}",
@@ -265,12 +267,12 @@ def _fixture_errors(
         return [{"field": "fixture", "message": FIXTURE_OTHER_DIVISION}]
     status, played, live = store.fixture_locked_games(fixture.pk)
     if played >= fixture.games_planned and status != Fixture.Status.FORFEIT:
-        message = FIXTURE_DECIDED.format(planned=fixture.games_planned, played=played)
+        message = msg(FIXTURE_DECIDED, planned=fixture.games_planned, played=played)
         return [conflict("fixture", message)]
     if played + live >= fixture.games_planned and status != Fixture.Status.FORFEIT:
         # A game in progress is one of the planned games too: a second one for the same
         # planned game would let the fixture end 1-1 with one game won by each team.
-        message = FIXTURE_UNDER_WAY.format(planned=fixture.games_planned, live=live, played=played)
+        message = msg(FIXTURE_UNDER_WAY, planned=fixture.games_planned, live=live, played=played)
         return [conflict("fixture", message)]
     if status in Fixture.DONE:
         return [conflict("fixture", FIXTURE_HAS_RESULT)]
@@ -279,5 +281,5 @@ def _fixture_errors(
     if any(given.get(side) != wanted.get(side) for side in set(wanted) | set(given)):
         home = Team.objects.get(pk=fixture.home_id).name
         away = Team.objects.get(pk=fixture.away_id).name
-        return [{"field": "sides", "message": FIXTURE_TEAMS.format(home=home, away=away)}]
+        return [{"field": "sides", "message": msg(FIXTURE_TEAMS, home=home, away=away)}]
     return []

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.translation import pgettext
 
 from clabber_league.clubs.privacy import sees_names
 from clabber_league.games import wording
@@ -31,7 +32,8 @@ def _names(context: template.Context, game: Any) -> dict[str, str]:
 @register.simple_tag(takes_context=True)
 def game_sides(context: template.Context, game: Any) -> str:
     names = _names(context, game)
-    return " v ".join(names[side] for side in sorted(names))
+    versus = f" {pgettext('versus', 'v')} "
+    return versus.join(names[side] for side in sorted(names))
 
 
 @register.simple_tag(takes_context=True)

@@ -18,6 +18,7 @@ import segno
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from clabber_league.games import table_links
 from clabber_league.games.models import Game, TableLink
@@ -25,9 +26,7 @@ from clabber_league.games.models import Game, TableLink
 register = template.Library()
 
 
-def qr_svg(
-    url: str, label: str = "QR code", *, scale: int = 4, omitsize: bool = False
-) -> SafeString:
+def qr_svg(url: str, label: str = "", *, scale: int = 4, omitsize: bool = False) -> SafeString:
     """``url`` as an SVG QR code (segno), labelled for screen readers; ``omitsize``: no
     width and height, only a viewBox, so that CSS sizes it (for print, in millimetres).
 
@@ -42,7 +41,7 @@ def qr_svg(
     if not omitsize:
         width, height = qr.symbol_size(scale=scale, border=4)
         svg = svg.replace("<svg ", f'<svg width="{width}" height="{height}" ', 1)
-    label_attr = format_html('<svg role="img" aria-label="{}" ', label)
+    label_attr = format_html('<svg role="img" aria-label="{}" ', label or gettext("QR code"))
     return mark_safe(svg.replace("<svg ", label_attr, 1))  # segno escapes the URL itself
 
 
@@ -89,9 +88,9 @@ def table_qr(context: template.Context, game: Any, size: str = "small") -> SafeS
     link = _link(context, game)
     label = link.table_label if link is not None else ""
     words = (
-        f"Table {label}: scan to score game {game.pk}"
+        gettext("Table %(table)s: scan to score game %(game)s") % {"table": label, "game": game.pk}
         if label
-        else (f"Scan to score game {game.pk}")
+        else gettext("Scan to score game %(game)s") % {"game": game.pk}
     )
     return _figure(url, words, size)
 
@@ -108,11 +107,12 @@ def fixture_qr(context: template.Context, fixture: Any, size: str = "small") -> 
     if getattr(access, "table", None) is not None or not access.can("score"):
         return mark_safe("")
     url = table_links.table_link_url(link, request=context.get("request"))
-    who = f"{fixture.home.name} v {fixture.away.name}"
+    who = gettext("%(home)s v %(away)s") % {"home": fixture.home.name, "away": fixture.away.name}
     words = (
-        f"Table {link.table_label}: scan to start and score {who}"
+        gettext("Table %(table)s: scan to start and score %(match)s")
+        % {"table": link.table_label, "match": who}
         if link.table_label
-        else f"Scan to start and score {who}"
+        else gettext("Scan to start and score %(match)s") % {"match": who}
     )
     return _figure(url, words, size)
 

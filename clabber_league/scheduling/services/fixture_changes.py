@@ -13,8 +13,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
+from django.utils.formats import date_format
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from clabber_league.core.errors import CONFLICT, conflict
+from clabber_league.core.i18n import local_format
 from clabber_league.leagues.models import Division, Team, Venue
 from clabber_league.leagues.results import Points
 from clabber_league.leagues.services import VENUE_OTHER_CLUB
@@ -24,30 +28,35 @@ from ..hooks import fixture_changed, fixture_moved, night_bookings
 from ..models import Fixture, ScheduleConfig
 from . import ScheduleError
 
-DIVISION_OTHER_CLUB = "This division is not one of the club's."
-TABLE_RANGE = "{venue} has tables 1 to {tables}."
-TABLE_NEEDS_VENUE = "Give the venue of the table."
-TABLE_TAKEN = "Table {table} at {venue} is taken that night by {home} v {away}."
-TEAM_BUSY = "{team} already plays that night ({home} v {away})."
-TABLE_BOOKED = "Table {table} at {venue} is taken that night by {booking}."
-TEAM_BOOKED = "{team} already plays that night ({booking})."
-FIXTURE_DONE = "This fixture has a result; it can no longer be moved."
-FIXTURE_HAS_GAMES = "Games have been recorded for this fixture; it cannot be forfeited."
-FORFEIT_WINNER = "The winner of a forfeit is one of the fixture's two teams."
-FORFEIT_TWICE = "This fixture is already a forfeit."
-FIXTURE_KEPT = "This fixture has a result or games; it cannot be deleted."
-FIXTURE_HAS_RESULT = (
+DIVISION_OTHER_CLUB = _("This division is not one of the club's.")
+TABLE_RANGE = _("{venue} has tables 1 to {tables}.")
+TABLE_NEEDS_VENUE = _("Give the venue of the table.")
+TABLE_TAKEN = _("Table {table} at {venue} is taken that night by {home} v {away}.")
+TEAM_BUSY = _("{team} already plays that night ({home} v {away}).")
+TABLE_BOOKED = _("Table {table} at {venue} is taken that night by {booking}.")
+TEAM_BOOKED = _("{team} already plays that night ({booking}).")
+FIXTURE_DONE = _("This fixture has a result; it can no longer be moved.")
+FIXTURE_HAS_GAMES = _("Games have been recorded for this fixture; it cannot be forfeited.")
+FORFEIT_WINNER = _("The winner of a forfeit is one of the fixture's two teams.")
+FORFEIT_TWICE = _("This fixture is already a forfeit.")
+FIXTURE_KEPT = _("This fixture has a result or games; it cannot be deleted.")
+FIXTURE_HAS_RESULT = _(
     "This fixture has a result or games: its teams, division and games cannot be changed."
 )
-TEAM_SELF = "A team cannot play itself."
-TEAM_OTHER_DIVISION = "This team is not in the division."
-GAMES_PLANNED = "A fixture is 1 to 9 games."
-WITHDRAWN_NOTE = "Walkover: {team} withdrew on {on:%d %b %Y}"
-TEAM_WITHDRAWN = "{team} withdrew on {on:%d %b %Y}: it plays no more fixtures."
-NO_PLAY_NIGHT = (
+TEAM_SELF = _("A team cannot play itself.")
+TEAM_OTHER_DIVISION = _("This team is not in the division.")
+GAMES_PLANNED = _("A fixture is 1 to 9 games.")
+WITHDRAWN_NOTE = _("Walkover: {team} withdrew on {on}")
+TEAM_WITHDRAWN = _("{team} withdrew on {on}: it plays no more fixtures.")
+NO_PLAY_NIGHT = _(
     "{date} is a no-play night of {division}{reason}. Choose another night, or say that it "
     "is played then anyway."
 )
+
+
+def _date(day: dt.date) -> str:
+    """A date in a message, in the reader's order (the API's English: 1 Oct 2026)."""
+    return date_format(day, local_format("j M Y"))
 
 
 def _lock(fixture: Fixture) -> Fixture:
@@ -64,12 +73,15 @@ def _check_place(club_id: int, venue: Venue | None, table: int | None) -> None:
     """A table is one of the club's venue's tables."""
     errors: list[dict[str, str]] = []
     if venue is not None and venue.club_id != club_id:
-        errors.append({"field": "venue", "message": VENUE_OTHER_CLUB})
+        errors.append({"field": "venue", "message": str(VENUE_OTHER_CLUB)})
     if table is not None and venue is None:
-        errors.append({"field": "table", "message": TABLE_NEEDS_VENUE})
+        errors.append({"field": "table", "message": str(TABLE_NEEDS_VENUE)})
     if venue is not None and table is not None and not 1 <= table <= venue.tables:
         errors.append(
-            {"field": "table", "message": TABLE_RANGE.format(venue=venue.name, tables=venue.tables)}
+            {
+                "field": "table",
+                "message": str(TABLE_RANGE).format(venue=venue.name, tables=venue.tables),
+            }
         )
     if errors:
         raise ScheduleError(errors)
@@ -103,12 +115,14 @@ def _check_night(
     for other in same_night:
         for team in teams:
             if team.pk in (other.home_id, other.away_id):
-                busy = TEAM_BUSY.format(team=team.name, home=other.home, away=other.away)
+                busy = str(TEAM_BUSY).format(team=team.name, home=other.home, away=other.away)
                 raise ScheduleError.one("date", busy, kind=CONFLICT)
         if venue is not None and other.venue_id == venue.pk and other.table == table:
             raise ScheduleError.one(
                 "table",
-                TABLE_TAKEN.format(table=table, venue=venue.name, home=other.home, away=other.away),
+                str(TABLE_TAKEN).format(
+                    table=table, venue=venue.name, home=other.home, away=other.away
+                ),
                 kind=CONFLICT,
             )
     if bookings:
@@ -126,12 +140,12 @@ def _check_bookings(
             continue
         for team in teams:
             if team.pk in booking.team_ids:
-                busy = TEAM_BOOKED.format(team=team.name, booking=booking.label)
+                busy = str(TEAM_BOOKED).format(team=team.name, booking=booking.label)
                 raise ScheduleError.one("date", busy, kind=CONFLICT)
         if venue is not None and booking.venue_id == venue.pk and booking.table == table:
             raise ScheduleError.one(
                 "table",
-                TABLE_BOOKED.format(table=table, venue=venue.name, booking=booking.label),
+                str(TABLE_BOOKED).format(table=table, venue=venue.name, booking=booking.label),
                 kind=CONFLICT,
             )
 
@@ -156,11 +170,13 @@ def night_check(
 def _check_play_night(fixture: Fixture, date: dt.date) -> None:
     skip = selectors.no_play_night(division=fixture.division, date=date)
     if skip is not None:
-        reason = f" ({skip.reason})" if skip.reason else ""
+        reason = gettext(" ({reason})").format(reason=skip.reason) if skip.reason else ""
         raise ScheduleError.one(
             "date",
-            NO_PLAY_NIGHT.format(
-                date=f"{date:%a %-d %b %Y}", division=fixture.division.name, reason=reason
+            str(NO_PLAY_NIGHT).format(
+                date=date_format(date, local_format("D j M Y")),
+                division=fixture.division.name,
+                reason=reason,
             ),
         )
 
@@ -168,10 +184,10 @@ def _check_play_night(fixture: Fixture, date: dt.date) -> None:
 def _teams_errors(division: Division, home: Team, away: Team) -> list[dict[str, str]]:
     errors = []
     if home.pk == away.pk:
-        errors.append({"field": "away", "message": TEAM_SELF})
+        errors.append({"field": "away", "message": str(TEAM_SELF)})
     for name, team in (("home", home), ("away", away)):
         if team.division_id != division.pk:
-            errors.append({"field": name, "message": TEAM_OTHER_DIVISION})
+            errors.append({"field": name, "message": str(TEAM_OTHER_DIVISION)})
     return errors
 
 
@@ -200,10 +216,10 @@ def fixture_create(
     planned = division.games_per_fixture if games_planned is None else games_planned
     errors = _teams_errors(division, home, away)
     if not 1 <= planned <= 9:
-        errors.append({"field": "games_planned", "message": GAMES_PLANNED})
+        errors.append({"field": "games_planned", "message": str(GAMES_PLANNED)})
     for name, team in (("home", home), ("away", away)):
         if team.withdrawn_on is not None and (date is None or date >= team.withdrawn_on):
-            message = TEAM_WITHDRAWN.format(team=team.name, on=team.withdrawn_on)
+            message = str(TEAM_WITHDRAWN).format(team=team.name, on=_date(team.withdrawn_on))
             errors.append({"field": name, "message": message})
     if errors:
         raise ScheduleError(errors)
@@ -243,12 +259,12 @@ def fixture_update(*, fixture: Fixture, user: Any = None, **changes: Any) -> Fix
         if name in changes and after[name] != getattr(fixture, name)
     ]
     if changed and (fixture.is_done or fixture.games.exists()):
-        raise ScheduleError([conflict(name, FIXTURE_HAS_RESULT) for name in changed])
+        raise ScheduleError([conflict(name, str(FIXTURE_HAS_RESULT)) for name in changed])
     errors = _teams_errors(after["division"], after["home"], after["away"])
     if not 1 <= after["games_planned"] <= 9:
-        errors.append({"field": "games_planned", "message": GAMES_PLANNED})
+        errors.append({"field": "games_planned", "message": str(GAMES_PLANNED)})
     if after["division"].club_id != fixture.club_id:
-        errors.append({"field": "division", "message": DIVISION_OTHER_CLUB})
+        errors.append({"field": "division", "message": str(DIVISION_OTHER_CLUB)})
     if errors:
         raise ScheduleError(errors)
     if {"home", "away"} & set(changed):
@@ -272,7 +288,7 @@ def fixture_delete(*, fixture: Fixture, user: Any = None) -> None:
     of the standings and stays."""
     fixture = _lock(fixture)
     if fixture.is_done or fixture.games.exists():
-        raise ScheduleError.one("fixture", FIXTURE_KEPT, kind=CONFLICT)
+        raise ScheduleError.one("fixture", str(FIXTURE_KEPT), kind=CONFLICT)
     fixture.delete()
 
 
@@ -293,7 +309,7 @@ def fixture_move(
     fixture is played then anyway."""
     fixture = _lock(fixture)
     if fixture.is_done or fixture.games.exists():
-        raise ScheduleError.one("fixture", FIXTURE_DONE, kind=CONFLICT)
+        raise ScheduleError.one("fixture", str(FIXTURE_DONE), kind=CONFLICT)
     _check_place(fixture.club_id, venue, table)
     if date is not None and not on_no_play_night:
         _check_play_night(fixture, date)
@@ -338,11 +354,11 @@ def fixture_forfeit(*, fixture: Fixture, winner: Team, note: str = "", user: Any
     standings count it in the same transaction (``hooks.fixture_changed``)."""
     fixture = _lock(fixture)
     if fixture.status == Fixture.Status.FORFEIT:
-        raise ScheduleError.one("fixture", FORFEIT_TWICE, kind=CONFLICT)
+        raise ScheduleError.one("fixture", str(FORFEIT_TWICE), kind=CONFLICT)
     if winner.pk not in (fixture.home_id, fixture.away_id):
-        raise ScheduleError.one("winner", FORFEIT_WINNER)
+        raise ScheduleError.one("winner", str(FORFEIT_WINNER))
     if fixture.games.exists():
-        raise ScheduleError.one("fixture", FIXTURE_HAS_GAMES, kind=CONFLICT)
+        raise ScheduleError.one("fixture", str(FIXTURE_HAS_GAMES), kind=CONFLICT)
     fixture.status = Fixture.Status.FORFEIT
     fixture.forfeit_winner = winner
     fixture.note = note[:200]
@@ -399,5 +415,5 @@ def fixtures_team_withdrawn(*, team: Team, on: dt.date, user: Any = None) -> Non
             fixture_delete(fixture=fixture, user=user)
         else:
             opponent = fixture.away if fixture.home_id == team.pk else fixture.home
-            note = WITHDRAWN_NOTE.format(team=team.name, on=on)
+            note = str(WITHDRAWN_NOTE).format(team=team.name, on=_date(on))
             fixture_forfeit(fixture=fixture, winner=opponent, note=note, user=user)

@@ -28,32 +28,48 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from clabber_league.clubs.locale import club_today
 from clabber_league.core import heartbeat
 from clabber_league.core.errors import CONFLICT
 from clabber_league.leagues.models import Division, Venue
 from clabber_league.leagues.services import GAMES_PER_FIXTURE, VENUE_OTHER_CLUB, division_update
+from clabber_league.rules.errors import gettext_noop, msg
 
-from .. import planning, selectors, store
+from .. import messages, planning, selectors, store
 from ..hooks import night_bookings
 from ..models import Fixture, ScheduleConfig, ScheduleRun, ScheduleVenue, SkipDate
 from . import ScheduleError
 
 logger = logging.getLogger(__name__)
 
-NO_CONFIG = "Set up the division's schedule (format, league night, venues) first."
-RUN_ACTIVE = "This division's schedule is already being generated; wait for it to finish."
-BROKER_DOWN = (
+NO_CONFIG = gettext_noop("Set up the division's schedule (format, league night, venues) first.")
+RUN_ACTIVE = gettext_noop(
+    "This division's schedule is already being generated; wait for it to finish."
+)
+BROKER_DOWN = gettext_noop(
     "The task queue (Redis) did not answer, so the schedule was not generated. "
     "Nothing was changed; try again in a minute."
 )
-WORKER_LOST = (
+WORKER_LOST = gettext_noop(
     "The worker stopped before finishing; nothing was changed. Generate the schedule again."
 )
-RUN_NOT_RETRYABLE = "Only a failed or stalled run can be retried."
-RUN_FAILED = "Generating the schedule failed; nothing was changed. ({detail})"
-FORMAT_UNKNOWN = "The format is round_robin or swiss."
+RUN_NOT_RETRYABLE = gettext_noop("Only a failed or stalled run can be retried.")
+RUN_FAILED = gettext_noop("Generating the schedule failed; nothing was changed. ({detail})")
+FORMAT_UNKNOWN = gettext_noop("The format is round_robin or swiss.")
+SWISS_ROUNDS_LEAST = gettext_noop("Play at least 1 Swiss round.")
+#: What a run says while it works and when it is done (``scheduling.messages`` shows them).
+QUEUED = gettext_noop("Queued.")
+READING = gettext_noop("Reading the teams, nights and venues.")
+PLANNING = gettext_noop("Planning the rounds.")
+CLEARING = gettext_noop("Clearing the unplayed rounds.")
+WRITING = gettext_noop("Writing fixtures: {written} of {total}.")
+PAST_END = gettext_noop("The schedule runs to {last}, after the season's end ({end}).")
+MORE_NOTES = gettext_noop("... and {count} more notes like these.")
+PLANNED = gettext_noop("{created} fixtures planned, {first} to {last}.")
+NOTHING_LEFT = gettext_noop("Nothing left to plan: every round has a result.")
+KEPT = gettext_noop("{kept} fixtures of rounds with results were kept.")
 
 #: A queued or running run with no sign of life for this long is taken to have stopped.
 STALE_AFTER = dt.timedelta(minutes=10)
@@ -83,22 +99,17 @@ def schedule_config_save(
     """Create or replace the division's schedule config. ``venues`` fill in this order."""
     errors: list[dict[str, str]] = []
     if format not in ScheduleConfig.Format.values:
-        errors.append({"field": "format", "message": FORMAT_UNKNOWN})
+        errors.append({"field": "format", "message": gettext(FORMAT_UNKNOWN)})
     if cycles not in (1, 2):
-        errors.append({"field": "cycles", "message": planning.CYCLES_RANGE})
+        errors.append({"field": "cycles", "message": gettext(planning.CYCLES_RANGE)})
     if not 0 <= weekday <= 6:
-        errors.append({"field": "weekday", "message": planning.WEEKDAY_RANGE})
+        errors.append({"field": "weekday", "message": gettext(planning.WEEKDAY_RANGE)})
     if swiss_rounds < 1:
-        errors.append(
-            {
-                "field": "swiss_rounds",
-                "message": planning.SWISS_ROUNDS_RANGE.format(teams="The", most="n - 1"),
-            }
-        )
+        errors.append({"field": "swiss_rounds", "message": gettext(SWISS_ROUNDS_LEAST)})
     if any(v.club_id != division.club_id for v in venues):
-        errors.append({"field": "venues", "message": VENUE_OTHER_CLUB})
+        errors.append({"field": "venues", "message": str(VENUE_OTHER_CLUB)})
     if games_per_fixture is not None and not 1 <= games_per_fixture <= 9:
-        errors.append({"field": "games_per_fixture", "message": GAMES_PER_FIXTURE})
+        errors.append({"field": "games_per_fixture", "message": str(GAMES_PER_FIXTURE)})
     if errors:
         raise ScheduleError(errors)
     config, _ = ScheduleConfig.objects.select_for_update().update_or_create(
@@ -155,22 +166,22 @@ def schedule_generate(*, division: Division, user: Any = None) -> ScheduleRun:
     The task is sent when the surrounding transaction commits. A run already queued or
     running for the division refuses a second one (unless it has stalled)."""
     if not ScheduleConfig.objects.filter(division=division).exists():
-        raise ScheduleError.one("division", NO_CONFIG, kind=CONFLICT)
+        raise ScheduleError.one("division", gettext(NO_CONFIG), kind=CONFLICT)
     now = timezone.now()
     with transaction.atomic():
         for active in ScheduleRun.objects.select_for_update().filter(
             division=division, state__in=ScheduleRun.ACTIVE
         ):
             if not _is_stale(active, now):
-                raise ScheduleError.one("division", RUN_ACTIVE, kind=CONFLICT)
-            _finish(active.pk, state=ScheduleRun.State.FAILED, message=WORKER_LOST)
+                raise ScheduleError.one("division", gettext(RUN_ACTIVE), kind=CONFLICT)
+            _finish(active.pk, state=ScheduleRun.State.FAILED, message=msg(WORKER_LOST))
         try:
             with transaction.atomic():
                 run = ScheduleRun.objects.create(
-                    club=division.club, division=division, created_by=user, message="Queued."
+                    club=division.club, division=division, created_by=user, message=QUEUED
                 )
         except IntegrityError as exc:  # another request queued one a moment ago
-            raise ScheduleError.one("division", RUN_ACTIVE, kind=CONFLICT) from exc
+            raise ScheduleError.one("division", gettext(RUN_ACTIVE), kind=CONFLICT) from exc
         transaction.on_commit(lambda: _enqueue(run.pk))
     return run
 
@@ -178,7 +189,7 @@ def schedule_generate(*, division: Division, user: Any = None) -> ScheduleRun:
 def schedule_run_retry(*, run: ScheduleRun, user: Any = None) -> ScheduleRun:
     """Generate again after a failed or stalled run."""
     if not (run.state == ScheduleRun.State.FAILED or _is_stale(run, timezone.now())):
-        raise ScheduleError.one("run", RUN_NOT_RETRYABLE, kind=CONFLICT)
+        raise ScheduleError.one("run", gettext(RUN_NOT_RETRYABLE), kind=CONFLICT)
     return schedule_generate(division=run.division, user=user)
 
 
@@ -190,12 +201,19 @@ def _enqueue(run_id: int) -> None:
         generate_schedule.apply_async(args=[run_id], retry=False, ignore_result=True)
     except Exception as exc:  # whatever Redis raised: the run must not stay "queued"
         logger.warning("schedule run %s not queued: %s: %s", run_id, type(exc).__name__, exc)
-        _finish(run_id, state=ScheduleRun.State.FAILED, message=BROKER_DOWN)
+        _finish(run_id, state=ScheduleRun.State.FAILED, message=msg(BROKER_DOWN))
 
 
-def _finish(run_id: int, *, state: str, message: str, **fields: Any) -> None:
+def _finish(run_id: int, *, state: str, message: Any, **fields: Any) -> None:
+    """End a run with ``message``: one sentence, or a list of them (``rules.errors.msg``
+    keeps each one's template, so a page shows it in its reader's language)."""
+    sentences = message if isinstance(message, list) else [message]
     ScheduleRun.objects.filter(pk=run_id).update(
-        state=state, message=message[:300], finished_at=timezone.now(), **fields
+        state=state,
+        message=" ".join(str(m) for m in sentences)[:300],
+        message_data=messages.message_data(sentences),
+        finished_at=timezone.now(),
+        **fields,
     )
 
 
@@ -234,7 +252,7 @@ def schedule_run_execute(*, run_id: int, today: dt.date | None = None) -> Schedu
         started_at=timezone.now(),
         heartbeat_at=timezone.now(),
         progress=1,
-        message="Reading the teams, nights and venues.",
+        message=READING,
     )
     run = ScheduleRun.objects.select_related("division__season", "club").get(pk=run_id)
     if not claimed:
@@ -248,7 +266,8 @@ def schedule_run_execute(*, run_id: int, today: dt.date | None = None) -> Schedu
             ScheduleRun.objects.filter(pk=run_id).update(
                 state=ScheduleRun.State.DONE,
                 progress=100,
-                message=summary["message"][:300],
+                message=" ".join(summary["message"])[:300],
+                message_data=messages.message_data(summary["message"]),
                 notes=summary["notes"],
                 fixtures_created=summary["created"],
                 fixtures_kept=summary["kept"],
@@ -256,15 +275,11 @@ def schedule_run_execute(*, run_id: int, today: dt.date | None = None) -> Schedu
                 finished_at=timezone.now(),
             )
     except (ScheduleError, planning.PlanningError) as exc:
-        _finish(
-            run_id,
-            state=ScheduleRun.State.FAILED,
-            message=" ".join(e["message"] for e in exc.errors),
-        )
+        _finish(run_id, state=ScheduleRun.State.FAILED, message=[e["message"] for e in exc.errors])
     except Exception as exc:  # any failure is recorded on the run
         logger.exception("schedule run %s failed", run_id)
         detail = f"{type(exc).__name__}: {exc}".strip()[:200]
-        _finish(run_id, state=ScheduleRun.State.FAILED, message=RUN_FAILED.format(detail=detail))
+        _finish(run_id, state=ScheduleRun.State.FAILED, message=msg(RUN_FAILED, detail=detail))
     finally:
         beating.close()
         progress.close()
@@ -278,7 +293,7 @@ def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str
     division = run.division
     config = ScheduleConfig.objects.select_for_update().filter(division=division).first()
     if config is None:
-        raise ScheduleError.one("division", NO_CONFIG, kind=CONFLICT)
+        raise ScheduleError.one("division", msg(NO_CONFIG), kind=CONFLICT)
     venues = config.ordered_venues()
     # Divisions sharing a venue generate one at a time (and moves onto it wait).
     list(Venue.objects.select_for_update().filter(pk__in=[v.pk for v in venues]).order_by("pk"))
@@ -286,7 +301,7 @@ def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str
     teams = division.teams.filter(withdrawn_on__isnull=True).order_by("id")
     team_ids = list(teams.values_list("id", flat=True))
     kept, kept_rounds = _kept(division)
-    progress(5, "Planning the rounds.")
+    progress(5, PLANNING)
     notes = planning.Notes(venue_names={v.pk: v.name for v in venues})
     occupied = _occupied(division, config, venues, kept)
     nights = _nights(config, kept, today)
@@ -294,7 +309,7 @@ def _generate(run: ScheduleRun, progress: _Progress, today: dt.date) -> dict[str
     rounds, total, rounds_count = _rounds(division, config, team_ids, kept, kept_rounds)
 
     doomed = Fixture.objects.filter(division=division).exclude(round_number__in=kept_rounds)
-    progress(8, "Clearing the unplayed rounds.")
+    progress(8, CLEARING)
     _delete_fixtures(doomed)
 
     # Everything the plan reads is in memory now: the rows stream into COPY below, and the
@@ -430,7 +445,10 @@ def _write(
             yield p
 
     def on_batch(written: int) -> None:
-        progress(10 + int(85 * written / total), f"Writing fixtures: {written:,} of {total:,}.")
+        progress(
+            10 + int(85 * written / total),
+            WRITING.format(written=f"{written:,}", total=f"{total:,}"),
+        )
 
     created = store.write_fixtures(
         spanned(),
@@ -450,22 +468,28 @@ def _summary(
     if span and season.end_date and span[1] > season.end_date:
         notes.add(
             "past_end",
-            f"The schedule runs to {_day(span[1])}, after the season's end "
-            f"({_day(season.end_date)}).",
+            PAST_END,
+            {"last": span[1], "end": season.end_date},
             date=span[1].isoformat(),
         )
     items = notes.compacted()
     if len(items) > MAX_NOTES:
         items = [
             *items[:MAX_NOTES],
-            {"kind": "more", "text": f"... and {len(items) - MAX_NOTES} more notes like these."},
+            {
+                "kind": "more",
+                "text": MORE_NOTES.format(count=len(items) - MAX_NOTES),
+                "template": MORE_NOTES,
+                "params": {"count": len(items) - MAX_NOTES},
+            },
         ]
     if created:
-        message = f"{created:,} fixtures planned, {_day(span[0])} to {_day(span[1])}."
+        message = [msg(PLANNED, created=f"{created:,}", first=_day(span[0]), last=_day(span[1]))]
+        message[0].params.update(first=span[0], last=span[1])  # kept as dates, shown in order
     else:
-        message = "Nothing left to plan: every round has a result."
+        message = [msg(NOTHING_LEFT)]
     if kept:
-        message += f" {kept:,} fixtures of rounds with results were kept."
+        message.append(msg(KEPT, kept=f"{kept:,}"))
     return {"message": message, "notes": items, "created": created, "kept": kept}
 
 

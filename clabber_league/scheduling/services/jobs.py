@@ -12,7 +12,11 @@ from collections.abc import Collection
 from django.core.mail import get_connection
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext_lazy as _
 
+from clabber_league.clubs.locale import club_locale
+from clabber_league.core.i18n import local_format
 from clabber_league.core.mail import mail_send, site_url
 from clabber_league.leagues.models import Division, TeamMember
 
@@ -49,7 +53,7 @@ def nights_publish(*, on: dt.date, club_ids: Collection[int] | None = None) -> i
     return len(counts)
 
 
-REMINDER_SUBJECT = "{club}: {home} v {away} on {when}"
+REMINDER_SUBJECT = _("{club}: {home} v {away} on {when}")
 REMINDER_TEMPLATE = "scheduling/email/reminder"  # .txt and .html (core.mail)
 
 
@@ -87,31 +91,35 @@ def fixtures_remind(
         )
         if not claimed:  # another beat or worker has it
             continue
-        emails = sorted(
-            set(
-                TeamMember.objects.filter(team_id__in=(fixture.home_id, fixture.away_id))
-                .exclude(player__user__email="")
-                .exclude(player__user__isnull=True)
-                .values_list("player__user__email", flat=True)
-            )
-        )
-        when = f"{on:%A} {on.day} {on:%B}"
+        # Each player's own language (MemberProfile.language, "" to follow the club): read
+        # through the ORM so this layer needs no import of members above it.
+        languages: dict[str, str] = {}
+        for email, language in (
+            TeamMember.objects.filter(team_id__in=(fixture.home_id, fixture.away_id))
+            .exclude(player__user__email="")
+            .exclude(player__user__isnull=True)
+            .values_list("player__user__email", "player__user__member_profile__language")
+        ):
+            languages[email] = languages.get(email) or language or ""
         path = f"/clubs/{fixture.club.slug}/schedule/teams/{fixture.home_id}/"
         url = f"{base_url.rstrip('/')}{path}" if base_url else site_url(path)
-        subject = REMINDER_SUBJECT.format(
-            club=fixture.club.name, home=fixture.home, away=fixture.away, when=when
-        )
-        subject = " ".join(subject.split())  # one line, whatever the names hold
-        context = {"fixture": fixture, "when": when, "url": url, "club": fixture.club}
-        for email in emails:
+        for email in sorted(languages):
             try:
-                sent += mail_send(
-                    to=[email],
-                    subject=subject,
-                    template=REMINDER_TEMPLATE,
-                    context=context,
-                    connection=mail,
-                )
+                # The player's language, else the club's (the chooser of the pages).
+                with club_locale(fixture.club, language=languages[email]):
+                    when = date_format(on, local_format("l j F"))
+                    subject = REMINDER_SUBJECT.format(
+                        club=fixture.club.name, home=fixture.home, away=fixture.away, when=when
+                    )
+                    subject = " ".join(subject.split())  # one line, whatever the names hold
+                    context = {"fixture": fixture, "when": when, "url": url, "club": fixture.club}
+                    sent += mail_send(
+                        to=[email],
+                        subject=subject,
+                        template=REMINDER_TEMPLATE,
+                        context=context,
+                        connection=mail,
+                    )
             except Exception:  # one failed email must not stop the others
                 logger.exception("reminder for fixture %s to %s not sent", fixture.pk, email)
     return sent

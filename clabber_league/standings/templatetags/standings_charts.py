@@ -8,6 +8,7 @@ totals chart on the score sheet: no query, no scoring.
 from typing import Any
 
 from django import template
+from django.utils.translation import gettext
 
 register = template.Library()
 
@@ -22,11 +23,11 @@ def game_running_chart(game: Any, deals: Any, side_names: Any, ruleset: Any) -> 
         "labels": ["0", *[str(d.number) for d in deals]],
         "datasets": [
             {
-                "label": names.get(side) or f"Side {side}",
+                "label": names.get(side) or gettext("Side {side}").format(side=side),
                 "data": [0, *[d.running.get(side, 0) for d in deals]],
             }
             for side in sides
         ],
         "target": getattr(ruleset, "target", None),
-        "yTitle": "Running total",
+        "yTitle": gettext("Running total"),
     }

@@ -18,6 +18,9 @@ from django import template
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext
+
+from clabber_league.standings.ordering import TIEBREAKER_IN_SENTENCE
 
 register = template.Library()
 
@@ -34,27 +37,35 @@ def _url_maker(name: str, club_slug: str):
     return lambda pk: f"{head}{int(pk)}{tail}"
 
 
-def _plural(count: int) -> str:
-    return "" if count == 1 else "s"
-
-
 @register.simple_tag
 def standings_rows(table: Any, club_slug: str) -> SafeString:
     team_url = _url_maker("standings:team", club_slug)
     out: list[str] = []
+    # Translated once per page, not once per row.
+    placed_on = {
+        key: escape(gettext("on {tiebreaker}").format(tiebreaker=phrase))
+        for key, phrase in TIEBREAKER_IN_SENTENCE.items()
+    }
     for line in table.lines:
         name = escape(line.name)
         c = line.counters
         unconfirmed = c["games_unconfirmed"]
         provisional = (
-            f' <span class="provisional" title="{unconfirmed} game(s) not yet confirmed">*</span>'
+            ' <span class="provisional" title="{}">*</span>'.format(
+                escape(
+                    ngettext(
+                        "{count} game not yet confirmed",
+                        "{count} games not yet confirmed",
+                        unconfirmed,
+                    ).format(count=int(unconfirmed))
+                )
+            )
             if unconfirmed
             else ""
         )
         placed = (
-            f'\n          <small class="muted placed-by">on {escape(line.placed_by_title.lower())}'
-            "</small>"
-            if line.placed_by
+            f'\n          <small class="muted placed-by">{placed_on[line.placed_by]}</small>'
+            if line.placed_by in placed_on
             else ""
         )
         out.append(
@@ -82,12 +93,15 @@ def standings_rows(table: Any, club_slug: str) -> SafeString:
 def live_game_items(live: Iterable[Any], club_slug: str) -> SafeString:
     game_url = _url_maker("games:detail", club_slug)
     out: list[str] = []
+    game_text = gettext("Game {number}")
     for game in live:
         sides = " v ".join(f"{escape(name)} <b>{int(score)}</b>" for _, name, score in game.sides)
         deals = int(game.deal_count)
+        after = ngettext("after {count} deal", "after {count} deals", deals).format(count=deals)
         out.append(
-            f'        <li><a href="{game_url(game.pk)}">Game {int(game.pk)}</a>:\n'
+            f'        <li><a href="{game_url(game.pk)}">'
+            f"{escape(game_text.format(number=int(game.pk)))}</a>:\n"
             f"          {sides}\n"
-            f'          <span class="muted">after {deals} deal{_plural(deals)}</span></li>\n'
+            f'          <span class="muted">{escape(after)}</span></li>\n'
         )
     return mark_safe("".join(out))  # every value above is escaped or an int

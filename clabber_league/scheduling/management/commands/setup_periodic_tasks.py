@@ -11,6 +11,7 @@ job, by name, so running it again changes nothing. Times are the site's ``TIME_Z
 | ``core: forget old Idempotency-Key responses`` | ``core.purge_idempotency_keys`` | 03:45 daily |
 | ``webhooks: send the deliveries that are due`` | ``webhooks.deliver_due`` | every minute |
 | ``webhooks: forget old deliveries`` | ``webhooks.purge_deliveries`` | 04:00 daily |
+| ``federation: erase players past the retention`` | ``federation.erase_departed`` | 04:15 daily |
 
 An admin may change a time or switch a job off in the Django admin; ``--reset`` puts the
 times back.
@@ -63,6 +64,14 @@ JOBS = [
         "minute": "0",
         "hour": "4",
         "description": "Delete webhook deliveries that are over, 30 days after they were made.",
+    },
+    {
+        "name": "federation: erase players past the retention",
+        "task": "federation.erase_departed",
+        "minute": "15",
+        "hour": "4",
+        "description": "Erase the federation records of players who left more than "
+        "CLABBER_FEDERATION_RETENTION_DAYS ago; their results stay, anonymous.",
     },
 ]
 

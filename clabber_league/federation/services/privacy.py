@@ -1,0 +1,164 @@
+"""What a player decides about their own data: a public or private profile, erasure; and
+the retention of the records of players who left.
+
+Erasure keeps the results: the games stay, each club's player row stays, renamed to an
+anonymous name made of the number (``Player NKU-000123``, in the club's language) and no
+longer linked to a login; the federation record keeps its number and links, its name,
+email and birth year are cleared, and ``erased_at`` is set. Records merged into it are
+erased with it (they were the same person).
+
+Retention: a record whose player left (``left_at``) is erased
+``CLABBER_FEDERATION_RETENTION_DAYS`` days later by the periodic task
+``federation.erase_departed`` (:func:`departed_erase`).
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext
+
+from clabber_league.clubs.models import Player
+from clabber_league.core.errors import CONFLICT, FORBIDDEN, NOT_FOUND
+from clabber_league.rules.errors import gettext_noop
+
+from ..access import FederationAccess, is_the_player
+from ..models import FederationPlayer, PlayerLink
+from . import errors as E
+from .errors import FederationError
+from .federations import require
+
+#: The name an erased player's results stay under (stored in the club's language).
+ANONYMOUS_NAME = gettext_noop("Player {number}")
+
+
+def anonymous_name(number: str) -> str:
+    """The anonymous name of a number, in the active language."""
+    return gettext(ANONYMOUS_NAME).format(number=number)
+
+
+def player_set_public(
+    *, access: FederationAccess, player: FederationPlayer, is_public: bool
+) -> FederationPlayer:
+    """The player's own choice: their name, profile and ranking on public pages, or not."""
+    _own(access, player)
+    if not is_the_player(user=access.user, player=player):
+        raise FederationError.one("is_public", E.NEEDS_THE_PLAYER, kind=FORBIDDEN)
+    if player.erased_at is not None:
+        raise FederationError.one("is_public", E.ALREADY_ERASED, kind=CONFLICT)
+    player.is_public = bool(is_public)
+    player.save(update_fields=["is_public"])
+    return player
+
+
+def player_mark_left(
+    *, access: FederationAccess, player: FederationPlayer, left: bool = True
+) -> FederationPlayer:
+    """An officer records that the player left (the retention period runs from now), or
+    that they are back."""
+    require(access, "officer")
+    _own(access, player)
+    player.left_at = timezone.now() if left else None
+    player.active = not left
+    player.save(update_fields=["left_at", "active"])
+    return player
+
+
+@transaction.atomic
+def player_erase(
+    *, access: FederationAccess | None, player: FederationPlayer, confirm: bool = True
+) -> FederationPlayer:
+    """Erase what is held about a person; their results stay under an anonymous name.
+
+    ``access`` is the player themselves or an officer of the federation; None for the
+    retention task."""
+    if access is not None:
+        _own(access, player)
+        if not (access.can("officer") or is_the_player(user=access.user, player=player)):
+            raise FederationError.one("", E.NEEDS_PLAYER_OR_OFFICER_ERASE, kind=FORBIDDEN)
+        if not confirm:
+            raise FederationError.one("confirm", E.CONFIRM_ERASE)
+    player = FederationPlayer.objects.select_for_update().get(pk=player.pk)
+    if player.erased_at is not None:
+        raise FederationError.one("", E.ALREADY_ERASED, kind=CONFLICT)
+    now = timezone.now()
+    for record in [player, *FederationPlayer.objects.filter(merged_into=player)]:
+        _erase_one(record, now)
+    player.refresh_from_db()
+    return player
+
+
+def _erase_one(record: FederationPlayer, now: datetime.datetime) -> None:
+    if record.erased_at is not None:
+        return
+    club_players = Player.objects.filter(
+        federation_links__federation_player=record,
+        federation_links__status=PlayerLink.Status.APPROVED,
+    ).select_related("club")
+    for club_player in club_players:
+        with translation.override(club_player.club.language_code):
+            name = anonymous_name(record.number)
+        club_player.name = _free_name(club_player, name)
+        club_player.user = None
+        club_player.active = False
+        club_player.save(update_fields=["name", "user", "active"])
+    record.name = ""
+    record.email = ""
+    record.birth_year = None
+    record.is_public = False
+    record.home_club = None
+    record.active = False
+    record.erased_at = now
+    record.save(
+        update_fields=[
+            "name",
+            "email",
+            "birth_year",
+            "is_public",
+            "home_club",
+            "active",
+            "erased_at",
+        ]
+    )
+
+
+def _free_name(club_player: Player, name: str) -> str:
+    """``name``, or ``name (2)``... when the club has a player of that name already."""
+    taken = {
+        n.lower()
+        for n in Player.objects.filter(club_id=club_player.club_id, name__istartswith=name)
+        .exclude(pk=club_player.pk)
+        .values_list("name", flat=True)
+    }
+    candidate, n = name, 1
+    while candidate.lower() in taken:
+        n += 1
+        candidate = f"{name} ({n})"
+    return candidate
+
+
+def departed_erase(*, now: datetime.datetime | None = None) -> int:
+    """Erase every record whose player left more than the retention period ago; how many.
+    Each record in its own transaction: one that fails leaves the others done."""
+    now = now or timezone.now()
+    cutoff = now - datetime.timedelta(days=settings.CLABBER_FEDERATION_RETENTION_DAYS)
+    due = FederationPlayer.objects.filter(
+        left_at__lte=cutoff, erased_at=None, merged_into=None
+    ).values_list("pk", flat=True)
+    done = 0
+    for pk in list(due):
+        player = FederationPlayer.objects.get(pk=pk)
+        try:
+            player_erase(access=None, player=player)
+        except FederationError:
+            continue
+        done += 1
+    return done
+
+
+def _own(access: FederationAccess, player: FederationPlayer) -> None:
+    if player.federation_id != access.federation.pk:
+        raise FederationError.one("player", E.OTHER_FEDERATION, kind=NOT_FOUND)

@@ -1,0 +1,79 @@
+"""What the schedule's worker writes for people to read, shown in the reader's language.
+
+A run's message and its notes are written once, by the worker, in no reader's language:
+they keep their English text (the API's) and, beside it, each sentence's template and
+values (``rules.errors.msg`` marks them ``gettext_noop``). A page rebuilds them from the
+catalog of its own language (``core.i18n.translated``). A date among the values is kept
+as ``{"date": "2026-09-08"}`` and written in the reader's order here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.utils.formats import date_format
+
+from clabber_league.core.i18n import local_format, translated
+from clabber_league.rules.errors import msg
+
+#: How a date among a message's values is written ("Tue 8 Sep 2026" in English).
+DAY_FORMAT = "D j M Y"
+
+
+def part(message: Any) -> dict[str, Any]:
+    """One sentence as stored: its template and values when it has them, else its text."""
+    template = getattr(message, "template", None)
+    if template is None:
+        return {"text": str(message)}
+    return {"template": template, "params": stored_params(message.params)}
+
+
+def message_data(messages: Iterable[Any]) -> dict[str, Any]:
+    """``ScheduleRun.message_data`` for a message made of these sentences."""
+    return {"parts": [part(m) for m in messages]}
+
+
+def stored_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Values as JSON keeps them: a date becomes ``{"date": iso}``."""
+    return {
+        key: {"date": value.isoformat()} if isinstance(value, dt.date) else value
+        for key, value in params.items()
+    }
+
+
+def _shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    out = {}
+    for key, value in params.items():
+        if isinstance(value, dict) and "date" in value:
+            try:
+                value = date_format(dt.date.fromisoformat(value["date"]), local_format(DAY_FORMAT))
+            except (TypeError, ValueError):
+                value = value["date"]
+        out[key] = value
+    return out
+
+
+def shown(entry: Mapping[str, Any]) -> str:
+    """A stored sentence (a ``part`` or a note) in the active language."""
+    template = entry.get("template")
+    if template:
+        try:
+            return translated(msg(template, **_shown_params(entry.get("params") or {})))
+        except (KeyError, IndexError, ValueError):
+            pass  # values that no longer fit the template: the English text
+    return translated(str(entry.get("text") or ""))
+
+
+def run_message(run: Any) -> str:
+    """A run's message in the active language."""
+    parts = (run.message_data or {}).get("parts")
+    if parts:
+        return " ".join(shown(p) for p in parts)
+    return translated(run.message) if run.message else ""
+
+
+def notes_shown(notes: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A run's notes with each ``text`` in the active language."""
+    return [{**note, "text": shown(note)} for note in notes]
