@@ -4,15 +4,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0006_round_draw_record'),
+        ("events", "0006_round_draw_record"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='event',
-            name='prize_rule',
-            field=models.CharField(choices=[('none', 'No prizes'), ('per_four', 'One prize per four players'), ('top_quarter', 'The top quarter of the field'), ('shares', 'A fixed list of shares of the fund'), ('every_fourth', 'Places 1 to 4, then every fourth place'), ('fourth_last', 'Places 1 to 4, then every fourth place, and the last place')], default='none', max_length=12),
+            model_name="event",
+            name="prize_rule",
+            field=models.CharField(
+                choices=[
+                    ("none", "No prizes"),
+                    ("per_four", "One prize per four players"),
+                    ("top_quarter", "The top quarter of the field"),
+                    ("shares", "A fixed list of shares of the fund"),
+                    ("every_fourth", "Places 1 to 4, then every fourth place"),
+                    ("fourth_last", "Places 1 to 4, then every fourth place, and the last place"),
+                ],
+                default="none",
+                max_length=12,
+            ),
         ),
     ]
