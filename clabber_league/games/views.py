@@ -27,8 +27,7 @@ from clabber_league.rules import get_ruleset
 from clabber_league.scheduling.models import Fixture
 
 from . import adapters, offline, selectors, services, table_links, wording
-from .forms import DealForm, SheetRowsForm
-from .klaverjas_form import KlaverjasDealForm, klaverjas_initial
+from .forms import DealForm, KlaverjasDealForm, SheetRowsForm, klaverjas_initial
 from .models import Deal, Game
 from .sheet import game_sheet, sheet_cell
 from .table_links import page_grant
