@@ -185,7 +185,7 @@ class NewForm(Driver):
 
     def open_correction(self, number: int) -> None:
         self.tap(self.page.get_by_role("link", name="Score sheet"), "score sheet link")
-        self.tap(self.page.get_by_role("link", name=f"Correct deal {number}"), "Fix")
+        self.tap(self.page.get_by_role("link", name=f"Fix deal {number}"), "Fix")
 
 
 class KlaverjasForm(NewForm):
