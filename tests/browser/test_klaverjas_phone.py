@@ -2,6 +2,8 @@
 (issue 36): points with the last trick, roem as a claim per trick, nat and pit; the sheet
 shows each pair's points and roem columns with running totals, nat and pit marked."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -122,3 +124,14 @@ def test_a_16_deal_klaverjas_game_on_a_phone_and_its_tally_sheet(live_server, pa
     expect(sheet.locator("tfoot")).to_contain_text(str(totals["A"]))
     expect(sheet.locator("tfoot")).to_contain_text(str(totals["B"]))
     assert_accessible(page)
+
+    # Printed, the 16-deal tally sheet is one A4 page; so is the blank one.
+    page.emulate_media(media="print")
+    assert pdf_pages(page.pdf(format="A4")) == 1
+    page.goto(f"{live_server.url}/rules/klaverjas-rotterdams/sheet/")
+    expect(page.locator("table.tally tbody tr")).to_have_count(16)
+    assert pdf_pages(page.pdf(format="A4")) == 1
+
+
+def pdf_pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf))
