@@ -26,6 +26,12 @@ measures before and after. The page says which it is (``[data-meld-chips]``).
 
     .venv/bin/python bench/entry_taps.py [--shots DIR]
 
+Then a klaverjas game of 16 deals (issue 36, ``klaverjas-rotterdams``) on the tally
+sheet's deal form (``KlaverjasForm``): plain deals (trump, who plays, one pair's points
+with the last trick, the last trick), a deal with one roem claim (chip, trick), two
+claims, a nat, a pit, a four of a rank and a renege. Target: a plain klaverjas deal in
+no more taps than a plain Clabber deal.
+
 ``--shots DIR`` saves a screenshot of the screen as it is when Save is tapped, per deal.
 
 Targets (issue 12): a plain deal in at most 6 taps plus its digits with no scrolling; a
@@ -61,13 +67,15 @@ SIDE_INDEX = {"A": 0, "B": 1}
 TOM, ANN, MARY_LOU, BOB = 0, 1, 2, 3
 
 
-def league() -> tuple[Game, str]:
-    club = Club.objects.create(name="Tap Club", slug="taps")
-    user = get_user_model().objects.create_user("marge", password=PASSWORD)
+def league(ruleset: str = "clabber") -> tuple[Game, str]:
+    club = Club.objects.create(name=f"Tap Club {ruleset}", slug=f"taps-{ruleset}")
+    user, _ = get_user_model().objects.get_or_create(username="marge")
+    user.set_password(PASSWORD)
+    user.save()
     Membership.objects.create(club=club, user=user, role=Role.SCORER)
     season = Season.objects.create(club=club, name="S", slug="s", start_date="2026-09-01")
     division = Division.objects.create(
-        club=club, season=season, name="Monday", slug="monday", ruleset="clabber"
+        club=club, season=season, name="Monday", slug="monday", ruleset=ruleset
     )
     teams, players = [], {}
     for name, members in (("Mules", ("Tom", "Mary-Lou")), ("Dads", ("Ann", "Bob"))):
@@ -177,7 +185,76 @@ class NewForm(Driver):
 
     def open_correction(self, number: int) -> None:
         self.tap(self.page.get_by_role("link", name="Score sheet"), "score sheet link")
-        self.tap(self.page.get_by_role("link", name=f"Correct deal {number}"), "Fix")
+        self.tap(self.page.get_by_role("link", name=f"Fix deal {number}"), "Fix")
+
+
+class KlaverjasForm(NewForm):
+    """The klaverjas tally sheet's deal form: points with the last trick, roem chips per
+    pair, then the trick's number; "All tricks (pit)" per pair."""
+
+    def points(self, side: str, value: int, *, replace: bool = False) -> None:
+        self.type_number(
+            self.page.locator(f"#id_points_{side}"), value, "points with last", replace=replace
+        )
+
+    def roem(self, side: str, kind: str, trick: int, rank: str | None = None) -> None:
+        chips = self.page.locator(f"[data-roem-side='{side}']")
+        self.tap(chips.locator(f"[data-roem-kind='{kind}']"), f"roem chip {kind}")
+        card = self.page.locator(".claim-rows .meld-card:not(.is-empty)").last
+        if rank:
+            self.pick(card.locator("select[name$=_kind]"), f"four-{rank}", "which four")
+        self.tap(card.locator(f"[data-trick='{trick}']"), "roem trick")
+
+    def pit(self, side: str) -> None:
+        self.tap(self.page.locator(f"label[for=id_pit_{side}]"), "all tricks (pit)")
+
+
+def plain_klaverjas(maker: int, side: str, points: int, trump: str = "hearts"):
+    return lambda d: (d.trump(trump), d.maker(maker), d.points(side, points), d.last_trick(side))
+
+
+KLAVERJAS_GAME = [
+    ("kj plain", plain_klaverjas(TOM, "A", 90)),
+    ("kj plain", plain_klaverjas(ANN, "B", 100, "clubs")),
+    ("kj nat", plain_klaverjas(MARY_LOU, "A", 70, "spades")),
+    (
+        "kj one roem claim",
+        lambda d: (
+            d.trump("diamonds"),
+            d.maker(BOB),
+            d.points("B", 95),
+            d.last_trick("B"),
+            d.roem("B", "run-3", 3),
+        ),
+    ),
+    (
+        "kj run and stuk",
+        lambda d: (
+            d.trump("hearts"),
+            d.maker(TOM),
+            d.points("A", 100),
+            d.last_trick("A"),
+            d.roem("A", "run-3", 5),
+            d.roem("A", "stuk", 5),
+        ),
+    ),
+    ("kj pit", lambda d: (d.trump("clubs"), d.maker(ANN), d.pit("B"))),
+    (
+        "kj four of a rank",
+        lambda d: (
+            d.trump("spades"),
+            d.maker(MARY_LOU),
+            d.points("A", 110),
+            d.last_trick("A"),
+            d.roem("A", "four", 6, rank="A"),
+        ),
+    ),
+    ("kj renege", lambda d: (d.trump("hearts"), d.maker(BOB), d.renege("B"))),
+    *[
+        ("kj plain", plain_klaverjas((TOM, ANN, MARY_LOU, BOB)[n % 4], "AB"[n % 2], 100))
+        for n in range(8)
+    ],
+]
 
 
 class OldForm(NewForm):
@@ -261,6 +338,7 @@ def main() -> None:
         os.makedirs(args.shots, exist_ok=True)
 
     game, slug = league()
+    kj_game, kj_slug = league("klaverjas-rotterdams")
     server = LiveServerThread("127.0.0.1", StaticFilesHandler, port=0)
     server.daemon = True
     server.start()
@@ -282,7 +360,7 @@ def main() -> None:
         page.goto(base + "/accounts/login/")
         page.fill("#id_username", "marge")
         page.fill("#id_password", PASSWORD)
-        page.locator("form [type=submit]").last.click()
+        page.get_by_role("button", name="Log in").click()  # not the language switcher
         page.wait_for_load_state("load")
         deal_url = f"{base}/clubs/{slug}/games/{game.pk}/deal/"
         page.goto(deal_url)
@@ -301,6 +379,17 @@ def main() -> None:
         driver.points("A", 80, replace=True)
         driver.save()
         rows.append(("correction of deal 2", count))
+        page.goto(f"{base}/clubs/{kj_slug}/games/{kj_game.pk}/deal/")
+        kj_driver = KlaverjasForm(page, args.shots)
+        kj_rows: list[tuple[str, Count]] = []
+        for name, steps in KLAVERJAS_GAME:
+            count = kj_driver.start()
+            steps(kj_driver)
+            kj_driver.save()
+            error = page.locator(".errorlist, .field-error:not(:empty)")
+            if error.count():
+                raise SystemExit(f"{name}: not saved: {error.first.inner_text()}")
+            kj_rows.append((name, count))
         browser.close()
     seconds = time.perf_counter() - started
     server.terminate()
@@ -329,6 +418,29 @@ def main() -> None:
         f"{'met' if plain.taps <= 6 and not plain.scrolled else 'NOT met'}; "
         f"one meld <= 9 taps: {'met' if one_meld.taps <= 9 else 'NOT met'}; "
         f"whole game <= 55: {'met' if total <= 55 else 'NOT met'}"
+    )
+    kj_game.refresh_from_db()
+    kj_outcomes = kj_game.deals.order_by("number").values_list("outcome", flat=True)
+    print()
+    print(
+        f"klaverjas, 16 deals: {kj_game.deal_count} recorded, status {kj_game.status}; "
+        f"outcomes {', '.join(kj_outcomes)}; "
+        f"totals {kj_game.scores}"
+    )
+    print(f"{'deal':<24}{'taps':>6}{'keys':>6}{'total':>7}  scrolled")
+    for name, c in kj_rows:
+        note = f"  ({'; '.join(c.notes)})" if c.notes else ""
+        print(
+            f"{name:<24}{c.taps:>6}{c.keys:>6}{c.total:>7}  {'yes' if c.scrolled else 'no'}{note}"
+        )
+    print(
+        f"{'whole klaverjas game':<24}{sum(c.taps for _, c in kj_rows):>6}"
+        f"{sum(c.keys for _, c in kj_rows):>6}{sum(c.total for _, c in kj_rows):>7}"
+    )
+    kj_plain = max(c.taps for n, c in kj_rows if n == "kj plain")
+    print(
+        f"target: a plain klaverjas deal in no more taps than a plain Clabber deal "
+        f"({kj_plain} <= {plain.taps}): {'met' if kj_plain <= plain.taps else 'NOT met'}"
     )
     print(machine_load(), f"(after, {seconds:.0f} s of browsing)")
 

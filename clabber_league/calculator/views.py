@@ -76,6 +76,8 @@ def _sheet(request: HttpRequest, ruleset: RuleSet, title: str, **extra: object) 
                 sheet_rows(data["options"]["target"], data["options"].get("deals_per_game")) + 1,
             ),
             "check": check,
+            # Klaverjas: the tally sheet's layout, points and roem columns per pair.
+            "klaverjas": ruleset.is_klaverjas,
             **extra,
         },
     )

@@ -99,6 +99,11 @@ class Event(models.Model):
         PER_FOUR = "per_four", _("One prize per four players")
         TOP_QUARTER = "top_quarter", _("The top quarter of the field")
         SHARES = "shares", _("A fixed list of shares of the fund")
+        EVERY_FOURTH = "every_fourth", _("Places 1 to 4, then every fourth place")
+        FOURTH_LAST = (
+            "fourth_last",
+            _("Places 1 to 4, then every fourth place, and the last place"),
+        )
 
     class Status(models.TextChoices):
         PLANNED = "planned", _("Planned")

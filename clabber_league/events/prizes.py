@@ -14,9 +14,15 @@ The rules (README "Club nights"; CLUB-NIGHTS.md "Money and prizes"):
   - ``per_four``: one prize per four players (13 players: 3 prizes), at least one;
   - ``top_quarter``: the top quarter of the field is paid, rounded up (13 players: 4);
   - ``shares``: a fixed list of percentages of the fund, best place first
-    (``50, 30, 20``); what the list leaves over is not paid out.
+    (``50, 30, 20``); what the list leaves over is not paid out;
+  - ``every_fourth``: what klaverjas clubs pay (KLAVERJAS.md 7.7): places 1 to 4, then
+    every fourth place (8, 12, 16, ...) down the field;
+  - ``fourth_last``: the same and a prize for the last place (the "poedelprijs"; it is
+    weighted as the smallest prize and is not paid twice when the last place already has
+    a prize).
 
-  With ``per_four`` and ``top_quarter`` the k prizes are weighted k, k-1, ..., 1 (three
+  With ``per_four``, ``top_quarter``, ``every_fourth`` and ``fourth_last`` the k prizes
+  are weighted k, k-1, ..., 1 (three
   prizes: one half, one third, one sixth of the fund). ``payout_percent`` pays only part
   of the fund (the rest stays with the club); ``none`` pays no prizes.
 * **Ties.** Players sharing a place share the prizes of the places they cover equally:
@@ -38,6 +44,8 @@ PRIZE_RULES: dict[str, str] = {
     "per_four": gettext_noop("One prize per four players"),
     "top_quarter": gettext_noop("The top quarter of the field"),
     "shares": gettext_noop("A fixed list of shares of the fund"),
+    "every_fourth": gettext_noop("Places 1 to 4, then every fourth place"),
+    "fourth_last": gettext_noop("Places 1 to 4, then every fourth place, and the last place"),
 }
 
 #: How a rule's sentence grows with its shares and its payout (pages translate them).
@@ -165,30 +173,48 @@ def hick_pot(hicks: Mapping[int, int], *, stake_cents: int) -> tuple[int, dict[i
     return sum(owed.values()), owed
 
 
-def prize_count(rule: PrizeRule, players: int) -> int:
-    """How many places the rule pays for a field of ``players`` (never more than play)."""
+def _ranked_prize(place: int) -> bool:
+    """Whether ``every_fourth`` pays this place (1 to 4, then every fourth)."""
+    return place <= 4 or place % 4 == 0
+
+
+def prize_places(rule: PrizeRule, players: int) -> tuple[int, ...]:
+    """The places (1-based, best first) the rule pays for a field of ``players``."""
     if players <= 0 or rule.kind == "none":
-        return 0
+        return ()
     if rule.kind == "per_four":
         count = max(1, players // 4)
     elif rule.kind == "top_quarter":
         count = -(-players // 4)
+    elif rule.kind in ("every_fourth", "fourth_last"):
+        places = [p for p in range(1, players + 1) if _ranked_prize(p)]
+        if rule.kind == "fourth_last" and places[-1] != players:
+            places.append(players)
+        return tuple(places[:MAX_PRIZES])
     else:
         count = len(rule.shares)
-    return min(count, players, MAX_PRIZES)
+    return tuple(range(1, min(count, players, MAX_PRIZES) + 1))
+
+
+def prize_count(rule: PrizeRule, players: int) -> int:
+    """How many places the rule pays for a field of ``players`` (never more than play)."""
+    return len(prize_places(rule, players))
 
 
 def prize_amounts(rule: PrizeRule, *, fund: int, players: int) -> tuple[int, ...]:
-    """The amount of each prize place, best first, rounded down so they never add up to
-    more than the part of the fund the rule pays out."""
+    """The amount of each prize place (in the order of :func:`prize_places`), rounded
+    down so they never add up to more than the part of the fund the rule pays out."""
     count = prize_count(rule, players)
     if not count:
         return ()
     paid = fund * rule.payout_percent // 100
     if rule.kind == "shares":
         return tuple(paid * share // 100 for share in rule.shares[:count])
-    weights = range(count, 0, -1)
-    total = count * (count + 1) // 2
+    weights = list(range(count, 0, -1))
+    if rule.kind == "fourth_last" and count > 1 and not _ranked_prize(players):
+        # The last place's own prize weighs as the smallest ranked prize.
+        weights = [*range(count - 1, 0, -1), 1]
+    total = sum(weights)
     return tuple(paid * weight // total for weight in weights)
 
 
@@ -209,13 +235,14 @@ def prizes_award(
     taken = takings(fee_cents=fee_cents, paid=players if paid is None else paid)
     fund = taken + _non_negative("hick_pot", hick_pot_cents)
     prizes = prize_amounts(rule, fund=fund, players=players)
+    amount_of = dict(zip(prize_places(rule, players), prizes, strict=True))
     groups: dict[int, list[int]] = {}
     for player, position in placings:
         groups.setdefault(position, []).append(player)
     awards: list[Award] = []
     for position, group in sorted(groups.items()):
-        places = tuple(p for p in range(position, position + len(group)) if p <= len(prizes))
-        pool = sum(prizes[p - 1] for p in places)
+        places = tuple(p for p in range(position, position + len(group)) if p in amount_of)
+        pool = sum(amount_of[p] for p in places)
         for player in group:
             awards.append(
                 Award(

@@ -18,6 +18,7 @@ from django.utils import translation
 from clabber_league.site.offline import engine_urls
 
 from . import adapters, services, table_links
+from .forms import CLAIM_ROWS
 from .models import Deal, Game
 
 
@@ -67,6 +68,9 @@ def offline_game(
         "side_names": side_names,
         "seat_names": {str(seat): name for seat, name in seat_names.items()},
         "meld_rows": adapters.MELD_ROWS,
+        # Klaverjas: the tally sheet's form (static/js/offline_logic.js readKlaverjas).
+        "klaverjas": ruleset.is_klaverjas,
+        "claim_rows": CLAIM_ROWS,
         # The phone of a table link (no account) sends its deals with the link's token.
         "table_token": table_links.session_token(request, game.pk)
         if not request.user.is_authenticated

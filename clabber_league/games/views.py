@@ -27,7 +27,7 @@ from clabber_league.rules import get_ruleset
 from clabber_league.scheduling.models import Fixture
 
 from . import adapters, offline, selectors, services, table_links, wording
-from .forms import DealForm, SheetRowsForm
+from .forms import DealForm, KlaverjasDealForm, SheetRowsForm, klaverjas_initial
 from .models import Deal, Game
 from .sheet import game_sheet, sheet_cell
 from .table_links import page_grant
@@ -71,16 +71,36 @@ def _names(game: Game, to_member: bool = True) -> tuple[dict[int, str], dict[str
     return seat_names, side_names
 
 
-def _deal_form(game: Game, data: Any = None, initial: dict | None = None) -> DealForm:
+def _deal_form(
+    game: Game, data: Any = None, initial: dict | None = None, dealer: int | None = None
+) -> DealForm:
     seat_names, side_names = _names(game)
+    ruleset = adapters.game_ruleset(game)
+    if ruleset.is_klaverjas:
+        # The tally sheet's form: points with the last trick, roem, pit (KLAVERJAS.md 7).
+        return KlaverjasDealForm(
+            data=data,
+            initial=initial,
+            game=game,
+            ruleset=ruleset,
+            seat_names=seat_names,
+            side_names=side_names,
+            dealer=dealer,
+        )
     return DealForm(
         data=data,
         initial=initial,
         game=game,
-        ruleset=adapters.game_ruleset(game),
+        ruleset=ruleset,
         seat_names=seat_names,
         side_names=side_names,
     )
+
+
+def _form_template(form: DealForm) -> str:
+    if isinstance(form, KlaverjasDealForm):
+        return "games/deal_form_klaverjas.html"
+    return "games/deal_form.html"
 
 
 def _context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
@@ -404,7 +424,7 @@ def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
             services.GAME_ABANDONED if game.status == "abandoned" else services.GAME_FINISHED,
         )
         return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
-    form = _deal_form(game, request.POST or None)
+    form = _deal_form(game, request.POST or None, dealer=services.next_dealer_seat(game=game))
     page_key = request.POST.get("idempotency_key") or None
     if page_key is not None and not valid_key(page_key):
         form.is_valid()
@@ -427,7 +447,7 @@ def deal_new(request: HttpRequest, pk: int) -> HttpResponse:
     next_number = game.deal_count + 1
     return render(
         request,
-        "games/deal_form.html",
+        _form_template(form),
         _context(
             request,
             game,
@@ -498,7 +518,13 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             services.GAME_ABANDONED if game.status == "abandoned" else services.GAME_CONFIRMED,
         )
         return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
-    form = _deal_form(game, request.POST or None, initial=deal_initial(deal, _deal_form(game)))
+    blank = _deal_form(game, dealer=deal.dealer)
+    initial = (
+        klaverjas_initial(deal, blank)
+        if isinstance(blank, KlaverjasDealForm)
+        else deal_initial(deal, blank)
+    )
+    form = _deal_form(game, request.POST or None, initial=initial, dealer=deal.dealer)
     if request.method == "POST" and form.is_valid():
         data, maker_seat = form.to_engine()
         try:
@@ -520,7 +546,7 @@ def deal_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             return redirect("games:detail", club_slug=request.club.slug, pk=game.pk)
     return render(
         request,
-        "games/deal_form.html",
+        _form_template(form),
         _context(
             request,
             game,

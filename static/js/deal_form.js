@@ -16,7 +16,8 @@
     summary.focus({ preventScroll: true });
   }
 
-  var rowsBox = form.querySelector(".meld-rows");
+  var rowsBox = form.querySelector(".meld-rows:not(.claim-rows)");
+  if (!rowsBox) { return; } // a klaverjas deal: static/js/klaverjas_form.js
   var tops = {};
   (rowsBox.getAttribute("data-run-tops") || "").split(";").forEach(function (item) {
     var parts = item.split(":");

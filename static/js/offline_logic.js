@@ -26,6 +26,7 @@
     }
     function sideOf(seat) { return game.sides[seat % game.sides.length]; }
 
+    if (game.klaverjas) { return readKlaverjas(value, game, whole, sideOf); }
     if (value("passed")) { return { data: { passed: true }, maker_seat: null }; }
     var data = {}, makerSeat = whole("maker_seat");
     if (makerSeat !== null) { data.maker = sideOf(makerSeat); }
@@ -58,6 +59,63 @@
     var bell = whole("bell");
     if (bell !== null) { data.bell = sideOf(bell); }
     if (renegeList.length) { data.renege = renegeList; }
+    return { data: data, maker_seat: makerSeat };
+  }
+
+  /* A klaverjas deal as the tally sheet's form holds it (the server's
+     KlaverjasDealForm.to_engine): points with the last trick (one pair's is enough: the
+     other has the rest of 162), roem totals or claims per trick, pit, renege, dealer. */
+  function readKlaverjas(value, game, whole, sideOf) {
+    var sides = game.sides, data = {}, makerSeat = whole("maker_seat");
+    if (makerSeat !== null) { data.maker = sideOf(makerSeat); }
+    var trump = value("trump");
+    if (trump) { data.trump = trump; }
+    var pit = sides.filter(function (s) { return value("pit_" + s); })[0] || null;
+    var given = {}, count = 0;
+    sides.forEach(function (s) { var p = whole("points_" + s); if (p !== null) { given[s] = p; count += 1; } });
+    if (pit !== null && !count) {
+      sides.forEach(function (s) { given[s] = s === pit ? 162 : 0; });
+      count = sides.length;
+    }
+    if (count === sides.length - 1) {
+      var missing = sides.filter(function (s) { return !(s in given); })[0], sum = 0;
+      sides.forEach(function (s) { if (s in given) { sum += given[s]; } });
+      given[missing] = 162 - sum;
+      count += 1;
+    }
+    var renege = value("renege");
+    var renegeList = renege ? [].concat(renege) : [];
+    if (count && !(renegeList.length && count < sides.length)) { data.points_with_last = given; }
+    var last = value("last_trick") || pit;
+    if (last) { data.last_trick = last; }
+    if (pit !== null) {
+      data.tricks = {};
+      sides.forEach(function (s) { data.tricks[s] = s === pit ? 8 : 0; });
+    } else {
+      var tricks = {}, known = 0;
+      sides.forEach(function (s) { var t = whole("tricks_" + s); if (t !== null) { tricks[s] = t; known += 1; } });
+      if (known === sides.length - 1) {
+        var rest = 8;
+        sides.forEach(function (s) { if (s in tricks) { rest -= tricks[s]; } });
+        tricks[sides.filter(function (s) { return !(s in tricks); })[0]] = rest;
+      }
+      if (known) { data.tricks = tricks; }
+    }
+    var roem = {}, anyRoem = false;
+    for (var i = 0; i < (game.claim_rows || 0); i++) {
+      var kind = value("claim_" + i + "_kind"), side = value("claim_" + i + "_side");
+      if (!kind || !side) { continue; }
+      (roem[side] = roem[side] || []).push({ trick: whole("claim_" + i + "_trick"), kind: kind });
+      anyRoem = true;
+    }
+    sides.forEach(function (s) {
+      var total = whole("roem_" + s);
+      if (!(s in roem) && total) { roem[s] = total; anyRoem = true; }
+    });
+    if (anyRoem) { data.roem = roem; }
+    if (renegeList.length) { data.renege = renegeList; }
+    var dealer = whole("dealer");
+    if (dealer !== null) { data.dealer = dealer; }
     return { data: data, maker_seat: makerSeat };
   }
 

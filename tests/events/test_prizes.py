@@ -143,3 +143,49 @@ def test_a_better_place_is_never_paid_less(placing, kind, fee):
     result = prizes_award(placing, rule=PrizeRule(kind), fee_cents=fee)
     amounts = [award.amount for award in result.awards]
     assert amounts == sorted(amounts, reverse=True)
+
+
+# --- the prize rules of klaverjas clubs (KLAVERJAS.md 7.7) ----------------------------------
+
+
+def test_places_1_to_4_then_every_fourth_place():
+    from clabber_league.events.prizes import prize_places
+
+    assert prize_places(PrizeRule("every_fourth"), 3) == (1, 2, 3)
+    assert prize_places(PrizeRule("every_fourth"), 17) == (1, 2, 3, 4, 8, 12, 16)
+    assert prize_places(PrizeRule("every_fourth"), 24) == (1, 2, 3, 4, 8, 12, 16, 20, 24)
+
+
+def test_a_prize_for_the_last_place_too_and_not_twice():
+    from clabber_league.events.prizes import prize_places
+
+    assert prize_places(PrizeRule("fourth_last"), 17) == (1, 2, 3, 4, 8, 12, 16, 17)
+    # 16 players: the 16th place already has a prize.
+    assert prize_places(PrizeRule("fourth_last"), 16) == (1, 2, 3, 4, 8, 12, 16)
+
+
+def test_every_fourth_place_is_paid_and_the_places_between_are_not():
+    # 10 players, 1000 each: places 1, 2, 3, 4, 8, weighted 5, 4, 3, 2, 1 (of 15).
+    result = prizes_award(placed(*range(1, 11)), rule=PrizeRule("every_fourth"), fee_cents=1000)
+    assert result.prizes == (3333, 2666, 2000, 1333, 666)
+    paid = {a.position: a.amount for a in result.awards}
+    assert paid[5] == paid[6] == paid[7] == paid[9] == paid[10] == 0
+    assert paid[8] == 666
+    assert result.paid_out + result.kept == result.fund
+
+
+def test_the_last_place_wins_the_smallest_prize():
+    # 10 players: places 1, 2, 3, 4, 8 and the last, weighted 5, 4, 3, 2, 1, 1 (of 16).
+    result = prizes_award(placed(*range(1, 11)), rule=PrizeRule("fourth_last"), fee_cents=1600)
+    assert result.prizes == (5000, 4000, 3000, 2000, 1000, 1000)
+    assert result.by_player[10].amount == 1000
+    assert result.by_player[9].amount == 0
+
+
+def test_players_level_on_a_paid_fourth_place_share_it_with_the_unpaid_one_after():
+    # Two level 8th cover places 8 and 9: only 8 is paid, so they share the 8th prize.
+    result = prizes_award(
+        placed(1, 2, 3, 4, 5, 6, 7, 8, 8, 10), rule=PrizeRule("every_fourth"), fee_cents=1000
+    )
+    assert result.by_player[8].amount == result.by_player[9].amount == 666 // 2
+    assert result.by_player[8].places == (8,)

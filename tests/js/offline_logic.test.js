@@ -116,3 +116,31 @@ test("the clash table lists both phones' numbers from the clash on, and the serv
 test("while the server's deals are read the clash table shows this phone's alone", () => {
   assert.deepEqual(Logic.clashRows({ number: 5 }, [{ number: 5 }], null), { numbers: [5], last: null });
 });
+
+const KLAVERJAS = { sides: ["A", "B"], meld_rows: 3, klaverjas: true, claim_rows: 8 };
+
+test("a klaverjas deal: one pair's points with the last trick, the other has the rest of 162", () => {
+  const read = Logic.readDeal(form({
+    maker_seat: "1", trump: "hearts", points_B: "90", last_trick: "B", dealer: "0",
+    claim_0_side: "B", claim_0_kind: "run-3", claim_0_trick: "2", roem_A: "20",
+  }), KLAVERJAS);
+  assert.deepEqual(read, {
+    data: {
+      maker: "B", trump: "hearts", points_with_last: { B: 90, A: 72 }, last_trick: "B",
+      roem: { B: [{ trick: 2, kind: "run-3" }], A: 20 }, dealer: 0,
+    },
+    maker_seat: 1,
+  });
+});
+
+test("a klaverjas pit needs no points: 162, the last trick and all eight tricks", () => {
+  const { data } = Logic.readDeal(form({ maker_seat: "0", trump: "clubs", pit_A: "on" }), KLAVERJAS);
+  assert.deepEqual(data.points_with_last, { A: 162, B: 0 });
+  assert.equal(data.last_trick, "A");
+  assert.deepEqual(data.tricks, { A: 8, B: 0 });
+});
+
+test("a klaverjas renege needs no points", () => {
+  const { data } = Logic.readDeal(form({ maker_seat: "0", trump: "clubs", renege: ["B"] }), KLAVERJAS);
+  assert.deepEqual(data, { maker: "A", trump: "clubs", renege: ["B"] });
+});
