@@ -1,39 +1,49 @@
 """A federation of 40 clubs and 1,200 players through a season: one club night's results
-taken in, the national ranking recomputed after it, and the ranking's pages.
+file imported through the results exchange, its period closed and the national ranking
+recomputed after it, and the ranking's pages.
 
 Built in bulk (no deal is simulated: the ranking reads a confirmed game's final scores
 and seats, nothing else): a federation of ``--clubs`` member clubs of ``--players`` players
 each, every player linked to a federation number (a third of them private), and a season
-of ``--weeks`` weeks: each club's weekly club night (its players at tables of four, three
-rounds: a division-less game per table and round) and its league (eight partnerships, a
-double round robin). A quarter of the clubs play to 1500 under house rules, the rest
-clabber to 1000, so the ranking's share-of-the-points rule has work to do.
+of ``--weeks`` weeks (20 by default, down from 30 so that a run stays within a few
+minutes on the shared machine): each club's weekly club night (its players at tables of
+four, three rounds: a division-less game per table and round) and its league (eight
+partnerships, a double round robin). A quarter of the clubs play to 1500 under house
+rules, the rest clabber to 1000, so the ranking's share-of-the-points rule has work to
+do. The last club plays elsewhere: its players and numbers are here, its games are not,
+so its results files count in the ranking (``exchange/ranking_source.py``).
 
 Then, measured:
 
-1. **Taking in one club night's results.** The exchange slice (its results file and
-   ``ImportedResult`` rows) is not on this branch, so this times the ranking's own
-   ingestion of a night's file: the night as JSON in the ranking's input shape
-   (``ranking.compute.EventResult``, one event per table and round), parsed, its numbers
-   checked against the federation (one query) and handed to the ranking as a results
-   source. The exchange's own storage of the file is not in this figure. Target: under 1 s.
-2. **The ranking recomputed after it**, as the task does after a night's results
-   (``ranking_recompute(since=the night's date)``: the events of that date replayed from
-   each player's last rating before it, their history rows written again), then, for
-   reference, the whole season replayed (what a change of the placing points costs), with
-   the process's resident memory before and its peak.
+1. **Importing one club night's results file**: that club's night after the season (28
+   players, three rounds of seven tables: 21 games of 16 deals), as the results file
+   version 1 in JSON (``exchange.building.results_file``, what the export writes; players
+   by federation number), taken in by an officer through
+   ``exchange.services.result_file_import`` (schema, checks, the file and its rows
+   written): time, CPU, queries, and the Python memory it allocated at its peak
+   (``tracemalloc``, on the corrected file below, so that the first import's time is
+   clean). Then, for reference, the same file again (idempotent: nothing written) and a
+   corrected file (same event, later, one table's score changed: it replaces the first).
+   Target: under 1 s.
+2. **Its period closed and the ranking recomputed after it**:
+   ``exchange.services.period_close`` on the night's month; the recomputation it queues
+   runs in-process on commit (no ``REDIS_URL``: Celery's eager mode), replaying from the
+   period's start. Then, for reference, the whole season replayed (what a change of the
+   placing points costs), with the process's resident memory before and its peak.
 3. **The pages**: the ranking (page 1 and a late page), a player's history (a busy
-   player and a quiet one), the explanation, the federation's home page (its ranking
-   section: the top ten), and the API's list: each warmed once (queries
-   and size counted), then ``--repeat`` rounds, interleaved in rotating order, medians of
-   time and CPU (this thread and its PostgreSQL backend). Targets: under 150 ms and
-   200 KB, and the same number of queries on every page of a kind.
+   player, a quiet one, and one of the club that plays elsewhere, ranked from its file),
+   the explanation, the federation's home page (its ranking section: the top ten), and the
+   API's list: each warmed once (queries and size counted), then ``--repeat`` rounds,
+   interleaved in rotating order, medians of time and CPU (this thread and its PostgreSQL
+   backend). Targets: under 150 ms and 200 KB, and the same number of queries on every
+   page of a kind.
 
-Prints the CPU other processes took meanwhile (``_machine.OtherLoad``): on a disturbed
-run the CPU figures are the ones to judge. PostgreSQL, in a database of its own
-(``BENCH_DATABASE_URL``, default ``postgres://postgres@127.0.0.1:5432/clabber_ranking``).
+Prints the CPU other processes took meanwhile (``_machine.OtherLoad``) and the load
+average: on a disturbed run the CPU figures are the ones to judge. PostgreSQL, in a
+database of its own (``BENCH_DATABASE_URL``, default
+``postgres://postgres@127.0.0.1:5432/clabber_ranking``). Leave ``REDIS_URL`` unset.
 
-    .venv/bin/python bench/federation.py [--clubs 40] [--players 30] [--weeks 30] [--repeat 10]
+    .venv/bin/python bench/federation.py [--clubs 40] [--players 30] [--weeks 20] [--repeat 10]
 """
 
 from __future__ import annotations
@@ -48,15 +58,18 @@ import resource
 import statistics
 import threading
 import time
+import tracemalloc
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import _django
 
-DB_NAME = "clabber_ranking"
-os.environ.setdefault("BENCH_DATABASE_URL", f"postgres://postgres@127.0.0.1:5432/{DB_NAME}")
+os.environ.setdefault("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/clabber_ranking")
+DB_NAME = urlsplit(os.environ["BENCH_DATABASE_URL"]).path.lstrip("/")
 _django.setup(DB_NAME)
 
 from _machine import OtherLoad  # noqa: E402
+from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.db.models import Count  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -64,17 +77,28 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from clabber_league.clubs.models import Club, Player  # noqa: E402
+from clabber_league.exchange import building  # noqa: E402
+from clabber_league.exchange.models import ImportedResult, ResultFile  # noqa: E402
+from clabber_league.exchange.services import (  # noqa: E402
+    period_close,
+    period_create,
+    result_file_import,
+)
 from clabber_league.federation.models import (  # noqa: E402
     Federation,
     FederationClub,
     FederationPlayer,
+    Officer,
     PlayerLink,
 )
 from clabber_league.games.models import Game, GameSeat  # noqa: E402
 from clabber_league.leagues.models import Division, Season  # noqa: E402
-from clabber_league.ranking import sources  # noqa: E402
-from clabber_league.ranking.compute import EventResult, SideResult  # noqa: E402
-from clabber_league.ranking.models import NationalRating, RankingSettings, RatingStep  # noqa: E402
+from clabber_league.ranking.models import (  # noqa: E402
+    NationalRating,
+    RankedEvent,
+    RankingSettings,
+    RatingStep,
+)
 from clabber_league.ranking.services import ranking_recompute  # noqa: E402
 
 TARGET_IMPORT_S = 1.0
@@ -82,6 +106,7 @@ TARGET_MS = 150.0
 TARGET_KB = 200.0
 LONG = {"name": "Lange partij", "base": "clabber", "options": {"target": 1500}}
 START = dt.date(2026, 9, 1)
+TRUMPS = ("clubs", "diamonds", "hearts", "spades")
 
 
 def cpu_ms(pid: int) -> float:
@@ -164,7 +189,7 @@ def build(args, rng: random.Random) -> Federation:
     for p in players:
         by_club.setdefault(p.club_id, []).append(p)
     games, seats = [], []
-    for i, club in enumerate(clubs):
+    for i, club in enumerate(clubs[:-1]):  # the last club plays elsewhere: no games here
         rules, target = (LONG, 1500) if i % 4 == 0 else ("clabber", 1000)
         season = Season.objects.create(club=club, name="2026-27", slug="2026-27", start_date=START)
         division = Division.objects.create(
@@ -203,73 +228,135 @@ def build(args, rng: random.Random) -> Federation:
         federation=federation,
         placing_points={"night": [3, 1], "league": [2], "friendly": [1]},
     )
+    user = get_user_model().objects.create_user(username="bench-officer", password="not-used-1")
+    Officer.objects.create(federation=federation, user=user)
     return federation
 
 
-def night_file(federation: Federation, rng: random.Random, day: dt.date) -> str:
-    """One club's night after the season: 28 players, three rounds of seven tables, as JSON
-    in the ranking's input shape."""
-    numbers = list(
-        FederationPlayer.objects.filter(federation=federation, home_club__slug="bench-club-1")
-        .order_by("number")
-        .values_list("number", flat=True)
-    )[:28]
-    events = []
-    for rnd in range(3):
-        rng.shuffle(numbers)
-        for t in range(7):
-            a, b = rng.randint(300, 1160), rng.randint(300, 1160)
-            events.append(
-                {
-                    "key": f"bench-club-1:night-{day}:r{rnd + 1}t{t + 1}",
-                    "date": day.isoformat(),
-                    "category": "night",
-                    "rules": "clabber · 1000",
-                    "target": 1000,
-                    "sides": [
-                        {"numbers": numbers[4 * t : 4 * t + 4 : 2], "score": a},
-                        {"numbers": numbers[4 * t + 1 : 4 * t + 4 : 2], "score": b},
-                    ],
-                }
-            )
-    return json.dumps({"club": "bench-club-1", "events": events})
-
-
-def ingest(federation: Federation, text: str) -> list[EventResult]:
-    """The night's file taken in: parsed, its numbers checked (one query), as events."""
-    data = json.loads(text)
-    wanted = {n for e in data["events"] for s in e["sides"] for n in s["numbers"]}
-    known = set(
-        FederationPlayer.objects.filter(
-            federation=federation, number__in=wanted, active=True
-        ).values_list("number", flat=True)
+def night_file(
+    federation: Federation,
+    club: Club,
+    rng: random.Random,
+    day: dt.date,
+    *,
+    corrected: bool = False,
+) -> str:
+    """The night after the season of the club that plays elsewhere, as its scoring program
+    sends it: the results file version 1 in JSON, 28 players by federation number, three
+    rounds of seven tables of 16 deals. ``corrected``: the same night written an hour later
+    with one table's score changed (the file that replaces it)."""
+    people = list(
+        PlayerLink.objects.filter(federation=federation, player__club=club)
+        .select_related("player", "federation_player")
+        .order_by("player_id")[:28]
     )
-    unknown = wanted - known
-    if unknown:
-        raise ValueError(f"unknown numbers: {sorted(unknown)}")
-    return [
-        EventResult(
-            key=e["key"],
-            date=dt.date.fromisoformat(e["date"]),
-            category=e["category"],
-            rules=e["rules"],
-            target=e["target"],
-            sides=tuple(SideResult(tuple(s["numbers"]), int(s["score"])) for s in e["sides"]),
+    players = [
+        building.PlayerIn(
+            id=link.player_id,
+            name=link.player.name,
+            numbers=[(federation.slug, link.federation_player.number)],
         )
-        for e in data["events"]
+        for link in people
     ]
+    ids = [p.id for p in players]
+    games, points = [], dict.fromkeys(ids, 0)
+    for rnd in range(3):
+        rng.shuffle(ids)
+        for t in range(7):
+            four = ids[4 * t : 4 * t + 4]
+            deals, totals = [], {"A": 0, "B": 0}
+            for n in range(16):
+                maker = rng.choice("AB")
+                made = rng.random() < 0.8
+                won = rng.randint(82, 162) if made else 162
+                other = 162 - won
+                scores = {maker: won if made else 0, "AB"[maker == "A"]: other if made else 162}
+                totals["A"] += scores["A"]
+                totals["B"] += scores["B"]
+                deals.append(
+                    building.DealIn(
+                        number=n + 1,
+                        dealer=n % 4,
+                        outcome="made" if made else "wet",
+                        maker=maker,
+                        data={"maker": maker, "trump": rng.choice(TRUMPS), "points": scores},
+                        scores=scores,
+                    )
+                )
+            if corrected and rnd == 0 and t == 0:
+                totals["A"] += 20
+            for seat, pk in enumerate(four):
+                points[pk] += totals["AB"[seat % 2]]
+            games.append(
+                building.GameIn(
+                    id=10_000 * (rnd + 1) + t,
+                    status="confirmed",
+                    winner="A" if totals["A"] > totals["B"] else "B",
+                    rules="clabber",
+                    seats=[(pk, "AB"[seat % 2]) for seat, pk in enumerate(four)],
+                    scores=totals,
+                    date=day,
+                    round=rnd + 1,
+                    table=str(t + 1),
+                    deals=deals,
+                )
+            )
+    ordered = sorted(points, key=lambda pk: -points[pk])
+    placings, place = [], 0
+    for k, pk in enumerate(ordered):
+        if not k or points[pk] != points[ordered[k - 1]]:
+            place = k + 1
+        placings.append(building.PlacingIn(f"p{pk}", place, points[pk]))
+    made = dt.datetime.combine(day, dt.time(23, 30 if corrected else 10), tzinfo=dt.UTC)
+    payload = building.results_file(
+        sender=building.SenderIn(
+            club_slug=club.slug,
+            club_name=club.name,
+            federations=[(federation.slug, federation.name)],
+            site="https://elsewhere.example.org",
+        ),
+        event=building.EventIn(
+            kind="night",
+            key=f"night-{day.isoformat()}",
+            name="Club night",
+            date_from=day,
+            date_to=day,
+            rules="clabber",
+            ranking="points",
+        ),
+        players=players,
+        sides=[building.SideIn(key=f"p{p.id}", name=p.name, players=[p.id]) for p in players],
+        placings=placings,
+        games=games,
+        generated_at=made,
+        generator="another-scoring-program 2.1",
+    )
+    return json.dumps(payload)
+
+
+def timed(thread: int, backend: int, work):
+    """``work()`` run once: (its result, seconds, CPU ms of this thread and its backend,
+    queries)."""
+    c0 = cpu_ms(thread) + cpu_ms(backend)
+    with CaptureQueriesContext(connection) as q:
+        t0 = time.perf_counter()
+        result = work()
+        seconds = time.perf_counter() - t0
+    return result, seconds, cpu_ms(thread) + cpu_ms(backend) - c0, len(q.captured_queries)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clubs", type=int, default=40)
     parser.add_argument("--players", type=int, default=30)
-    parser.add_argument("--weeks", type=int, default=30)
+    parser.add_argument("--weeks", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     logging.getLogger("clabber_league.access").setLevel(logging.WARNING)
+    for name in ("celery.app.trace", "kombu.connection"):  # the eager task's log lines
+        logging.getLogger(name).setLevel(logging.ERROR)
 
     started = time.perf_counter()
     with transaction.atomic():
@@ -287,25 +374,40 @@ def main() -> None:
         backend = cursor.fetchone()[0]
     thread = threading.get_native_id()
 
+    officer = get_user_model().objects.get(username="bench-officer")
+    elsewhere = Club.objects.get(slug=f"bench-club-{args.clubs - 1}")
+    day = START + dt.timedelta(days=7 * args.weeks)
     with OtherLoad(databases=[DB_NAME]) as load:
-        text = night_file(federation, rng, START + dt.timedelta(days=7 * args.weeks))
-        t0, c0 = time.perf_counter(), cpu_ms(thread) + cpu_ms(backend)
-        night = ingest(federation, text)
-        sources.results_source_register(lambda fed: night if fed.pk == federation.pk else [])
-        import_s = time.perf_counter() - t0
-        import_cpu = cpu_ms(thread) + cpu_ms(backend) - c0
+        text = night_file(federation, elsewhere, random.Random(args.seed), day)
+        corrected = night_file(federation, elsewhere, random.Random(args.seed), day, corrected=True)
 
+        def send(content):
+            return lambda: result_file_import(federation=federation, content=content, user=officer)
+
+        (night, new), import_s, import_cpu, import_q = timed(thread, backend, send(text))
+        assert new and night.status == ResultFile.Status.PROVISIONAL, night.status
+        rows = ImportedResult.objects.filter(result_file=night).count()
+        (_same, new), again_s, again_cpu, again_q = timed(thread, backend, send(text))
+        assert not new
+        tracemalloc.start()
+        (fixed, new), fix_s, fix_cpu, fix_q = timed(thread, backend, send(corrected))
+        import_peak = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+        assert new and fixed.pk != night.pk
+
+        period = period_create(federation=federation, start=day.replace(day=1), end=day)
         rss0 = rss_mb()
-        t0, c0 = time.perf_counter(), cpu_ms(thread) + cpu_ms(backend)
-        # What the task does after the night: replay from the night's date.
-        rated = ranking_recompute(federation=federation, since=night[0].date)
-        recompute_s = time.perf_counter() - t0
-        recompute_cpu = cpu_ms(thread) + cpu_ms(backend) - c0
-        t0, c0 = time.perf_counter(), cpu_ms(thread) + cpu_ms(backend)
-        # A full replay (after a change of the placing points, or by hand), for reference.
-        replayed = ranking_recompute(federation=federation)
-        full_s = time.perf_counter() - t0
-        full_cpu = cpu_ms(thread) + cpu_ms(backend) - c0
+        finalised, close_s, close_cpu, close_q = timed(
+            thread, backend, lambda: period_close(period=period, user=officer)
+        )
+        assert finalised == 1, finalised
+        key = f"file:{elsewhere.pk}:{fixed.event_key}"
+        ranked = RankedEvent.objects.filter(federation=federation, key=key).first()
+        assert ranked is not None, "the file's night is not in the ranking"
+        rated = RankedEvent.objects.filter(federation=federation, date__gte=period.start).count()
+        replayed, full_s, full_cpu, _q = timed(
+            thread, backend, lambda: ranking_recompute(federation=federation)
+        )
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
         ratings = NationalRating.objects.filter(federation=federation).count()
@@ -323,6 +425,11 @@ def main() -> None:
             .annotate(n=Count("id"))
             .order_by("n")[0]
         )
+        remote = (  # the full replay wrote the events again
+            RatingStep.objects.filter(event__key=key, player__is_public=True)
+            .values_list("player__number", flat=True)
+            .first()
+        )
         last = (ratings + 49) // 50
         base = "/federations/bench/ranking"
         pages = {
@@ -330,6 +437,7 @@ def main() -> None:
             f"ranking, page {last}": f"{base}/?page={last}",
             f"player, {busy['n']} events": f"{base}/players/{busy['player__number']}/",
             f"player, {quiet['n']} events": f"{base}/players/{quiet['player__number']}/",
+            "player, from the file": f"{base}/players/{remote}/",
             "explanation": f"{base}/about/",
             "federation home": "/federations/bench/",
             "API, page 1": "/api/federations/bench/ranking/",
@@ -354,17 +462,27 @@ def main() -> None:
                 cpu[name].append(cpu_ms(thread) + cpu_ms(backend) - c0)
 
     print(
-        f"\none club night's file taken in ({len(night)} tables): {import_s * 1000:.0f} ms "
-        f"(CPU {import_cpu:.0f} ms), target under {TARGET_IMPORT_S * 1000:.0f} ms"
+        f"\none club night's results file imported ({len(text) / 1024:.0f} KB, 21 tables, "
+        f"{rows} players): {import_s * 1000:.0f} ms (CPU {import_cpu:.0f} ms), {import_q} "
+        f"queries; target under {TARGET_IMPORT_S * 1000:.0f} ms"
     )
     print(
-        f"ranking recomputed after it, from the night's date: {rated:,} events replayed, "
-        f"{recompute_s * 1000:.0f} ms (CPU {recompute_cpu:.0f} ms)"
+        f"  the same file again (idempotent): {again_s * 1000:.0f} ms (CPU {again_cpu:.0f} ms), "
+        f"{again_q} queries"
+    )
+    print(
+        f"  a corrected file (replaces it): {fix_s * 1000:.0f} ms under tracemalloc "
+        f"(CPU {fix_cpu:.0f} ms), {fix_q} queries, Python memory peak {import_peak:.1f} MB"
+    )
+    print(
+        f"its period closed ({period.start} to {period.end}) and the ranking recomputed on "
+        f"commit, from the period's start ({rated:,} events): {close_s * 1000:.0f} ms "
+        f"(CPU {close_cpu:.0f} ms), {close_q} queries"
     )
     print(
         f"the whole season replayed (for reference): {replayed:,} events, {full_s:.1f} s "
         f"(CPU {full_cpu / 1000:.1f} s); {ratings:,} players rated; process RSS "
-        f"{rss0:.0f} MB before, peak {peak:.0f} MB"
+        f"{rss0:.0f} MB before the close, peak {peak:.0f} MB"
     )
     print(f"\n{'page':<24}{'ms':>8}{'CPU ms':>9}{'queries':>9}{'KB':>8}")
     missed = []
@@ -383,9 +501,10 @@ def main() -> None:
     }
     constant = all(len(set(v)) == 1 for v in kinds.values())
     print(f"\nqueries constant per kind of page: {'yes' if constant else 'NO'} {kinds}")
+    import_judged = import_cpu / 1000 if judged == "CPU" else import_s
     print(
         f"targets (judged by {judged}): import under 1 s: "
-        f"{'met' if import_s < TARGET_IMPORT_S else 'MISSED'}; pages under {TARGET_MS:.0f} ms "
+        f"{'met' if import_judged < TARGET_IMPORT_S else 'MISSED'}; pages under {TARGET_MS:.0f} ms "
         f"and {TARGET_KB:.0f} KB: {'met' if not missed else 'MISSED ' + ', '.join(missed)}"
     )
     print(load.summary())
