@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny
@@ -20,6 +20,7 @@ from . import selectors
 PRIVATE_NAME = "Private player"
 
 
+@extend_schema_serializer(component_name="NationalRankingLine")
 class RankingLineSerializer(serializers.Serializer):
     position = serializers.IntegerField()
     name = serializers.CharField(help_text="'Private player' for a private profile.")
