@@ -361,14 +361,20 @@ class RoundView:
     finished_tables: int
 
 
-SEAT_NAMES_4 = ("North", "East", "South", "West")
+SEAT_NAMES_4 = (
+    gettext_lazy("North"),
+    gettext_lazy("East"),
+    gettext_lazy("South"),
+    gettext_lazy("West"),
+)
 
 
 def seat_label(seat: int, seats: int) -> str:
-    """Where a seat is at the table: the compass at a table of four, else its number."""
+    """Where a seat is at the table, in the reader's language (the API's is English): the
+    compass at a table of four, else its number."""
     if seats == 4:
-        return SEAT_NAMES_4[seat]
-    return f"Seat {seat + 1}"
+        return str(SEAT_NAMES_4[seat])
+    return f"{gettext_lazy('Seat')} {seat + 1}"
 
 
 def round_view(round_: Round, *, to_member: bool) -> RoundView:
