@@ -127,7 +127,7 @@ class EventForm(forms.Form):
         ]
         series = Series.objects.filter(club=club).order_by("-created_at")[:100]
         self.series = {str(s.pk): s for s in series}
-        self.fields["series"].choices = [("", "None")] + [
+        self.fields["series"].choices = [("", _("None"))] + [
             (k, s.name) for k, s in self.series.items()
         ]
 
