@@ -20,7 +20,7 @@ from tests.browser.conftest import assert_accessible
 from tests.events.conftest import play_out
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tasks_in_process")]
 
 PASSWORD = "night-owl-42"
 FITS = "() => document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth"

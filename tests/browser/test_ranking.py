@@ -13,7 +13,7 @@ from clabber_league.ranking.compute import EventResult, SideResult
 from clabber_league.ranking.services import ranking_recompute, ranking_settings_update
 from tests.browser.conftest import assert_accessible
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("tasks_in_process")]
 
 SIDEWAYS = "() => document.scrollingElement.scrollWidth > document.scrollingElement.clientWidth + 1"
 
