@@ -42,6 +42,10 @@ NO_SUCH_FEDERATION = "No such federation."
 NO_SUCH_EVENT = "No such finished competition in this club."
 #: The URL word of each kind of event.
 PLURAL = {"fixture": "fixtures", "division": "divisions", "night": "nights", "cup": "cups"}
+#: The XML form's media type: ``text/xml``, not ``application/xml`` (RFC 7303 makes them
+#: the same), so that openapi-python-client, which reads ``text/*`` and not
+#: ``application/xml``, keeps the operation in a generated client.
+XML_TYPE = "text/xml; charset=utf-8"
 EVENT_ID = OpenApiParameter(
     "id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The competition's id."
 )
@@ -135,12 +139,14 @@ class ExportViewSet(ClubScopedMixin, viewsets.ViewSet):
     @extend_schema(
         summary="Get a results file's XML form",
         parameters=[EVENT_ID],
-        responses={(200, "application/xml"): OpenApiTypes.STR, 409: ERROR_BODY},
+        responses={(200, "text/xml"): OpenApiTypes.STR, 409: ERROR_BODY},
+        description="The same file as XML, served as ``text/xml`` (RFC 7303: the same as "
+        "``application/xml``), a text type that generated clients read as a string.",
     )
     @action(detail=True, methods=["get"])
     def xml(self, request: Request, club_slug: str, pk: str) -> HttpResponse:
         payload = self._payload(pk)
-        response = HttpResponse(building.to_xml(payload), content_type="application/xml")
+        response = HttpResponse(building.to_xml(payload), content_type=XML_TYPE)
         response["Content-Disposition"] = f'attachment; filename="{_filename(payload)}.xml"'
         return response
 

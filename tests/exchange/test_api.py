@@ -40,7 +40,7 @@ def test_a_clubs_admin_lists_and_downloads_its_results_files(club, fixture, secr
     payload = client.get(fixtures[0]["url"]).json()
     assert payload["format"] == "clabber-results" and payload["event"]["kind"] == "fixture"
     xml = client.get(fixtures[0]["xml_url"])
-    assert xml["Content-Type"].startswith("application/xml")
+    assert xml["Content-Type"] == "text/xml; charset=utf-8"
     assert building.from_xml(xml.content)["placings"] == payload["placings"]
 
 
