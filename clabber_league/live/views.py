@@ -41,7 +41,7 @@ from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.locale import club_today
 from clabber_league.clubs.privacy import sees_names
 from clabber_league.core.errors import ServiceError
-from clabber_league.core.store import close_thread_connection
+from clabber_league.core.store import close_thread_connection, in_transaction
 
 from . import broker as brokers
 from . import selectors, services, streams
@@ -186,9 +186,15 @@ def live_board_json(request: HttpRequest, kind: str, ref: str) -> HttpResponse:
     return response
 
 
+def _streams(request: HttpRequest) -> bool:
+    """Whether this request gets the stream itself (ASGI with the live pages' Redis); else
+    it answers 204 and the page polls."""
+    return isinstance(request, ASGIRequest) and bool(getattr(settings, "LIVE_REDIS_URL", ""))
+
+
 def _stream_allowed(request: HttpRequest, club_slug: str, kind: str, ref: str) -> str:
-    """The stream's name once the caller may follow it (404, 403 otherwise); this
-    thread's database connection is closed before the stream starts."""
+    """The stream's name once the caller may follow it (404, 403 otherwise); when the
+    stream is served, this thread's database connection is closed before it starts."""
     try:
         access = club_access(slug=club_slug, user=request.user)
         request.club_access = access  # type: ignore[attr-defined]
@@ -197,8 +203,11 @@ def _stream_allowed(request: HttpRequest, club_slug: str, kind: str, ref: str) -
             raise PermissionDenied(REFUSED)
         return selectors.stream_of(access.club, kind, ref)
     finally:
-        # The stream may last half an hour: it must not hold a database connection.
-        close_thread_connection()
+        # The stream may last half an hour: it must not hold a database connection. Only
+        # then, and never inside a transaction: under WSGI (and in a test's request) this
+        # thread's connection is the caller's, and its transaction would be lost.
+        if _streams(request) and not in_transaction():
+            close_thread_connection()
 
 
 def _event(event_id: str, data: str, name: str = "") -> str:
@@ -258,7 +267,7 @@ async def live_stream(request: HttpRequest, club_slug: str, kind: str, ref: str)
     stop, and the page polls ``board.json``. When Redis is unreachable it sends one
     ``fallback`` event and ends: the page polls, and tries the stream again later."""
     stream = await sync_to_async(_stream_allowed)(request, club_slug, kind, ref)
-    if not isinstance(request, ASGIRequest) or not getattr(settings, "LIVE_REDIS_URL", ""):
+    if not _streams(request):
         return HttpResponse(status=204)
     last_id = request.headers.get("Last-Event-ID", "") or request.GET.get("last", "")
     if not streams.EVENT_ID.match(last_id):

@@ -9,10 +9,11 @@ import asyncio
 import json
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from django.db import transaction
+from django.db import connections, transaction
 from django.test import AsyncClient, Client
 
 from clabber_league.games import services as games
@@ -64,6 +65,21 @@ async def _follow(url: str, *, headers=None, until, during=None, timeout: float 
     return text
 
 
+def _read(url: str, **kwargs) -> str:
+    """``_follow`` from a thread of its own, as a server's would: the test's thread may
+    have an event loop running (the browser tests' Playwright leaves one in each pytest
+    worker), where ``async_to_sync`` refuses to start. Its connections close with it."""
+
+    def run() -> str:
+        try:
+            return async_to_sync(_follow)(url, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(run).result()
+
+
 def _log_ids(url_prefix_key: str) -> list[str]:
     import redis
     from django.conf import settings
@@ -78,9 +94,7 @@ def test_a_saved_deal_reaches_a_follower(live_redis, club, night):
     def save():
         games.deal_record(game_id=game.pk, data=DEAL)
 
-    text = async_to_sync(_follow)(
-        _stream_url(club, night), until=lambda t: '"deals":1' in t, during=save
-    )
+    text = _read(_stream_url(club, night), until=lambda t: '"deals":1' in t, during=save)
     news = [e for e in _events(text) if "id" in e]
     assert len(news) == 1
     data = json.loads(news[0]["data"])
@@ -97,7 +111,7 @@ def test_a_stream_resumes_from_last_event_id(live_redis, club, night):
     ids = _log_ids(streams.log_key(streams.night(night.pk)))
     assert len(ids) == 3
 
-    text = async_to_sync(_follow)(
+    text = _read(
         _stream_url(club, night),
         headers={"Last-Event-ID": ids[0]},
         until=lambda t: "event: ready" in t,
@@ -118,7 +132,7 @@ def test_a_follower_whose_event_left_the_log_is_told_to_start_again(live_redis, 
     ids = _log_ids(key)
     redis.Redis.from_url(settings.LIVE_REDIS_URL).xtrim(key, maxlen=1, approximate=False)
 
-    text = async_to_sync(_follow)(
+    text = _read(
         _stream_url(club, night),
         headers={"Last-Event-ID": ids[0]},
         until=lambda t: "event: ready" in t,
@@ -181,5 +195,5 @@ def test_with_redis_down_deals_are_saved_and_the_page_polls(live_redis_down, clu
     assert changed.json()["tables"][0]["deals"] == 4
 
     # The stream itself says "fallback" and ends: the page's script polls.
-    text = async_to_sync(_follow)(_stream_url(club, night), until=lambda t: "fallback" in t)
+    text = _read(_stream_url(club, night), until=lambda t: "fallback" in t)
     assert [e.get("event") for e in _events(text)] == ["fallback"]
