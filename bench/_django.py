@@ -41,3 +41,14 @@ def _recreate_postgres(url: str) -> None:
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{db}"')
+
+
+def settled_backend() -> int:
+    """``VACUUM ANALYZE`` the bench database, as autovacuum would leave a club played for a
+    while, and return this connection's PostgreSQL backend pid (to read its CPU time)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+        cursor.execute("SELECT pg_backend_pid()")
+        return cursor.fetchone()[0]

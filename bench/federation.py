@@ -368,10 +368,7 @@ def main() -> None:
     first = time.perf_counter()
     events = ranking_recompute(federation=federation)
     print(f"first ranking of the season: {events:,} events in {time.perf_counter() - first:.1f} s")
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
-        cursor.execute("SELECT pg_backend_pid()")
-        backend = cursor.fetchone()[0]
+    backend = _django.settled_backend()
     thread = threading.get_native_id()
 
     officer = get_user_model().objects.get(username="bench-officer")

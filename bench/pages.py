@@ -169,10 +169,7 @@ def main() -> None:
             f"{args.per_division}, a season each played) in "
             f"{time.perf_counter() - started:.0f} s"
         )
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")  # as autovacuum would leave a club played for a while
-        cursor.execute("SELECT pg_backend_pid()")
-        backend = cursor.fetchone()[0]
+    backend = _django.settled_backend()
     clubs = {f"{teams} teams": urls(slug) for slug, teams in sizes.items()}
 
     client = Client()
