@@ -39,7 +39,7 @@ from clabber_league.clubs.models import Club, Membership, Player
 from clabber_league.core.errors import ServiceError
 from clabber_league.core.mail import mail_send, site_url
 from clabber_league.events.models import Event, Round
-from clabber_league.events.selectors import event_ranking
+from clabber_league.events.selectors import SEAT_NAMES_4, event_ranking
 from clabber_league.games.models import Game
 from clabber_league.games.services import confirmation_state
 from clabber_league.leagues.models import TeamMember
@@ -77,7 +77,6 @@ KEY_BAD = _("A push subscription's {name} key, base64url, as the browser gives i
 TOO_MANY_DEVICES = _("At most {count} devices: remove one first.")
 DEVICE_UNKNOWN = _("No such device of yours.")
 
-SEAT_NAMES_4 = (_("North"), _("East"), _("South"), _("West"))
 SEAT_NUMBER = _("seat {number}")
 
 TABLE_TITLE = _("Round {round}: table {table}")
