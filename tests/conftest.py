@@ -75,11 +75,12 @@ def chromium_path() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[dict | None]:
+def _celery_worker_session(django_db_setup, django_db_blocker) -> Iterator[dict | None]:
     """A ``celery worker`` subprocess on Redis, using the test database; None when eager.
 
     Each test session listens on a queue of its own so that no other worker on the same
-    Redis (a developer's, say) can take its tasks.
+    Redis (a developer's, say) can take its tasks. Tasks reach it only during a test that
+    asks for ``celery_worker_process``: see there.
     """
     from django.conf import settings
     from django.db import connection
@@ -91,14 +92,12 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[dict |
     from clabber_league.config.celery import app
 
     queue = f"test-{uuid.uuid4().hex[:10]}"
-    app.conf.task_default_queue = queue
     # The site's routes (settings: draws and schedules on queues of their own), each on a
     # queue of this session's; the worker consumes them all, as a site's worker does.
     routes = {
         name: {"queue": f"{queue}.{route['queue']}"}
         for name, route in settings.CELERY_TASK_ROUTES.items()
     }
-    use_routes(app, routes)
     queues = ",".join(dict.fromkeys([queue, *(r["queue"] for r in routes.values())]))
     env = dict(os.environ)
     env["DJANGO_SETTINGS_MODULE"] = "clabber_league.config.settings.test"
@@ -139,13 +138,42 @@ def celery_worker_process(django_db_setup, django_db_blocker) -> Iterator[dict |
                 break
             if time.monotonic() > deadline:
                 pytest.fail(f"celery worker did not answer in 60 s:\n{log.read_text()[-3000:]}")
-        yield {"queue": queue, "pid": proc.pid, "log": log}
+        yield {"queue": queue, "routes": routes, "pid": proc.pid, "log": log}
     finally:
         proc.terminate()
         try:
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
+        import redis  # the tasks nobody was to run, and the parked queue's exchange
+
+        parked = f"{queue}.parked"
+        with redis.Redis.from_url(app.conf.broker_url) as client:
+            client.delete(parked, f"_kombu.binding.{parked}", f"_kombu.binding_permanent.{parked}")
+
+
+@pytest.fixture
+def celery_worker_process(_celery_worker_session) -> Iterator[dict | None]:
+    """The session's worker takes this test's tasks; None when tasks run eagerly.
+
+    Outside such a test, tasks queued on Redis wait on queues nobody reads: were the worker
+    to take them, it could still be writing (a ranking's replay, say) while a transactional
+    test's database is flushed, which PostgreSQL ends as a deadlock.
+    """
+    if _celery_worker_session is None:
+        yield None
+        return
+    from clabber_league.config.celery import app
+
+    worker = _celery_worker_session
+    app.conf.task_default_queue = worker["queue"]
+    use_routes(app, worker["routes"])
+    try:
+        yield worker
+    finally:
+        parked = f"{worker['queue']}.parked"
+        app.conf.task_default_queue = parked
+        use_routes(app, {name: {"queue": parked} for name in worker["routes"]})
 
 
 @pytest.fixture
