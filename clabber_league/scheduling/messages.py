@@ -4,7 +4,8 @@ A run's message and its notes are written once, by the worker, in no reader's la
 they keep their English text (the API's) and, beside it, each sentence's template and
 values (``rules.errors.msg`` marks them ``gettext_noop``). A page rebuilds them from the
 catalog of its own language (``core.i18n.translated``). A date among the values is kept
-as ``{"date": "2026-09-08"}`` and written in the reader's order here.
+as ``{"date": "2026-09-08"}`` and written in the reader's order here; a count as
+``{"number": 4000}``, grouped as the reader's language groups thousands.
 """
 
 from __future__ import annotations
@@ -13,13 +14,21 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
 
 from clabber_league.core.i18n import local_format, translated
 from clabber_league.rules.errors import msg
 
 #: How a date among a message's values is written ("Tue 8 Sep 2026" in English).
 DAY_FORMAT = "D j M Y"
+
+
+class Count(int):
+    """A count among a message's values, grouped as the reader's language groups
+    thousands ("4,000" in English, "4.000" in Dutch): kept as ``{"number": 4000}``."""
+
+    def __format__(self, spec: str) -> str:
+        return format(int(self), spec or ",")
 
 
 def part(message: Any) -> dict[str, Any]:
@@ -36,11 +45,16 @@ def message_data(messages: Iterable[Any]) -> dict[str, Any]:
 
 
 def stored_params(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Values as JSON keeps them: a date becomes ``{"date": iso}``."""
-    return {
-        key: {"date": value.isoformat()} if isinstance(value, dt.date) else value
-        for key, value in params.items()
-    }
+    """Values as JSON keeps them: a date becomes ``{"date": iso}``, a ``Count``
+    ``{"number": n}``."""
+    out = {}
+    for key, value in params.items():
+        if isinstance(value, dt.date):
+            value = {"date": value.isoformat()}
+        elif isinstance(value, Count):
+            value = {"number": int(value)}
+        out[key] = value
+    return out
 
 
 def _shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -51,6 +65,8 @@ def _shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
                 value = date_format(dt.date.fromisoformat(value["date"]), local_format(DAY_FORMAT))
             except (TypeError, ValueError):
                 value = value["date"]
+        elif isinstance(value, dict) and "number" in value:
+            value = number_format(value["number"], force_grouping=True)
         out[key] = value
     return out
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -100,19 +101,31 @@ class ProgressWriter:
             kernel.connection_of_its_own("scheduling-progress") if kernel.is_postgresql() else None
         )
 
-    def write(self, *, percent: int, message: str, at: dt.datetime) -> None:
+    def write(
+        self, *, percent: int, message: str, at: dt.datetime, data: dict | None = None
+    ) -> None:
+        """``message`` is the English text (the API's); ``data`` the same sentence's
+        template and values (``ScheduleRun.message_data``), for pages in other languages."""
+        data = data or {}
         if self.side is None:
             if not kernel.in_transaction():
                 ScheduleRun.objects.filter(pk=self.run_id).update(
-                    progress=percent, message=message[:300], heartbeat_at=at
+                    progress=percent, message=message[:300], message_data=data, heartbeat_at=at
                 )
             return
         table = ScheduleRun._meta.db_table
         with self.side.cursor() as cursor:
             cursor.execute(
-                f"UPDATE {table} SET progress = %s, message = %s, heartbeat_at = %s "
-                "WHERE id = %s AND state = %s",
-                [percent, message[:300], at, self.run_id, ScheduleRun.State.RUNNING],
+                f"UPDATE {table} SET progress = %s, message = %s, message_data = %s::jsonb, "
+                "heartbeat_at = %s WHERE id = %s AND state = %s",
+                [
+                    percent,
+                    message[:300],
+                    json.dumps(data),
+                    at,
+                    self.run_id,
+                    ScheduleRun.State.RUNNING,
+                ],
             )
 
     def close(self) -> None:

@@ -79,3 +79,26 @@ def test_a_translation_whose_placeholders_do_not_fit_shows_the_english(monkeypat
     monkeypatch.setattr(i18n, "gettext", lambda text: "{nonsense} kapot")
     note = {"text": "Round 2: gone.", "template": "Round {round}: gone.", "params": {"round": 2}}
     assert messages.shown(note) == "Round 2: gone."
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_running_runs_progress_is_shown_in_the_readers_language(division, teams):
+    """The progress the worker writes mid-run ("Writing fixtures: 1,200 of 4,000.") is
+    read in Dutch on the run's page, from the catalog, its counts grouped the Dutch way;
+    the API keeps the English."""
+    from clabber_league.rules.errors import msg
+    from clabber_league.scheduling.models import ScheduleRun
+    from clabber_league.scheduling.services.generation import WRITING, _Progress
+
+    run = ScheduleRun.objects.create(
+        club_id=division.club_id, division=division, state=ScheduleRun.State.RUNNING
+    )
+    progress = _Progress(run.pk)
+    try:
+        progress(40, msg(WRITING, written=messages.Count(1200), total=messages.Count(4000)))
+    finally:
+        progress.close()
+    run.refresh_from_db()
+    assert (run.progress, run.message) == (40, "Writing fixtures: 1,200 of 4,000.")
+    with translation.override("nl"):
+        assert messages.run_message(run) == "Wedstrijden worden geschreven: 1.200 van 4.000."

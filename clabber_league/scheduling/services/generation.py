@@ -231,12 +231,18 @@ class _Progress:
         self.last = -1
         self.writer = store.ProgressWriter(run_id)
 
-    def __call__(self, percent: int, message: str) -> None:
+    def __call__(self, percent: int, message: Any) -> None:
+        """``message``: a sentence (``msg``, or a marked template without values)."""
         percent = max(0, min(99, percent))
         if percent == self.last:
             return
         self.last = percent
-        self.writer.write(percent=percent, message=message, at=timezone.now())
+        self.writer.write(
+            percent=percent,
+            message=str(message),
+            data=messages.message_data([message]),
+            at=timezone.now(),
+        )
 
     def close(self) -> None:
         self.writer.close()
@@ -447,7 +453,7 @@ def _write(
     def on_batch(written: int) -> None:
         progress(
             10 + int(85 * written / total),
-            WRITING.format(written=f"{written:,}", total=f"{total:,}"),
+            msg(WRITING, written=messages.Count(written), total=messages.Count(total)),
         )
 
     created = store.write_fixtures(
