@@ -1,7 +1,8 @@
 """Two sites exchange results through the file and the API alone: the club's site writes
 the file (``exchange_export``), ``exchange_push`` sends it to the federation's site (here
 the live test server) with an admin's token; the same file again changes nothing; a bad
-file is refused, its problems printed, nothing imported."""
+file is refused, its problems printed, nothing imported. (Both sites share this test's
+database here; ``test_another_site`` has the federation on a database of its own.)"""
 
 from __future__ import annotations
 
