@@ -47,14 +47,29 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from clabber_league.rules.errors import gettext_noop
+from clabber_league.rules.errors import gettext_noop, msg
 
 #: The tiebreaks after points, in the order they are applied, with the sentence a reader
-#: sees for each (the key is what :attr:`RankedPlayer.tiebreak` names).
+#: sees when one decides (the key is what :attr:`RankedPlayer.tiebreak` names): a whole
+#: sentence each, kept with its values (``msg``) so that a page shows it in its language.
 TIEBREAKS: tuple[tuple[str, str], ...] = (
-    ("won", "more rounds won"),
-    ("head_to_head", "better head-to-head in the rounds they met as opponents"),
-    ("best_round", "a higher best round"),
+    (
+        "won",
+        gettext_noop("Level on {points} points with {name}: more rounds won ({mine} to {theirs})."),
+    ),
+    (
+        "head_to_head",
+        gettext_noop(
+            "Level on {points} points with {name}: better head-to-head in the rounds they "
+            "met as opponents ({mine} to {theirs})."
+        ),
+    ),
+    (
+        "best_round",
+        gettext_noop(
+            "Level on {points} points with {name}: a higher best round ({mine} to {theirs})."
+        ),
+    ),
 )
 
 #: The ranking methods: how one round at one table scores (see the module's docstring).
@@ -326,8 +341,13 @@ def night_ranking(
                 last = ordered[-1]
                 reasons[last] = (
                     key,
-                    f"Level on {totals[last]} points with {tallies[nxt[0]].name}: "
-                    f"{sentences[key]} ({values[last]} to {values[nxt[0]]}).",
+                    msg(
+                        sentences[key],
+                        points=totals[last],
+                        name=tallies[nxt[0]].name,
+                        mine=values[last],
+                        theirs=values[nxt[0]],
+                    ),
                 )
 
     by_points: dict[Score, list[int]] = defaultdict(list)

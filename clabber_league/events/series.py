@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from clabber_league.rules.errors import gettext_noop
+from clabber_league.rules.errors import gettext_noop, msg
 
 #: The ways a series ranks its players, with the sentence a page shows for each.
 METHODS: dict[str, str] = {
@@ -137,8 +137,14 @@ def _counted(nights: Mapping[int, int], order: Sequence[int], best_n: int | None
 
 
 _TIEBREAKS = (
-    ("attended", "more nights played"),
-    ("best_night", "a better best night"),
+    (
+        "attended",
+        gettext_noop("Level on {score} with {name}: more nights played ({mine} to {theirs})."),
+    ),
+    (
+        "best_night",
+        gettext_noop("Level on {score} with {name}: a better best night ({mine} to {theirs})."),
+    ),
 )
 
 
@@ -215,9 +221,12 @@ def _place(lines: Sequence[SeriesLine]) -> list[SeriesLine]:
                 mine, theirs = getattr(line, key), getattr(nxt, key)
                 if mine != theirs:
                     tiebreak = key
-                    reason = (
-                        f"Level on {line.score_display} with {nxt.name}: "
-                        f"{sentence} ({mine} to {theirs})."
+                    reason = msg(
+                        sentence,
+                        score=line.score_display,
+                        name=nxt.name,
+                        mine=mine,
+                        theirs=theirs,
                     )
                     break
         previous = placed[-1] if placed else None

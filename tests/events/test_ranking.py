@@ -54,6 +54,24 @@ def test_level_on_points_more_rounds_won_goes_first_and_says_so():
     assert ann.reason == "Level on 700 points with Bob: more rounds won (1 to 0)."
 
 
+def test_a_tiebreak_reads_in_the_readers_language_with_its_values():
+    from django.utils import translation
+
+    from clabber_league.core.i18n import translated
+
+    rows = (
+        table(1, 1, (1, 3), (2, 4), 500, 400)
+        + table(1, 2, (5, 6), (7, 8), 0, 0)
+        + table(2, 1, (1, 5), (6, 7), 200, 250)
+        + table(2, 2, (2, 8), (3, 4), 300, 300)
+    )
+    ann = next(line for line in night_ranking(rows, names=NAMES) if line.name == "Ann")
+    with translation.override("nl"):
+        dutch = translated(ann.reason)
+    assert dutch != ann.reason and "Level on" not in dutch
+    assert all(value in dutch for value in ("700", "Bob", "1", "0"))
+
+
 def test_level_on_points_and_wins_head_to_head_decides():
     # Ann and Bob end level on points and on rounds won; Ann's side beat Bob's in round 1,
     # the only round they met.

@@ -5,7 +5,7 @@ from typing import Any
 from django import template
 from django.template.defaultfilters import date as date_filter
 
-from clabber_league.core.i18n import local_format
+from clabber_league.core.i18n import local_format, translated
 
 register = template.Library()
 
@@ -42,3 +42,10 @@ def ldate(value: Any, english_format: str) -> str:
     if value in (None, ""):
         return ""
     return date_filter(value, local_format(english_format))
+
+
+@register.filter
+def in_language(message: Any) -> str:
+    """A stored or computed sentence (``rules.errors.msg``) in the active language:
+    ``{{ line.reason|in_language }}``."""
+    return translated(message) if message else ""
