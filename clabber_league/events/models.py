@@ -289,8 +289,17 @@ class Round(models.Model):
         default=0, help_text="Percent of the draw done, 0 to 100 (a draw run as a task)."
     )
     message = models.CharField(max_length=300, blank=True)
+    message_data = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The message's sentences with their templates and values, for a page to "
+        "show it in its reader's language (core.messages).",
+    )
     notes = models.JSONField(
-        default=list, blank=True, help_text="What the draw says: repeats it could not avoid."
+        default=list,
+        blank=True,
+        help_text="What the draw says: repeats it could not avoid (each a stored sentence, "
+        "core.messages.part).",
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -318,6 +327,21 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"Round {self.number} of {self.event_id}"
+
+    @property
+    def message_shown(self) -> str:
+        """The draw's progress or failure in the active language."""
+        from clabber_league.core.messages import stored_message
+
+        return stored_message(self.message_data, self.message)
+
+    @property
+    def notes_shown(self) -> list[str]:
+        """The draw's notes in the active language."""
+        from clabber_league.core.i18n import translated
+        from clabber_league.core.messages import shown
+
+        return [shown(n) if isinstance(n, dict) else translated(n) for n in self.notes]
 
     @property
     def draw_stalled(self) -> bool:

@@ -182,7 +182,7 @@ class ScheduleRun(models.Model):
     progress = models.PositiveSmallIntegerField(default=0, help_text="Percent done, 0 to 100.")
     message = models.CharField(max_length=300, blank=True)
     #: The message as templates and values (``{"parts": [{"template", "params"}]}``), so a
-    #: page shows it in its reader's language (``scheduling.messages``); ``message`` keeps
+    #: page shows it in its reader's language (``core.messages``); ``message`` keeps
     #: the English text for the API. Empty for a message with no values (its text is then
     #: its own catalog message) and for runs written before it.
     message_data = models.JSONField(default=dict, blank=True)

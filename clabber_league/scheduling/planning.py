@@ -159,7 +159,7 @@ class Notes:
         self, kind: str, template: str, params: Mapping[str, object] | None = None, **data: object
     ) -> None:
         """A note: its English text, and its template (marked ``gettext_noop``) and values
-        for a page to show it in its reader's language (``scheduling.messages``). A date
+        for a page to show it in its reader's language (``core.messages``). A date
         among the values is written ``Tue 8 Sep 2026`` here and kept as ``{"date": iso}``."""
         params = dict(params or {})
         self.items.append(

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST
 from clabber_league.clubs.access import club_access
 from clabber_league.clubs.decorators import club_view
 from clabber_league.clubs.locale import club_locale
+from clabber_league.core import messages as run_messages
 from clabber_league.core.errors import ServiceError
 from clabber_league.core.i18n import local_format
 from clabber_league.games import table_links
@@ -32,7 +33,6 @@ from clabber_league.leagues.models import Division, Season, Team, Venue
 from clabber_league.leagues.selectors import venue_list
 
 from . import calendar, feeds, selectors
-from . import messages as run_messages
 from .forms import (
     DivisionForm,
     FixtureForfeitForm,

@@ -9,7 +9,7 @@ import time
 
 import pytest
 from django.db import connection
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from clabber_league.core import heartbeat
 from clabber_league.events.models import Round, Table
@@ -105,6 +105,10 @@ def test_with_redis_down_a_large_draw_answers_at_once_and_is_drawn_again(
     queued.refresh_from_db()
     assert queued.status == Round.Status.FAILED
     assert "the task queue did not answer" in queued.message
+    with translation.override("nl"):  # the night's page says it in its reader's language
+        dutch = queued.message_shown
+    assert "the task queue did not answer" not in dutch
+    assert queued.message.split(":")[0] in dutch  # the error's name, as the worker saw it
     settings.CLABBER_EVENT_DRAW_IN_REQUEST = 40  # the secretary draws again: nothing blocks it
     drawn = rounds.round_draw(event=night)
     assert (drawn.number, drawn.status) == (1, Round.Status.PLAYING)

@@ -12,8 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
 
-from clabber_league.core import i18n
-from clabber_league.scheduling import messages
+from clabber_league.core import i18n, messages
 from clabber_league.scheduling.services.generation import PLANNED
 from tests.clients import api_client
 

@@ -41,7 +41,7 @@ from django.utils.translation import gettext_lazy
 
 from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.models import Player
-from clabber_league.core import heartbeat
+from clabber_league.core import heartbeat, messages
 from clabber_league.core.commitments import seed_from_nonce
 from clabber_league.core.errors import CONFLICT, ServiceError
 from clabber_league.games import services as games
@@ -49,6 +49,7 @@ from clabber_league.games import table_links
 from clabber_league.games.adapters import rules_input
 from clabber_league.games.models import Game
 from clabber_league.leagues.results import game_counts
+from clabber_league.rules.errors import gettext_noop, msg, ngettext
 from clabber_league.rules.options import TARGET_MAX
 
 from .. import draw
@@ -70,7 +71,11 @@ ROUND_NOT_PLAYING = gettext_lazy("Round {round} is not being played.")
 NO_TIME_LIMIT = gettext_lazy(
     "This event's rounds are not timed: a game ends at its target or deal count."
 )
-DRAW_FAILED = gettext_lazy("The draw failed ({detail}); nothing of it was kept. Draw again.")
+DRAW_FAILED = gettext_noop("The draw failed ({detail}); nothing of it was kept. Draw again.")
+QUEUE_DOWN = gettext_noop("{error}: the task queue did not answer.")
+READING = gettext_noop("Reading who is here and the night's history.")
+LAYING = gettext_noop("Drawn: laying the tables.")
+TABLE_LAID = gettext_noop("Table {done} of {total} laid.")
 PAIRS_TOO_FEW = gettext_lazy("A round of fixed pairs needs at least two pairs checked in.")
 
 # A draw whose worker stopped may be drawn again (``Round.draw_stalled``): on PostgreSQL
@@ -210,7 +215,7 @@ def _enqueue(round_id: int) -> None:
         draw_round.apply_async(args=[round_id], retry=False, ignore_result=True)
     except Exception as exc:  # the broker is down: say so on the round, do not hang
         logger.exception("could not queue the draw of round %s", round_id)
-        _fail(round_id, f"{type(exc).__name__}: the task queue did not answer")
+        _fail(round_id, msg(QUEUE_DOWN, error=type(exc).__name__))
 
 
 def _players(event: Event, number: int) -> list[int]:
@@ -251,7 +256,7 @@ def round_draw_execute(*, round_id: int) -> Round | None:
             # The plan is read and drawn outside a transaction, so that the page sees the
             # progress; the tables, games and sit-outs are then written all or nothing,
             # unless the round was given up as stalled and drawn again meanwhile.
-            _progress(round_, 5, "Reading who is here and the night's history.")
+            _progress(round_, 5, READING)
             planned = _plan(round_, _players(round_.event, round_.number))
             with transaction.atomic():
                 if drawing.select_for_update().exists():
@@ -261,20 +266,27 @@ def round_draw_execute(*, round_id: int) -> Round | None:
         detail = (
             " ".join(str(e["message"]) for e in getattr(exc, "errors", [])) or type(exc).__name__
         )
-        _fail(round_id, DRAW_FAILED.format(detail=detail))
+        _fail(round_id, msg(DRAW_FAILED, detail=detail))
     return Round.objects.select_related("event", "event__club").filter(pk=round_id).first()
 
 
-def _fail(round_id: int, message: str) -> None:
+def _fail(round_id: int, message: Any) -> None:
+    """``message``: a sentence (``msg``) kept in English and as its template and values."""
     Round.objects.filter(pk=round_id, status=Round.Status.DRAWING).update(
-        status=Round.Status.FAILED, message=message[:300]
+        status=Round.Status.FAILED,
+        message=str(message)[:300],
+        message_data=messages.message_data([message]),
     )
 
 
-def _progress(round_: Round, percent: int, message: str) -> None:
+def _progress(round_: Round, percent: int, message: Any) -> None:
     """The draw's progress on the round's row (seen by the page once the task commits its
     steps; a draw in the request shows only its end)."""
-    Round.objects.filter(pk=round_.pk).update(progress=percent, message=message[:300])
+    Round.objects.filter(pk=round_.pk).update(
+        progress=percent,
+        message=str(message)[:300],
+        message_data=messages.message_data([message]),
+    )
 
 
 @dataclass
@@ -315,7 +327,7 @@ def _plan(round_: Round, ids: list[int]) -> _Plan:
         )
     planned = plan_from(club_id=event.club_id, number=round_.number, seed=round_.seed, **inputs)
     round_.draw_input = inputs
-    _progress(round_, 40, "Drawn: laying the tables.")
+    _progress(round_, 40, LAYING)
     return _Plan(planned, pair_rows)
 
 
@@ -381,7 +393,7 @@ def _seat(round_: Round, plan: _Plan, user: Any) -> None:
         # stops working once the game is confirmed (the round finished).
         table_links.table_link_issue(game=game, table_label=str(table.number), user=user)
         if done % 10 == 0:
-            _progress(round_, 40 + 60 * done // total, f"Table {done} of {total} laid.")
+            _progress(round_, 40 + 60 * done // total, msg(TABLE_LAID, done=done, total=total))
     sit_out_players: list[int] = []
     for sat in planned.sit_outs:
         if pair_rows:
@@ -395,11 +407,22 @@ def _seat(round_: Round, plan: _Plan, user: Any) -> None:
     )
     notes = []
     if planned.partner_repeats_night:
-        notes.append(f"{planned.partner_repeats_night} partnership(s) repeat one of tonight's.")
+        repeats = planned.partner_repeats_night
+        notes.append(
+            messages.part(
+                ngettext(
+                    "{count} partnership repeats one of tonight's.",
+                    "{count} partnerships repeat one of tonight's.",
+                    repeats,
+                    count=repeats,
+                )
+            )
+        )
     Round.objects.filter(pk=round_.pk).update(
         status=Round.Status.PLAYING,
         progress=100,
         message="",
+        message_data={},
         notes=notes,
         draw_algorithm=draw.ALGORITHM,
         draw_input=round_.draw_input,

@@ -31,13 +31,13 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from clabber_league.clubs.locale import club_today
-from clabber_league.core import heartbeat
+from clabber_league.core import heartbeat, messages
 from clabber_league.core.errors import CONFLICT
 from clabber_league.leagues.models import Division, Venue
 from clabber_league.leagues.services import GAMES_PER_FIXTURE, VENUE_OTHER_CLUB, division_update
 from clabber_league.rules.errors import gettext_noop, msg
 
-from .. import messages, planning, selectors, store
+from .. import planning, selectors, store
 from ..hooks import night_bookings
 from ..models import Fixture, ScheduleConfig, ScheduleRun, ScheduleVenue, SkipDate
 from . import ScheduleError
@@ -59,7 +59,7 @@ RUN_NOT_RETRYABLE = gettext_noop("Only a failed or stalled run can be retried.")
 RUN_FAILED = gettext_noop("Generating the schedule failed; nothing was changed. ({detail})")
 FORMAT_UNKNOWN = gettext_noop("The format is round_robin or swiss.")
 SWISS_ROUNDS_LEAST = gettext_noop("Play at least 1 Swiss round.")
-#: What a run says while it works and when it is done (``scheduling.messages`` shows them).
+#: What a run says while it works and when it is done (``core.messages`` shows them).
 QUEUED = gettext_noop("Queued.")
 READING = gettext_noop("Reading the teams, nights and venues.")
 PLANNING = gettext_noop("Planning the rounds.")

@@ -1,11 +1,12 @@
-"""What the schedule's worker writes for people to read, shown in the reader's language.
+"""What a worker writes for people to read, shown in the reader's language.
 
-A run's message and its notes are written once, by the worker, in no reader's language:
-they keep their English text (the API's) and, beside it, each sentence's template and
-values (``rules.errors.msg`` marks them ``gettext_noop``). A page rebuilds them from the
-catalog of its own language (``core.i18n.translated``). A date among the values is kept
-as ``{"date": "2026-09-08"}`` and written in the reader's order here; a count as
-``{"number": 4000}``, grouped as the reader's language groups thousands.
+A schedule run's message and notes, a club-night draw's progress: written once, by the
+worker, in no reader's language. They keep their English text (the API's) and, beside
+it, each sentence's template and values (``rules.errors.msg`` marks them
+``gettext_noop``). A page rebuilds them from the catalog of its own language
+(``core.i18n.translated``). A date among the values is kept as ``{"date": "2026-09-08"}``
+and written in the reader's order here; a count (``Count``) as ``{"number": 4000}``,
+grouped as the reader's language groups thousands.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from django.utils.formats import date_format, number_format
 
 from clabber_league.core.i18n import local_format, translated
-from clabber_league.rules.errors import msg
+from clabber_league.rules.errors import msg, ngettext
 
 #: How a date among a message's values is written ("Tue 8 Sep 2026" in English).
 DAY_FORMAT = "D j M Y"
@@ -36,7 +37,10 @@ def part(message: Any) -> dict[str, Any]:
     template = getattr(message, "template", None)
     if template is None:
         return {"text": str(message)}
-    return {"template": template, "params": stored_params(message.params)}
+    stored = {"template": template, "params": stored_params(message.params)}
+    if getattr(message, "plural", ""):  # rules.errors.ngettext: the count picks the form
+        stored.update(plural=message.plural, count=message.count)
+    return stored
 
 
 def message_data(messages: Iterable[Any]) -> dict[str, Any]:
@@ -76,18 +80,29 @@ def shown(entry: Mapping[str, Any]) -> str:
     template = entry.get("template")
     if template:
         try:
-            return translated(msg(template, **_shown_params(entry.get("params") or {})))
+            params = _shown_params(entry.get("params") or {})
+            if entry.get("plural"):
+                count = int(entry.get("count") or 0)
+                return translated(ngettext(template, entry["plural"], count, **params))
+            return translated(msg(template, **params))
         except (KeyError, IndexError, ValueError):
             pass  # values that no longer fit the template: the English text
     return translated(str(entry.get("text") or ""))
 
 
-def run_message(run: Any) -> str:
-    """A run's message in the active language."""
-    parts = (run.message_data or {}).get("parts")
+def stored_message(data: Mapping[str, Any] | None, text: str) -> str:
+    """A message stored as ``message_data(...)`` beside its English ``text``, in the
+    active language (the text alone, translated when the catalog has it, for rows
+    written before they kept their data)."""
+    parts = (data or {}).get("parts")
     if parts:
         return " ".join(shown(p) for p in parts)
-    return translated(run.message) if run.message else ""
+    return translated(text) if text else ""
+
+
+def run_message(run: Any) -> str:
+    """A schedule run's message in the active language."""
+    return stored_message(run.message_data, run.message)
 
 
 def notes_shown(notes: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
