@@ -11,7 +11,9 @@ class ReportsConfig(AppConfig):
 
     def ready(self) -> None:
         # A club night's last round closed, a league night's last result or a cup round's
-        # last tie came in: its report is written by a task once that write commits.
+        # last tie came in (played, or a walkover): its report is written by a task once
+        # that write commits.
+        from clabber_league.cups.hooks import tie_walked_over
         from clabber_league.events.hooks import night_finished
         from clabber_league.games.hooks import game_changed
         from clabber_league.scheduling.hooks import fixture_changed
@@ -21,3 +23,4 @@ class ReportsConfig(AppConfig):
         night_finished.connect(services.reports_night_finished)
         game_changed.connect(services.reports_game_changed)
         fixture_changed.connect(services.reports_fixture_changed)
+        tie_walked_over.connect(services.reports_tie_walked_over)

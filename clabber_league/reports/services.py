@@ -186,6 +186,17 @@ def reports_game_changed(
         _later("cup_game", game.pk)
 
 
+def reports_tie_walked_over(*, tie: Tie, **_kwargs: Any) -> None:
+    """cups.hooks.tie_walked_over: a walkover may be its round's last tie."""
+    _later("cup_tie", tie.pk)
+
+
+def cup_tie_check(*, tie_id: int) -> Report | None:
+    """A cup tie was decided without a game: its round's report once its last tie is."""
+    tie = Tie.objects.select_related("cup").filter(pk=tie_id).first()
+    return _cup_round_done(tie) if tie is not None else None
+
+
 def reports_fixture_changed(*, fixture: Fixture, **_kwargs: Any) -> None:
     """scheduling.hooks.fixture_changed: a forfeit or walkover may be the night's last."""
     _fixture_done(fixture)

@@ -20,6 +20,11 @@ def cup_game(game_id: int) -> None:
     services.cup_game_check(game_id=game_id)
 
 
+@shared_task(name="reports.cup_tie", ignore_result=True)
+def cup_tie(tie_id: int) -> None:
+    services.cup_tie_check(tie_id=tie_id)
+
+
 @shared_task(name="reports.night", ignore_result=True)
 def night(event_id: int) -> None:
     services.night_check(event_id=event_id)

@@ -254,6 +254,32 @@ def test_a_cup_round_is_reported_once_its_last_tie_is_decided(
     assert "The best deal:" in report.body
 
 
+def test_a_cup_round_whose_last_tie_is_a_walkover_is_reported(
+    club, division, teams, secretary, access, django_capture_on_commit_callbacks
+):
+    from clabber_league.cups.services import progress
+    from clabber_league.cups.services.setup import cup_create, cup_draw
+    from clabber_league.games.models import Game
+    from tests.factories import TeamFactory
+
+    four = [*teams, TeamFactory(division=division, name="Owls"), TeamFactory(division=division)]
+    cup = cup_draw(cup=cup_create(club=club, name="Spring Cup", teams=four))
+    played, walked = cup.ties.filter(bracket="main", round=1).order_by("order")
+    game = progress.tie_game_start(tie=played)
+    with django_capture_on_commit_callbacks(execute=True):
+        while game.status == Game.Status.IN_PROGRESS:
+            games.deal_record(game_id=game.pk, data=deal())
+            game = Game.objects.get(pk=game.pk)
+        games.game_confirm(game=game, user=secretary, access=access)
+    assert not Report.objects.exists()  # one tie of the round is still to come
+    with django_capture_on_commit_callbacks(execute=True):
+        progress.tie_walkover(tie=walked, absent="away", user=secretary)
+    report = Report.objects.get(kind="cup")
+    assert report.title == "Spring Cup, round 1"
+    assert f"{walked.home.name} – {walked.away.name}" in report.body
+    assert f"{played.home.name} – {played.away.name}: 1–0" in report.body
+
+
 def test_writing_a_report_again_keeps_the_secretarys_edits_and_its_approval_state(
     club, members, access, secretary
 ):

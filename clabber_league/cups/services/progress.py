@@ -35,6 +35,7 @@ from clabber_league.core.errors import CONFLICT
 from clabber_league.games.models import Game
 
 from .. import bracket as planner
+from ..hooks import tie_walked_over
 from ..models import Cup, Entrant, Stage, Tie, TieGame
 from . import CupError
 
@@ -338,6 +339,7 @@ def tie_walkover(*, tie: Tie, absent: str, note: str = "", user: Any = None) -> 
     tie.note = (note or f"Walkover: {tie.loser.name} did not play.")[:200]
     tie.save(update_fields=["winner", "loser", "status", "decided_at", "note"])
     cup_sync(cup=tie.cup)
+    tie_walked_over.send(tie=tie)
     return tie
 
 
@@ -357,6 +359,7 @@ def _table_walkover(tie: Tie, absent: str, note: str) -> Tie:
         tie.note = (note or f"Walkover: {winner.name} was the only one to turn up.")[:200]
         tie.save(update_fields=["absent", "winner", "loser", "status", "decided_at", "note"])
         cup_sync(cup=tie.cup)
+        tie_walked_over.send(tie=tie)
         return tie
     others = " and ".join(e.name for e in present.values())
     rules = heads_up_rules(tie.cup.rules)
