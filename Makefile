@@ -125,15 +125,15 @@ cert:
 	openssl x509 -in $(CERT_DIR)/ca.pem -outform der -out $(CERT_DIR)/clabber-ca.crt
 	@echo "Certificate for localhost and $(LAN_IP) in $(CERT_DIR)/; phones install $(CERT_DIR)/clabber-ca.crt"
 
-# gunicorn (already a dependency) speaks TLS itself; the development settings serve the
-# static files through WhiteNoise, so this is `make run` over HTTPS.
-run-https: demo
+# uvicorn speaks TLS itself; the development settings serve the static files through
+# WhiteNoise, so this is `make run` over HTTPS, live streams included (ASGI).
+run-https: messages demo
 	test -f $(CERT_DIR)/cert.pem || $(MAKE) cert
 	@echo "Serving Clabber League on https://$(SHOWN_HOST):$(HTTPS_PORT)/  (Ctrl-C stops it)"
 	DJANGO_SETTINGS_MODULE=clabber_league.config.settings.local CLABBER_LAN_HOST=$(HOST) \
-		HTTPS_PORT=$(HTTPS_PORT) $(VENV)/bin/gunicorn clabber_league.config.wsgi \
-		--bind $(HOST):$(HTTPS_PORT) --certfile $(CERT_DIR)/cert.pem --keyfile $(CERT_DIR)/key.pem \
-		--workers 2 --threads 4 --access-logfile -
+		HTTPS_PORT=$(HTTPS_PORT) $(VENV)/bin/uvicorn clabber_league.config.asgi:application \
+		--host $(HOST) --port $(HTTPS_PORT) \
+		--ssl-certfile $(CERT_DIR)/cert.pem --ssl-keyfile $(CERT_DIR)/key.pem
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
