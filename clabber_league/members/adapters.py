@@ -56,6 +56,20 @@ class AccountAdapter(DefaultAccountAdapter):
             raise ImmediateHttpResponse(response) from exc
         return saved
 
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        """allauth's emails (confirm your address, reset your password) in the reader's
+        own language when they chose one (``MemberProfile.language``), as the site's other
+        emails are; else in the page's, which chose the club's or the browser's."""
+        from django.utils import translation
+
+        from .services import recipient_language
+
+        language = recipient_language(email=email)
+        if not language:
+            return super().send_mail(template_prefix, email, context)
+        with translation.override(language):
+            return super().send_mail(template_prefix, email, context)
+
     def get_signup_redirect_url(self, request: Any) -> str:
         return self._back_to_invitation(request) or super().get_signup_redirect_url(request)
 

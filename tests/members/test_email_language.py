@@ -86,3 +86,26 @@ def test_each_club_admin_reads_a_dispute_in_their_own_language(
     }
     assert languages == {admin.email: "nl", other.email: "de"}
     assert all("Deal 3 was 82 to us" in message.body for message in mail.outbox)
+
+
+def test_a_password_reset_is_written_in_the_members_own_language(client):
+    """allauth's own emails follow the member's choice too, not the page's language."""
+    from django.urls import reverse
+
+    user = UserFactory(username="vergesslich", email="vergesslich@example.org")
+    _speaks(user, "de")
+    client.cookies["django_language"] = "en"
+    response = client.post(
+        reverse("account_reset_password"),
+        {"email": "vergesslich@example.org"},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert response.status_code == 302
+    [message] = mail.outbox
+    html, _mimetype = message.alternatives[0]
+    assert '<html lang="de">' in html
+    with translation.override("de"):
+        from django.utils.translation import gettext
+
+        assert gettext("Choose a new password") in html
+    assert "Choose a new password" not in html
