@@ -37,6 +37,16 @@ api_patterns = [
         ranking_api.FederationRankingView.as_view(),
         name="federation-ranking",
     ),
+    path(
+        "federations/<slug:federation_slug>/championships/",
+        ranking_api.ChampionshipListView.as_view(),
+        name="federation-championships",
+    ),
+    path(
+        "federations/<slug:federation_slug>/championships/<int:pk>/",
+        ranking_api.ChampionshipDetailView.as_view(),
+        name="federation-championship",
+    ),
     path("", include("clabber_league.config.api_router")),
     # Last: an unknown /api/ URL answers the API's JSON 404; one missing only its trailing
     # slash (the calculator's old /api/rules/score) is redirected with 308, method and body kept.

@@ -20,6 +20,7 @@ from django.utils import timezone
 import clabber_league
 from clabber_league.clubs.models import Club, Player
 from clabber_league.core.errors import ServiceError
+from clabber_league.cups.bracket import FINAL, LOSERS, MAIN, RESET, THIRD
 from clabber_league.cups.models import Cup, Tie, TieGame
 from clabber_league.events import selectors as event_selectors
 from clabber_league.events.models import Event, Pair
@@ -334,7 +335,9 @@ def _cup(club: Club, pk: int):
         for pk, place in cup_places(
             [e.pk for e in entrants],
             champion=cup.champion_id,
-            ties=[(t.bracket, t.round, t.home_id, t.away_id, t.third_id) for t in ties],
+            ties=[
+                (t.bracket, t.round, t.home_id, t.away_id, t.third_id, t.winner_id) for t in ties
+            ],
         ).items()
     ]
     tie_games = TieGame.objects.filter(tie__cup=cup).select_related("tie")
@@ -366,22 +369,51 @@ def cup_places(
     entrants: Sequence[int],
     *,
     champion: int | None,
-    ties: Iterable[tuple[str, int, int | None, int | None, int | None]],
+    ties: Iterable[tuple[Any, ...]],
 ) -> dict[int, int]:
-    """Each entrant's place in a cup: the champion first, then by the furthest round of the
-    main bracket reached (level entrants share the place); the other brackets count after
-    the main one's first round."""
-    reached: dict[int, int] = {pk: 0 for pk in entrants}
-    for bracket, round_, *sides in ties:
-        depth = round_ if bracket == "main" else 0
-        for pk in sides:
-            if pk in reached:
-                reached[pk] = max(reached[pk], depth)
-    key = {pk: (pk == champion, reached[pk]) for pk in entrants}
-    ordered = sorted(entrants, key=lambda pk: key[pk], reverse=True)
+    """Each entrant's place in a cup, level entrants sharing it. ``ties`` are the played
+    ties as ``(bracket, round, home, away, third[, winner])`` (``cups.bracket``'s names).
+
+    * **Single elimination**: the champion first, then by the furthest round of the main
+      bracket reached (the final's loser 2nd, the semi-finals' losers 3rd); a third-place
+      match puts its winner 3rd and its loser 4th. A plate changes no place.
+    * **Double elimination** (the cup has a losers' bracket or a grand final): the
+      champion first, the grand final's loser 2nd (of the second final, when it was
+      played), then by the losers' bracket round each was knocked out in, the latest
+      first: the losers' bracket final's loser 3rd, the two knocked out the round before
+      4th, and so on. An entrant that never reached the losers' bracket (a walkover in
+      the main bracket) comes after, by the main round reached.
+    """
+    rows = [tuple(t) + (None,) * (6 - len(t)) for t in ties]
+    double = any(row[0] in (LOSERS, FINAL, RESET) for row in rows)
+    main: dict[int, int] = dict.fromkeys(entrants, 0)
+    losers: dict[int, int] = dict.fromkeys(entrants, 0)
+    finalist: set[int] = set()
+    third_winner: set[int] = set()
+    for bracket, round_, home, away, third, winner in rows:
+        for pk in (home, away, third):
+            if pk not in main:
+                continue
+            if bracket == MAIN:
+                main[pk] = max(main[pk], round_)
+            elif bracket == LOSERS:
+                losers[pk] = max(losers[pk], round_)
+            elif bracket in (FINAL, RESET):
+                finalist.add(pk)
+            elif bracket == THIRD and pk == winner:
+                third_winner.add(pk)
+
+    def key(pk: int) -> tuple[int, ...]:
+        if double:
+            # Knocked out in losers' round k: level with everyone else knocked out there.
+            return (pk == champion, pk in finalist, losers[pk], 0 if losers[pk] else main[pk])
+        return (pk == champion, 0, 0, main[pk], pk in third_winner)
+
+    keys = {pk: key(pk) for pk in entrants}
+    ordered = sorted(entrants, key=lambda pk: keys[pk], reverse=True)
     places: dict[int, int] = {}
     for index, pk in enumerate(ordered):
-        if index and key[ordered[index - 1]] == key[pk]:
+        if index and keys[ordered[index - 1]] == keys[pk]:
             places[pk] = places[ordered[index - 1]]
         else:
             places[pk] = index + 1

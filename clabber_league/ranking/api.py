@@ -6,18 +6,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
-from rest_framework import serializers
+from django.http import Http404
+from django.utils.translation import gettext_noop
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_serializer
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from clabber_league.core.errors import FORBIDDEN
 from clabber_league.core.pagination import PagePagination
+from clabber_league.cups.models import Cup
+from clabber_league.federation.api import FederationScopedMixin
+from clabber_league.leagues.models import Division
+from clabber_league.rules.errors import msg
 
-from . import selectors
+from . import championship, selectors
+from .interclub import NOT_SPACE, InterclubError
 
 PRIVATE_NAME = "Private player"
+NEEDS_ADMIN = gettext_noop("Only the federation's admins create a championship final.")
+ONE_SOURCE = gettext_noop("Give one of cup, night or series.")
+NO_SOURCE = gettext_noop("No such {kind} in the federation's member clubs.")
 
 
 @extend_schema_serializer(component_name="NationalRankingLine")
@@ -62,3 +74,147 @@ class FederationRankingView(GenericAPIView):
             for ln in lines
         ]
         return self.get_paginated_response(self.get_serializer(data, many=True).data)
+
+
+# --- championships -----------------------------------------------------------------------
+
+
+class QualifierInSerializer(serializers.Serializer):
+    """One qualifier: exactly one of ``cup``, ``night``, ``series`` (a member club's), and
+    how many of its top players go through (a cup sends its winner: 1)."""
+
+    cup = serializers.IntegerField(required=False)
+    night = serializers.IntegerField(required=False, help_text="A club night (an event) id.")
+    series = serializers.IntegerField(required=False)
+    places = serializers.IntegerField(required=False, default=1)
+
+
+class ChampionshipRequestSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    qualifiers = QualifierInSerializer(many=True, help_text="In seeding order.")
+    rules = serializers.JSONField(
+        required=False,
+        help_text="A rule set's slug or house rules; a final of players: two- or three-handed.",
+    )
+    division = serializers.IntegerField(
+        required=False, help_text="Cups of teams: the space's division their winners join."
+    )
+    format = serializers.ChoiceField(choices=Cup.Format.choices, default=Cup.Format.SINGLE)
+    best_of = serializers.IntegerField(default=1)
+
+
+class OriginSerializer(serializers.Serializer):
+    seed = serializers.IntegerField()
+    name = serializers.CharField()
+    qualified_from = serializers.ChoiceField(
+        choices=["cup", "night", "series", ""], source="kind", help_text="'' when not recorded."
+    )
+    source = serializers.CharField(help_text="The qualifier's name.")
+    source_id = serializers.IntegerField(allow_null=True)
+    club = serializers.CharField(source="club_slug", help_text="The qualifier's club.")
+    place = serializers.IntegerField(allow_null=True, help_text="Its place in the qualifier.")
+
+
+@extend_schema_serializer(component_name="ChampionshipFinal")
+class ChampionshipSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="final.pk")
+    name = serializers.CharField(source="final.name")
+    club = serializers.CharField(source="final.club.slug", help_text="The organiser space.")
+    entrant_kind = serializers.CharField(source="final.entrant_kind")
+    entrants = OriginSerializer(many=True, source="origins")
+
+
+def _final_body(federation: Any, pk: int) -> dict[str, Any]:
+    final, origins = selectors.championship_final(federation, pk)
+    return ChampionshipSerializer({"final": final, "origins": origins}).data
+
+
+class ChampionshipListView(FederationScopedMixin, GenericAPIView):
+    """A federation's championship finals; a federation admin seeds a new one from member
+    clubs' qualifiers (cups, club nights, series of nights)."""
+
+    serializer_class = ChampionshipSerializer
+    pagination_class = None
+
+    @extend_schema(
+        operation_id="federation_championship_list",
+        tags=["ranking"],
+        responses={200: ChampionshipSerializer(many=True)},
+    )
+    def get(self, request: Request, federation_slug: str, *args: Any, **kwargs: Any) -> Response:
+        finals = selectors.championship_finals(self.federation)
+        return Response([_final_body(self.federation, f.pk) for f in finals])
+
+    @extend_schema(
+        operation_id="federation_championship_create",
+        tags=["ranking"],
+        request=ChampionshipRequestSerializer,
+        responses={201: ChampionshipSerializer},
+        examples=[
+            OpenApiExample(
+                "A final of two nights' best",
+                value={
+                    "name": "National final",
+                    "rules": "clabber-2",
+                    "qualifiers": [{"night": 41, "places": 2}, {"series": 7, "places": 2}],
+                },
+                request_only=True,
+            )
+        ],
+    )
+    def post(self, request: Request, federation_slug: str, *args: Any, **kwargs: Any) -> Response:
+        if not self.federation_access.is_admin:
+            raise InterclubError.one("", NEEDS_ADMIN, kind=FORBIDDEN)
+        body = ChampionshipRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        errors, qualifiers = [], []
+        for index, row in enumerate(data["qualifiers"]):
+            given = [k for k in ("cup", "night", "series") if row.get(k) is not None]
+            if len(given) != 1:
+                errors.append({"field": f"qualifiers[{index}]", "message": ONE_SOURCE})
+                continue
+            kind = given[0]
+            source = selectors.qualifier_source(self.federation, kind, row[kind])
+            if source is None:
+                errors.append(
+                    {"field": f"qualifiers[{index}].{kind}", "message": msg(NO_SOURCE, kind=kind)}
+                )
+                continue
+            qualifiers.append(championship.QualifierIn(source, row["places"]))
+        division = None
+        if data.get("division") is not None:
+            division = Division.objects.filter(
+                pk=data["division"], club__organised_by__federation=self.federation
+            ).first()
+            if division is None:
+                errors.append({"field": "division", "message": NOT_SPACE})
+        if errors:
+            raise InterclubError(errors)
+        final = championship.championship_final_create(
+            federation=self.federation,
+            name=data["name"],
+            qualifiers=qualifiers,
+            division=division,
+            rules=data.get("rules"),
+            format=data["format"],
+            best_of=data["best_of"],
+            user=request.user,
+        )
+        return Response(_final_body(self.federation, final.pk), status=status.HTTP_201_CREATED)
+
+
+class ChampionshipDetailView(FederationScopedMixin, GenericAPIView):
+    """A championship final and where each entrant qualified from."""
+
+    serializer_class = ChampionshipSerializer
+    pagination_class = None
+
+    @extend_schema(operation_id="federation_championship_detail", tags=["ranking"])
+    def get(
+        self, request: Request, federation_slug: str, pk: int, *args: Any, **kwargs: Any
+    ) -> Response:
+        try:
+            return Response(_final_body(self.federation, pk))
+        except Http404 as exc:
+            raise NotFound(str(exc)) from exc

@@ -15,7 +15,7 @@ class RankingConfig(AppConfig):
         from clabber_league.federation.sections import Section, register
         from clabber_league.games.hooks import game_changed
 
-        from .selectors import home_section
+        from .selectors import championships_section, home_section
         from .services import ranking_game_changed, ranking_players_changed
 
         game_changed.connect(ranking_game_changed)
@@ -24,4 +24,13 @@ class RankingConfig(AppConfig):
         # The federation's home page shows the ranking's top ten (federation/sections.py).
         register(
             Section("ranking", "ranking/_federation_section.html", context=home_section, order=20)
+        )
+        # Its championship finals (championship.py), and the way to a new one for admins.
+        register(
+            Section(
+                "championships",
+                "ranking/_championships_section.html",
+                context=championships_section,
+                order=30,
+            )
         )

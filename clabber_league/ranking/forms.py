@@ -6,7 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+
+from clabber_league.cups.models import Cup
+from clabber_league.rules import BUILTIN_RULESETS
 
 from .models import RankingSettings
 
@@ -50,3 +54,90 @@ class RankingSettingsForm(forms.Form):
         for error in errors:
             field = error.get("field")
             self.add_error(field if field in self.fields else None, translated(error["message"]))
+
+
+#: Qualifier rows the final's page offers (the API takes up to championship.MAX_QUALIFIERS).
+QUALIFIER_ROWS = 8
+
+
+class ChampionshipFinalForm(forms.Form):
+    """A championship final: its name and rules, and up to eight qualifiers in seeding
+    order, each with how many of its top players go through."""
+
+    name = forms.CharField(max_length=120, label=_("Name of the final"))
+    ruleset = forms.ChoiceField(
+        required=False,
+        label=_("Rule set"),
+        help_text=_(
+            "A final of players plays a two- or three-handed rule set; blank: the division's."
+        ),
+    )
+    division = forms.ChoiceField(
+        required=False,
+        label=_("Division of the competitions space"),
+        help_text=_("Only for cups of teams: the division their winners are registered in."),
+    )
+    format = forms.ChoiceField(choices=Cup.Format.choices, label=_("Format"))
+
+    def __init__(
+        self,
+        *args: Any,
+        candidates: list[tuple[str, str, str]],
+        divisions: list[tuple[int, str]],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        kinds = {"cup": _("Cups"), "night": _("Club nights"), "series": _("Series of nights")}
+        groups = [
+            (kinds[kind], [(value, label) for value, k, label in candidates if k == kind])
+            for kind in kinds
+        ]
+        choices = [("", "—")] + [(name, rows) for name, rows in groups if rows]
+        self.fields["ruleset"].choices = [("", "—")] + [
+            (slug, rs.title) for slug, rs in BUILTIN_RULESETS.items()
+        ]
+        self.fields["division"].choices = [("", "—")] + [(str(pk), n) for pk, n in divisions]
+        for row in range(1, QUALIFIER_ROWS + 1):
+            self.fields[f"qualifier_{row}"] = forms.ChoiceField(
+                required=False,
+                choices=choices,
+                label=format_lazy(_("Qualifier {number}"), number=row),
+                help_text=_("Seeded in this order.") if row == 1 else "",
+            )
+            self.fields[f"places_{row}"] = forms.IntegerField(
+                required=False,
+                min_value=1,
+                max_value=64,
+                initial=1,
+                label=format_lazy(_("Players through from qualifier {number}"), number=row),
+                help_text=_("A night or series: its top N. A cup: its winner.") if row == 1 else "",
+            )
+
+    def qualifiers(self) -> list[tuple[int, str, str, int]]:
+        """The rows chosen: (row, kind, id, places)."""
+        out = []
+        for row in range(1, QUALIFIER_ROWS + 1):
+            value = self.cleaned_data.get(f"qualifier_{row}") or ""
+            if value:
+                kind, _sep, pk = value.partition(":")
+                out.append((row, kind, pk, self.cleaned_data.get(f"places_{row}") or 1))
+        return out
+
+    def add_service_errors(
+        self, errors: list[dict[str, Any]], rows: list[int] | None = None
+    ) -> None:
+        """The service's errors beside their fields: ``qualifiers[i]`` is the i-th row
+        chosen (``rows`` maps it to the form's row number)."""
+        from clabber_league.core.i18n import translated
+
+        rows = rows or []
+        for error in errors:
+            field = str(error.get("field") or "")
+            name = {"rules": "ruleset", "entrant_kind": "ruleset"}.get(field, field)
+            if field.startswith("qualifiers[") and "]" in field:
+                index = field[len("qualifiers[") : field.index("]")]
+                row = rows[int(index)] if index.isdigit() and int(index) < len(rows) else None
+                if row is not None:
+                    kind = "places" if field.endswith(".places") else "qualifier"
+                    name = f"{kind}_{row}"
+            self.add_error(name if name in self.fields else None, translated(error["message"]))

@@ -41,7 +41,6 @@ from clabber_league.clubs.models import Club, Membership, Player, Role
 from clabber_league.clubs.services import player_get_or_create
 from clabber_league.core.errors import CONFLICT, FORBIDDEN, ServiceError
 from clabber_league.cups.models import Cup
-from clabber_league.cups.services.setup import cup_create
 from clabber_league.federation.models import (
     Federation,
     FederationClub,
@@ -55,7 +54,7 @@ from clabber_league.leagues.services import team_register
 from clabber_league.rules.errors import msg
 from clabber_league.scheduling.models import Fixture
 
-from .models import InterclubTeam, OrganiserSpace, Qualifier
+from .models import InterclubTeam, OrganiserSpace
 
 SPACE_EXISTS = gettext_noop("The federation has its organiser space already.")
 NOT_SPACE = gettext_noop("Choose a division of the federation's organiser space.")
@@ -194,76 +193,27 @@ def interclub_fixture_enter(*, fixture: Fixture, user: Any) -> TableLink:
     return link or table_links.fixture_link_issue(fixture=fixture, user=user)
 
 
-@transaction.atomic
 def championship_final_create(
     *,
     federation: Federation,
     name: str,
-    qualifiers: Sequence[Cup],
+    qualifiers: Sequence[Any],
     division: Division | None = None,
     rules: Any = None,
     user: Any = None,
+    **options: Any,
 ) -> Cup:
-    """The federation's final, a cup of its organiser space seeded from the qualifiers'
-    champions in the order given (the first qualifier's winner is seed 1). Qualifiers of
-    teams need ``division``: the space's division their winners are registered in."""
-    space = OrganiserSpace.objects.filter(federation=federation).first()
-    members = set(
-        FederationClub.objects.filter(federation=federation, active=True).values_list(
-            "club_id", flat=True
-        )
-    )
-    errors = []
-    if len(qualifiers) < 2:
-        errors.append({"field": "qualifiers", "message": QUALIFIERS_FEW})
-    for cup in qualifiers:
-        if cup.club_id not in members:
-            errors.append({"field": "qualifiers", "message": msg(QUALIFIER_OTHER, name=cup.name)})
-        elif cup.champion_id is None:
-            errors.append({"field": "qualifiers", "message": msg(QUALIFIER_OPEN, name=cup.name)})
-    teams = any(c.entrant_kind == Cup.Kind.TEAMS for c in qualifiers)
-    if teams and (space is None or division is None or division.club_id != space.club_id):
-        errors.append({"field": "division", "message": NOT_SPACE})
-    if space is None and not errors:
-        errors.append({"field": "federation", "message": NOT_SPACE})
-    if errors:
-        raise InterclubError(errors)
-    links = dict(
-        PlayerLink.objects.filter(
-            federation=federation, status=PlayerLink.Status.APPROVED
-        ).values_list("player_id", "federation_player_id")
-    )
-    by_id = FederationPlayer.objects.in_bulk(list(links.values()))
-    entrants_teams, entrants_players = [], []
-    for cup in qualifiers:
-        champion = cup.champion
-        if champion.team_id is not None:
-            members_ = [by_id[links[p.pk]] for p in champion.team.players.all() if p.pk in links]
-            entrants_teams.append(
-                interclub_team_register(
-                    federation=federation,
-                    division=division,
-                    name=f"{champion.name} ({cup.club.name})"[:120],
-                    home_club=cup.club,
-                    players=members_,
-                )
-            )
-        else:
-            fp = by_id.get(links.get(champion.player_id))
-            if fp is None:
-                raise InterclubError.one("qualifiers", msg(WINNER_UNLINKED, name=cup.name))
-            entrants_players.append(space_player(space=space, player=fp))
-    final = cup_create(
-        club=space.club,
+    """The federation's final, a cup of its organiser space seeded from the qualifiers in
+    the order given: member clubs' cups (their champions), club nights and series of
+    nights (their top N). Built in ``championship.py``."""
+    from .championship import championship_final_create as create
+
+    return create(
+        federation=federation,
         name=name,
-        rules=rules if rules is not None else (division.rules_spec() if division else None),
-        entrant_kind=Cup.Kind.TEAMS if teams else Cup.Kind.PLAYERS,
-        seeding=Cup.Seeding.LIST,
-        teams=entrants_teams,
-        players=entrants_players,
+        qualifiers=qualifiers,
+        division=division,
+        rules=rules,
         user=user,
+        **options,
     )
-    Qualifier.objects.bulk_create(
-        [Qualifier(final=final, cup=cup, order=i) for i, cup in enumerate(qualifiers)]
-    )
-    return final

@@ -15,10 +15,12 @@ home club (:class:`InterclubTeam`); see ``interclub.py``.
 from __future__ import annotations
 
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from clabber_league.clubs.models import Club
-from clabber_league.cups.models import Cup
+from clabber_league.cups.models import Cup, Entrant
+from clabber_league.events.models import Event, Series
 from clabber_league.federation.models import Federation, FederationPlayer
 from clabber_league.leagues.models import Team
 
@@ -185,15 +187,56 @@ class InterclubTeam(models.Model):
 
 
 class Qualifier(models.Model):
-    """A championship's qualifier: a member club's cup whose winner goes to the final, a
-    cup of the organiser space."""
+    """A championship's qualifier, feeding a final (a cup of the organiser space): a
+    member club's cup, whose winner goes through; or one of its finished club nights, or a
+    series of nights, whose top ``places`` players go through (``championship.py``)."""
 
     final = models.ForeignKey(Cup, on_delete=models.CASCADE, related_name="qualifiers")
-    cup = models.OneToOneField(Cup, on_delete=models.CASCADE, related_name="qualifies_for")
+    cup = models.OneToOneField(
+        Cup, null=True, blank=True, on_delete=models.CASCADE, related_name="qualifies_for"
+    )
+    event = models.OneToOneField(
+        Event, null=True, blank=True, on_delete=models.CASCADE, related_name="qualifies_for"
+    )
+    series = models.OneToOneField(
+        Series, null=True, blank=True, on_delete=models.CASCADE, related_name="qualifies_for"
+    )
+    places = models.PositiveSmallIntegerField(
+        default=1, help_text="How many go through: the top N of the night or series."
+    )
     order = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["order", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(cup__isnull=False, event__isnull=True, series__isnull=True)
+                    | Q(cup__isnull=True, event__isnull=False, series__isnull=True)
+                    | Q(cup__isnull=True, event__isnull=True, series__isnull=False)
+                ),
+                name="qualifier_one_source",
+            )
+        ]
 
     def __str__(self) -> str:
-        return f"cup {self.cup_id} qualifies for {self.final_id}"
+        return f"qualifier {self.order + 1} of final {self.final_id}"
+
+    @property
+    def source(self) -> Cup | Event | Series:
+        return self.cup or self.event or self.series
+
+
+class QualifiedEntrant(models.Model):
+    """An entrant of a championship final and where it qualified from: its qualifier and
+    its place there (1 for a cup's winner)."""
+
+    qualifier = models.ForeignKey(Qualifier, on_delete=models.CASCADE, related_name="entrants")
+    entrant = models.OneToOneField(Entrant, on_delete=models.CASCADE, related_name="qualified_from")
+    place = models.PositiveSmallIntegerField(default=1)
+
+    class Meta:
+        ordering = ["entrant__seed"]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} from {self.qualifier}"

@@ -13,7 +13,14 @@ from django.db.models import OuterRef
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from clabber_league.federation.models import Federation, FederationPlayer, Officer
+from clabber_league.cups.models import Cup, Entrant
+from clabber_league.events.models import Event, Series
+from clabber_league.federation.models import (
+    Federation,
+    FederationClub,
+    FederationPlayer,
+    Officer,
+)
 
 from .models import NationalRating, RankingSettings, RatingStep
 
@@ -164,3 +171,140 @@ def home_section(access: Any) -> dict[str, Any]:
         "lines": [ranking_line(reader, i + 1, row) for i, row in enumerate(rows)],
         "admin": reader.admin,
     }
+
+
+# --- championships (championship.py) ------------------------------------------------------
+
+#: The most candidates of each kind the final's form offers (the newest first).
+QUALIFIER_CHOICES = 200
+
+
+@dataclass(frozen=True)
+class Origin:
+    """One entrant of a final and where it qualified from."""
+
+    seed: int
+    name: str
+    place: int | None  # its place in the qualifier (None: not recorded)
+    kind: str  # "cup", "night", "series" or "" when not recorded
+    source: str
+    source_id: int | None
+    club: str
+    club_slug: str
+
+
+def _member_club_ids(federation: Federation) -> list[int]:
+    return list(
+        FederationClub.objects.filter(federation=federation, active=True).values_list(
+            "club_id", flat=True
+        )
+    )
+
+
+def championship_finals(federation: Federation) -> list[Any]:
+    """The federation's championship finals (cups of its organiser space fed by
+    qualifiers), newest first; one query."""
+    return list(
+        Cup.objects.filter(club__organised_by__federation=federation, qualifiers__isnull=False)
+        .distinct()
+        .select_related("club")
+        .order_by("-created_at", "-id")[:50]
+    )
+
+
+def championships_section(access: Any) -> dict[str, Any]:
+    """The federation home page's championships section: its finals, one query."""
+    return {
+        "finals": championship_finals(access.federation)[:10],
+        "admin": access.is_admin,
+    }
+
+
+def championship_final(federation: Federation, pk: Any) -> tuple[Any, list[Origin]]:
+    """A final of the federation and its entrants by seed, each with where it qualified
+    from (404 for anything else); two queries."""
+    final = None
+    if str(pk).isdigit():
+        final = (
+            Cup.objects.filter(
+                pk=int(pk), club__organised_by__federation=federation, qualifiers__isnull=False
+            )
+            .select_related("club")
+            .distinct()
+            .first()
+        )
+    if final is None:
+        raise Http404(_("No such final in this federation."))
+    entrants = Entrant.objects.filter(cup=final).select_related(
+        "qualified_from__qualifier__cup__club",
+        "qualified_from__qualifier__event__club",
+        "qualified_from__qualifier__series__club",
+    )
+    origins = []
+    for entrant in entrants.order_by("seed"):
+        origin = getattr(entrant, "qualified_from", None)
+        if origin is None:
+            origins.append(Origin(entrant.seed, entrant.name, None, "", "", None, "", ""))
+            continue
+        q = origin.qualifier
+        source = q.source
+        kind = "cup" if q.cup_id else "night" if q.event_id else "series"
+        origins.append(
+            Origin(
+                entrant.seed,
+                entrant.name,
+                origin.place,
+                kind,
+                source.name,
+                source.pk,
+                source.club.name,
+                source.club.slug,
+            )
+        )
+    return final, origins
+
+
+def qualifier_source(federation: Federation, kind: str, pk: Any) -> Any:
+    """A member club's cup, club night or series by id (None when it is not one)."""
+    model = {"cup": Cup, "night": Event, "series": Series}.get(kind)
+    if model is None or not str(pk).isdigit():
+        return None
+    return (
+        model.objects.filter(pk=int(pk), club_id__in=_member_club_ids(federation))
+        .select_related("club")
+        .first()
+    )
+
+
+def qualifier_candidates(federation: Federation) -> list[tuple[str, str, str]]:
+    """What may qualify, for the final's form: ``(value, kind, label)``: member clubs'
+    cups with a champion, finished nights and series, the newest first, not already
+    feeding a final; four queries."""
+    clubs = _member_club_ids(federation)
+    out: list[tuple[str, str, str]] = []
+    cups = (
+        Cup.objects.filter(club_id__in=clubs, champion__isnull=False, qualifies_for__isnull=True)
+        .select_related("club")
+        .order_by("-created_at", "-id")[:QUALIFIER_CHOICES]
+    )
+    out += [(f"cup:{c.pk}", "cup", f"{c.name} ({c.club.name})") for c in cups]
+    nights = (
+        Event.objects.filter(
+            club_id__in=clubs,
+            status=Event.Status.FINISHED,
+            format=Event.Format.INDIVIDUAL,
+            qualifies_for__isnull=True,
+        )
+        .select_related("club")
+        .order_by("-date", "-id")[:QUALIFIER_CHOICES]
+    )
+    out += [
+        (f"night:{e.pk}", "night", f"{e.name}, {e.date:%Y-%m-%d} ({e.club.name})") for e in nights
+    ]
+    series = (
+        Series.objects.filter(club_id__in=clubs, qualifies_for__isnull=True)
+        .select_related("club")
+        .order_by("-created_at", "-id")[:QUALIFIER_CHOICES]
+    )
+    out += [(f"series:{s.pk}", "series", f"{s.name} ({s.club.name})") for s in series]
+    return out

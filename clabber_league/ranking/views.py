@@ -3,6 +3,8 @@ explains the ranking, and a scorer's way into an inter-club fixture's game."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -11,12 +13,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from clabber_league.core.errors import ServiceError
+from clabber_league.federation.access import federation_access
 from clabber_league.games.table_links import table_link_path
+from clabber_league.leagues.models import Division
 from clabber_league.scheduling.models import Fixture
 
-from . import interclub, selectors
+from . import championship, interclub, selectors
 from .compute import DEFAULT
-from .forms import RankingSettingsForm, points_text
+from .forms import ChampionshipFinalForm, RankingSettingsForm, points_text
 from .services import ranking_settings_update
 
 
@@ -122,4 +126,81 @@ def fixture_enter(request: HttpRequest, federation_slug: str, fixture_id: int) -
         "ranking/fixture_enter.html",
         {"federation": reader.federation, "fixture": fixture, "clubs": clubs, "may": may},
         status=200 if may else 403,
+    )
+
+
+# --- championships -----------------------------------------------------------------------
+
+
+def _space_divisions(federation: Any) -> list[tuple[int, str]]:
+    rows = Division.objects.filter(club__organised_by__federation=federation).select_related(
+        "season"
+    )
+    return [(d.pk, f"{d.season.name} · {d.name}") for d in rows.order_by("-season__start_date")]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def championship_new(request: HttpRequest, federation_slug: str) -> HttpResponse:
+    """A federation admin's final: qualifiers in seeding order (cups, club nights, series
+    of member clubs), each with how many of its top players go through."""
+    access = federation_access(slug=federation_slug, user=request.user)
+    federation = access.federation
+    if not access.is_admin:
+        return render(
+            request, "ranking/championship_new.html", {"federation": federation}, status=403
+        )
+    form = ChampionshipFinalForm(
+        request.POST or None,
+        candidates=selectors.qualifier_candidates(federation),
+        divisions=_space_divisions(federation),
+    )
+    if request.method == "POST" and form.is_valid():
+        rows, qualifiers, missing = [], [], False
+        for row, kind, pk, places in form.qualifiers():
+            source = selectors.qualifier_source(federation, kind, pk)
+            if source is None:
+                form.add_error(f"qualifier_{row}", _("Choose a qualifier of a member club."))
+                missing = True
+                continue
+            rows.append(row)
+            qualifiers.append(championship.QualifierIn(source, places))
+        division = None
+        if form.cleaned_data["division"]:
+            division = Division.objects.filter(
+                pk=form.cleaned_data["division"], club__organised_by__federation=federation
+            ).first()
+        if not missing:
+            try:
+                final = championship.championship_final_create(
+                    federation=federation,
+                    name=form.cleaned_data["name"],
+                    qualifiers=qualifiers,
+                    division=division,
+                    rules=form.cleaned_data["ruleset"] or None,
+                    format=form.cleaned_data["format"],
+                    user=request.user,
+                )
+            except ServiceError as exc:
+                form.add_service_errors(exc.errors, rows)
+            else:
+                messages.success(request, _("The final is seeded."))
+                return redirect(
+                    "ranking:championship", federation_slug=federation.slug, pk=final.pk
+                )
+    return render(
+        request,
+        "ranking/championship_new.html",
+        {"federation": federation, "form": form, "allowed": True},
+    )
+
+
+def championship_detail(request: HttpRequest, federation_slug: str, pk: int) -> HttpResponse:
+    """A final and where each of its entrants qualified from."""
+    access = federation_access(slug=federation_slug, user=request.user)
+    final, origins = selectors.championship_final(access.federation, pk)
+    return render(
+        request,
+        "ranking/championship.html",
+        {"federation": access.federation, "final": final, "origins": origins},
     )

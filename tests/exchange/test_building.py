@@ -72,6 +72,16 @@ def test_cup_places_go_by_the_round_reached():
     assert reading.cup_places([1, 2, 3, 4], champion=3, ties=ties) == {3: 1, 1: 2, 2: 3, 4: 3}
 
 
+def test_a_third_place_match_splits_the_semi_finals_losers():
+    ties = [
+        ("main", 1, 1, 4, None, 1),
+        ("main", 1, 2, 3, None, 3),
+        ("main", 2, 1, 3, None, 1),
+        ("third", 1, 4, 2, None, 2),
+    ]
+    assert reading.cup_places([1, 2, 3, 4], champion=1, ties=ties) == {1: 1, 3: 2, 2: 3, 4: 4}
+
+
 def test_the_published_schema_is_the_one_the_import_checks_against():
     import json
     from pathlib import Path
