@@ -276,8 +276,8 @@ def test_a_cup_round_whose_last_tie_is_a_walkover_is_reported(
         progress.tie_walkover(tie=walked, absent="away", user=secretary)
     report = Report.objects.get(kind="cup")
     assert report.title == "Spring Cup, round 1"
-    assert f"{walked.home.name} – {walked.away.name}" in report.body
-    assert f"{played.home.name} – {played.away.name}: 1–0" in report.body
+    assert f"{walked.home.name} \u2013 {walked.away.name}" in report.body
+    assert f"{played.home.name} \u2013 {played.away.name}: 1\u20130" in report.body
 
 
 def test_writing_a_report_again_keeps_the_secretarys_edits_and_its_approval_state(
