@@ -235,11 +235,7 @@ def interclub_team_home_set(
         .select_related("team__division", "home_club")
         .get(team=team)
     )
-    try:
-        admin = club_access(slug=row.team.club.slug, user=user).can("manage")
-    except Http404:
-        admin = False
-    if not admin:
+    if not space_admin(row=row, user=user):
         raise InterclubError.one("team", msg(NOT_SPACE_ADMIN), kind=FORBIDDEN)
     errors = _home_errors(row.team.division, row.home_club, venue, house_rules, ruleset)
     if errors:
@@ -255,6 +251,28 @@ def interclub_team_home_set(
             waiting = waiting.filter(venue_id=before)
         waiting.update(venue=venue, table=None, updated_at=timezone.now())
     return row
+
+
+def space_admin(*, row: InterclubTeam, user: Any) -> bool:
+    """Whether ``user`` is an admin of the organiser space the team plays in."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    try:
+        return club_access(slug=row.team.club.slug, user=user).can("manage")
+    except Http404:
+        return False
+
+
+def rules_title(spec: str | dict[str, object] | None) -> str:
+    """How a team's home rules read: the house rules' name, the rule set's title, or ""."""
+    if not spec:
+        return ""
+    if isinstance(spec, dict):
+        return str(spec.get("name") or spec.get("base") or "")
+    try:
+        return str(get_ruleset(spec).title)
+    except RulesError:
+        return spec
 
 
 def interclub_home_venues(*, division: Division) -> list[tuple[int, Venue]]:

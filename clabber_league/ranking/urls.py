@@ -12,4 +12,5 @@ urlpatterns = [
     path("ranking/settings/", views.ranking_settings_page, name="settings"),
     path("ranking/players/<str:number>/", views.player, name="player"),
     path("fixtures/<int:fixture_id>/enter/", views.fixture_enter, name="fixture-enter"),
+    path("teams/<int:team_id>/home/", views.team_home, name="team-home"),
 ]
