@@ -90,7 +90,8 @@ def comparable_tiebreakers(division: Division, tiebreakers: list[str]) -> tuple[
     only when a points tiebreaker is chosen."""
     if not any(t in POINTS_TIEBREAKERS for t in tiebreakers):
         return tiebreakers, False
-    rules = Game.objects.filter(division=division).values_list("rules", flat=True).distinct()
+    rules = Game.objects.filter(division=division).order_by().values_list("rules", flat=True)
+    rules = rules.distinct()
     if len(rules[:2]) < 2:
         return tiebreakers, False
     return [t for t in tiebreakers if t not in POINTS_TIEBREAKERS], True

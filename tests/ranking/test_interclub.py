@@ -367,3 +367,41 @@ def test_the_space_admin_sets_a_teams_home_on_the_page_and_through_the_api(
     assert answer.json()["ruleset"] == "klaberjass" and answer.json()["house_rules"] is None
     api.force_authenticate(clubs[0]["admin"])
     assert api.patch(api_url, {"venue": None}, format="json").status_code == 403
+
+
+def test_a_generated_schedule_puts_each_home_fixture_at_its_home_clubs_venue(
+    federation, clubs, space, homes, interclub_fixture, django_capture_on_commit_callbacks
+):
+    import datetime as dt
+
+    from clabber_league.leagues.models import Venue
+    from clabber_league.scheduling.models import Fixture
+    from clabber_league.scheduling.services.generation import (
+        schedule_config_save,
+        schedule_generate,
+        schedule_run_execute,
+    )
+
+    admin = space.club.memberships.get().user
+    _home_set(interclub_fixture.home, homes[0], admin)
+    _home_set(interclub_fixture.away, homes[1], admin)
+    division = interclub_fixture.division
+    interclub_fixture.delete()
+    hall = Venue.objects.create(club=space.club, name="Federation hall", tables=4)
+    start = dt.date(2030, 9, 2)
+    schedule_config_save(
+        division=division,
+        format="round_robin",
+        cycles=2,
+        weekday=0,
+        start_date=start,
+        venues=[hall],
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        queued = schedule_generate(division=division)
+    schedule_run_execute(run_id=queued.pk, today=start)
+    fixtures = list(Fixture.objects.filter(division=division))
+    assert len(fixtures) == 2
+    for fixture in fixtures:
+        home = homes[0] if fixture.home_id == interclub_fixture.home_id else homes[1]
+        assert (fixture.venue, fixture.table) == (home["venue"], None)
