@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -128,7 +128,17 @@ class InterclubTeamHomeView(GenericAPIView):
     def get(self, request: Request, federation_slug: str, team_id: int) -> Response:
         return self._answer(self._row(federation_slug, team_id))
 
-    @extend_schema(operation_id="federation_interclub_team_home_update", tags=["ranking"])
+    @extend_schema(
+        operation_id="federation_interclub_team_home_update",
+        tags=["ranking"],
+        examples=[
+            OpenApiExample(
+                "At its home club's hall, by its house rules",
+                value={"venue": 12, "house_rules": 3},
+                request_only=True,
+            )
+        ],
+    )
     def patch(self, request: Request, federation_slug: str, team_id: int) -> Response:
         row = self._row(federation_slug, team_id)
         given = self.get_serializer(data=request.data, partial=True)
