@@ -47,6 +47,11 @@ api_patterns = [
         ranking_api.ChampionshipDetailView.as_view(),
         name="federation-championship",
     ),
+    path(
+        "federations/<slug:federation_slug>/interclub-teams/<int:team_id>/",
+        ranking_api.InterclubTeamHomeView.as_view(),
+        name="federation-interclub-team",
+    ),
     path("", include("clabber_league.config.api_router")),
     # Last: an unknown /api/ URL answers the API's JSON 404; one missing only its trailing
     # slash (the calculator's old /api/rules/score) is redirected with 308, method and body kept.

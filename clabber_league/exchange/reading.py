@@ -228,18 +228,21 @@ def _fixture(club: Club, pk: int):
         b.PlacingIn(away, places[away], result.away_won),
     ]
     date = fixture.date or timezone.localdate(fixture.updated_at, club.zone)
+    played = _games(club, fixture=fixture)
     event = b.EventIn(
         kind="fixture",
         key=f"fixture-{fixture.pk}",
         name=f"{fixture.home.name} v {fixture.away.name}",
         date_from=date,
         date_to=date,
-        rules=division.rules_spec(),
+        # The rules its games were played by (an inter-club fixture: the home club's), as
+        # each game records them; the division's for a fixture won by forfeit.
+        rules=played[0].rules if played else division.rules_spec(),
         ranking="games_won",
         season=division.season.name,
         division=division.name,
     )
-    games = games_of(_games(club, fixture=fixture), where={})
+    games = games_of(played, where={})
     return event, _team_sides([fixture.home, fixture.away]), placings, games
 
 

@@ -25,3 +25,13 @@ game_changed = Hook("game_changed")
 #: say in its own words why the link opens nothing (events: "Round 1 of Tuesday club
 #: night is over ..."), or ``None``; the first answer wins, else the games' own message.
 table_link_closed = Hook("table_link_closed")
+
+#: Asked by ``games.services.start.game_start`` when a league game of a fixture starts
+#: without rules: ``fixture_rules.ask(fixture=fixture)``. A handler answers ``[spec]`` (a
+#: rule set's slug or house-rules data) when the fixture is played by other rules than its
+#: division's, or ``None``; the first answer wins, else the division's rules. Registered by
+#: the ranking (``ranking.interclub.interclub_fixture_rules``: an inter-club fixture is
+#: played by its home team's club's rules). Asked at the start, not stored on the fixture,
+#: so a home club that changes its rules changes them for every game not yet started, and
+#: the game records the rules it was started with as every game does.
+fixture_rules = Hook("fixture_rules")

@@ -150,7 +150,7 @@ def table_link_start(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("table-link", token=token)
     fixture = link.fixture
     division = fixture.division
-    ruleset = get_ruleset(division.rules_spec())
+    ruleset = get_ruleset(services.fixture_rules_spec(fixture))
     sides = {"A": fixture.home, "B": fixture.away}
     rosters = {s: selectors.team_roster(team=t) for s, t in sides.items()}
     form = SeatsForm(

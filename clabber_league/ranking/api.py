@@ -1,18 +1,23 @@
 """The ranking's API: ``GET /api/federations/<slug>/ranking/``, the ranking best first,
 paged (``?page``, ``?page_size``) as every list of the API; private players as on the
-page (anonymised, or left out, as the federation chose; named to its officers)."""
+page (anonymised, or left out, as the federation chose; named to its officers).
+
+``GET/PATCH /api/federations/<slug>/interclub-teams/<team id>/``: where an inter-club team
+plays its home fixtures and by which rules; changed by an admin of the organiser space
+through the same service as the page (``interclub.interclub_team_home_set``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.generics import GenericAPIView
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -20,11 +25,13 @@ from clabber_league.core.errors import FORBIDDEN
 from clabber_league.core.pagination import PagePagination
 from clabber_league.cups.models import Cup
 from clabber_league.federation.api import FederationScopedMixin
-from clabber_league.leagues.models import Division
+from clabber_league.leagues.models import Division, HouseRules, Venue
+from clabber_league.rules import BUILTIN_RULESETS
 from clabber_league.rules.errors import msg
 
-from . import championship, selectors
+from . import championship, interclub, selectors
 from .interclub import NOT_SPACE, InterclubError
+from .models import InterclubTeam
 
 PRIVATE_NAME = "Private player"
 NEEDS_ADMIN = gettext_noop("Only the federation's admins create a championship final.")
@@ -218,3 +225,88 @@ class ChampionshipDetailView(FederationScopedMixin, GenericAPIView):
             return Response(_final_body(self.federation, pk))
         except Http404 as exc:
             raise NotFound(str(exc)) from exc
+
+
+@extend_schema_serializer(component_name="InterclubTeamHome")
+class InterclubHomeSerializer(serializers.Serializer):
+    team = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(read_only=True)
+    home_club = serializers.CharField(read_only=True, help_text="The home club's slug.")
+    venue = serializers.PrimaryKeyRelatedField(
+        queryset=Venue.objects.all(),
+        allow_null=True,
+        required=False,
+        help_text="A venue of the home club; null: where the schedule places the fixtures.",
+    )
+    house_rules = serializers.PrimaryKeyRelatedField(
+        queryset=HouseRules.objects.all(),
+        allow_null=True,
+        required=False,
+        help_text="House rules of the home club; null: none.",
+    )
+    ruleset = serializers.ChoiceField(
+        choices=["", *BUILTIN_RULESETS],
+        required=False,
+        allow_blank=True,
+        help_text="A built-in rule set, unless house rules are set; both empty: the "
+        "division's rules.",
+    )
+
+
+class InterclubTeamHomeView(GenericAPIView):
+    """An inter-club team's home venue and rules; changed by the organiser space's admins."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = InterclubHomeSerializer
+
+    def _row(self, federation_slug: str, team_id: int) -> InterclubTeam:
+        reader = selectors.federation_reader(slug=federation_slug, user=self.request.user)
+        return get_object_or_404(
+            InterclubTeam.objects.select_related("team__club", "team__division", "home_club"),
+            team_id=team_id,
+            federation=reader.federation,
+        )
+
+    def _answer(self, row: InterclubTeam) -> Response:
+        return Response(
+            {
+                "team": row.team_id,
+                "name": row.team.name,
+                "home_club": row.home_club.slug,
+                "venue": row.venue_id,
+                "house_rules": row.house_rules_id,
+                "ruleset": row.ruleset,
+            }
+        )
+
+    @extend_schema(operation_id="federation_interclub_team_home", tags=["ranking"])
+    def get(self, request: Request, federation_slug: str, team_id: int) -> Response:
+        return self._answer(self._row(federation_slug, team_id))
+
+    @extend_schema(
+        operation_id="federation_interclub_team_home_update",
+        tags=["ranking"],
+        examples=[
+            OpenApiExample(
+                "At its home club's hall, by its house rules",
+                value={"venue": 12, "house_rules": 3},
+                request_only=True,
+            )
+        ],
+    )
+    def patch(self, request: Request, federation_slug: str, team_id: int) -> Response:
+        row = self._row(federation_slug, team_id)
+        given = self.get_serializer(data=request.data, partial=True)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        # One kind of rules replaces the other unless both are sent (then refused).
+        house_rules = data.get("house_rules", None if data.get("ruleset") else row.house_rules)
+        ruleset = data.get("ruleset", "" if data.get("house_rules") else row.ruleset)
+        row = interclub.interclub_team_home_set(
+            team=row.team,
+            venue=data.get("venue", row.venue),
+            house_rules=house_rules,
+            ruleset=ruleset,
+            user=request.user,
+        )
+        return self._answer(row)

@@ -20,10 +20,32 @@ seeded in the qualifiers' order from their champions (``championship_final_creat
 A qualifier of teams sends its winning team (mirrored as an inter-club team of the final's
 division); one of players, its winning player.
 
-Known limit: a division's games are played by the division's rules
-(``games.services.game_start`` takes no rules for a league game), so an inter-club
-division plays the rules the organiser chose for it; the home club's own house rules per
-fixture would need ``game_start`` to accept a fixture's rules.
+**Played at the home club's venue, by its rules.** An inter-club team may name a venue of
+its home club (``InterclubTeam.venue``) and the rules its home fixtures are played by: a
+``HouseRules`` row of its home club or a built-in rule set (``house_rules`` / ``ruleset``;
+neither: the division's). Both are set at registration (``interclub_team_register``) or
+later by the space's admins (``interclub_team_home_set``, the page and the API); a venue or
+house rules of another club is refused, and so are rules for another number of sides than
+the division's (a team fixture has two).
+
+Scheduling and games sit below this app, so they learn it through two explicit hooks
+(docs/ARCHITECTURE.md, "Hooks"), registered in ``RankingConfig.ready()``:
+
+- ``scheduling.hooks.home_venues`` (:func:`interclub_home_venues`): the venue is **stored on
+  the fixture** when it is written (a schedule generated, a fixture added by hand), its
+  table left to the home club. Stored, because every page, the .ics feed, the table card
+  and the reminders already show ``Fixture.venue``: they need no hook. A venue changed
+  later moves the team's home fixtures not yet started (``interclub_team_home_set``).
+- ``games.hooks.fixture_rules`` (:func:`interclub_fixture_rules`): the rules are **asked
+  when a fixture's game starts** (``games.services.game_start``), not stored on the
+  fixture: a home club that changes its rules changes them for every game not yet started,
+  and a started game keeps the rules it records (``Game.rules``), which its scoring, the
+  phone's offline entry, the score sheet and the results file all read.
+
+A division whose fixtures are played by different rules ranks by match points and the
+tiebreakers that do not compare points scored (see the standings' rule,
+``standings.selectors.comparable_tiebreakers``): a 1,000-point target and a 1,500-point one
+do not add up.
 """
 
 from __future__ import annotations
@@ -33,6 +55,7 @@ from typing import Any
 
 from django.db import transaction
 from django.http import Http404
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
@@ -49,8 +72,9 @@ from clabber_league.federation.models import (
 )
 from clabber_league.games import table_links
 from clabber_league.games.models import Game, TableLink
-from clabber_league.leagues.models import Division, Team
+from clabber_league.leagues.models import Division, HouseRules, Team, Venue
 from clabber_league.leagues.services import team_register
+from clabber_league.rules import RulesError, get_ruleset
 from clabber_league.rules.errors import msg
 from clabber_league.scheduling.models import Fixture
 
@@ -65,6 +89,14 @@ NOT_SCORER = gettext_noop("Only a scorer of {home} or {away} may enter this fixt
 QUALIFIER_OTHER = gettext_noop("The cup {name} is not a cup of a member club.")
 QUALIFIER_OPEN = gettext_noop("The qualifier {name} has no winner yet.")
 QUALIFIERS_FEW = gettext_noop("A final needs at least two qualifiers.")
+VENUE_OTHER = gettext_noop("Choose a venue of {club}, the team's home club.")
+HOUSE_RULES_OTHER = gettext_noop("Choose house rules of {club}, the team's home club.")
+RULES_BOTH = gettext_noop("Choose house rules or a built-in rule set, not both.")
+RULESET_UNKNOWN = gettext_noop("There is no built-in rule set {slug}.")
+RULES_SIDES = gettext_noop(
+    "These rules are played by {sides} sides; the division's fixtures are between two teams."
+)
+NOT_SPACE_ADMIN = gettext_noop("Only an admin of the organiser space may change its teams.")
 WINNER_UNLINKED = gettext_noop(
     "The winner of {name} has no federation number: link them before the final is seeded."
 )
@@ -116,9 +148,13 @@ def interclub_team_register(
     name: str,
     home_club: Club,
     players: Sequence[FederationPlayer],
+    venue: Venue | None = None,
+    house_rules: HouseRules | None = None,
+    ruleset: str = "",
 ) -> Team:
     """Register a team of ``home_club`` in a division of the organiser space, its players
-    the federation's players (mirrored in the space)."""
+    the federation's players (mirrored in the space); its home fixtures are played at
+    ``venue`` and by ``house_rules`` or ``ruleset`` when given (of its home club)."""
     space = OrganiserSpace.objects.filter(federation=federation).first()
     errors = []
     if space is None or division.club_id != space.club_id:
@@ -131,12 +167,128 @@ def interclub_team_register(
     for player in players:
         if player.federation_id != federation.pk:
             errors.append({"field": "players", "message": msg(PLAYER_OTHER, number=player.number)})
+    errors += _home_errors(division, home_club, venue, house_rules, ruleset)
     if errors:
         raise InterclubError(errors)
     rows = [space_player(space=space, player=p) for p in players]
     team = team_register(division=division, name=name, players=rows)
-    InterclubTeam.objects.create(team=team, federation=federation, home_club=home_club)
+    InterclubTeam.objects.create(
+        team=team,
+        federation=federation,
+        home_club=home_club,
+        venue=venue,
+        house_rules=house_rules,
+        ruleset=ruleset,
+    )
     return team
+
+
+def _home_errors(
+    division: Division,
+    home_club: Club,
+    venue: Venue | None,
+    house_rules: HouseRules | None,
+    ruleset: str,
+) -> list[dict[str, Any]]:
+    """What is wrong with a team's home venue and rules: another club's, both kinds of
+    rules at once, an unknown rule set, or rules for another number of sides."""
+    errors: list[dict[str, Any]] = []
+    if venue is not None and venue.club_id != home_club.pk:
+        errors.append({"field": "venue", "message": msg(VENUE_OTHER, club=home_club.name)})
+    if house_rules is not None and house_rules.club_id != home_club.pk:
+        errors.append(
+            {"field": "house_rules", "message": msg(HOUSE_RULES_OTHER, club=home_club.name)}
+        )
+    if house_rules is not None and ruleset:
+        errors.append({"field": "ruleset", "message": msg(RULES_BOTH)})
+    if errors:
+        return errors
+    spec = house_rules.as_rules_data() if house_rules is not None else ruleset
+    if not spec:
+        return errors
+    field = "house_rules" if house_rules is not None else "ruleset"
+    try:
+        sides = len(get_ruleset(spec).sides)
+    except RulesError:
+        return [{"field": field, "message": msg(RULESET_UNKNOWN, slug=ruleset)}]
+    if sides != len(get_ruleset(division.rules_spec()).sides):
+        errors.append({"field": field, "message": msg(RULES_SIDES, sides=sides)})
+    return errors
+
+
+@transaction.atomic
+def interclub_team_home_set(
+    *,
+    team: Team,
+    venue: Venue | None,
+    house_rules: HouseRules | None = None,
+    ruleset: str = "",
+    user: Any = None,
+) -> InterclubTeam:
+    """Change where an inter-club team plays its home fixtures and by which rules: for an
+    admin of the organiser space. Its home fixtures not yet started move to the new venue
+    (their table left to the home club; no venue: placed nowhere until moved); games
+    not yet started are played by the new rules, those started keep theirs."""
+    row = (
+        InterclubTeam.objects.select_for_update()
+        .select_related("team__division", "home_club")
+        .get(team=team)
+    )
+    if not space_admin(row=row, user=user):
+        raise InterclubError.one("team", msg(NOT_SPACE_ADMIN), kind=FORBIDDEN)
+    errors = _home_errors(row.team.division, row.home_club, venue, house_rules, ruleset)
+    if errors:
+        raise InterclubError(errors)
+    before = row.venue_id
+    row.venue, row.house_rules, row.ruleset = venue, house_rules, ruleset
+    row.save(update_fields=["venue", "house_rules", "ruleset"])
+    if venue is not None or before is not None:
+        waiting = Fixture.objects.filter(
+            home=row.team, status__in=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED]
+        ).exclude(pk__in=Game.objects.filter(fixture__home=row.team).values("fixture_id"))
+        if venue is None:  # only those at the venue it leaves: a venue set by hand stays
+            waiting = waiting.filter(venue_id=before)
+        waiting.update(venue=venue, table=None, updated_at=timezone.now())
+    return row
+
+
+def space_admin(*, row: InterclubTeam, user: Any) -> bool:
+    """Whether ``user`` is an admin of the organiser space the team plays in."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    try:
+        return club_access(slug=row.team.club.slug, user=user).can("manage")
+    except Http404:
+        return False
+
+
+def rules_title(spec: str | dict[str, object] | None) -> str:
+    """How a team's home rules read: the house rules' name, the rule set's title, or ""."""
+    if not spec:
+        return ""
+    if isinstance(spec, dict):
+        return str(spec.get("name") or spec.get("base") or "")
+    try:
+        return str(get_ruleset(spec).title)
+    except RulesError:
+        return spec
+
+
+def interclub_home_venues(*, division: Division) -> list[tuple[int, Venue]]:
+    """``scheduling.hooks.home_venues``: the division's inter-club teams that play their
+    home fixtures at a venue of their home club."""
+    rows = InterclubTeam.objects.filter(team__division=division, venue__isnull=False)
+    return [(r.team_id, r.venue) for r in rows.select_related("venue")]
+
+
+def interclub_fixture_rules(*, fixture: Fixture) -> list[str | dict[str, object]]:
+    """``games.hooks.fixture_rules``: an inter-club fixture is played by its home team's
+    rules, when that team names them."""
+    row = (
+        InterclubTeam.objects.filter(team_id=fixture.home_id).select_related("house_rules").first()
+    )
+    spec = row.rules_spec() if row is not None else None
+    return [spec] if spec else []
 
 
 def fixture_home_clubs(fixture: Fixture) -> tuple[Club, Club] | None:

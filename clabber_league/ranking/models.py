@@ -22,7 +22,7 @@ from clabber_league.clubs.models import Club
 from clabber_league.cups.models import Cup, Entrant
 from clabber_league.events.models import Event, Series
 from clabber_league.federation.models import Federation, FederationPlayer
-from clabber_league.leagues.models import Team
+from clabber_league.leagues.models import HouseRules, Team, Venue
 
 
 class RankingSettings(models.Model):
@@ -181,9 +181,40 @@ class InterclubTeam(models.Model):
     team = models.OneToOneField(Team, on_delete=models.CASCADE, related_name="interclub")
     federation = models.ForeignKey(Federation, on_delete=models.CASCADE, related_name="+")
     home_club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="+")
+    venue = models.ForeignKey(
+        Venue,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("home venue"),
+        help_text=_("A venue of the home club; empty: where the schedule places it."),
+    )
+    house_rules = models.ForeignKey(
+        HouseRules,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("home club's house rules"),
+    )
+    ruleset = models.CharField(
+        _("rule set"),
+        max_length=40,
+        blank=True,
+        help_text=_(
+            "A built-in rule set, unless house rules are set; both empty: the division's rules."
+        ),
+    )
 
     def __str__(self) -> str:
         return f"{self.team} of {self.home_club}"
+
+    def rules_spec(self) -> str | dict[str, object] | None:
+        """The rules its home fixtures are played by, or None: the division's."""
+        if self.house_rules_id:
+            return self.house_rules.as_rules_data()
+        return self.ruleset or None
 
 
 class Qualifier(models.Model):

@@ -14,4 +14,5 @@ urlpatterns = [
     path("championships/new/", views.championship_new, name="championship-new"),
     path("championships/<int:pk>/", views.championship_detail, name="championship"),
     path("fixtures/<int:fixture_id>/enter/", views.fixture_enter, name="fixture-enter"),
+    path("teams/<int:team_id>/home/", views.team_home, name="team-home"),
 ]

@@ -20,7 +20,8 @@ from clabber_league.scheduling.models import Fixture
 
 from . import championship, interclub, selectors
 from .compute import DEFAULT
-from .forms import ChampionshipFinalForm, RankingSettingsForm, points_text
+from .forms import ChampionshipFinalForm, InterclubHomeForm, RankingSettingsForm, points_text
+from .models import InterclubTeam
 from .services import ranking_settings_update
 
 
@@ -112,11 +113,13 @@ def fixture_enter(request: HttpRequest, federation_slug: str, fixture_id: int) -
     scorer of either home club (403 for anyone else)."""
     reader = selectors.federation_reader(slug=federation_slug, user=request.user)
     fixture = get_object_or_404(
-        Fixture.objects.select_related("home", "away", "club"),
+        Fixture.objects.select_related("home", "away", "club", "venue"),
         pk=fixture_id,
         club__organised_by__federation=reader.federation,
     )
     clubs = interclub.fixture_home_clubs(fixture)
+    home = InterclubTeam.objects.filter(team_id=fixture.home_id).select_related("house_rules")
+    home = home.first()
     may = interclub.interclub_fixture_may_enter(fixture=fixture, user=request.user)
     if request.method == "POST" and may:
         link = interclub.interclub_fixture_enter(fixture=fixture, user=request.user)
@@ -124,7 +127,13 @@ def fixture_enter(request: HttpRequest, federation_slug: str, fixture_id: int) -
     return render(
         request,
         "ranking/fixture_enter.html",
-        {"federation": reader.federation, "fixture": fixture, "clubs": clubs, "may": may},
+        {
+            "federation": reader.federation,
+            "fixture": fixture,
+            "clubs": clubs,
+            "may": may,
+            "rules": interclub.rules_title(home.rules_spec()) if home else "",
+        },
         status=200 if may else 403,
     )
 
@@ -203,4 +212,41 @@ def championship_detail(request: HttpRequest, federation_slug: str, pk: int) -> 
         request,
         "ranking/championship.html",
         {"federation": access.federation, "final": final, "origins": origins},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def team_home(request: HttpRequest, federation_slug: str, team_id: int) -> HttpResponse:
+    """An admin of the organiser space chooses where an inter-club team plays its home
+    fixtures and by which rules (``interclub.interclub_team_home_set``, as the API)."""
+    reader = selectors.federation_reader(slug=federation_slug, user=request.user)
+    row = get_object_or_404(
+        InterclubTeam.objects.select_related("team__division__season", "team__club", "home_club"),
+        team_id=team_id,
+        federation=reader.federation,
+    )
+    allowed = interclub.space_admin(row=row, user=request.user)
+    form = InterclubHomeForm(request.POST or None, row=row)
+    if request.method == "POST" and allowed and form.is_valid():
+        try:
+            interclub.interclub_team_home_set(
+                team=row.team,
+                venue=form.cleaned_data["venue"],
+                house_rules=form.cleaned_data["house_rules"],
+                ruleset=form.cleaned_data["ruleset"],
+                user=request.user,
+            )
+        except ServiceError as exc:
+            form.add_service_errors(exc.errors)
+        else:
+            messages.success(request, _("Saved: its home fixtures not yet started follow."))
+            return redirect(
+                "ranking:team-home", federation_slug=reader.federation.slug, team_id=team_id
+            )
+    return render(
+        request,
+        "ranking/team_home.html",
+        {"federation": reader.federation, "row": row, "form": form, "allowed": allowed},
+        status=200 if allowed else 403,
     )

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.db.models import Q
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -167,9 +168,11 @@ class FixtureMoveForm(ServiceForm):
         label=_("Play it on that night even though the division does not play then"),
     )
 
-    def __init__(self, *args: Any, club: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, club: Any, home_venue: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["venue"].queryset = Venue.objects.filter(club=club).order_by("name")
+        # The club's venues, and the home team's own (another club's: an inter-club fixture).
+        where = Q(club=club) | Q(pk=home_venue.pk) if home_venue is not None else Q(club=club)
+        self.fields["venue"].queryset = Venue.objects.filter(where).order_by("name")
 
 
 class FixtureForfeitForm(ServiceForm):

@@ -29,6 +29,20 @@ book the same nights (a cup's ties)::
 Each handler returns the :class:`Booking` s of the club from ``start`` to ``end``
 (inclusive) that have a date. Registered by the cups
 (``cups.services.placing.cups_night_bookings``), in ``CupsConfig.ready()``.
+
+``home_venues``: "which teams of the division play their home fixtures at a venue of their
+own?" Asked when fixtures are written (a schedule generated: ``generation._write``; a
+fixture added by hand without a venue: ``fixture_changes.fixture_create``) and when a
+fixture is placed by hand (``fixture_changes._check_place``: a team's home venue is
+allowed, though another club's)::
+
+    home_venues.ask(division=division)  # -> [(team id, Venue), ...]
+
+A fixture whose home team answers is written at that venue, its table left to the home
+club (``None``); the others are placed at the schedule's venues' tables as always. Stored
+on the fixture (not resolved when read) so every page, feed and table card that shows a
+fixture's venue shows it with no hook of its own. Registered by the ranking
+(``ranking.interclub.interclub_home_venues``: an inter-club team's home club's venue).
 """
 
 from __future__ import annotations
@@ -41,6 +55,7 @@ from clabber_league.core.hooks import Hook
 fixture_changed = Hook("fixture_changed")
 fixture_moved = Hook("fixture_moved")
 night_bookings = Hook("night_bookings")
+home_venues = Hook("home_venues")
 
 
 @dataclass(frozen=True)

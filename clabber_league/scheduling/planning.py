@@ -145,7 +145,7 @@ class Placement:
     meeting: Meeting
     date: dt.date
     venue: int | None
-    table: int
+    table: int | None  # None: a home team's own venue, seated by its club
 
 
 @dataclass

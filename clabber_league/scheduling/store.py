@@ -185,8 +185,9 @@ def _copy(
         for p in placements:
             m = p.meeting
             venue = r"\N" if p.venue is None else p.venue
+            table = r"\N" if p.table is None else p.table
             lines.append(
-                f"{fixed}{m.round}\t{m.home}\t{m.away}\t{p.date.isoformat()}\t{venue}\t{p.table}"
+                f"{fixed}{m.round}\t{m.home}\t{m.away}\t{p.date.isoformat()}\t{venue}\t{table}"
                 + tail
             )
             if len(lines) >= BATCH:

@@ -584,6 +584,7 @@ def fixture_move(request: HttpRequest, pk: int) -> HttpResponse:
     form = FixtureMoveForm(
         request.POST or None,
         club=request.club,
+        home_venue=fixture_changes.home_venue(fixture.division, fixture.home),
         initial={
             "date": fixture.date,
             "venue": fixture.venue_id,

@@ -23,6 +23,7 @@ from django.utils.translation import gettext, pgettext
 from clabber_league.clubs.models import Club, Player
 from clabber_league.clubs.privacy import shown
 from clabber_league.core.i18n import local_format
+from clabber_league.games.models import Game
 from clabber_league.leagues.models import Division, Season, Team
 
 from . import store
@@ -75,6 +76,27 @@ def division_tiebreakers(division: Division) -> list[str]:
         return list(DEFAULT_TIEBREAKERS)
 
 
+#: The tiebreakers that compare points scored: a division whose games are played by more
+#: than one rule set (an inter-club division, each fixture by its home club's rules) cannot
+#: compare them, since a 1,000-point game and a 1,500-point one do not add up.
+POINTS_TIEBREAKERS = ("points_difference", "points_for")
+
+
+def comparable_tiebreakers(division: Division, tiebreakers: list[str]) -> tuple[list[str], bool]:
+    """The rule for a division played by different rules: its table is ordered by match
+    points and the tiebreakers that do not compare points scored (games, sets,
+    head-to-head), the points ones skipped; points for and against are still shown as
+    scored. Returns the tiebreakers used and whether some were skipped. One query, and
+    only when a points tiebreaker is chosen."""
+    if not any(t in POINTS_TIEBREAKERS for t in tiebreakers):
+        return tiebreakers, False
+    rules = Game.objects.filter(division=division).order_by().values_list("rules", flat=True)
+    rules = rules.distinct()
+    if len(rules[:2]) < 2:
+        return tiebreakers, False
+    return [t for t in tiebreakers if t not in POINTS_TIEBREAKERS], True
+
+
 def season_points(season: Season) -> dict[str, int]:
     return {"win": season.points_win, "tie": season.points_tie, "loss": season.points_loss}
 
@@ -87,6 +109,8 @@ class Table:
     explanation: list[str]
     unconfirmed: int = 0
     points: dict[str, int] = field(default_factory=dict)
+    #: Its games are played by more than one rule set: points scored break no tie.
+    mixed_rules: bool = False
     #: The cache key of its order (``table_key``): equal keys, equal lines.
     key: str = ""
 
@@ -117,7 +141,7 @@ def standings_table(*, division: Division) -> Table:
     between teams level on match points (no other team's matches can change the order).
     """
     points = season_points(division.season)
-    tiebreakers = division_tiebreakers(division)
+    tiebreakers, mixed = comparable_tiebreakers(division, division_tiebreakers(division))
     rows = store.table_rows(
         club_id=division.club_id,
         division_id=division.pk,
@@ -137,6 +161,7 @@ def standings_table(*, division: Division) -> Table:
         unconfirmed=unconfirmed_games(division=division, lines=ordered),
         points=points,
         key=key,
+        mixed_rules=mixed,
     )
 
 
@@ -226,7 +251,7 @@ def positions_by_round(*, division: Division) -> dict[str, Any]:
     """Each team's place after each round (or each league night, where the division plays
     games outside a schedule), ordered exactly as the table is."""
     points = season_points(division.season)
-    tiebreakers = division_tiebreakers(division)
+    tiebreakers, _mixed = comparable_tiebreakers(division, division_tiebreakers(division))
     teams = list(Team.objects.filter(division=division).values_list("pk", "name", "carried_points"))
     names = {pk: name for pk, name, _ in teams}
     carried = {pk: points_before for pk, _, points_before in teams}

@@ -114,6 +114,65 @@ def test_a_home_clubs_scorer_opens_an_inter_club_fixture_on_a_phone(
     assert_accessible(page)
 
 
+def test_the_space_admin_sets_a_teams_home_venue_and_rules_on_a_phone(
+    live_server, page, logged_in_page
+):
+    from clabber_league.federation.models import FederationClub, Officer
+    from clabber_league.leagues.models import HouseRules, Venue
+    from clabber_league.ranking import interclub
+    from clabber_league.scheduling.services.fixture_changes import fixture_create
+    from tests.factories import DivisionFactory, UserFactory
+    from tests.ranking.conftest import linked_team
+
+    federation = Federation.objects.create(name="Nationale Klaverjas Unie", slug="nku")
+    admin = UserFactory(username="fed-admin", password="table-talk-42")
+    Officer.objects.create(federation=federation, user=admin, role=Officer.Role.ADMIN)
+    space = interclub.organiser_space_create(federation=federation)
+    division = DivisionFactory(season__club=space.club, club=space.club, name="Eredivisie")
+    teams = []
+    for label in ("Aces", "Bells"):
+        home = DivisionFactory(ruleset="clabber").club
+        FederationClub.objects.create(federation=federation, club=home)
+        own = linked_team(federation, DivisionFactory(season__club=home, club=home), label)
+        people = [m.player.federation_links.get().federation_player for m in own.members.all()]
+        teams.append(
+            interclub.interclub_team_register(
+                federation=federation,
+                division=division,
+                name=label,
+                home_club=home,
+                players=people,
+            )
+        )
+    home_club = teams[0].interclub.home_club
+    Venue.objects.create(club=home_club, name="De Gouden Leeuw", tables=6)
+    HouseRules.objects.create(
+        club=home_club, name="Short games", base="clabber", options={"target": 300}
+    )
+    fixture = fixture_create(division=division, round_number=1, home=teams[0], away=teams[1])
+
+    logged_in_page("fed-admin", "table-talk-42")
+    page.goto(f"{live_server.url}/federations/nku/teams/{teams[0].pk}/home/")
+    expect(page.get_by_role("heading", name="Aces")).to_be_visible()
+    assert_accessible(page)
+    assert not page.evaluate(SIDEWAYS)
+    page.get_by_label("Home venue").select_option(label="De Gouden Leeuw")
+    page.get_by_label("The home club's house rules").select_option(label="Short games")
+    page.get_by_label("Or a built-in rule set").select_option("clabber-2")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("alert")).to_contain_text("not both")
+    assert_accessible(page)
+    page.get_by_label("Or a built-in rule set").select_option("")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(".messages")).to_contain_text("Saved")
+    assert_accessible(page)
+    page.goto(f"{live_server.url}/federations/nku/fixtures/{fixture.pk}/enter/")
+    expect(page.locator(".venue")).to_contain_text("De Gouden Leeuw")
+    expect(page.locator(".rules")).to_contain_text("Short games")
+    assert_accessible(page)
+    assert not page.evaluate(SIDEWAYS)
+
+
 def test_a_federation_admin_sets_the_placing_points_on_a_phone(
     live_server, page, logged_in_page, ranked
 ):

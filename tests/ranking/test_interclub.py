@@ -167,3 +167,241 @@ def test_the_final_is_seeded_from_the_qualifiers_winners(federation, clubs, spac
         assert own == mirrored
     setup.cup_draw(cup=final)
     assert final.ties.count() == 1
+
+
+# --- home venue and home rules -----------------------------------------------------------
+
+
+@pytest.fixture
+def homes(clubs):
+    """Each member club's venue and house rules (north plays to 300, south to 700)."""
+    from clabber_league.leagues.models import HouseRules, Venue
+
+    out = []
+    for entry, target in zip(clubs, (300, 700), strict=True):
+        club = entry["club"]
+        out.append(
+            {
+                "venue": Venue.objects.create(club=club, name=f"{club.name} hall", tables=6),
+                "rules": HouseRules.objects.create(
+                    club=club,
+                    name=f"{club.name} {target}",
+                    base="clabber",
+                    options={"target": target},
+                ),
+            }
+        )
+    return out
+
+
+def _home_set(team, home, admin):
+    return interclub.interclub_team_home_set(
+        team=team, venue=home["venue"], house_rules=home["rules"], user=admin
+    )
+
+
+def _start(fixture, home_team, away_team, user):
+    link = interclub.interclub_fixture_enter(fixture=fixture, user=user)
+    home = [m.player for m in home_team.members.order_by("position")]
+    away = [m.player for m in away_team.members.order_by("position")]
+    link = table_links.fixture_link_start(
+        link=link, seats=[home[0], away[0], home[1], away[1]], first_dealer=0
+    )
+    return Game.objects.get(pk=link.game_id)
+
+
+def test_a_team_registered_with_its_clubs_venue_and_rules_plays_there_by_them(
+    federation, clubs, space, homes
+):
+    from clabber_league.rules import get_ruleset
+
+    division = DivisionFactory(season__club=space.club, club=space.club, ruleset="clabber")
+    teams = []
+    for entry, home, name in zip(clubs, homes, ("Aces", "Bells"), strict=True):
+        own = linked_team(federation, entry["division"], f"{name} at home")
+        people = [m.player.federation_links.get().federation_player for m in own.members.all()]
+        teams.append(
+            interclub.interclub_team_register(
+                federation=federation,
+                division=division,
+                name=name,
+                home_club=entry["club"],
+                players=people,
+                venue=home["venue"],
+                house_rules=home["rules"],
+            )
+        )
+    there = fixture_create(division=division, round_number=1, home=teams[0], away=teams[1])
+    back = fixture_create(division=division, round_number=2, home=teams[1], away=teams[0])
+    assert (there.venue, there.table) == (homes[0]["venue"], None)
+    assert back.venue == homes[1]["venue"]
+    game = _start(there, teams[0], teams[1], clubs[1]["scorer"])
+    assert get_ruleset(game.rules).target == 300  # the home club's, whoever enters it
+    game = _start(back, teams[1], teams[0], clubs[0]["scorer"])
+    assert get_ruleset(game.rules).target == 700
+
+
+def test_another_clubs_venue_or_house_rules_are_refused(
+    federation, clubs, space, homes, interclub_fixture
+):
+    admin = space.club.memberships.get().user
+    team = interclub_fixture.home  # of the north club
+    with pytest.raises(interclub.InterclubError) as err:
+        interclub.interclub_team_home_set(
+            team=team, venue=homes[1]["venue"], house_rules=homes[1]["rules"], user=admin
+        )
+    assert {e["field"] for e in err.value.errors} == {"venue", "house_rules"}
+    assert clubs[0]["club"].name in str(err.value.errors[0]["message"])
+    team.interclub.refresh_from_db()
+    assert team.interclub.venue is None and team.interclub.house_rules is None
+    with pytest.raises(interclub.InterclubError) as err:  # a three-sided rule set
+        interclub.interclub_team_home_set(team=team, venue=None, ruleset="clabber-3", user=admin)
+    assert err.value.errors[0]["field"] == "ruleset"
+    division = interclub_fixture.division
+    own = linked_team(federation, clubs[0]["division"], "Cards at home")
+    people = [m.player.federation_links.get().federation_player for m in own.members.all()]
+    with pytest.raises(interclub.InterclubError) as err:
+        interclub.interclub_team_register(
+            federation=federation,
+            division=division,
+            name="Cards",
+            home_club=clubs[0]["club"],
+            players=people,
+            venue=homes[1]["venue"],
+        )
+    assert err.value.errors[0]["field"] == "venue"
+    assert not division.teams.filter(name="Cards").exists()
+
+
+def test_only_the_spaces_admins_change_a_teams_home(clubs, homes, interclub_fixture):
+    with pytest.raises(interclub.InterclubError) as err:
+        _home_set(interclub_fixture.home, homes[0], clubs[0]["admin"])
+    assert err.value.kind == "forbidden"
+
+
+def test_a_changed_home_moves_the_waiting_fixtures_and_rules_the_games_not_started(
+    clubs, space, homes, interclub_fixture
+):
+    from clabber_league.rules import get_ruleset
+
+    admin = space.club.memberships.get().user
+    _home_set(interclub_fixture.home, homes[0], admin)
+    _home_set(interclub_fixture.away, homes[1], admin)
+    interclub_fixture.refresh_from_db()
+    assert interclub_fixture.venue == homes[0]["venue"]  # moved there, not yet started
+    # the home fixture is played by the home club's rules, whichever club enters it
+    game = _start(
+        interclub_fixture, interclub_fixture.home, interclub_fixture.away, clubs[1]["scorer"]
+    )
+    assert game.rules == homes[0]["rules"].as_rules_data()
+    assert get_ruleset(game.rules).target == 300
+    # the return fixture, at the south club: by the south club's rules
+    division = interclub_fixture.division
+    back = fixture_create(
+        division=division, round_number=2, home=interclub_fixture.away, away=interclub_fixture.home
+    )
+    assert back.venue == homes[1]["venue"]
+    game_back = _start(back, back.home, back.away, clubs[0]["scorer"])
+    assert get_ruleset(game_back.rules).target == 700
+    # a game started keeps its rules when the home club changes them
+    interclub.interclub_team_home_set(
+        team=interclub_fixture.home, venue=None, ruleset="klaberjass", user=admin
+    )
+    game.refresh_from_db()
+    assert game.rules == homes[0]["rules"].as_rules_data()
+    interclub_fixture.refresh_from_db()
+    assert interclub_fixture.venue == homes[0]["venue"]  # a fixture under way stays
+
+
+def test_a_division_played_by_different_targets_breaks_no_tie_on_points(
+    clubs, space, homes, interclub_fixture
+):
+    from clabber_league.standings.selectors import standings_table
+
+    admin = space.club.memberships.get().user
+    _home_set(interclub_fixture.home, homes[0], admin)
+    _home_set(interclub_fixture.away, homes[1], admin)
+    division = interclub_fixture.division
+    back = fixture_create(
+        division=division, round_number=2, home=interclub_fixture.away, away=interclub_fixture.home
+    )
+    assert not standings_table(division=division).mixed_rules
+    _start(interclub_fixture, interclub_fixture.home, interclub_fixture.away, clubs[0]["scorer"])
+    _start(back, back.home, back.away, clubs[0]["scorer"])
+    table = standings_table(division=division)
+    assert table.mixed_rules
+    assert "points_difference" not in table.tiebreakers
+    assert "game_difference" in table.tiebreakers
+
+
+def test_the_space_admin_sets_a_teams_home_on_the_page_and_through_the_api(
+    client, clubs, space, homes, interclub_fixture
+):
+    from rest_framework.test import APIClient
+
+    admin = space.club.memberships.get().user
+    team = interclub_fixture.home
+    url = f"/federations/nku/teams/{team.pk}/home/"
+    client.force_login(clubs[0]["admin"])  # the home club's admin, not the space's
+    assert client.get(url).status_code == 403
+    client.force_login(admin)
+    page = client.get(url)
+    assert page.status_code == 200 and clubs[0]["club"].name in page.content.decode()
+    answer = client.post(url, {"venue": homes[0]["venue"].pk, "house_rules": homes[0]["rules"].pk})
+    assert answer.status_code == 302
+    team.interclub.refresh_from_db()
+    assert team.interclub.venue == homes[0]["venue"]
+    page = client.get(f"/federations/nku/fixtures/{interclub_fixture.pk}/enter/")
+    assert homes[0]["venue"].name in page.content.decode()
+    # another club's venue: not a choice on the page, refused by the API with its field
+    refused = client.post(url, {"venue": homes[1]["venue"].pk})
+    assert refused.status_code == 200 and "venue" in refused.context["form"].errors
+    api = APIClient()
+    api.force_authenticate(admin)
+    api_url = f"/api/federations/nku/interclub-teams/{team.pk}/"
+    answer = api.patch(api_url, {"venue": homes[1]["venue"].pk}, format="json")
+    assert answer.status_code == 400
+    assert answer.json()["errors"][0]["field"] == "venue"
+    answer = api.patch(api_url, {"ruleset": "klaberjass"}, format="json")
+    assert answer.status_code == 200
+    assert answer.json()["ruleset"] == "klaberjass" and answer.json()["house_rules"] is None
+    api.force_authenticate(clubs[0]["admin"])
+    assert api.patch(api_url, {"venue": None}, format="json").status_code == 403
+
+
+def test_a_generated_schedule_puts_each_home_fixture_at_its_home_clubs_venue(
+    federation, clubs, space, homes, interclub_fixture, django_capture_on_commit_callbacks
+):
+    import datetime as dt
+
+    from clabber_league.leagues.models import Venue
+    from clabber_league.scheduling.models import Fixture
+    from clabber_league.scheduling.services.generation import (
+        schedule_config_save,
+        schedule_generate,
+        schedule_run_execute,
+    )
+
+    admin = space.club.memberships.get().user
+    _home_set(interclub_fixture.home, homes[0], admin)
+    _home_set(interclub_fixture.away, homes[1], admin)
+    division = interclub_fixture.division
+    interclub_fixture.delete()
+    hall = Venue.objects.create(club=space.club, name="Federation hall", tables=4)
+    start = dt.date(2030, 9, 2)
+    schedule_config_save(
+        division=division,
+        format="round_robin",
+        cycles=2,
+        weekday=0,
+        start_date=start,
+        venues=[hall],
+    )
+    with django_capture_on_commit_callbacks(execute=False):
+        queued = schedule_generate(division=division)
+    schedule_run_execute(run_id=queued.pk, today=start)
+    fixtures = list(Fixture.objects.filter(division=division))
+    assert len(fixtures) == 2
+    for fixture in fixtures:
+        home = homes[0] if fixture.home_id == interclub_fixture.home_id else homes[1]
+        assert (fixture.venue, fixture.table) == (home["venue"], None)

@@ -108,7 +108,7 @@ from .scoring import (
     max_deals,
     next_dealer_seat,
 )
-from .start import game_start
+from .start import fixture_rules_spec, game_start
 
 __all__ = [
     "ACCEPT_ALREADY",
@@ -175,6 +175,7 @@ __all__ = [
     "deal_same_as_first",
     "deal_set_aside",
     "deleted_keys_purge",
+    "fixture_rules_spec",
     "game_abandon",
     "game_close",
     "game_confirm",

@@ -21,6 +21,7 @@ from clabber_league.rules.errors import msg
 from clabber_league.scheduling.models import Fixture
 
 from .. import adapters, store
+from ..hooks import fixture_rules
 from ..models import Game, GameSeat, GameSide
 from .errors import (
     DEAL_LIMIT_RANGE,
@@ -81,7 +82,7 @@ def game_start(
     even short of the target (``Game.deal_limit``).
     """
     sides = sides or {}
-    rules, ruleset = _game_rules(club, division, rules)
+    rules, ruleset = _game_rules(club, division, rules, fixture)
     if deal_limit is not None and not 1 <= deal_limit <= max_deals():
         raise GameError.one("deal_limit", msg(DEAL_LIMIT_RANGE, cap=max_deals()))
     side_names = list(ruleset.sides)
@@ -133,17 +134,30 @@ def game_start(
     return game
 
 
+def fixture_rules_spec(fixture: Fixture) -> str | dict[str, Any]:
+    """The rules a fixture's games are played by: its own when the layers above say so
+    (``hooks.fixture_rules``: an inter-club fixture plays by its home club's rules), else
+    its division's."""
+    own = fixture_rules.ask(fixture=fixture)
+    return own[0] if own else fixture.division.rules_spec()
+
+
 def _game_rules(
-    club: Club, division: Division | None, rules: str | Mapping[str, Any] | None
+    club: Club,
+    division: Division | None,
+    rules: str | Mapping[str, Any] | None,
+    fixture: Fixture | None = None,
 ) -> tuple[str | dict[str, Any], Any]:
-    """The rules spec a game is played by and its rule set: its division's, or (a game
-    outside any league) the ``rules`` given."""
+    """The rules spec a game is played by and its rule set: its fixture's when the layers
+    above say the fixture has rules of its own (``hooks.fixture_rules``: an inter-club
+    fixture plays by its home club's rules), else its division's, or (a game outside any
+    league) the ``rules`` given."""
     if division is not None:
         if division.club_id != club.pk:
             raise GameError.one("division", TEAM_OTHER_DIVISION)
         if rules is not None:
             raise GameError.one("rules", RULES_WITH_DIVISION)
-        spec = division.rules_spec()
+        spec = fixture_rules_spec(fixture) if fixture is not None else division.rules_spec()
         return spec, get_ruleset(spec)
     if not rules:
         raise GameError.one("rules", RULES_MISSING)

@@ -24,7 +24,7 @@ from clabber_league.leagues.results import Points
 from clabber_league.leagues.services import VENUE_OTHER_CLUB
 
 from .. import selectors, store
-from ..hooks import fixture_changed, fixture_moved, night_bookings
+from ..hooks import fixture_changed, fixture_moved, home_venues, night_bookings
 from ..models import Fixture, ScheduleConfig
 from . import ScheduleError
 
@@ -69,10 +69,20 @@ def _lock(fixture: Fixture) -> Fixture:
     )
 
 
-def _check_place(club_id: int, venue: Venue | None, table: int | None) -> None:
-    """A table is one of the club's venue's tables."""
+def home_venue(division: Division, home: Team) -> Venue | None:
+    """The venue ``home`` plays its home fixtures at, when the layers above give it one
+    (``hooks.home_venues``: an inter-club team's home club's venue)."""
+    return dict(home_venues.ask(division=division)).get(home.pk)
+
+
+def _check_place(
+    club_id: int, venue: Venue | None, table: int | None, home: Venue | None = None
+) -> None:
+    """A table is one of the club's venue's tables, or of ``home``, the home team's own
+    venue (another club's: an inter-club fixture)."""
     errors: list[dict[str, str]] = []
-    if venue is not None and venue.club_id != club_id:
+    own = home is not None and venue is not None and venue.pk == home.pk
+    if venue is not None and venue.club_id != club_id and not own:
         errors.append({"field": "venue", "message": str(VENUE_OTHER_CLUB)})
     if table is not None and venue is None:
         errors.append({"field": "table", "message": str(TABLE_NEEDS_VENUE)})
@@ -117,7 +127,12 @@ def _check_night(
             if team.pk in (other.home_id, other.away_id):
                 busy = str(TEAM_BUSY).format(team=team.name, home=other.home, away=other.away)
                 raise ScheduleError.one("date", busy, kind=CONFLICT)
-        if venue is not None and other.venue_id == venue.pk and other.table == table:
+        if (
+            table is not None
+            and venue is not None
+            and other.venue_id == venue.pk
+            and other.table == table
+        ):
             raise ScheduleError.one(
                 "table",
                 str(TABLE_TAKEN).format(
@@ -142,7 +157,12 @@ def _check_bookings(
             if team.pk in booking.team_ids:
                 busy = str(TEAM_BOOKED).format(team=team.name, booking=booking.label)
                 raise ScheduleError.one("date", busy, kind=CONFLICT)
-        if venue is not None and booking.venue_id == venue.pk and booking.table == table:
+        if (
+            table is not None
+            and venue is not None
+            and booking.venue_id == venue.pk
+            and booking.table == table
+        ):
             raise ScheduleError.one(
                 "table",
                 str(TABLE_BOOKED).format(table=table, venue=venue.name, booking=booking.label),
@@ -224,7 +244,10 @@ def fixture_create(
     if errors:
         raise ScheduleError(errors)
     _lock_config(division)
-    _check_place(division.club_id, venue, table)
+    own = home_venue(division, home)
+    if venue is None and own is not None:
+        venue, table = own, None  # its home team's own venue, seated by its club
+    _check_place(division.club_id, venue, table, own)
     _check_night(club_id=division.club_id, date=date, teams=(home, away), venue=venue, table=table)
     return Fixture.objects.create(
         club_id=division.club_id,
@@ -310,7 +333,7 @@ def fixture_move(
     fixture = _lock(fixture)
     if fixture.is_done or fixture.games.exists():
         raise ScheduleError.one("fixture", str(FIXTURE_DONE), kind=CONFLICT)
-    _check_place(fixture.club_id, venue, table)
+    _check_place(fixture.club_id, venue, table, home_venue(fixture.division, fixture.home))
     if date is not None and not on_no_play_night:
         _check_play_night(fixture, date)
     _check_night(

@@ -20,6 +20,7 @@ there it jumps from "planning" to done.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 from collections import defaultdict
@@ -38,7 +39,7 @@ from clabber_league.leagues.services import GAMES_PER_FIXTURE, VENUE_OTHER_CLUB,
 from clabber_league.rules.errors import gettext_noop, msg
 
 from .. import planning, selectors, store
-from ..hooks import night_bookings
+from ..hooks import home_venues, night_bookings
 from ..models import Fixture, ScheduleConfig, ScheduleRun, ScheduleVenue, SkipDate
 from . import ScheduleError
 
@@ -441,9 +442,14 @@ def _write(
 ) -> tuple[int, list[dt.date]]:
     """Write the placed fixtures in bulk; returns how many, and the first and last night."""
     span: list[dt.date] = []  # the first and the last night used
+    # A team that plays its home fixtures at a venue of its own (the layers above say so:
+    # an inter-club team at its home club) has them written there, the table left to it.
+    own = {team_id: venue.pk for team_id, venue in home_venues.ask(division=division)}
 
     def spanned() -> Iterator[planning.Placement]:
         for p in placements:
+            if p.meeting.home in own:
+                p = dataclasses.replace(p, venue=own[p.meeting.home], table=None)
             if not span:
                 span.extend((p.date, p.date))
             elif p.date > span[1]:
