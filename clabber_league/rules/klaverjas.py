@@ -372,6 +372,31 @@ def _suit_options(
     return tuple(fitting)
 
 
+def _exact_key(
+    ruleset: RuleSet,
+    trump: str,
+    points: tuple[int, int],
+    tricks: tuple[int, int] | None,
+    last: int,
+    totals: tuple[int | None, int | None],
+    slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
+    last_extra: int,
+) -> tuple[Any, ...]:
+    key_trump = trump if slots else SUITS[0]  # a total does not depend on the trump suit
+    return (
+        ruleset.roem_values,
+        ruleset.trump_points,
+        ruleset.plain_points,
+        SUITS.index(key_trump),
+        points,
+        tricks,
+        last,
+        totals,
+        slots,
+        last_extra,
+    )
+
+
 def exact_possible(
     ruleset: RuleSet,
     trump: str,
@@ -386,20 +411,65 @@ def exact_possible(
     (``points``, without the last trick), its tricks (``tricks`` or any), the last trick
     to side index ``last``, holds each claimed trick of ``slots`` (side index, candidate
     card masks with their roem) in a trick of that side, and gives a side with a roem
-    total (``totals``, None for a side that claims per trick) roem tricks adding up to it."""
-    key_trump = trump if slots else SUITS[0]
-    return _exact(
-        ruleset.roem_values,
-        ruleset.trump_points,
-        ruleset.plain_points,
-        SUITS.index(key_trump),
-        points,
-        tricks,
-        last,
-        totals,
-        slots,
-        last_extra,
-    )
+    total (``totals``, None for a side that claims per trick) roem tricks adding up to it.
+
+    A few roem placements are tried directly first (:func:`split_found_directly`); the
+    full search (:func:`split_searched`) runs only when none of them fits."""
+    return _exact(*_exact_key(ruleset, trump, points, tricks, last, totals, slots, last_extra))
+
+
+def split_found_directly(
+    ruleset: RuleSet,
+    trump: str,
+    points: tuple[int, int],
+    tricks: tuple[int, int] | None,
+    last: int,
+    totals: tuple[int | None, int | None],
+    slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
+    last_extra: int = 0,
+) -> bool:
+    """The cheap first check of :func:`exact_possible`: True when one of a few ready
+    placements of the roem (each claim in its first free candidate, each total made of the
+    cheapest or the dearest cards of a few ways to add it up) leaves cards that split
+    into the sides' other places with exactly their points, which is a split of the 32
+    cards; False when none does (that decides nothing: the search then looks further)."""
+    return _quick(*_exact_key(ruleset, trump, points, tricks, last, totals, slots, last_extra))
+
+
+def split_searched(
+    ruleset: RuleSet,
+    trump: str,
+    points: tuple[int, int],
+    tricks: tuple[int, int] | None,
+    last: int,
+    totals: tuple[int | None, int | None],
+    slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
+    last_extra: int = 0,
+) -> bool:
+    """The full search of :func:`exact_possible`, without its cheap first check."""
+    return _search(*_exact_key(ruleset, trump, points, tricks, last, totals, slots, last_extra))
+
+
+def _vectors(
+    points: tuple[int, int],
+    tricks: tuple[int, int] | None,
+    last: int,
+    totals: tuple[int | None, int | None],
+    claimed: tuple[int, int],
+    last_extra: int,
+) -> list[tuple[int, int]]:
+    """The trick counts (A, B) the deal allows: given, or any that leaves a side without a
+    trick only when it has nothing, and each side room for its claimed tricks."""
+    vectors = [(a, 8 - a) for a in range(9)] if tricks is None else [tricks]
+    return [
+        v
+        for v in vectors
+        if all(
+            (v[s] > 0 or (points[s] == 0 and s != last and not claimed[s] and not totals[s]))
+            and v[s] >= claimed[s] + (last_extra if s == last else 0)
+            for s in (0, 1)
+        )
+    ]
 
 
 @lru_cache(maxsize=65_536)
@@ -415,20 +485,214 @@ def _exact(
     slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
     last_extra: int,
 ) -> bool:
+    args = (roem, trump_points, plain_points, trump, points, tricks, last, totals, slots)
+    return _quick(*args, last_extra) or _search(*args, last_extra)
+
+
+# ----------------------------------------------------------------------------
+# The cheap first check: a few ready placements of the roem
+
+
+PLACEMENT_WAYS: Final = 3
+"""How many ways to add up one side's roem total the first check tries (fewest tricks
+first), each with the cheapest and with the dearest cards."""
+
+
+@lru_cache(maxsize=64)
+def _pieces(
+    roem: tuple[tuple[str, int], ...],
+    trump_points: tuple[tuple[str, int], ...],
+    plain_points: tuple[tuple[str, int], ...],
+    trump: int,
+) -> dict[int, tuple[tuple[int, tuple[int, ...]], ...]]:
+    """Roem value of one trick -> the card groups that carry exactly it (mask, the cards'
+    points), cheapest first: runs (a trump run holding King and Queen with its stuk),
+    stuk, fours; the same combinations the search places."""
+    values = _layout(trump_points, plain_points, roem, trump)[0]
+    rv = dict(roem)
+    stuk = rv.get("stuk", 0)
+    found: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+
+    def add(value: int, mask: int) -> None:
+        if value > 0:
+            cards = tuple(values[b] for b in range(32) if mask >> b & 1)
+            found.setdefault(value, []).append((mask, cards))
+
+    for suit in range(4):
+        for length in (3, 4):
+            for start in range(9 - length):
+                mask = _run_mask(suit, start, length)
+                if suit == trump and start <= 1 and start + length - 1 >= 2:
+                    add(rv.get(f"run-{length}", 0) + stuk, mask)
+                else:
+                    add(rv.get(f"run-{length}", 0), mask)
+    add(stuk, _bit(trump, STUK_MASK_BITS[0]) | _bit(trump, STUK_MASK_BITS[1]))
+    for _, value, mask, _cards in _layout(trump_points, plain_points, roem, trump)[1]:
+        add(value, mask)
+    return {v: tuple(sorted(g, key=lambda c: sum(c[1]))) for v, g in found.items()}
+
+
+@lru_cache(maxsize=4096)
+def _ways(values: tuple[int, ...], total: int, parts: int = 8) -> tuple[tuple[int, ...], ...]:
+    """The first :data:`PLACEMENT_WAYS` ways to write ``total`` as a sum of at most
+    ``parts`` of ``values`` (largest values first), fewest terms first."""
+    found: list[tuple[int, ...]] = []
+
+    def walk(rest: int, i: int, way: tuple[int, ...]) -> None:
+        if rest == 0:
+            found.append(way)
+            return
+        if len(way) == parts:
+            return
+        for j in range(i, len(values)):
+            if values[j] <= rest:
+                walk(rest - values[j], j, (*way, values[j]))
+
+    walk(total, 0, ())
+    found.sort(key=len)
+    return tuple(found[:PLACEMENT_WAYS])
+
+
+@lru_cache(maxsize=16_384)
+def _placements(
+    roem: tuple[tuple[str, int], ...],
+    trump_points: tuple[tuple[str, int], ...],
+    plain_points: tuple[tuple[str, int], ...],
+    trump: int,
+    totals: tuple[int | None, int | None],
+    slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
+) -> tuple[tuple[tuple[int, ...], int, int, int, int, int, int, int, int], ...]:
+    """Ready placements of the roem whatever the deal's points and tricks: each claim in
+    its first candidate that is still free, each total by a few ways and two choices of
+    cards.  Per placement: the other cards' subset sums (:func:`_reach`), how many of them
+    are worth 0, and A's and B's roem cards (count, points) and roem tricks."""
+    card_value = _layout(trump_points, plain_points, roem, trump)[0]
+    used = 0
+    cards: tuple[list[int], list[int]] = ([], [])
+    for side, candidates in slots:
+        for mask, _value in candidates:
+            if not mask & used:
+                used |= mask
+                cards[side].extend(card_value[b] for b in range(32) if mask >> b & 1)
+                break
+        else:
+            return ()
+    pieces = _pieces(roem, trump_points, plain_points, trump)
+    values = tuple(sorted(pieces, reverse=True))
+
+    def choices(total: int | None, taken: int) -> list[tuple[int, int, tuple[int, ...]]]:
+        """(mask, tricks, cards) for one side's total: cheapest and dearest cards."""
+        if not total:
+            return [(0, 0, ())]
+        made = []
+        for way in _ways(values, total):
+            for dear in (False, True):
+                mask, held = taken, []
+                for value in way:
+                    groups = pieces[value][::-1] if dear else pieces[value]
+                    for group, group_cards in groups:
+                        if not group & mask:
+                            mask |= group
+                            held.extend(group_cards)
+                            break
+                    else:
+                        break
+                else:
+                    placed = (mask & ~taken, len(way), tuple(held))
+                    if placed not in made:
+                        made.append(placed)
+        return made
+
+    full = sorted(card_value)
+    found = []
+    for mask_a, ka, held_a in choices(totals[0], used):
+        for _mask_b, kb, held_b in choices(totals[1], used | mask_a):
+            va, vb = cards[0] + list(held_a), cards[1] + list(held_b)
+            free = list(full)
+            for v in va + vb:
+                free.remove(v)
+            found.append(
+                (
+                    _reach(tuple(v for v in free if v)),
+                    free.count(0),
+                    len(va),
+                    len(vb),
+                    sum(va),
+                    sum(vb),
+                    ka + sum(1 for side, _ in slots if side == 0),
+                    kb + sum(1 for side, _ in slots if side == 1),
+                )
+            )
+    return tuple(found)
+
+
+def _quick(
+    roem: tuple[tuple[str, int], ...],
+    trump_points: tuple[tuple[str, int], ...],
+    plain_points: tuple[tuple[str, int], ...],
+    trump: int,
+    points: tuple[int, int],
+    tricks: tuple[int, int] | None,
+    last: int,
+    totals: tuple[int | None, int | None],
+    slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
+    last_extra: int,
+) -> bool:
+    """True when one ready placement of the roem (:func:`_placements`) fits this deal's
+    points and tricks: then the 32 cards split as the deal says."""
+    claimed = (
+        sum(1 for side, _ in slots if side == 0),
+        sum(1 for side, _ in slots if side == 1),
+    )
+    vectors = _vectors(points, tricks, last, totals, claimed, last_extra)
+    if not vectors:
+        return False
+    pa, pb = points
+    for reach, zeros, la, lb, suma, sumb, ka, kb in _placements(
+        roem, trump_points, plain_points, trump, totals, slots
+    ):
+        q = pa - suma
+        if q < 0 or pb < sumb:
+            continue
+        most = len(reach) - 1
+        for ta, tb in vectors:
+            if ka > ta or kb > tb:
+                continue
+            need = 4 * ta - la
+            if need < 0 or 4 * tb - lb < 0:
+                continue
+            for n in range(max(0, need - zeros), min(need, most) + 1):
+                if reach[n] >> q & 1:
+                    return True
+    return False
+
+
+# ----------------------------------------------------------------------------
+# The full search
+
+
+def _search(
+    roem: tuple[tuple[str, int], ...],
+    trump_points: tuple[tuple[str, int], ...],
+    plain_points: tuple[tuple[str, int], ...],
+    trump: int,
+    points: tuple[int, int],
+    tricks: tuple[int, int] | None,
+    last: int,
+    totals: tuple[int | None, int | None],
+    slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
+    last_extra: int,
+) -> bool:
+    """The exact search: valued fours first, then runs and stuk suit by suit, then the
+    other cards' subset sums (see the module's docstring)."""
     card_value, fours_of = _layout(trump_points, plain_points, roem, trump)
     full = sorted(card_value)
     options = _options_memo(roem, trump_points, plain_points, trump)
-    claimed = [sum(1 for side, _ in slots if side == s) for s in (0, 1)]
-    vectors = [(a, 8 - a) for a in range(9)] if tricks is None else [tricks]
-    vectors = [
-        v
-        for v in vectors
-        if all(
-            (v[s] > 0 or (points[s] == 0 and s != last and not claimed[s] and not totals[s]))
-            and v[s] >= claimed[s] + (last_extra if s == last else 0)
-            for s in (0, 1)
-        )
-    ]
+    claimed = (
+        sum(1 for side, _ in slots if side == 0),
+        sum(1 for side, _ in slots if side == 1),
+    )
+    vectors = _vectors(points, tricks, last, totals, claimed, last_extra)
     if not vectors:
         return False
     want = [t if t is not None else 0 for t in totals]
@@ -589,7 +853,18 @@ def _exact(
 
 def forget_answers() -> None:
     """Drop the cached answers of the exact test (for a cold measurement)."""
-    for cached in (_exact, _reach, _suit_configs, _suit_options, _sums, _options_memo, _suit_most):
+    for cached in (
+        _exact,
+        _reach,
+        _suit_configs,
+        _suit_options,
+        _sums,
+        _options_memo,
+        _suit_most,
+        _pieces,
+        _ways,
+        _placements,
+    ):
         cached.cache_clear()
 
 
@@ -1197,5 +1472,7 @@ __all__ = [
     "forget_answers",
     "parse_klaverjas_deal",
     "score_klaverjas",
+    "split_found_directly",
+    "split_searched",
     "trick_values",
 ]
