@@ -30,7 +30,7 @@ Answers are cached (a total does not depend on which suit is trump).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
@@ -455,21 +455,20 @@ def _vectors(
     tricks: tuple[int, int] | None,
     last: int,
     totals: tuple[int | None, int | None],
-    claimed: tuple[int, int],
+    claimed: Sequence[int],
     last_extra: int,
 ) -> list[tuple[int, int]]:
     """The trick counts (A, B) the deal allows: given, or any that leaves a side without a
     trick only when it has nothing, and each side room for its claimed tricks."""
-    vectors = [(a, 8 - a) for a in range(9)] if tricks is None else [tricks]
-    return [
-        v
-        for v in vectors
-        if all(
-            (v[s] > 0 or (points[s] == 0 and s != last and not claimed[s] and not totals[s]))
-            and v[s] >= claimed[s] + (last_extra if s == last else 0)
-            for s in (0, 1)
-        )
+    # A side may have no trick only when it has no points, roem, claim or last trick.
+    low = [
+        claimed[s] + (last_extra if s == last else 0)
+        or (0 if points[s] == 0 and s != last and not totals[s] else 1)
+        for s in (0, 1)
     ]
+    if tricks is not None:
+        return [tricks] if tricks[0] >= low[0] and tricks[1] >= low[1] else []
+    return [(a, 8 - a) for a in range(low[0], 9 - low[1])]
 
 
 @lru_cache(maxsize=65_536)
@@ -560,23 +559,16 @@ def _placements(
     plain_points: tuple[tuple[str, int], ...],
     trump: int,
     totals: tuple[int | None, int | None],
-    slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
-) -> tuple[tuple[tuple[int, ...], int, int, int, int, int, int, int, int], ...]:
-    """Ready placements of the roem whatever the deal's points and tricks: each claim in
-    its first candidate that is still free, each total by a few ways and two choices of
-    cards.  Per placement: the other cards' subset sums (:func:`_reach`), how many of them
-    are worth 0, and A's and B's roem cards (count, points) and roem tricks."""
+    used: int,
+    claimed_a: tuple[int, ...],
+    claimed_b: tuple[int, ...],
+) -> tuple[tuple[tuple[int, ...], int, int, int, int, int, int], ...]:
+    """Ready placements of the roem whatever the deal's points and tricks, the claimed
+    tricks being placed already (the ``used`` cards, worth ``claimed_a`` to A and
+    ``claimed_b`` to B): each total by a few ways to add it up, with the cheapest and with
+    the dearest cards.  Per placement: the other cards' subset sums per count of cards
+    (:func:`_any_zeros`), A's and B's roem cards (count, points) and its totals' tricks."""
     card_value = _layout(trump_points, plain_points, roem, trump)[0]
-    used = 0
-    cards: tuple[list[int], list[int]] = ([], [])
-    for side, candidates in slots:
-        for mask, _value in candidates:
-            if not mask & used:
-                used |= mask
-                cards[side].extend(card_value[b] for b in range(32) if mask >> b & 1)
-                break
-        else:
-            return ()
     pieces = _pieces(roem, trump_points, plain_points, trump)
     values = tuple(sorted(pieces, reverse=True))
 
@@ -607,20 +599,19 @@ def _placements(
     found = []
     for mask_a, ka, held_a in choices(totals[0], used):
         for _mask_b, kb, held_b in choices(totals[1], used | mask_a):
-            va, vb = cards[0] + list(held_a), cards[1] + list(held_b)
+            va, vb = claimed_a + held_a, claimed_b + held_b
             free = list(full)
             for v in va + vb:
                 free.remove(v)
             found.append(
                 (
-                    _reach(tuple(v for v in free if v)),
-                    free.count(0),
+                    _any_zeros(_reach(tuple(v for v in free if v)), free.count(0)),
                     len(va),
                     len(vb),
                     sum(va),
                     sum(vb),
-                    ka + sum(1 for side, _ in slots if side == 0),
-                    kb + sum(1 for side, _ in slots if side == 1),
+                    ka,
+                    kb,
                 )
             )
     return tuple(found)
@@ -638,33 +629,66 @@ def _quick(
     slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
     last_extra: int,
 ) -> bool:
-    """True when one ready placement of the roem (:func:`_placements`) fits this deal's
-    points and tricks: then the 32 cards split as the deal says."""
-    claimed = (
-        sum(1 for side, _ in slots if side == 0),
-        sum(1 for side, _ in slots if side == 1),
-    )
+    """True when one ready placement of the roem fits this deal's points and tricks: each
+    claimed trick in its first candidate still free, then :func:`_placements`.  Then the
+    32 cards split as the deal says."""
+    used = 0
+    claimed = [0, 0]
+    held: tuple[list[int], list[int]] = ([], [])
+    if slots:
+        card_value = _layout(trump_points, plain_points, roem, trump)[0]
+        for side, candidates in slots:
+            for mask, _value in candidates:
+                if not mask & used:
+                    used |= mask
+                    claimed[side] += 1
+                    while mask:
+                        low = mask & -mask
+                        held[side].append(card_value[low.bit_length() - 1])
+                        mask ^= low
+                    break
+            else:
+                return False
     vectors = _vectors(points, tricks, last, totals, claimed, last_extra)
-    if not vectors:
-        return False
+    placements = _placements(
+        roem,
+        trump_points,
+        plain_points,
+        trump,
+        totals,
+        used if any(totals) else 0,
+        tuple(sorted(held[0])),
+        tuple(sorted(held[1])),
+    )
     pa, pb = points
-    for reach, zeros, la, lb, suma, sumb, ka, kb in _placements(
-        roem, trump_points, plain_points, trump, totals, slots
-    ):
+    ca, cb = claimed
+    for sums, la, lb, suma, sumb, ka, kb in placements:
         q = pa - suma
         if q < 0 or pb < sumb:
             continue
-        most = len(reach) - 1
         for ta, tb in vectors:
-            if ka > ta or kb > tb:
+            if ka + ca > ta or kb + cb > tb:
                 continue
             need = 4 * ta - la
             if need < 0 or 4 * tb - lb < 0:
                 continue
-            for n in range(max(0, need - zeros), min(need, most) + 1):
-                if reach[n] >> q & 1:
-                    return True
+            if sums[need] >> q & 1:
+                return True
     return False
+
+
+@lru_cache(maxsize=16_384)
+def _any_zeros(reach: tuple[int, ...], zeros: int) -> tuple[int, ...]:
+    """For each count n of cards, a bit mask of the sums some n of the cards make, ``reach``
+    holding the sums of the cards worth something and ``zeros`` more cards worth 0."""
+    return tuple(_or(reach[max(0, n - zeros) : n + 1]) for n in range(len(reach) + zeros))
+
+
+def _or(masks: tuple[int, ...]) -> int:
+    found = 0
+    for mask in masks:
+        found |= mask
+    return found
 
 
 # ----------------------------------------------------------------------------
@@ -861,6 +885,7 @@ def forget_answers() -> None:
         _sums,
         _options_memo,
         _suit_most,
+        _any_zeros,
         _pieces,
         _ways,
         _placements,
