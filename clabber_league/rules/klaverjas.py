@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
-from .cards import LAST_TRICK_BONUS, RANKS, SUITS, four_mask
+from .cards import LAST_TRICK_BONUS, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, four_mask
 from .deal import Deal, DealResult, Outcome
 from .errors import ErrorList, RulesBug, RulesError, field_key, gettext_noop, msg, shown
 from .rulesets import RuleSet
@@ -928,14 +928,17 @@ def _claims(
             errors.add(f"{path}.kind", msg(CLAIM_KIND, value=shown(kind)))
             ok = False
             continue
+        # "four-J" is a four with rank J, "run-3" a run of length 3 (unless the claim
+        # names its rank or length itself).
+        named = None
         if kind.startswith("four-"):
-            claim = {**claim, "rank": claim.get("rank", kind[5:])}
+            named = kind[5:]
             kind = "four"
         if kind in ("run-3", "run-4"):
-            claim = {**claim, "length": claim.get("length", int(kind[4]))}
+            named = int(kind[4])
             kind = "run"
         if kind == "run":
-            length = claim.get("length")
+            length = claim.get("length", named)
             if type(length) is not int or not 3 <= length <= 4:
                 errors.add(
                     f"{path}.length", msg(CLAIM_RUN_LENGTH, trick=trick, value=shown(length))
@@ -957,7 +960,7 @@ def _claims(
                 )
                 ok = False
                 continue
-            if top is not None and RANKS.index(top) + length > 8:
+            if top is not None and RANK_INDEX[top] + length > 8:
                 errors.add(
                     f"{path}.top",
                     msg(CLAIM_RUN_NOT_IN_PACK, trick=trick, length=length, top=top),
@@ -967,7 +970,7 @@ def _claims(
             name = f"run-{length}"
             entry = ("run", length, suit, top, path)
         elif kind == "four":
-            rank = claim.get("rank")
+            rank = claim.get("rank", named)
             if not isinstance(rank, str) or rank not in RANKS:
                 errors.add(
                     f"{path}.rank",
@@ -1008,9 +1011,9 @@ def _trick_candidates(
     trick: int, entries: list[tuple[str, Any, Any, Any, str]], trump: str, errors: ErrorList
 ) -> tuple[tuple[int, int], ...] | None:
     """The card masks that one claimed trick may hold (value 0: the value is the side's)."""
-    runs = [e for e in entries if e[0] == "run"]
-    fours = [e for e in entries if e[0] == "four"]
-    stuks = [e for e in entries if e[0] == "stuk"]
+    runs, fours, stuks = [], [], []
+    for e in entries:
+        (runs if e[0] == "run" else fours if e[0] == "four" else stuks).append(e)
     last_path = entries[-1][4]
     if len(runs) > 1:
         errors.add(runs[1][4], msg(CLAIM_TWO_RUNS, trick=trick))
@@ -1027,15 +1030,15 @@ def _trick_candidates(
     if len(stuks) > 1:
         errors.add(stuks[1][4], msg(CLAIM_STUK_TWICE, trick=trick, other=trick))
         return None
-    t = SUITS.index(trump)
-    stuk_mask = _bit(t, STUK_MASK_BITS[0]) | _bit(t, STUK_MASK_BITS[1])
     if fours:
         return ((four_mask(fours[0][1]), 0),)
+    t = SUIT_INDEX[trump]
+    stuk_mask = _bit(t, STUK_MASK_BITS[0]) | _bit(t, STUK_MASK_BITS[1])
     if not runs:
         return ((stuk_mask, 0),)
     _, length, suit, top, path = runs[0]
-    suits = [SUITS.index(suit)] if suit is not None else range(4)
-    tops = [RANKS.index(top)] if top is not None else range(9 - length)
+    suits = (SUIT_INDEX[suit],) if suit is not None else range(4)
+    tops = (RANK_INDEX[top],) if top is not None else range(9 - length)
     found = []
     for s in suits:
         for start in tops:
@@ -1212,9 +1215,10 @@ def parse_klaverjas_deal(data: Any, ruleset: RuleSet) -> Deal:
         and points is not None
         and trump is not None
         and last is not None
-        and not errors.has("points")
-        and not errors.has("points_with_last")
-        and not errors.has("tricks")
+        and not (
+            errors
+            and (errors.has("points") or errors.has("points_with_last") or errors.has("tricks"))
+        )
     ):
         field = "points_with_last" if "points_with_last" in data else "points"
         before = len(errors.entries)
@@ -1456,29 +1460,34 @@ def score_klaverjas(ruleset: RuleSet, deal: Deal) -> DealResult:
     if deal.points is None or deal.maker is None:
         raise RulesBug("a played klaverjas deal reached scoring without points or maker")
     maker = deal.maker
-    other = next(s for s in sides if s != maker)
-    played = {s: deal.points[s] + (LAST_TRICK_BONUS if deal.last_trick == s else 0) for s in sides}
+    first, second = sides
+    other = second if maker == first else first
+    last = deal.last_trick
+    played = {s: deal.points[s] + (LAST_TRICK_BONUS if last == s else 0) for s in sides}
     totals = {s: played[s] + roem[s] for s in sides}
     pit = None
     if deal.tricks is not None:
-        pit = next((s for s in sides if deal.tricks[s] == ruleset.tricks), None)
-    pit_scores = pit is not None and (ruleset.pit_for == "any" or pit == maker)
-    bonus = {s: (ruleset.pit_bonus if pit_scores and s == pit else 0) for s in sides}
+        won = deal.tricks
+        pit = next((s for s in sides if won[s] == ruleset.tricks), None)
+    bonus_side = pit if pit is not None and (ruleset.pit_for == "any" or pit == maker) else None
+    meld_points = dict(roem)
+    if bonus_side is not None:
+        meld_points[bonus_side] += ruleset.pit_bonus
     if totals[maker] > totals[other]:
         outcome = Outcome.MADE
         sheet_points = dict(played)
-        sheet_roem = {s: roem[s] + bonus[s] for s in sides}
+        sheet_roem = dict(meld_points)
     else:
         outcome = Outcome.SET
         sheet_points = {maker: 0, other: all_points}
-        sheet_roem = {maker: 0, other: roem[maker] + roem[other] + bonus[other]}
+        sheet_roem = {maker: 0, other: roem[maker] + meld_points[other]}
     score = {s: sheet_points[s] + sheet_roem[s] for s in sides}
     return DealResult(
         outcome,
         score,
         totals,
         None,
-        {s: roem[s] + bonus[s] for s in sides},
+        meld_points,
         winner=_top(score),
         klaverjas=True,
         pit=pit,
