@@ -23,7 +23,9 @@ measurement is a warm-up.
 ``python bench/rules.py --against /work/main`` compares two checkouts of the engine
 (the other one the baseline, this one the new) on the same ``score_deal`` work:
 rounds of one subprocess each, interleaved, with the machine's load and the CPU the
-other processes used during each run, then the medians and their ratio.
+other processes used during each run, then the medians and their ratio.  With
+``--klaverjas-only`` it compares the two checkouts' cold klaverjas rates the same way
+(the same deals, generated once, each run a fresh process).
 """
 
 from __future__ import annotations
@@ -193,28 +195,114 @@ def _worst_relaxed() -> dict[str, float]:
 KLAVERJAS_DEALS = 20_000
 
 
+KLAVERJAS_SLUGS = ("klaverjas-rotterdams", "klaverjas-amsterdams")
+
+
+def _klaverjas_deals() -> dict[str, list[dict[str, Any]]]:
+    """Per klaverjas rule set, ``KLAVERJAS_DEALS`` deals played card by card."""
+    found = {}
+    for slug in KLAVERJAS_SLUGS:
+        rng = random.Random(SEED)
+        found[slug] = [
+            {"ruleset": slug, **simulate_deal(slug, rng)} for _ in range(KLAVERJAS_DEALS)
+        ]
+    return found
+
+
+def _klaverjas_cold(deals: list[dict[str, Any]]) -> float:
+    """Deals per CPU second, each deal seen for the first time: the pack's tables built by
+    one deal first (not timed), then the exact test's cached answers dropped."""
+    score_deal(deals[0])
+    klaverjas.forget_answers()
+    start = time.process_time()
+    for deal in deals:
+        score_deal(deal)
+    return len(deals) / (time.process_time() - start)
+
+
 def _klaverjas_rates() -> list[tuple[str, str, float, float]]:
     """Per klaverjas rule set: deals per CPU second cold (no cached exact answers) and
     warm, and the share of deals whose roem went through the exact test."""
     rows = []
-    for slug in ("klaverjas-rotterdams", "klaverjas-amsterdams"):
-        rng = random.Random(SEED)
-        deals = [{"ruleset": slug, **simulate_deal(slug, rng)} for _ in range(KLAVERJAS_DEALS)]
+    for slug, deals in _klaverjas_deals().items():
         with_roem = sum(1 for d in deals if any((d.get("roem") or {}).values()))
 
         def score_all(deals: list[dict[str, Any]] = deals) -> None:
             for deal in deals:
                 score_deal(deal)
 
-        klaverjas.forget_answers()
-        start = time.process_time()
-        score_all()
-        cold = len(deals) / (time.process_time() - start)
+        cold = _klaverjas_cold(deals)
         _, warm = _rates(len(deals), score_all)
         rows.append(
             (slug, f"{len(deals):,} deals, {with_roem / len(deals):.0%} with roem", cold, warm)
         )
     return rows
+
+
+def _klaverjas_run(root: str, deals_file: str) -> tuple[dict[str, float], float]:
+    """Cold deals per CPU second per rule set of one subprocess on ``root``'s engine, and
+    the cores the other processes used meanwhile."""
+    tick = os.sysconf("SC_CLK_TCK")
+    busy0, _ = cpu_times()
+    own0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    out = subprocess.run(
+        [sys.executable, __file__, "--root", root, "--klaverjas-rate-only", deals_file],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    wall = time.monotonic() - start
+    own1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    busy1, _ = cpu_times()
+    own = (own1.ru_utime + own1.ru_stime) - (own0.ru_utime + own0.ru_stime)
+    return json.loads(out), max(0.0, (busy1 - busy0) / tick - own) / wall
+
+
+def compare_klaverjas(baseline: str, rounds: int) -> int:
+    """Cold klaverjas deals per CPU second, the baseline checkout and this one in
+    interleaved subprocesses on the same deals, ``rounds`` times."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(_klaverjas_deals(), handle)
+    deals_file = handle.name
+    runs: dict[str, dict[str, list[float]]] = {
+        w: {s: [] for s in KLAVERJAS_SLUGS} for w in ("before", "after")
+    }
+    print(
+        f"klaverjas cold, {KLAVERJAS_DEALS:,} deals per rule set per run; "
+        f"before = {baseline}, after = {HERE}"
+    )
+    print(
+        f"{'round':<6} {'which':<7} {'rotterdams/CPU s':>17} {'amsterdams/CPU s':>17} "
+        f"{'loadavg 1m':>11} {'other cores':>12}"
+    )
+    for i in range(rounds):
+        order = [("before", baseline), ("after", str(HERE))]
+        if i % 2:
+            order.reverse()
+        for which, root in order:
+            rates, others = _klaverjas_run(root, deals_file)
+            for slug in KLAVERJAS_SLUGS:
+                runs[which][slug].append(rates[slug])
+            print(
+                f"{i + 1:<6} {which:<7} {rates[KLAVERJAS_SLUGS[0]]:>17,.0f} "
+                f"{rates[KLAVERJAS_SLUGS[1]]:>17,.0f} {os.getloadavg()[0]:>11.2f} "
+                f"{others:>12.2f}",
+                flush=True,
+            )
+    Path(deals_file).unlink()
+    met = True
+    for slug in KLAVERJAS_SLUGS:
+        before = statistics.median(runs["before"][slug])
+        after = statistics.median(runs["after"][slug])
+        met = met and after >= TARGET_DEALS_PER_SECOND
+        print(
+            f"{slug}: median cold before {before:,.0f}, after {after:,.0f} deals per CPU "
+            f"second, after/before {after / before:.3f}"
+        )
+    verdict = "meets" if met else "MISSES"
+    print(f"after {verdict} the target of {TARGET_DEALS_PER_SECOND:,} cold deals per CPU second.")
+    return 0 if met else 1
 
 
 def _rates(work: int, run: Any, repeat: int = 3) -> tuple[float, float]:
@@ -335,11 +423,18 @@ def main() -> int:
     )
     parser.add_argument("--root", help=argparse.SUPPRESS)
     parser.add_argument("--rate-only", metavar="DEALS_FILE", help=argparse.SUPPRESS)
+    parser.add_argument("--klaverjas-rate-only", metavar="DEALS_FILE", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.klaverjas_rate_only:
+        by_slug = json.loads(Path(args.klaverjas_rate_only).read_text())
+        print(json.dumps({slug: _klaverjas_cold(deals) for slug, deals in by_slug.items()}))
+        return 0
     if args.rate_only:
         wall, cpu = _deal_rates(args.rate_only)
         print(json.dumps({"wall": wall, "cpu": cpu}))
         return 0
+    if args.against and args.klaverjas_only:
+        return compare_klaverjas(str(Path(args.against).resolve()), args.rounds)
     if args.against:
         return compare(str(Path(args.against).resolve()), args.rounds, args.sample)
 

@@ -30,11 +30,11 @@ Answers are cached (a total does not depend on which suit is trump).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final
 
-from .cards import LAST_TRICK_BONUS, RANKS, SUITS, four_mask
+from .cards import LAST_TRICK_BONUS, RANK_INDEX, RANKS, SUIT_INDEX, SUITS, four_mask
 from .deal import Deal, DealResult, Outcome
 from .errors import ErrorList, RulesBug, RulesError, field_key, gettext_noop, msg, shown
 from .rulesets import RuleSet
@@ -372,6 +372,31 @@ def _suit_options(
     return tuple(fitting)
 
 
+def _exact_key(
+    ruleset: RuleSet,
+    trump: str,
+    points: tuple[int, int],
+    tricks: tuple[int, int] | None,
+    last: int,
+    totals: tuple[int | None, int | None],
+    slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
+    last_extra: int,
+) -> tuple[Any, ...]:
+    key_trump = trump if slots else SUITS[0]  # a total does not depend on the trump suit
+    return (
+        ruleset.roem_values,
+        ruleset.trump_points,
+        ruleset.plain_points,
+        SUITS.index(key_trump),
+        points,
+        tricks,
+        last,
+        totals,
+        slots,
+        last_extra,
+    )
+
+
 def exact_possible(
     ruleset: RuleSet,
     trump: str,
@@ -386,20 +411,64 @@ def exact_possible(
     (``points``, without the last trick), its tricks (``tricks`` or any), the last trick
     to side index ``last``, holds each claimed trick of ``slots`` (side index, candidate
     card masks with their roem) in a trick of that side, and gives a side with a roem
-    total (``totals``, None for a side that claims per trick) roem tricks adding up to it."""
-    key_trump = trump if slots else SUITS[0]
-    return _exact(
-        ruleset.roem_values,
-        ruleset.trump_points,
-        ruleset.plain_points,
-        SUITS.index(key_trump),
-        points,
-        tricks,
-        last,
-        totals,
-        slots,
-        last_extra,
-    )
+    total (``totals``, None for a side that claims per trick) roem tricks adding up to it.
+
+    A few roem placements are tried directly first (:func:`split_found_directly`); the
+    full search (:func:`split_searched`) runs only when none of them fits."""
+    return _exact(*_exact_key(ruleset, trump, points, tricks, last, totals, slots, last_extra))
+
+
+def split_found_directly(
+    ruleset: RuleSet,
+    trump: str,
+    points: tuple[int, int],
+    tricks: tuple[int, int] | None,
+    last: int,
+    totals: tuple[int | None, int | None],
+    slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
+    last_extra: int = 0,
+) -> bool:
+    """The cheap first check of :func:`exact_possible`: True when one of a few ready
+    placements of the roem (each claim in its first free candidate, each total made of the
+    cheapest or the dearest cards of a few ways to add it up) leaves cards that split
+    into the sides' other places with exactly their points, which is a split of the 32
+    cards; False when none does (that decides nothing: the search then looks further)."""
+    return _quick(*_exact_key(ruleset, trump, points, tricks, last, totals, slots, last_extra))
+
+
+def split_searched(
+    ruleset: RuleSet,
+    trump: str,
+    points: tuple[int, int],
+    tricks: tuple[int, int] | None,
+    last: int,
+    totals: tuple[int | None, int | None],
+    slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
+    last_extra: int = 0,
+) -> bool:
+    """The full search of :func:`exact_possible`, without its cheap first check."""
+    return _search(*_exact_key(ruleset, trump, points, tricks, last, totals, slots, last_extra))
+
+
+def _vectors(
+    points: tuple[int, int],
+    tricks: tuple[int, int] | None,
+    last: int,
+    totals: tuple[int | None, int | None],
+    claimed: Sequence[int],
+    last_extra: int,
+) -> list[tuple[int, int]]:
+    """The trick counts (A, B) the deal allows: given, or any that leaves a side without a
+    trick only when it has nothing, and each side room for its claimed tricks."""
+    # A side may have no trick only when it has no points, roem, claim or last trick.
+    low = [
+        claimed[s] + (last_extra if s == last else 0)
+        or (0 if points[s] == 0 and s != last and not totals[s] else 1)
+        for s in (0, 1)
+    ]
+    if tricks is not None:
+        return [tricks] if tricks[0] >= low[0] and tricks[1] >= low[1] else []
+    return [(a, 8 - a) for a in range(low[0], 9 - low[1])]
 
 
 @lru_cache(maxsize=65_536)
@@ -415,20 +484,239 @@ def _exact(
     slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
     last_extra: int,
 ) -> bool:
+    args = (roem, trump_points, plain_points, trump, points, tricks, last, totals, slots)
+    return _quick(*args, last_extra) or _search(*args, last_extra)
+
+
+# ----------------------------------------------------------------------------
+# The cheap first check: a few ready placements of the roem
+
+
+PLACEMENT_WAYS: Final = 3
+"""How many ways to add up one side's roem total the first check tries (fewest tricks
+first), each with the cheapest and with the dearest cards."""
+
+
+@lru_cache(maxsize=64)
+def _pieces(
+    roem: tuple[tuple[str, int], ...],
+    trump_points: tuple[tuple[str, int], ...],
+    plain_points: tuple[tuple[str, int], ...],
+    trump: int,
+) -> dict[int, tuple[tuple[int, tuple[int, ...]], ...]]:
+    """Roem value of one trick -> the card groups that carry exactly it (mask, the cards'
+    points), cheapest first: runs (a trump run holding King and Queen with its stuk),
+    stuk, fours; the same combinations the search places."""
+    values = _layout(trump_points, plain_points, roem, trump)[0]
+    rv = dict(roem)
+    stuk = rv.get("stuk", 0)
+    found: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+
+    def add(value: int, mask: int) -> None:
+        if value > 0:
+            cards = tuple(values[b] for b in range(32) if mask >> b & 1)
+            found.setdefault(value, []).append((mask, cards))
+
+    for suit in range(4):
+        for length in (3, 4):
+            for start in range(9 - length):
+                mask = _run_mask(suit, start, length)
+                if suit == trump and start <= 1 and start + length - 1 >= 2:
+                    add(rv.get(f"run-{length}", 0) + stuk, mask)
+                else:
+                    add(rv.get(f"run-{length}", 0), mask)
+    add(stuk, _bit(trump, STUK_MASK_BITS[0]) | _bit(trump, STUK_MASK_BITS[1]))
+    for _, value, mask, _cards in _layout(trump_points, plain_points, roem, trump)[1]:
+        add(value, mask)
+    return {v: tuple(sorted(g, key=lambda c: sum(c[1]))) for v, g in found.items()}
+
+
+@lru_cache(maxsize=4096)
+def _ways(values: tuple[int, ...], total: int, parts: int = 8) -> tuple[tuple[int, ...], ...]:
+    """The first :data:`PLACEMENT_WAYS` ways to write ``total`` as a sum of at most
+    ``parts`` of ``values`` (largest values first), fewest terms first."""
+    found: list[tuple[int, ...]] = []
+
+    def walk(rest: int, i: int, way: tuple[int, ...]) -> None:
+        if rest == 0:
+            found.append(way)
+            return
+        if len(way) == parts:
+            return
+        for j in range(i, len(values)):
+            if values[j] <= rest:
+                walk(rest - values[j], j, (*way, values[j]))
+
+    walk(total, 0, ())
+    found.sort(key=len)
+    return tuple(found[:PLACEMENT_WAYS])
+
+
+@lru_cache(maxsize=16_384)
+def _placements(
+    roem: tuple[tuple[str, int], ...],
+    trump_points: tuple[tuple[str, int], ...],
+    plain_points: tuple[tuple[str, int], ...],
+    trump: int,
+    totals: tuple[int | None, int | None],
+    used: int,
+    claimed_a: tuple[int, ...],
+    claimed_b: tuple[int, ...],
+) -> tuple[tuple[tuple[int, ...], int, int, int, int, int, int], ...]:
+    """Ready placements of the roem whatever the deal's points and tricks, the claimed
+    tricks being placed already (the ``used`` cards, worth ``claimed_a`` to A and
+    ``claimed_b`` to B): each total by a few ways to add it up, with the cheapest and with
+    the dearest cards.  Per placement: the other cards' subset sums per count of cards
+    (:func:`_any_zeros`), A's and B's roem cards (count, points) and its totals' tricks."""
+    card_value = _layout(trump_points, plain_points, roem, trump)[0]
+    pieces = _pieces(roem, trump_points, plain_points, trump)
+    values = tuple(sorted(pieces, reverse=True))
+
+    def choices(total: int | None, taken: int) -> list[tuple[int, int, tuple[int, ...]]]:
+        """(mask, tricks, cards) for one side's total: cheapest and dearest cards."""
+        if not total:
+            return [(0, 0, ())]
+        made = []
+        for way in _ways(values, total):
+            for dear in (False, True):
+                mask, held = taken, []
+                for value in way:
+                    groups = pieces[value][::-1] if dear else pieces[value]
+                    for group, group_cards in groups:
+                        if not group & mask:
+                            mask |= group
+                            held.extend(group_cards)
+                            break
+                    else:
+                        break
+                else:
+                    placed = (mask & ~taken, len(way), tuple(held))
+                    if placed not in made:
+                        made.append(placed)
+        return made
+
+    full = sorted(card_value)
+    found = []
+    for mask_a, ka, held_a in choices(totals[0], used):
+        for _mask_b, kb, held_b in choices(totals[1], used | mask_a):
+            va, vb = claimed_a + held_a, claimed_b + held_b
+            free = list(full)
+            for v in va + vb:
+                free.remove(v)
+            found.append(
+                (
+                    _any_zeros(_reach(tuple(v for v in free if v)), free.count(0)),
+                    len(va),
+                    len(vb),
+                    sum(va),
+                    sum(vb),
+                    ka,
+                    kb,
+                )
+            )
+    return tuple(found)
+
+
+def _quick(
+    roem: tuple[tuple[str, int], ...],
+    trump_points: tuple[tuple[str, int], ...],
+    plain_points: tuple[tuple[str, int], ...],
+    trump: int,
+    points: tuple[int, int],
+    tricks: tuple[int, int] | None,
+    last: int,
+    totals: tuple[int | None, int | None],
+    slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
+    last_extra: int,
+) -> bool:
+    """True when one ready placement of the roem fits this deal's points and tricks: each
+    claimed trick in its first candidate still free, then :func:`_placements`.  Then the
+    32 cards split as the deal says."""
+    used = 0
+    claimed = [0, 0]
+    held: tuple[list[int], list[int]] = ([], [])
+    if slots:
+        card_value = _layout(trump_points, plain_points, roem, trump)[0]
+        for side, candidates in slots:
+            for mask, _value in candidates:
+                if not mask & used:
+                    used |= mask
+                    claimed[side] += 1
+                    while mask:
+                        low = mask & -mask
+                        held[side].append(card_value[low.bit_length() - 1])
+                        mask ^= low
+                    break
+            else:
+                return False
+    vectors = _vectors(points, tricks, last, totals, claimed, last_extra)
+    placements = _placements(
+        roem,
+        trump_points,
+        plain_points,
+        trump,
+        totals,
+        used if any(totals) else 0,
+        tuple(sorted(held[0])),
+        tuple(sorted(held[1])),
+    )
+    pa, pb = points
+    ca, cb = claimed
+    for sums, la, lb, suma, sumb, ka, kb in placements:
+        q = pa - suma
+        if q < 0 or pb < sumb:
+            continue
+        for ta, tb in vectors:
+            if ka + ca > ta or kb + cb > tb:
+                continue
+            need = 4 * ta - la
+            if need < 0 or 4 * tb - lb < 0:
+                continue
+            if sums[need] >> q & 1:
+                return True
+    return False
+
+
+@lru_cache(maxsize=16_384)
+def _any_zeros(reach: tuple[int, ...], zeros: int) -> tuple[int, ...]:
+    """For each count n of cards, a bit mask of the sums some n of the cards make, ``reach``
+    holding the sums of the cards worth something and ``zeros`` more cards worth 0."""
+    return tuple(_or(reach[max(0, n - zeros) : n + 1]) for n in range(len(reach) + zeros))
+
+
+def _or(masks: tuple[int, ...]) -> int:
+    found = 0
+    for mask in masks:
+        found |= mask
+    return found
+
+
+# ----------------------------------------------------------------------------
+# The full search
+
+
+def _search(
+    roem: tuple[tuple[str, int], ...],
+    trump_points: tuple[tuple[str, int], ...],
+    plain_points: tuple[tuple[str, int], ...],
+    trump: int,
+    points: tuple[int, int],
+    tricks: tuple[int, int] | None,
+    last: int,
+    totals: tuple[int | None, int | None],
+    slots: tuple[tuple[int, tuple[tuple[int, int], ...]], ...],
+    last_extra: int,
+) -> bool:
+    """The exact search: valued fours first, then runs and stuk suit by suit, then the
+    other cards' subset sums (see the module's docstring)."""
     card_value, fours_of = _layout(trump_points, plain_points, roem, trump)
     full = sorted(card_value)
     options = _options_memo(roem, trump_points, plain_points, trump)
-    claimed = [sum(1 for side, _ in slots if side == s) for s in (0, 1)]
-    vectors = [(a, 8 - a) for a in range(9)] if tricks is None else [tricks]
-    vectors = [
-        v
-        for v in vectors
-        if all(
-            (v[s] > 0 or (points[s] == 0 and s != last and not claimed[s] and not totals[s]))
-            and v[s] >= claimed[s] + (last_extra if s == last else 0)
-            for s in (0, 1)
-        )
-    ]
+    claimed = (
+        sum(1 for side, _ in slots if side == 0),
+        sum(1 for side, _ in slots if side == 1),
+    )
+    vectors = _vectors(points, tricks, last, totals, claimed, last_extra)
     if not vectors:
         return False
     want = [t if t is not None else 0 for t in totals]
@@ -589,7 +877,19 @@ def _exact(
 
 def forget_answers() -> None:
     """Drop the cached answers of the exact test (for a cold measurement)."""
-    for cached in (_exact, _reach, _suit_configs, _suit_options, _sums, _options_memo, _suit_most):
+    for cached in (
+        _exact,
+        _reach,
+        _suit_configs,
+        _suit_options,
+        _sums,
+        _options_memo,
+        _suit_most,
+        _any_zeros,
+        _pieces,
+        _ways,
+        _placements,
+    ):
         cached.cache_clear()
 
 
@@ -628,14 +928,17 @@ def _claims(
             errors.add(f"{path}.kind", msg(CLAIM_KIND, value=shown(kind)))
             ok = False
             continue
+        # "four-J" is a four with rank J, "run-3" a run of length 3 (unless the claim
+        # names its rank or length itself).
+        named = None
         if kind.startswith("four-"):
-            claim = {**claim, "rank": claim.get("rank", kind[5:])}
+            named = kind[5:]
             kind = "four"
         if kind in ("run-3", "run-4"):
-            claim = {**claim, "length": claim.get("length", int(kind[4]))}
+            named = int(kind[4])
             kind = "run"
         if kind == "run":
-            length = claim.get("length")
+            length = claim.get("length", named)
             if type(length) is not int or not 3 <= length <= 4:
                 errors.add(
                     f"{path}.length", msg(CLAIM_RUN_LENGTH, trick=trick, value=shown(length))
@@ -657,7 +960,7 @@ def _claims(
                 )
                 ok = False
                 continue
-            if top is not None and RANKS.index(top) + length > 8:
+            if top is not None and RANK_INDEX[top] + length > 8:
                 errors.add(
                     f"{path}.top",
                     msg(CLAIM_RUN_NOT_IN_PACK, trick=trick, length=length, top=top),
@@ -667,7 +970,7 @@ def _claims(
             name = f"run-{length}"
             entry = ("run", length, suit, top, path)
         elif kind == "four":
-            rank = claim.get("rank")
+            rank = claim.get("rank", named)
             if not isinstance(rank, str) or rank not in RANKS:
                 errors.add(
                     f"{path}.rank",
@@ -708,9 +1011,9 @@ def _trick_candidates(
     trick: int, entries: list[tuple[str, Any, Any, Any, str]], trump: str, errors: ErrorList
 ) -> tuple[tuple[int, int], ...] | None:
     """The card masks that one claimed trick may hold (value 0: the value is the side's)."""
-    runs = [e for e in entries if e[0] == "run"]
-    fours = [e for e in entries if e[0] == "four"]
-    stuks = [e for e in entries if e[0] == "stuk"]
+    runs, fours, stuks = [], [], []
+    for e in entries:
+        (runs if e[0] == "run" else fours if e[0] == "four" else stuks).append(e)
     last_path = entries[-1][4]
     if len(runs) > 1:
         errors.add(runs[1][4], msg(CLAIM_TWO_RUNS, trick=trick))
@@ -727,15 +1030,15 @@ def _trick_candidates(
     if len(stuks) > 1:
         errors.add(stuks[1][4], msg(CLAIM_STUK_TWICE, trick=trick, other=trick))
         return None
-    t = SUITS.index(trump)
-    stuk_mask = _bit(t, STUK_MASK_BITS[0]) | _bit(t, STUK_MASK_BITS[1])
     if fours:
         return ((four_mask(fours[0][1]), 0),)
+    t = SUIT_INDEX[trump]
+    stuk_mask = _bit(t, STUK_MASK_BITS[0]) | _bit(t, STUK_MASK_BITS[1])
     if not runs:
         return ((stuk_mask, 0),)
     _, length, suit, top, path = runs[0]
-    suits = [SUITS.index(suit)] if suit is not None else range(4)
-    tops = [RANKS.index(top)] if top is not None else range(9 - length)
+    suits = (SUIT_INDEX[suit],) if suit is not None else range(4)
+    tops = (RANK_INDEX[top],) if top is not None else range(9 - length)
     found = []
     for s in suits:
         for start in tops:
@@ -912,9 +1215,10 @@ def parse_klaverjas_deal(data: Any, ruleset: RuleSet) -> Deal:
         and points is not None
         and trump is not None
         and last is not None
-        and not errors.has("points")
-        and not errors.has("points_with_last")
-        and not errors.has("tricks")
+        and not (
+            errors
+            and (errors.has("points") or errors.has("points_with_last") or errors.has("tricks"))
+        )
     ):
         field = "points_with_last" if "points_with_last" in data else "points"
         before = len(errors.entries)
@@ -1156,29 +1460,34 @@ def score_klaverjas(ruleset: RuleSet, deal: Deal) -> DealResult:
     if deal.points is None or deal.maker is None:
         raise RulesBug("a played klaverjas deal reached scoring without points or maker")
     maker = deal.maker
-    other = next(s for s in sides if s != maker)
-    played = {s: deal.points[s] + (LAST_TRICK_BONUS if deal.last_trick == s else 0) for s in sides}
+    first, second = sides
+    other = second if maker == first else first
+    last = deal.last_trick
+    played = {s: deal.points[s] + (LAST_TRICK_BONUS if last == s else 0) for s in sides}
     totals = {s: played[s] + roem[s] for s in sides}
     pit = None
     if deal.tricks is not None:
-        pit = next((s for s in sides if deal.tricks[s] == ruleset.tricks), None)
-    pit_scores = pit is not None and (ruleset.pit_for == "any" or pit == maker)
-    bonus = {s: (ruleset.pit_bonus if pit_scores and s == pit else 0) for s in sides}
+        won = deal.tricks
+        pit = next((s for s in sides if won[s] == ruleset.tricks), None)
+    bonus_side = pit if pit is not None and (ruleset.pit_for == "any" or pit == maker) else None
+    meld_points = dict(roem)
+    if bonus_side is not None:
+        meld_points[bonus_side] += ruleset.pit_bonus
     if totals[maker] > totals[other]:
         outcome = Outcome.MADE
         sheet_points = dict(played)
-        sheet_roem = {s: roem[s] + bonus[s] for s in sides}
+        sheet_roem = dict(meld_points)
     else:
         outcome = Outcome.SET
         sheet_points = {maker: 0, other: all_points}
-        sheet_roem = {maker: 0, other: roem[maker] + roem[other] + bonus[other]}
+        sheet_roem = {maker: 0, other: roem[maker] + meld_points[other]}
     score = {s: sheet_points[s] + sheet_roem[s] for s in sides}
     return DealResult(
         outcome,
         score,
         totals,
         None,
-        {s: roem[s] + bonus[s] for s in sides},
+        meld_points,
         winner=_top(score),
         klaverjas=True,
         pit=pit,
@@ -1197,5 +1506,7 @@ __all__ = [
     "forget_answers",
     "parse_klaverjas_deal",
     "score_klaverjas",
+    "split_found_directly",
+    "split_searched",
     "trick_values",
 ]

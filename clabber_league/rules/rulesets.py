@@ -180,7 +180,11 @@ class RuleSet:
 
     def card_points_total(self, no_trumps: bool = False) -> int:
         """Card points in the whole pack: 152 with a trump suit, 120 at no trumps."""
-        return sum(self.pack_card_values(no_trumps))
+        return self._card_points_totals[bool(no_trumps)]
+
+    @cached_property
+    def _card_points_totals(self) -> tuple[int, int]:
+        return sum(self._pack_values[0]), sum(self._pack_values[1])
 
     def pack_card_values(self, no_trumps: bool = False) -> tuple[int, ...]:
         return self._pack_values[bool(no_trumps)]
