@@ -134,12 +134,16 @@ def game_start(
     return game
 
 
-def fixture_rules_spec(fixture: Fixture) -> str | dict[str, Any]:
+def fixture_rules_spec(fixture: Fixture, division: Division | None = None) -> str | dict[str, Any]:
     """The rules a fixture's games are played by: its own when the layers above say so
     (``hooks.fixture_rules``: an inter-club fixture plays by its home club's rules), else
-    its division's."""
+    its division's (``division`` when the caller has it loaded already)."""
     own = fixture_rules.ask(fixture=fixture)
-    return own[0] if own else fixture.division.rules_spec()
+    if own:
+        return own[0]
+    if division is None or division.pk != fixture.division_id:
+        division = fixture.division
+    return division.rules_spec()
 
 
 def _game_rules(
@@ -157,7 +161,9 @@ def _game_rules(
             raise GameError.one("division", TEAM_OTHER_DIVISION)
         if rules is not None:
             raise GameError.one("rules", RULES_WITH_DIVISION)
-        spec = fixture_rules_spec(fixture) if fixture is not None else division.rules_spec()
+        spec = (
+            fixture_rules_spec(fixture, division) if fixture is not None else division.rules_spec()
+        )
         return spec, get_ruleset(spec)
     if not rules:
         raise GameError.one("rules", RULES_MISSING)
