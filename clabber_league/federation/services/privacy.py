@@ -18,16 +18,19 @@ import datetime
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from clabber_league.clubs import names as text_names
 from clabber_league.clubs.models import Player
+from clabber_league.clubs.services import player_anonymise
 from clabber_league.core.errors import CONFLICT, FORBIDDEN, NOT_FOUND
 from clabber_league.rules.errors import gettext_noop
 
 from ..access import FederationAccess, is_the_player
 from ..hooks import player_erased
-from ..models import FederationPlayer, PlayerLink
+from ..models import FederationPlayer, PlayerLink, PlayerMerge
 from . import errors as E
 from .errors import FederationError
 from .federations import require
@@ -95,6 +98,7 @@ def player_erase(
 def _erase_one(record: FederationPlayer, now: datetime.datetime) -> None:
     if record.erased_at is not None:
         return
+    known = tuple(n for n in (record.name, record.email) if n)
     club_players = Player.objects.filter(
         federation_links__federation_player=record,
         federation_links__status=PlayerLink.Status.APPROVED,
@@ -102,11 +106,18 @@ def _erase_one(record: FederationPlayer, now: datetime.datetime) -> None:
     for club_player in club_players:
         with translation.override(club_player.club.language_code):
             name = anonymous_name(record.number)
-        club_player.name = _free_name(club_player, name)
-        club_player.user = None
-        club_player.active = False
-        club_player.save(update_fields=["name", "user", "active"])
-    player_erased.send(federation_player=record, name=anonymous_name(record.number))
+        # The row, and every text its club's apps stored naming it (clubs.hooks).
+        player_anonymise(player=club_player, name=name, names=known)
+    anonymous = anonymous_name(record.number)
+    found = text_names.pattern(known)
+    text_names.rows_replaced(
+        PlayerMerge.objects.filter(Q(kept=record) | Q(merged=record)),
+        ["reason"],
+        found,
+        anonymous,
+    )
+    # The layers above: the exchange's imported rows and files (federation.hooks).
+    player_erased.send(federation_player=record, name=anonymous, names=known)
     record.name = ""
     record.email = ""
     record.birth_year = None
@@ -125,21 +136,6 @@ def _erase_one(record: FederationPlayer, now: datetime.datetime) -> None:
             "erased_at",
         ]
     )
-
-
-def _free_name(club_player: Player, name: str) -> str:
-    """``name``, or ``name (2)``... when the club has a player of that name already."""
-    taken = {
-        n.lower()
-        for n in Player.objects.filter(club_id=club_player.club_id, name__istartswith=name)
-        .exclude(pk=club_player.pk)
-        .values_list("name", flat=True)
-    }
-    candidate, n = name, 1
-    while candidate.lower() in taken:
-        n += 1
-        candidate = f"{name} ({n})"
-    return candidate
 
 
 def departed_erase(*, now: datetime.datetime | None = None) -> int:
