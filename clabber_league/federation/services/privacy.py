@@ -95,21 +95,24 @@ def players_active_changed(*, players: list[Player], active: bool, **_: Any) -> 
     and has a member again (a player made active, a login back in the club) is back:
     ``left_at`` is cleared. An erased or merged record is not touched; nor is a record an
     officer marked as left while it still has members, until one of them comes back."""
-    records = FederationPlayer.objects.select_for_update().filter(
-        links__player__in=[p.pk for p in players],
-        links__status=PlayerLink.Status.APPROVED,
-        erased_at=None,
-        merged_into=None,
+    ids = set(
+        FederationPlayer.objects.filter(
+            links__player__in=[p.pk for p in players],
+            links__status=PlayerLink.Status.APPROVED,
+            erased_at=None,
+            merged_into=None,
+        ).values_list("pk", flat=True)
     )
+    records = FederationPlayer.objects.select_for_update().filter(pk__in=ids).order_by("pk")
     if active:
-        for record in records.exclude(left_at=None).distinct():
+        for record in records.exclude(left_at=None):
             if _is_member_anywhere(record):
                 record.left_at = None
                 record.active = True
                 record.save(update_fields=["left_at", "active"])
         return
     now = timezone.now()
-    for record in records.filter(left_at=None).distinct():
+    for record in records.filter(left_at=None):
         if not _is_member_anywhere(record):
             record.left_at = now
             record.active = False
