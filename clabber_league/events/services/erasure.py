@@ -1,6 +1,6 @@
 """A person erased (``clubs.hooks.player_anonymised``): what the club's nights wrote in
-words (a round's draw notes and message) names the player no more. Seats, entries and
-the draw's input hold player ids, not names."""
+words (a round's draw notes, its message and their stored values) names the player no
+more. Seats, entries and the draw's input hold player ids, not names."""
 
 from __future__ import annotations
 
@@ -19,8 +19,10 @@ def events_player_anonymised(
     if found is None:
         return
     text_names.rows_replaced(
-        Round.objects.filter(event__club_id=player.club_id).only("id", "notes", "message"),
-        ["notes", "message"],
+        Round.objects.filter(event__club_id=player.club_id).only(
+            "id", "notes", "message", "message_data"
+        ),
+        ["notes", "message", "message_data"],
         found,
         name,
     )
