@@ -29,7 +29,7 @@ from clabber_league.core.errors import CONFLICT, FORBIDDEN, THROTTLED, ServiceEr
 from clabber_league.rules import BUILTIN_RULESETS
 from clabber_league.rules.errors import msg
 
-from .hooks import player_merged, player_merging
+from .hooks import player_active_changed, player_anonymised, player_merged, player_merging
 from .models import Club, Membership, Player, PlayerMerge, Role
 
 PLAYER_LOGIN_TAKEN = gettext_noop("This login is already linked to {player} in this club.")
@@ -200,7 +200,11 @@ def membership_add(*, club: Club, user: Any, role: str = Role.PLAYER) -> Members
     """Make ``user`` a member of ``club`` with ``role``; once per club (409 otherwise)."""
     if Membership.objects.select_for_update().filter(club=club, user=user).exists():
         raise ClubError.one("username", ALREADY_MEMBER, kind=CONFLICT)
-    return Membership.objects.create(club=club, user=user, role=role)
+    membership = Membership.objects.create(club=club, user=user, role=role)
+    players = list(Player.objects.filter(club=club, user=user, active=True))
+    if players:  # a login back in the club: its player's membership began again
+        player_active_changed.send(players=players, active=True)
+    return membership
 
 
 @transaction.atomic
@@ -227,6 +231,9 @@ def membership_remove(*, membership: Membership) -> None:
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     _check_admins_left(membership, role_after=None)
     membership.delete()
+    players = list(Player.objects.filter(club_id=membership.club_id, user_id=membership.user_id))
+    if players:  # their membership of the club ended (clubs.hooks.player_active_changed)
+        player_active_changed.send(players=players, active=False)
 
 
 @transaction.atomic
@@ -310,9 +317,49 @@ def player_update(*, player: Player, name: str | None = None, active: bool | Non
             kind = CONFLICT if errors[0]["message"].startswith("The club already") else None
             raise ClubError(errors, kind=kind)
         player.name = name
+    was_active = player.active
     if active is not None:
         player.active = active
-    return _saved(player, update_fields=["name", "active"])
+    with transaction.atomic():
+        saved = _saved(player, update_fields=["name", "active"])
+        if saved.active != was_active:  # clubs.hooks.player_active_changed
+            player_active_changed.send(players=[saved], active=saved.active)
+    return saved
+
+
+@transaction.atomic
+def player_anonymise(*, player: Player, name: str, names: tuple[str, ...] = ()) -> Player:
+    """A person erased: the club's row keeps its games under ``name`` (``name (2)``... when
+    the club has that name already), loses its login and is made inactive; each app
+    above replaces the old names (the row's, and ``names``: what else the person was
+    called) in the texts it stored (``clubs.hooks.player_anonymised``). The club's merge
+    records name the anonymous name for the rows merged into this one."""
+    player = Player.objects.select_for_update(of=("self",)).select_related("club").get(pk=player.pk)
+    old = tuple(dict.fromkeys(n for n in (player.name, *names) if n))
+    player.name = _free_name(player, name)
+    player.user = None
+    player.active = False
+    player.name_public = False
+    player.save(update_fields=["name", "user", "active", "name_public"])
+    old = tuple(n for n in old if n.lower() != player.name.lower())
+    PlayerMerge.objects.filter(target=player).update(source_name=player.name)
+    player_anonymised.send(player=player, names=old, name=player.name)
+    return player
+
+
+def _free_name(player: Player, name: str) -> str:
+    """``name``, or ``name (2)``... when the club has a player of that name already."""
+    taken = {
+        n.lower()
+        for n in Player.objects.filter(club_id=player.club_id, name__istartswith=name)
+        .exclude(pk=player.pk)
+        .values_list("name", flat=True)
+    }
+    candidate, n = name, 1
+    while candidate.lower() in taken:
+        n += 1
+        candidate = f"{name} ({n})"
+    return candidate
 
 
 def player_get_or_create(*, club: Club, name: str) -> Player:

@@ -20,3 +20,9 @@ class CupsConfig(AppConfig):
         fixture_changed.connect(cups_fixture_changed)
         # A league fixture moved or generated onto a night sees the cup ties placed there.
         night_bookings.connect(cups_night_bookings)
+        # An erased player's entries and the notes naming them take the anonymous name.
+        from clabber_league.clubs.hooks import player_anonymised
+
+        from .services.erasure import cups_player_anonymised
+
+        player_anonymised.connect(cups_player_anonymised)

@@ -17,6 +17,12 @@ class EventsConfig(AppConfig):
         from .services.merging import events_player_merging
 
         player_merging.connect(events_player_merging)
+        # An erased player's name leaves the rounds' notes (clubs.hooks).
+        from clabber_league.clubs.hooks import player_anonymised
+
+        from .services.erasure import events_player_anonymised
+
+        player_anonymised.connect(events_player_anonymised)
 
         # A table card of a finished round says the round is over (games.hooks).
         from clabber_league.games.hooks import table_link_closed

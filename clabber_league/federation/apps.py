@@ -8,6 +8,14 @@ class FederationConfig(AppConfig):
     verbose_name = _("Federations")
 
     def ready(self) -> None:
+        # A person whose last membership in the member clubs ended has left; the retention
+        # period runs from then (clubs.hooks.player_active_changed, services/privacy.py).
+        from clabber_league.clubs.hooks import player_active_changed
+
+        from .services.privacy import players_active_changed
+
+        player_active_changed.connect(players_active_changed)
+
         from .sections import Section, register
 
         def clubs(access):

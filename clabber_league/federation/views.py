@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -398,7 +399,12 @@ def my_data(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "federation/me.html",
-        {"records": records, "awaiting": selectors.links_awaiting(user=request.user)},
+        {
+            "records": records,
+            "awaiting": selectors.links_awaiting(user=request.user),
+            # The stated retention (docs/federation.md, "Retention").
+            "retention_days": settings.CLABBER_FEDERATION_RETENTION_DAYS,
+        },
     )
 
 

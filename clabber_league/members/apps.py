@@ -20,3 +20,9 @@ class MembersConfig(AppConfig):
         from .services import member_rows_player_merging
 
         player_merging.connect(member_rows_player_merging)
+        # An erased player's invitations lose their email and note (clubs.hooks).
+        from clabber_league.clubs.hooks import player_anonymised
+
+        from .services import members_player_anonymised
+
+        player_anonymised.connect(members_player_anonymised)

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from clabber_league.clubs import names as text_names
 from clabber_league.clubs.access import ClubAccess
 from clabber_league.clubs.locale import club_locale
 from clabber_league.clubs.models import Club, Membership, Player, Role
@@ -797,3 +798,33 @@ def member_rows_player_merging(*, source: Player, target: Player) -> None:
     ``target``."""
     Invitation.objects.filter(player=source).update(player=target)
     Dispute.objects.filter(player=source).update(player=target)
+
+
+def members_player_anonymised(
+    *, player: Player, names: tuple[str, ...], name: str, **_: Any
+) -> None:
+    """``clubs.hooks.player_anonymised``: a person erased. The invitations made for the
+    player lose the email address and the admin's note of who it was for; the row is no
+    longer the person with a PIN (``PlayerPerson``); the club's disputes name them no
+    more."""
+    Invitation.objects.filter(player=player).update(email="", note="")
+    PlayerPerson.objects.filter(player=player).delete()
+    found = text_names.pattern(names)
+    if found is None:
+        return
+    text_names.rows_replaced(
+        Invitation.objects.filter(club_id=player.club_id).filter(
+            text_names.contains_any(["note"], names)
+        ),
+        ["note"],
+        found,
+        name,
+    )
+    text_names.rows_replaced(
+        Dispute.objects.filter(club_id=player.club_id).filter(
+            text_names.contains_any(["reason", "resolution"], names)
+        ),
+        ["reason", "resolution"],
+        found,
+        name,
+    )

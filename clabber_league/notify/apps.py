@@ -24,3 +24,7 @@ class NotifyConfig(AppConfig):
         game_changed.connect(services.notify_game_changed)
         fixture_moved.connect(services.notify_fixture_moved)
         report_published.connect(services.notify_report_published)
+        # A person erased: the club's notifications name them no more (clubs.hooks).
+        from clabber_league.clubs.hooks import player_anonymised
+
+        player_anonymised.connect(services.notify_player_anonymised)

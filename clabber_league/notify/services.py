@@ -34,6 +34,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from clabber_league.clubs import names as text_names
 from clabber_league.clubs.locale import club_locale, pick_language
 from clabber_league.clubs.models import Club, Membership, Player
 from clabber_league.core.errors import ServiceError
@@ -723,3 +724,21 @@ def notifications_due(now: dt.datetime | None = None) -> list[int]:
 def notifications_purge(days: int = 30) -> int:
     cutoff = timezone.now() - dt.timedelta(days=days)
     return Notification.objects.filter(created_at__lt=cutoff).delete()[0]
+
+
+def notify_player_anonymised(
+    *, player: Player, names: tuple[str, ...], name: str, **_: Any
+) -> None:
+    """``clubs.hooks.player_anonymised``: a person erased. The club's notifications (a
+    draw's table, a game awaiting acceptance, a night's winner) name them no more."""
+    found = text_names.pattern(names)
+    if found is None:
+        return
+    text_names.rows_replaced(
+        Notification.objects.filter(club_id=player.club_id).filter(
+            text_names.contains_any(["title", "body"], names)
+        ),
+        ["title", "body"],
+        found,
+        name,
+    )

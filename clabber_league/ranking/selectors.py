@@ -1,7 +1,7 @@
 """The ranking's reads: who may read a federation's ranking, its pages, a player's
 history. Every query starts from the federation; each page is a fixed number of queries
-whatever its size (the federation with its settings and the reader's office, the count,
-the page's rows with their players)."""
+whatever its size (the federation, the reader's office, its settings, the count, the
+page's rows with their players)."""
 
 from __future__ import annotations
 
@@ -9,18 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import OuterRef
 from django.http import Http404
 from django.utils.translation import gettext as _
 
 from clabber_league.cups.models import Cup, Entrant
 from clabber_league.events.models import Event, Series
-from clabber_league.federation.models import (
-    Federation,
-    FederationClub,
-    FederationPlayer,
-    Officer,
-)
+from clabber_league.federation.access import FederationAccess, federation_access
+from clabber_league.federation.models import Federation, FederationClub, FederationPlayer
 
 from .models import NationalRating, RankingSettings, RatingStep
 
@@ -30,13 +25,24 @@ HISTORY_SIZE = 50
 
 @dataclass(frozen=True)
 class Reader:
-    """A federation as one person reads it: whether they are its officer, and how its
-    ranking shows private players."""
+    """A federation as one person reads it: their access to it (``federation.access``,
+    the one rule for who may read a federation's private data and who is its officer),
+    and how its ranking shows private players."""
 
-    federation: Federation
-    officer: bool
+    access: FederationAccess
     private: str
-    admin: bool = False
+
+    @property
+    def federation(self) -> Federation:
+        return self.access.federation
+
+    @property
+    def officer(self) -> bool:
+        return self.access.is_officer
+
+    @property
+    def admin(self) -> bool:
+        return self.access.is_admin
 
     @property
     def hides_private(self) -> bool:
@@ -44,32 +50,16 @@ class Reader:
 
 
 def federation_reader(*, slug: str, user: Any) -> Reader:
-    """The federation of the URL for ``user``, in one query; a federation that is not
-    public is read by its officers only (404 for anyone else, as a private club)."""
-    rows = Federation.objects.filter(slug=slug).annotate(
-        private=RankingSettings.objects.filter(federation=OuterRef("pk")).values("private_players")[
-            :1
-        ]
+    """The federation of the URL for ``user``, as ``federation.access`` opens it (a
+    federation that is not public is read by its officers and site staff only: 404 for
+    anyone else, as a private club), with its ranking's rule for private players."""
+    access = federation_access(slug=slug, user=user)
+    private = (
+        RankingSettings.objects.filter(federation=access.federation)
+        .values_list("private_players", flat=True)
+        .first()
     )
-    if getattr(user, "is_authenticated", False):
-        rows = rows.annotate(
-            role=Officer.objects.filter(federation=OuterRef("pk"), user_id=user.pk).values("role")[
-                :1
-            ]
-        )
-    federation = rows.first()
-    if federation is None:
-        raise Http404(_("No such federation."))
-    role = getattr(federation, "role", None)
-    officer = role is not None
-    if not federation.is_public and not officer:
-        raise Http404(_("No such federation."))
-    return Reader(
-        federation,
-        officer,
-        federation.private or RankingSettings.Private.ANONYMISE,
-        admin=role == Officer.Role.ADMIN,
-    )
+    return Reader(access, private or RankingSettings.Private.ANONYMISE)
 
 
 def ranking_settings_of(federation: Federation) -> RankingSettings:
@@ -155,17 +145,10 @@ def player_history(
     return player, rating, Paginator(steps, size).get_page(page)
 
 
-def home_section(access: Any) -> dict[str, Any]:
+def home_section(access: FederationAccess) -> dict[str, Any]:
     """The federation home page's ranking section (``federation.sections``): the top ten
     as the caller may see them, two queries."""
-    federation = access.federation
-    settings = ranking_settings_of(federation)
-    reader = Reader(
-        federation,
-        access.is_officer,
-        settings.private_players,
-        admin=access.is_admin,
-    )
+    reader = Reader(access, ranking_settings_of(access.federation).private_players)
     rows = list(ranking_rows(reader)[:10])
     return {
         "lines": [ranking_line(reader, i + 1, row) for i, row in enumerate(rows)],

@@ -24,3 +24,7 @@ class ReportsConfig(AppConfig):
         game_changed.connect(services.reports_game_changed)
         fixture_changed.connect(services.reports_fixture_changed)
         tie_walked_over.connect(services.reports_tie_walked_over)
+        # A person erased: the club's reports name them no more (clubs.hooks).
+        from clabber_league.clubs.hooks import player_anonymised
+
+        player_anonymised.connect(services.reports_player_anonymised)

@@ -29,6 +29,7 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
+from clabber_league.clubs import names as text_names
 from clabber_league.clubs.locale import club_locale
 from clabber_league.clubs.models import Club
 from clabber_league.core.errors import CONFLICT, ServiceError
@@ -309,3 +310,21 @@ def report_unpublish(*, report: Report) -> Report:
     report.status, report.published_at = Report.Status.DRAFT, None
     report.save(update_fields=["status", "published_at"])
     return report
+
+
+def reports_player_anonymised(*, player: Any, names: tuple[str, ...], name: str, **_: Any) -> None:
+    """``clubs.hooks.player_anonymised``: a person erased. The club's reports (the text
+    written and the text the service generated, drafts and published alike) name them no
+    more."""
+    found = text_names.pattern(names)
+    if found is None:
+        return
+    fields = ["title", "body", "generated_title", "generated"]
+    text_names.rows_replaced(
+        Report.objects.filter(club_id=player.club_id).filter(
+            text_names.contains_any(fields, names)
+        ),
+        fields,
+        found,
+        name,
+    )

@@ -23,3 +23,7 @@ class WebhooksConfig(AppConfig):
         fixture_moved.connect(services.webhooks_fixture_moved)
         draw_published.connect(services.webhooks_draw_published)
         night_finished.connect(services.webhooks_night_finished)
+        # A person erased: the deliveries' payloads name them no more (clubs.hooks).
+        from clabber_league.clubs.hooks import player_anonymised
+
+        player_anonymised.connect(services.webhooks_player_anonymised)

@@ -37,6 +37,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from clabber_league.clubs import names as text_names
 from clabber_league.clubs.models import Club
 from clabber_league.core.errors import CONFLICT, ServiceError
 from clabber_league.events.models import Event, Round
@@ -444,3 +445,39 @@ def deliveries_purge(*, now: dt.datetime | None = None) -> int:
     over = [Delivery.Status.SUCCEEDED, Delivery.Status.FAILED]
     old = Delivery.objects.filter(created_at__lt=cutoff, status__in=over)
     return old.delete()[1].get(Delivery._meta.label, 0)
+
+
+def webhooks_player_anonymised(*, player: Any, names: tuple[str, ...], name: str, **_: Any) -> None:
+    """``clubs.hooks.player_anonymised``: a person erased. The payloads kept of the club's
+    deliveries (sent or still to send) name them no more: the player's ``{"id", "name"}``
+    takes ``name`` (their initials too, for a player who kept their name off public
+    pages), and their old names are replaced in every other string."""
+    found = text_names.pattern(names)
+    rows = Delivery.objects.filter(subscription__club_id=player.club_id).only("id", "payload")
+    for row in rows.iterator():
+        payload = _player_renamed(row.payload, player.pk, name)
+        payload = text_names.json_replaced(payload, found, name)
+        if payload != row.payload:
+            row.payload = payload
+            row.save(update_fields=["payload"])
+
+
+def _player_renamed(value: Any, player_id: int, name: str, *, seat: bool = False) -> Any:
+    """``value`` with the player's entries (``payloads._player``, in a ``players`` or
+    ``sit_outs`` list) named ``name``; a team or division of the same id is left alone."""
+    if isinstance(value, list):
+        return [_player_renamed(v, player_id, name, seat=seat) for v in value]
+    if isinstance(value, dict):
+        if seat and value.get("id") == player_id and "name" in value:
+            return {**value, "name": name}
+        return {
+            k: _player_renamed(v, player_id, name, seat=k in PLAYER_LISTS)
+            if isinstance(v, (list, dict))
+            else v
+            for k, v in value.items()
+        }
+    return value
+
+
+#: The payloads' keys whose lists hold players (``payloads._player``).
+PLAYER_LISTS = frozenset({"players", "sit_outs"})

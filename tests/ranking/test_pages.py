@@ -115,6 +115,30 @@ def test_a_federation_that_is_not_public_is_read_by_its_officers_only(client, fe
     assert client.get("/federations/nku/ranking/").status_code == 404
 
 
+def test_a_private_federations_ranking_is_refused_to_a_visitor_and_shown_to_an_officer(
+    client, federation, ranked
+):
+    """One rule for who reads a federation's private data (``federation.access``): the
+    ranking's pages and API open as the federation's own pages do."""
+    Federation.objects.filter(pk=federation.pk).update(is_public=False)
+    urls = (
+        "/federations/nku/ranking/",
+        "/federations/nku/ranking/players/N2/",
+        "/api/federations/nku/ranking/",
+    )
+    for url in urls:
+        assert client.get(url).status_code == 404
+    assert client.get("/federations/nku/").status_code == 404  # the federation's own rule
+    officer = UserFactory(username="nku-officer")
+    Officer.objects.create(federation=federation, user=officer)
+    client.force_login(officer)
+    for url in urls:
+        assert client.get(url).status_code == 200
+    assert client.get("/federations/nku/").status_code == 200
+    names = [line["name"] for line in client.get(urls[2]).json()["results"]]
+    assert names == ["Ada Public", "Bea Private", "Cas Public"]  # named to the officer
+
+
 def test_the_explanation_states_the_rule_and_the_federations_points(client, federation):
     ranking_settings_update(federation=federation, placing_points={"night": [5, 3, 2, 1]})
     text = client.get("/federations/nku/ranking/about/").content.decode()

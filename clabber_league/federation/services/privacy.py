@@ -7,27 +7,45 @@ longer linked to a login; the federation record keeps its number and links, its 
 email and birth year are cleared, and ``erased_at`` is set. Records merged into it are
 erased with it (they were the same person).
 
+**The rule: every copy of the person's name or email that the service stored is personal
+data and goes in the erasure's transaction; what names only a team, a club, a competition
+or a game stays.** The club rows go through ``clubs.services.player_anonymise``, whose
+hook ``clubs.hooks.player_anonymised`` has each app below replace the old names in its
+own texts (cup entrants and notes, confirmation records, round notes, notifications,
+reports, webhook payloads, invitations' email and note, disputes); this module clears the
+federation's merge reasons; ``federation.hooks.player_erased`` has the apps above do
+theirs (the exchange's imported rows and files). The person's login is theirs, not the
+federation's: it is kept, unlinked. The full list: docs/federation.md, "What an erasure
+takes away"; ``tests/federation/test_erasure.py`` searches every text column.
+
 Retention: a record whose player left (``left_at``) is erased
 ``CLABBER_FEDERATION_RETENTION_DAYS`` days later by the periodic task
-``federation.erase_departed`` (:func:`departed_erase`).
+``federation.erase_departed`` (:func:`departed_erase`). A player leaves when their last
+membership of the federation's member clubs ends, recorded without an officer through
+``clubs.hooks.player_active_changed`` (:func:`players_active_changed`), or when an officer
+records it (:func:`player_mark_left`).
 """
 
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from clabber_league.clubs.models import Player
+from clabber_league.clubs import names as text_names
+from clabber_league.clubs.models import Membership, Player
+from clabber_league.clubs.services import player_anonymise
 from clabber_league.core.errors import CONFLICT, FORBIDDEN, NOT_FOUND
 from clabber_league.rules.errors import gettext_noop
 
 from ..access import FederationAccess, is_the_player
 from ..hooks import player_erased
-from ..models import FederationPlayer, PlayerLink
+from ..models import FederationClub, FederationPlayer, PlayerLink, PlayerMerge
 from . import errors as E
 from .errors import FederationError
 from .federations import require
@@ -68,6 +86,63 @@ def player_mark_left(
     return player
 
 
+def players_active_changed(*, players: list[Player], active: bool, **_: Any) -> None:
+    """``clubs.hooks.player_active_changed``: club players' memberships began or ended.
+
+    A federation record whose every approved link is to a club player no longer a member
+    (inactive, or whose login left the club) of the federation's active member clubs has
+    **left**: ``left_at`` is set now and the retention period runs. A record that left
+    and has a member again (a player made active, a login back in the club) is back:
+    ``left_at`` is cleared. An erased or merged record is not touched; nor is a record an
+    officer marked as left while it still has members, until one of them comes back."""
+    ids = set(
+        FederationPlayer.objects.filter(
+            links__player__in=[p.pk for p in players],
+            links__status=PlayerLink.Status.APPROVED,
+            erased_at=None,
+            merged_into=None,
+        ).values_list("pk", flat=True)
+    )
+    records = FederationPlayer.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+    if active:
+        for record in records.exclude(left_at=None):
+            if _is_member_anywhere(record):
+                record.left_at = None
+                record.active = True
+                record.save(update_fields=["left_at", "active"])
+        return
+    now = timezone.now()
+    for record in records.filter(left_at=None):
+        if not _is_member_anywhere(record):
+            record.left_at = now
+            record.active = False
+            record.save(update_fields=["left_at", "active"])
+
+
+def _is_member_anywhere(record: FederationPlayer) -> bool:
+    """Whether the person is still a member of one of the federation's active member
+    clubs: an active club player linked (approved) to the record, with no login or a
+    login still a member of the club."""
+    members = FederationClub.objects.filter(federation_id=record.federation_id, active=True).values(
+        "club_id"
+    )
+    return (
+        Player.objects.filter(
+            federation_links__federation_player=record,
+            federation_links__status=PlayerLink.Status.APPROVED,
+            active=True,
+            club_id__in=members,
+        )
+        .filter(
+            Q(user=None)
+            | Exists(
+                Membership.objects.filter(club_id=OuterRef("club_id"), user_id=OuterRef("user_id"))
+            )
+        )
+        .exists()
+    )
+
+
 @transaction.atomic
 def player_erase(
     *, access: FederationAccess | None, player: FederationPlayer, confirm: bool = True
@@ -95,6 +170,7 @@ def player_erase(
 def _erase_one(record: FederationPlayer, now: datetime.datetime) -> None:
     if record.erased_at is not None:
         return
+    known = tuple(n for n in (record.name, record.email) if n)
     club_players = Player.objects.filter(
         federation_links__federation_player=record,
         federation_links__status=PlayerLink.Status.APPROVED,
@@ -102,11 +178,18 @@ def _erase_one(record: FederationPlayer, now: datetime.datetime) -> None:
     for club_player in club_players:
         with translation.override(club_player.club.language_code):
             name = anonymous_name(record.number)
-        club_player.name = _free_name(club_player, name)
-        club_player.user = None
-        club_player.active = False
-        club_player.save(update_fields=["name", "user", "active"])
-    player_erased.send(federation_player=record, name=anonymous_name(record.number))
+        # The row, and every text its club's apps stored naming it (clubs.hooks).
+        player_anonymise(player=club_player, name=name, names=known)
+    anonymous = anonymous_name(record.number)
+    found = text_names.pattern(known)
+    text_names.rows_replaced(
+        PlayerMerge.objects.filter(Q(kept=record) | Q(merged=record)),
+        ["reason"],
+        found,
+        anonymous,
+    )
+    # The layers above: the exchange's imported rows and files (federation.hooks).
+    player_erased.send(federation_player=record, name=anonymous, names=known)
     record.name = ""
     record.email = ""
     record.birth_year = None
@@ -125,21 +208,6 @@ def _erase_one(record: FederationPlayer, now: datetime.datetime) -> None:
             "erased_at",
         ]
     )
-
-
-def _free_name(club_player: Player, name: str) -> str:
-    """``name``, or ``name (2)``... when the club has a player of that name already."""
-    taken = {
-        n.lower()
-        for n in Player.objects.filter(club_id=club_player.club_id, name__istartswith=name)
-        .exclude(pk=club_player.pk)
-        .values_list("name", flat=True)
-    }
-    candidate, n = name, 1
-    while candidate.lower() in taken:
-        n += 1
-        candidate = f"{name} ({n})"
-    return candidate
 
 
 def departed_erase(*, now: datetime.datetime | None = None) -> int:
