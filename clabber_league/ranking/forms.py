@@ -75,7 +75,7 @@ class ChampionshipFinalForm(forms.Form):
     )
     division = forms.ChoiceField(
         required=False,
-        label=_("Division of the competitions space"),
+        label=_("Division of the organiser space"),
         help_text=_("Only for cups of teams: the division their winners are registered in."),
     )
     format = forms.ChoiceField(choices=Cup.Format.choices, label=_("Format"))
