@@ -70,6 +70,7 @@ from clabber_league.federation.models import (
     FederationPlayer,
     PlayerLink,
 )
+from clabber_league.federation.services.privacy import anonymous_name
 from clabber_league.games import table_links
 from clabber_league.games.models import Game, TableLink
 from clabber_league.leagues.models import Division, HouseRules, Team, Venue
@@ -129,9 +130,14 @@ def organiser_space_create(*, federation: Federation, user: Any = None) -> Organ
 
 
 def space_player(*, space: OrganiserSpace, player: FederationPlayer) -> Player:
-    """The organiser space's row for a federation player ("Name (number)"), created and
-    linked (approved) to the same number the first time."""
-    row = player_get_or_create(club=space.club, name=f"{player.name} ({player.number})"[:120])
+    """The organiser space's row for a federation player ("Name (number)"; an erased
+    player's anonymous name, which holds the number already), created and linked
+    (approved) to the same number the first time."""
+    if player.erased_at is not None or not player.name:
+        name = anonymous_name(player.number)
+    else:
+        name = f"{player.name} ({player.number})"
+    row = player_get_or_create(club=space.club, name=name[:120])
     PlayerLink.objects.get_or_create(
         federation_id=space.federation_id,
         player=row,

@@ -16,10 +16,10 @@ from clabber_league.ranking.models import NationalRating
 from clabber_league.ranking.services import ranking_recompute
 from clabber_league.scheduling.services.fixture_changes import fixture_create
 from clabber_league.standings.models import TeamStanding
-from tests.factories import DivisionFactory, MembershipFactory, UserFactory
+from tests.factories import DivisionFactory, MembershipFactory, PlayerFactory, UserFactory
 from tests.games.conftest import made
 
-from .conftest import linked_team
+from .conftest import linked_team, number_for
 
 pytestmark = pytest.mark.django_db
 
@@ -405,3 +405,17 @@ def test_a_generated_schedule_puts_each_home_fixture_at_its_home_clubs_venue(
     for fixture in fixtures:
         home = homes[0] if fixture.home_id == interclub_fixture.home_id else homes[1]
         assert (fixture.venue, fixture.table) == (home["venue"], None)
+
+
+def test_an_erased_player_is_mirrored_in_the_space_under_the_anonymous_name(
+    federation, clubs, space
+):
+    from clabber_league.federation.services import privacy
+
+    person = PlayerFactory(club=clubs[0]["club"], name="Anneke Jansen")
+    record = number_for(federation, person)
+    privacy.player_erase(access=None, player=record)
+    record.refresh_from_db()
+    row = interclub.space_player(space=space, player=record)
+    assert row.name == privacy.anonymous_name(record.number)
+    assert "Anneke" not in row.name and not row.name.startswith(" ")
