@@ -95,3 +95,25 @@ def test_the_players_page_states_the_retention(client, two_clubs, settings):
     player_update(player=second_row, active=False)  # left: the page says since when
     text = client.get("/federations/me/").content.decode()
     assert "You left the federation" in text
+
+
+def test_a_club_leaving_the_federation_takes_along_those_it_alone_held(two_clubs, federation):  # noqa: F811
+    from clabber_league.federation.access import access_for
+    from clabber_league.federation.models import Officer
+    from clabber_league.federation.services import club_accept, club_remove, club_request
+
+    record, first_row, second_row, _login = two_clubs
+    officer = UserFactory(username="bondsbureau")
+    Officer.objects.create(federation=federation, user=officer)
+    player_update(player=first_row, active=False)
+    assert not _left(record)  # still a member at the second club
+    second = FederationClub.objects.get(federation=federation, club=second_row.club)
+    club_remove(access=access_for(federation=federation, user=officer), row=second)
+    assert _left(record)  # the club that held them is out of the federation
+    admin = UserFactory(username="second-admin")
+    MembershipFactory(club=second_row.club, role=Role.ADMIN, user=admin)
+    row = club_request(
+        access=access_for(federation=federation, user=admin), club=second_row.club, user=admin
+    )
+    club_accept(access=access_for(federation=federation, user=officer), row=row)
+    assert not _left(record) and record.active  # back with their club

@@ -118,7 +118,21 @@ def _make_member(row: FederationClub) -> FederationClub:
     row.joined_on = timezone.localdate()
     row.save(update_fields=["status", "active", "joined_on"])
     players_changed.send(federation_id=row.federation_id)
+    _club_players_moved(row, active=True)
     return row
+
+
+def _club_players_moved(row: FederationClub, *, active: bool) -> None:
+    """A club in or out: its players' records may have left the federation with it (no
+    other member club holds them), or come back with it (``privacy.players_active_changed``
+    decides, as when one player's membership ends or begins)."""
+    from clabber_league.clubs.models import Player
+
+    from .privacy import players_active_changed
+
+    players = list(Player.objects.filter(club_id=row.club_id, federation_links__isnull=False))
+    if players:
+        players_active_changed(players=players, active=active)
 
 
 @transaction.atomic
@@ -208,6 +222,7 @@ def club_remove(*, access: FederationAccess, row: FederationClub) -> FederationC
     row.active = False
     row.save(update_fields=["status", "active"])
     players_changed.send(federation_id=row.federation_id)
+    _club_players_moved(row, active=False)
     return row
 
 
