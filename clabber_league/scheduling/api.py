@@ -8,7 +8,7 @@ Club admins write; reading follows the club's visibility. Rejected writes answer
 from typing import Any
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, status, viewsets
@@ -33,6 +33,7 @@ from .services.fixture_changes import (
     fixture_forfeit,
     fixture_move,
     fixture_update,
+    home_venue,
 )
 from .services.generation import (
     schedule_config_save,
@@ -162,6 +163,18 @@ class FixtureMoveSerializer(ClubScopedSerializer):
         model = Fixture
         fields = ["date", "venue", "table", "note", "on_no_play_night"]
 
+    def get_fields(self) -> dict[str, serializers.Field]:
+        """The club's venues, and the home team's own venue when it plays elsewhere (an
+        inter-club team at its home club's: ``fixture_changes.home_venue``), as the page
+        offers."""
+        fields = super().get_fields()
+        fixture = self.context.get("fixture")
+        home = home_venue(fixture.division, fixture.home) if fixture is not None else None
+        if home is not None:
+            field = fields["venue"]
+            field.queryset = Venue.objects.filter(Q(pk__in=field.queryset) | Q(pk=home.pk))
+        return fields
+
 
 class FixtureForfeitSerializer(ClubScopedSerializer):
     winner = serializers.PrimaryKeyRelatedField(
@@ -230,7 +243,8 @@ class FixtureViewSet(ClubScopedModelViewSet):
     def postpone(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         """Postpone (``date`` null) or move the fixture to another night, venue or table."""
         fixture = self.get_object()
-        body = FixtureMoveSerializer(data=request.data, context=self.get_serializer_context())
+        context = {**self.get_serializer_context(), "fixture": fixture}
+        body = FixtureMoveSerializer(data=request.data, context=context)
         body.is_valid(raise_exception=True)
         data = body.validated_data
         fixture = fixture_move(

@@ -419,3 +419,28 @@ def test_an_erased_player_is_mirrored_in_the_space_under_the_anonymous_name(
     row = interclub.space_player(space=space, player=record)
     assert row.name == privacy.anonymous_name(record.number)
     assert "Anneke" not in row.name and not row.name.startswith(" ")
+
+
+def test_the_api_moves_an_interclub_fixture_to_its_home_venue_and_no_other_clubs(
+    clubs, space, homes, interclub_fixture
+):
+    """The space's admin moves the fixture through the API as on the page: the home team's
+    own venue (its home club's) is a choice; the away club's venue is no venue at all."""
+    import datetime as dt
+
+    from rest_framework.test import APIClient
+
+    admin = space.club.memberships.get().user
+    _home_set(interclub_fixture.home, homes[0], admin)
+    api = APIClient()
+    api.force_authenticate(admin)
+    url = f"/api/clubs/{space.club.slug}/fixtures/{interclub_fixture.pk}/postpone/"
+    body = {"date": "2027-02-02", "venue": homes[0]["venue"].pk, "table": 3}
+    answer = api.post(url, body, format="json")
+    assert answer.status_code == 200, answer.content
+    interclub_fixture.refresh_from_db()
+    assert (interclub_fixture.venue, interclub_fixture.table) == (homes[0]["venue"], 3)
+    assert interclub_fixture.date == dt.date(2027, 2, 2)
+    refused = api.post(url, {**body, "venue": homes[1]["venue"].pk}, format="json")
+    assert refused.status_code == 400
+    assert [e["field"] for e in refused.json()["errors"]] == ["venue"]
