@@ -172,6 +172,26 @@ def test_the_space_admin_sets_a_teams_home_venue_and_rules_on_a_phone(
     assert_accessible(page)
     assert not page.evaluate(SIDEWAYS)
 
+    # Aces play at home to 300, Bells at home by the division's rules (500): the table
+    # says why points scored break no tie, on a phone too.
+    from clabber_league.games.services import game_start
+
+    back = fixture_create(division=division, round_number=2, home=teams[1], away=teams[0])
+    for played in (fixture, back):
+        home = [m.player for m in played.home.members.order_by("position")]
+        away = [m.player for m in played.away.members.order_by("position")]
+        game_start(
+            club=space.club,
+            division=division,
+            sides={"A": played.home, "B": played.away},
+            seats=[home[0], away[0], home[1], away[1]],
+            fixture=played,
+        )
+    page.goto(f"{live_server.url}/clubs/{space.club.slug}/standings/divisions/{division.pk}/")
+    expect(page.locator(".mixed-rules")).to_contain_text("more than one rule set")
+    assert_accessible(page)
+    assert not page.evaluate(SIDEWAYS)
+
 
 def test_a_federation_admin_sets_the_placing_points_on_a_phone(
     live_server, page, logged_in_page, ranked
