@@ -42,7 +42,7 @@ from clabber_league.events import selectors as event_selectors
 from clabber_league.events.models import Event, Series
 from clabber_league.federation.models import Federation, FederationClub, PlayerLink
 from clabber_league.leagues.models import Division
-from clabber_league.rules.errors import msg
+from clabber_league.rules.errors import msg, ngettext
 
 from .interclub import (
     NOT_SPACE,
@@ -70,7 +70,6 @@ NIGHT_PAIRS = gettext_noop(
 )
 PLACES_RANGE = gettext_noop("{name}: send between 1 and {most} players.")
 PLACES_CUP = gettext_noop("A cup sends its winner only: {name} sends 1.")
-PLACES_FEW = gettext_noop("{name} ranked {count} players: it cannot send {places}.")
 CUT_SHARED = gettext_noop(
     "{players} share place {place} of {name}, level after every tiebreak: send fewer or "
     "more players so that the cut does not split them."
@@ -174,7 +173,14 @@ def _ranked(q: QualifierIn, index: int, errors: list[dict[str, str]]) -> _Throug
         errors.append(
             {
                 "field": f"{field}.places",
-                "message": msg(PLACES_FEW, name=source.name, count=len(lines), places=places),
+                "message": ngettext(
+                    "{name} ranked {count} player: it cannot send {places}.",
+                    "{name} ranked {count} players: it cannot send {places}.",
+                    len(lines),
+                    name=source.name,
+                    count=len(lines),
+                    places=places,
+                ),
             }
         )
         return None
