@@ -140,6 +140,9 @@ class ChampionshipListView(FederationScopedMixin, GenericAPIView):
     """A federation's championship finals; a federation admin seeds a new one from member
     clubs' qualifiers (cups, club nights, series of nights)."""
 
+    # The schema's path parameters read the model here; the view reads its own rows.
+    queryset = Cup.objects.none()
+
     serializer_class = ChampionshipSerializer
     pagination_class = None
 
@@ -214,6 +217,9 @@ class ChampionshipListView(FederationScopedMixin, GenericAPIView):
 class ChampionshipDetailView(FederationScopedMixin, GenericAPIView):
     """A championship final and where each entrant qualified from."""
 
+    # The schema's path parameters read the model here; the view reads its own rows.
+    queryset = Cup.objects.none()
+
     serializer_class = ChampionshipSerializer
     pagination_class = None
 
@@ -256,6 +262,8 @@ class InterclubHomeSerializer(serializers.Serializer):
 class InterclubTeamHomeView(GenericAPIView):
     """An inter-club team's home venue and rules; changed by the organiser space's admins."""
 
+    # The schema's path parameters read the model here; the view reads its own row.
+    queryset = InterclubTeam.objects.none()
     permission_classes = [IsAuthenticated]
     serializer_class = InterclubHomeSerializer
 
