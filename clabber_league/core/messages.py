@@ -50,10 +50,12 @@ def message_data(messages: Iterable[Any]) -> dict[str, Any]:
 
 def stored_params(params: Mapping[str, Any]) -> dict[str, Any]:
     """Values as JSON keeps them: a date becomes ``{"date": iso}``, a ``Count``
-    ``{"number": n}``."""
+    ``{"number": n}``, a sentence of its own (``msg``) ``{"message": part}``."""
     out = {}
     for key, value in params.items():
-        if isinstance(value, dt.date):
+        if getattr(value, "template", None) is not None:
+            value = {"message": part(value)}
+        elif isinstance(value, dt.date):
             value = {"date": value.isoformat()}
         elif isinstance(value, Count):
             value = {"number": int(value)}
@@ -71,6 +73,8 @@ def _shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
                 value = value["date"]
         elif isinstance(value, dict) and "number" in value:
             value = number_format(value["number"], force_grouping=True)
+        elif isinstance(value, dict) and isinstance(value.get("message"), dict):
+            value = shown(value["message"])
         out[key] = value
     return out
 

@@ -165,8 +165,21 @@ class Stage(models.Model):
     tie_rule = models.CharField(max_length=4, choices=TieRule.choices, default=TieRule.LOT)
     build = models.CharField(max_length=8, choices=Build.choices, default=Build.WAITING)
     message = models.CharField(max_length=300, blank=True)
+    message_data = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The build's message as its sentences' templates and values, for a page to "
+        "show it in its reader's language (core.messages.message_data); message keeps the "
+        "English (the API's).",
+    )
     notes = models.JSONField(
-        default=list, blank=True, help_text="How the seeding was made, line by line."
+        default=list, blank=True, help_text="How the seeding was made, line by line (English)."
+    )
+    notes_data = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The notes as stored sentences (core.messages.part), one per line of notes, "
+        "for a page to show them in its reader's language.",
     )
     finished_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(
@@ -183,6 +196,26 @@ class Stage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.cup} · stage {self.number} ({self.kind})"
+
+    @property
+    def message_shown(self) -> str:
+        """The build's message in the active language."""
+        from clabber_league.core.messages import stored_message
+
+        return stored_message(self.message_data, self.message)
+
+    @property
+    def notes_shown(self) -> list[str]:
+        """How the seeding was made, in the active language: each note from its stored
+        sentence; a note of a row written before they were kept (English text only) as it
+        is, translated when the catalog has that very text."""
+        from clabber_league.core.i18n import translated
+        from clabber_league.core.messages import shown
+
+        data = self.notes_data or []
+        if len(data) == len(self.notes):
+            return [shown(part) for part in data]
+        return [translated(note) if note else "" for note in self.notes]
 
     @property
     def build_stalled(self) -> bool:
@@ -214,6 +247,12 @@ class Entrant(models.Model):
     note = models.CharField(
         max_length=200, blank=True, help_text="Why this seed (1st in Division A, 14 points)."
     )
+    note_data = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The note as stored sentences (core.messages.part), for a page to show it "
+        "in its reader's language; note keeps the English (the API's).",
+    )
 
     class Meta:
         ordering = ["cup", "seed"]
@@ -231,6 +270,16 @@ class Entrant(models.Model):
 
     def __str__(self) -> str:
         return f"({self.seed}) {self.name}"
+
+    @property
+    def note_shown(self) -> str:
+        """Why this seed, in the active language (a row written before the note kept its
+        sentences: the English text as it is)."""
+        from clabber_league.core.messages import shown
+
+        if self.note_data:
+            return "; ".join(shown(part) for part in self.note_data)
+        return self.note
 
 
 class Tie(models.Model):
@@ -283,6 +332,13 @@ class Tie(models.Model):
         Entrant, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     note = models.CharField(max_length=200, blank=True)
+    note_data = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="A note the server wrote (a walkover, a level game) as its template and "
+        "values (core.messages.part), for a page to show it in its reader's language; empty "
+        "for a note the secretary typed, shown as typed.",
+    )
     date = models.DateField(null=True, blank=True)
     venue = models.ForeignKey(
         Venue, null=True, blank=True, on_delete=models.SET_NULL, related_name="cup_ties"
@@ -297,6 +353,17 @@ class Tie(models.Model):
 
     def __str__(self) -> str:
         return f"{self.cup} {self.key}"
+
+    @property
+    def note_shown(self) -> str:
+        """The tie's note in the active language: a note the server wrote from its
+        template; one the secretary typed (or one written before notes kept their
+        template) as it is."""
+        from clabber_league.core.messages import shown
+
+        if self.note_data.get("template"):
+            return shown(self.note_data)
+        return self.note
 
     @property
     def is_done(self) -> bool:

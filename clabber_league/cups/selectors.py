@@ -58,40 +58,20 @@ def league_stage(*, cup: Cup) -> Stage | None:
 
 
 def seeding_notes(*, cup: Cup) -> list[str]:
-    """How the knockout was seeded, in the reader's language (stored once, in English)."""
+    """How the knockout was seeded, in the reader's language (``Stage.notes_shown``)."""
     stage = cup.stages.filter(kind=Stage.Kind.KNOCKOUT).first()
-    return [_note_shown(note) for note in stage.notes] if stage is not None else []
-
-
-_RANDOM_NOTE = re.compile(
-    r"Seeded by a random draw from seed (?P<seed>'.*') \(Python's random\.Random\(seed\)"
-    r"\.shuffle of the entrants in order of their (?P<kind>team|player) ids\): anyone can "
-    r"repeat it\."
-)
-
-
-def _note_shown(note: str) -> str:
-    if note == "Seeded in the order the entrants were given.":
-        return gettext("Seeded in the order the entrants were given.")
-    found = _RANDOM_NOTE.fullmatch(note)
-    if found is None:
-        return note
-    if found["kind"] == "team":
-        text = gettext(
-            "Seeded by a random draw from seed %(seed)s (Python's random.Random(seed).shuffle "
-            "of the entrants in order of their team ids): anyone can repeat it."
-        )
-    else:
-        text = gettext(
-            "Seeded by a random draw from seed %(seed)s (Python's random.Random(seed).shuffle "
-            "of the entrants in order of their player ids): anyone can repeat it."
-        )
-    return text % {"seed": found["seed"]}
+    return stage.notes_shown if stage is not None else []
 
 
 def source_shown(source: str) -> str:
     """Where a tie's side comes from ("Seed 3", "Winner of M1-2", "Bye"), in the reader's
-    language: the bracket stores it once, in English."""
+    language: the bracket stores it once, in English (the API's ``home_from``).
+
+    Read back rather than stored as a template and values: the four forms are written
+    only by ``setup._source_text`` from the planner's sources (a seed number or a match
+    key, never a person's name), so the English text is itself a complete, exact code;
+    the API keeps returning it unchanged, and ties (written by COPY, a thousand for a big
+    cup) carry no JSON beside each of their three sides."""
     if source == "Bye":
         return gettext("Bye")
     if found := re.fullmatch(r"Seed (\d+)", source):
@@ -195,7 +175,7 @@ def cup_bracket_view(*, cup: Cup) -> dict[str, Any]:
                 "date": tie.date,
                 "venue": tie.venue.name if tie.venue else "",
                 "table": tie.table,
-                "note": tie.note,
+                "note": tie.note_shown,
                 "url": reverse("cups:tie", args=[club_slug, cup.pk, tie.pk]),
                 "games": [
                     {
@@ -257,7 +237,7 @@ def tie_state(*, tie: Tie, games: list[TieGame] | None = None) -> dict[str, Any]
                 "side": side,
                 "name": getattr(tie, side).name
                 if getattr(tie, f"{side}_id")
-                else getattr(tie, f"{side}_from"),
+                else source_shown(getattr(tie, f"{side}_from")),
                 "wins": wins[side],
                 "absent": side in tie.absent.split(","),
             }
@@ -295,5 +275,8 @@ def tie_state(*, tie: Tie, games: list[TieGame] | None = None) -> dict[str, Any]
             }
             for tg in games
         ],
-        "tied_note": tie.note if tie.note.startswith(TIED_GAME.split("{")[0]) else "",
+        "tied_note": tie.note_shown
+        if tie.note_data.get("template") == TIED_GAME
+        or (not tie.note_data and tie.note.startswith(TIED_GAME.split("{")[0]))
+        else "",
     }

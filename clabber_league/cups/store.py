@@ -31,14 +31,23 @@ def write_rows(
             (model(**dict(zip(columns, row, strict=True))) for row in rows), batch_size=BATCH
         )
         return len(made)
+    from psycopg.types.json import Jsonb
+
     meta = model._meta
     quote = connection.ops.quote_name
-    names = ", ".join(quote(_field(meta, name).column) for name in columns)
+    fields = [_field(meta, name) for name in columns]
+    names = ", ".join(quote(field.column) for field in fields)
     sql = f"COPY {quote(meta.db_table)} ({names}) FROM STDIN"
+    # A JSON column's value (a stored sentence's template and values) goes as jsonb.
+    json_at = [i for i, field in enumerate(fields) if isinstance(field, models.JSONField)]
     written = 0
     connection.ensure_connection()
     with connection.connection.cursor() as cursor, cursor.copy(sql) as copy:
         for row in rows:
+            if json_at:
+                row = list(row)
+                for i in json_at:
+                    row[i] = Jsonb(row[i])
             copy.write_row(row)
             written += 1
     return written

@@ -131,6 +131,16 @@ def _sections(cup: Cup) -> list[tuple[str, str]]:
     ]
 
 
+def _sources_shown(ties: Any) -> list[Tie]:
+    """The ties, each side not known yet named in the reader's language ("Winner of
+    M1-2"): ``home_shown``, ``away_shown``."""
+    ties = list(ties)
+    for tie in ties:
+        tie.home_shown = selectors.source_shown(tie.home_from)
+        tie.away_shown = selectors.source_shown(tie.away_from)
+    return ties
+
+
 @club_view("read")
 def cup_detail(request: HttpRequest, pk: int) -> HttpResponse:
     cup = _cup_or_404(request, pk)
@@ -148,9 +158,9 @@ def cup_detail(request: HttpRequest, pk: int) -> HttpResponse:
         # One value for the sentence that names them (a translation keeps it whole).
         league_divisions=", ".join(d.name for d in league.divisions.all()) if league else "",
         notes=selectors.seeding_notes(cup=cup),
-        ties=selectors.tie_list(cup=cup).exclude(status__in=[Tie.Status.BYE, Tie.Status.VOID])[
-            :200
-        ],
+        ties=_sources_shown(
+            selectors.tie_list(cup=cup).exclude(status__in=[Tie.Status.BYE, Tie.Status.VOID])[:200]
+        ),
         seed_form=seed_form,
         place_form=place_form,
         has_results=setup.cup_has_results(cup),

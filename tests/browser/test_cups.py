@@ -108,7 +108,7 @@ def test_the_top_four_play_off_through_deal_entry_to_a_champion(
 
         # The season is over: the knockout is built by the task at once (on a worker, the
         # page asks for itself again until it is) and its seeding explained.
-        expect(sec.get_by_text("1st in Monday Night")).to_be_visible(timeout=60_000)
+        expect(sec.get_by_text("Place 1 in Monday Night")).to_be_visible(timeout=60_000)
         expect(sec.get_by_text(re.compile("top 4 of each division go through"))).to_be_visible()
         assert_accessible(sec)
         assert sec.evaluate(FITS)

@@ -131,7 +131,7 @@ def test_the_top_four_go_into_play_offs_when_the_division_finishes(
     assert cup.status == Cup.Status.DRAWN
     seeds = list(cup.entrants.order_by("seed").values_list("team__name", "note"))
     assert [name for name, _ in seeds] == [t.name for t in order[:4]]
-    assert seeds[0][1].startswith("1st in Premier")
+    assert seeds[0][1].startswith("Place 1 in Premier")
     league_stage.refresh_from_db()
     assert league_stage.build == Stage.Build.DONE
     assert "top 4 of each division" in cup.stages.get(kind="knockout").notes[0]

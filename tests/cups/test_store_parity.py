@@ -14,7 +14,7 @@ from tests.parity import PARITY, after, names, rolled_back
 
 pytestmark = pytest.mark.django_db
 
-COLUMNS = ("cup_id", "seed", "team_id", "player_id", "name", "note")
+COLUMNS = ("cup_id", "seed", "team_id", "player_id", "name", "note", "note_data")
 
 
 @PARITY
@@ -35,7 +35,8 @@ def _compare(entrants) -> None:
     )
     players = [PlayerFactory(club=player.club) for _ in entrants]
     rows = [
-        (cup.pk, seed, None, p.pk, name, note)
+        # The note's stored sentence (a JSON column) goes through COPY as jsonb.
+        (cup.pk, seed, None, p.pk, name, note, [{"template": "{x} é", "params": {"x": note}}])
         for seed, (p, (name, note)) in enumerate(zip(players, entrants, strict=True), start=1)
     ]
 

@@ -31,9 +31,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from clabber_league.core import heartbeat
+from clabber_league.core import heartbeat, messages
 from clabber_league.core.errors import CONFLICT
 from clabber_league.leagues.models import Team
+from clabber_league.rules.errors import gettext_noop, msg
 from clabber_league.standings.ordering import Line
 from clabber_league.standings.selectors import standings_table
 
@@ -42,11 +43,13 @@ from ..models import Cup, Stage
 from . import CupError
 from .setup import (
     STAGE_UNFINISHED,
+    TOO_FEW_OVERALL,
     TOO_FEW_QUALIFY,
     Candidate,
     _seed_from,
     cup_seed_of,
     division_unfinished,
+    stored_notes,
 )
 
 logger = logging.getLogger(__name__)
@@ -56,16 +59,59 @@ BUILD_DONE = gettext_lazy(
     "The knockout is built already: seed it again from the cup's page instead."
 )
 NOT_A_PLAYOFF = gettext_lazy("This cup has no league stage.")
-BROKER_DOWN = gettext_lazy("The task queue is not reachable: try again in a minute.")
-BUILD_FAILED = gettext_lazy("The knockout could not be built: {detail}")
-WORKER_LOST = gettext_lazy(
+#: What the build says on the stage (``Stage.message`` in English, ``Stage.message_data``
+#: for the pages: ``core.messages``).
+QUEUED = gettext_noop("Queued: the league stage is complete.")
+READING = gettext_noop("Reading the division tables.")
+BUILT = gettext_noop("{count} teams went through; the bracket is drawn.")
+BROKER_DOWN = gettext_noop("The task queue is not reachable: try again in a minute.")
+BUILD_FAILED = gettext_noop("The knockout could not be built: {detail}")
+WORKER_LOST = gettext_noop(
     "The worker stopped before finishing; nothing was changed. Build it again."
+)
+#: How the seeding of a play-off's knockout was made (``Stage.notes``/``notes_data``).
+TOP_PER_DIVISION = gettext_noop(
+    "The top {top} of each division go through. Seeds: the places first (every "
+    "division's winner before any runner-up), teams of one place by match points, "
+    "game difference, points difference, points scored; within a division the "
+    "league's own order (its tiebreakers)."
+)
+TOP_OVERALL = gettext_noop(
+    "The top {top} overall go through, in the order match points, game difference, "
+    "points difference, points scored (then the place in their own division); the "
+    "seeds follow that order."
+)
+LEVEL_ALL_GO = gettext_noop(
+    "{division}: {names} were level for the last {places} place(s): all of them go "
+    "through (the stage's tie rule)."
+)
+LEVEL_ALL_GO_OVERALL = gettext_noop(
+    "Overall: {names} were level for the last {places} place(s): all of them go "
+    "through (the stage's tie rule)."
+)
+LEVEL_BY_LOT = gettext_noop(
+    "{division}: {names} were level for the last {places} place(s): drawn by lot from "
+    "seed '{seed}': {chosen} went through."
+)
+LEVEL_BY_LOT_OVERALL = gettext_noop(
+    "Overall: {names} were level for the last {places} place(s): drawn by lot from "
+    "seed '{seed}': {chosen} went through."
+)
+#: Why a team has its seed (``Entrant.note``): its place, never an English ordinal.
+PLACED = gettext_noop(
+    "Place {place} in {division}, {points} match points, game difference {difference}"
+)
+PLACED_SHARED = gettext_noop(
+    "Place {place} (shared) in {division}, {points} match points, game difference {difference}"
 )
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def _said(stage_id: int, message: Any, **fields: Any) -> int:
+    """Update the stage's row with ``fields`` and its message: a sentence (``msg``) kept
+    in English and as its template and values."""
+    return Stage.objects.filter(pk=stage_id).update(
+        message=str(message)[:300], message_data=messages.message_data([message]), **fields
+    )
 
 
 def _cross(line: Line) -> tuple[int, int, int, int]:
@@ -85,10 +131,11 @@ def _cut(
     level: Callable[[tuple[int, Any, Line]], Any],
     rule: str,
     seed: str,
-    where: str,
-) -> tuple[list[tuple[int, Any, Line]], list[str]]:
+    where: str | None,
+) -> tuple[list[tuple[int, Any, Line]], list[Any]]:
     """The first ``top`` of ``rows`` (already in order), with teams level across the cut
-    settled by ``rule``; and a note saying how, when it was needed."""
+    settled by ``rule``; and a note saying how, when it was needed (``where``: the
+    division's name, None overall)."""
     if len(rows) <= top:
         return rows, []
     last = level(rows[top - 1])
@@ -98,35 +145,38 @@ def _cut(
     first = rows.index(group[0])
     places = top - first
     names = ", ".join(r[2].name for r in group)
+    at = {} if where is None else {"division": where}
     if rule == Stage.TieRule.ALL:
-        note = (
-            f"{where}: {names} were level for the last {places} place(s): all of them go "
-            "through (the stage's tie rule)."
-        )
-        return rows[:first] + group, [note]
-    drawn = planner.random_seeding(group, f"{seed}:{where}")[:places]
+        template = LEVEL_ALL_GO if where is not None else LEVEL_ALL_GO_OVERALL
+        return rows[:first] + group, [msg(template, **at, names=names, places=places)]
+    drawn = planner.random_seeding(group, f"{seed}:{where or 'Overall'}")[:places]
     chosen = {id(r) for r in drawn}
     kept = [r for r in group if id(r) in chosen]  # they keep their order in the table
-    note = (
-        f"{where}: {names} were level for the last {places} place(s): drawn by lot from seed "
-        f"{seed!r}: {', '.join(r[2].name for r in kept)} went through."
+    template = LEVEL_BY_LOT if where is not None else LEVEL_BY_LOT_OVERALL
+    note = msg(
+        template,
+        **at,
+        names=names,
+        places=places,
+        seed=seed,
+        chosen=", ".join(r[2].name for r in kept),
     )
     return rows[:first] + kept, [note]
 
 
-def qualifiers(*, stage: Stage, cup: Cup) -> tuple[list[Candidate], list[str]]:
+def qualifiers(*, stage: Stage, cup: Cup) -> tuple[list[Candidate], list[Any]]:
     """Who goes through from a complete league stage, in seed order, each with the reason
     for its seed, and the notes that explain the whole seeding."""
     divisions = list(stage.divisions.select_related("season").order_by("pk"))
     top = stage.top or 2
     rows: list[tuple[int, Any, Line]] = []
-    notes: list[str] = []
+    notes: list[Any] = []
     tables = [(index, d, standings_table(division=d)) for index, d in enumerate(divisions)]
     if stage.per == Stage.Per.DIVISION:
         for index, division, table in tables:
             if len(table.lines) < top:
-                message = TOO_FEW_QUALIFY.format(
-                    division=division.name, teams=len(table.lines), top=top
+                message = msg(
+                    TOO_FEW_QUALIFY, division=division.name, teams=len(table.lines), top=top
                 )
                 raise CupError.one("top", message, kind=CONFLICT)
             mine = [(index, division, line) for line in table.lines]
@@ -136,18 +186,12 @@ def qualifiers(*, stage: Stage, cup: Cup) -> tuple[list[Candidate], list[str]]:
             rows += chosen
             notes += said
         rows.sort(key=lambda r: (r[2].position, _cross(r[2]), r[0]))
-        notes.insert(
-            0,
-            f"The top {top} of each division go through. Seeds: the places first (every "
-            "division's winner before any runner-up), teams of one place by match points, "
-            "game difference, points difference, points scored; within a division the "
-            "league's own order (its tiebreakers).",
-        )
+        notes.insert(0, msg(TOP_PER_DIVISION, top=top))
     else:
         everyone = [(i, d, line) for i, d, table in tables for line in table.lines]
         everyone.sort(key=lambda r: (_cross(r[2]), r[2].position, r[0]))
         if len(everyone) < top:
-            message = TOO_FEW_QUALIFY.format(division="The stage", teams=len(everyone), top=top)
+            message = msg(TOO_FEW_OVERALL, teams=len(everyone), top=top)
             raise CupError.one("top", message, kind=CONFLICT)
         rows, said = _cut(
             everyone,
@@ -155,36 +199,33 @@ def qualifiers(*, stage: Stage, cup: Cup) -> tuple[list[Candidate], list[str]]:
             lambda r: (_cross(r[2]), r[2].position),
             stage.tie_rule,
             cup_seed_of(cup),
-            "Overall",
+            None,
         )
         notes += said
-        notes.insert(
-            0,
-            f"The top {top} overall go through, in the order match points, game difference, "
-            "points difference, points scored (then the place in their own division); the "
-            "seeds follow that order.",
-        )
+        notes.insert(0, msg(TOP_OVERALL, top=top))
     teams = Team.objects.in_bulk([r[2].team_id for r in rows])
     candidates = []
     for _index, division, line in rows:
-        shared = " (shared)" if line.shared else ""
-        note = (
-            f"{_ordinal(line.position)}{shared} in {division.name}, "
-            f"{line.match_points} match points, game difference {line.game_difference:+d}"
+        note = msg(
+            PLACED_SHARED if line.shared else PLACED,
+            place=line.position,
+            division=division.name,
+            points=line.match_points,
+            difference=f"{line.game_difference:+d}",
         )
-        candidates.append(Candidate(thing=teams[line.team_id], note=note))
+        candidates.append(Candidate(thing=teams[line.team_id], note=[note]))
     return candidates, notes
 
 
 # --- queueing and running the build --------------------------------------------------------
 
 
-def _unfinished(stage: Stage) -> list[dict[str, str]]:
+def _unfinished(stage: Stage) -> list[dict[str, Any]]:
     errors = []
     for division in stage.divisions.order_by("pk"):
         why = division_unfinished(division)
         if why is not None:
-            message = STAGE_UNFINISHED.format(division=division.name, why=why)
+            message = msg(STAGE_UNFINISHED, division=division.name, why=why)
             errors.append({"field": "stage", "message": message})
     return errors
 
@@ -202,7 +243,8 @@ def _queue(stage: Stage) -> None:
         pk=stage.pk, build__in=[Stage.Build.WAITING, Stage.Build.FAILED]
     ).update(
         build=Stage.Build.QUEUED,
-        message="Queued: the league stage is complete.",
+        message=QUEUED,
+        message_data=messages.message_data([msg(QUEUED)]),
         heartbeat_at=timezone.now(),
     )
     if updated:
@@ -218,7 +260,7 @@ def stage_build(*, cup: Cup, user: Any = None) -> Stage:
     if stage is None:
         raise CupError.one("cup", NOT_A_PLAYOFF, kind=CONFLICT)
     if stage.build_stalled:  # its worker died: build again (Stage.build_stalled)
-        Stage.objects.filter(pk=stage.pk).update(build=Stage.Build.FAILED, message=WORKER_LOST)
+        _said(stage.pk, msg(WORKER_LOST), build=Stage.Build.FAILED)
         stage.build = Stage.Build.FAILED
     if stage.build in Stage.ACTIVE:
         raise CupError.one("cup", BUILD_ACTIVE, kind=CONFLICT)
@@ -240,7 +282,7 @@ def _enqueue(stage_id: int) -> None:
         logger.warning(
             "knockout build of stage %s not queued: %s: %s", stage_id, type(exc).__name__, exc
         )
-        Stage.objects.filter(pk=stage_id).update(build=Stage.Build.FAILED, message=BROKER_DOWN)
+        _said(stage_id, msg(BROKER_DOWN), build=Stage.Build.FAILED)
 
 
 def stage_build_execute(*, stage_id: int) -> Stage:
@@ -248,7 +290,8 @@ def stage_build_execute(*, stage_id: int) -> Stage:
     or nothing. Never raises for a refused build: the stage records it as failed."""
     claimed = Stage.objects.filter(pk=stage_id, build=Stage.Build.QUEUED).update(
         build=Stage.Build.RUNNING,
-        message="Reading the division tables.",
+        message=READING,
+        message_data=messages.message_data([msg(READING)]),
         heartbeat_at=timezone.now(),
     )
     stage = Stage.objects.select_related("cup").get(pk=stage_id)
@@ -266,9 +309,9 @@ def stage_build_execute(*, stage_id: int) -> Stage:
                 raise CupError(errors, kind=CONFLICT)
             candidates, notes = qualifiers(stage=stage, cup=cup)
             knockout = cup.stages.get(kind=Stage.Kind.KNOCKOUT)
-            knockout.notes = notes
+            knockout.notes, knockout.notes_data = stored_notes(notes)
             knockout.build = Stage.Build.DONE
-            knockout.save(update_fields=["notes", "build"])
+            knockout.save(update_fields=["notes", "notes_data", "build"])
             cup.status = Cup.Status.SEEDED
             cup.seeding = Cup.Seeding.STANDINGS
             cup.seed_text = cup_seed_of(cup)  # shown now that the entrants are known
@@ -277,20 +320,23 @@ def stage_build_execute(*, stage_id: int) -> Stage:
             from .setup import cup_draw
 
             cup_draw(cup=cup)
-            message = f"{len(candidates)} teams went through; the bracket is drawn."
-            Stage.objects.filter(pk=stage_id).update(
-                build=Stage.Build.DONE, message=message, finished_at=timezone.now()
+            _said(
+                stage_id,
+                msg(BUILT, count=len(candidates)),
+                build=Stage.Build.DONE,
+                finished_at=timezone.now(),
             )
     except CupError as exc:
+        said = [e["message"] for e in exc.errors]
         Stage.objects.filter(pk=stage_id).update(
-            build=Stage.Build.FAILED, message=" ".join(e["message"] for e in exc.errors)[:300]
+            build=Stage.Build.FAILED,
+            message=" ".join(str(m) for m in said)[:300],
+            message_data=messages.message_data(said),
         )
     except Exception as exc:  # any failure is recorded on the stage
         logger.exception("knockout build of stage %s failed", stage_id)
         detail = f"{type(exc).__name__}: {exc}"[:200]
-        Stage.objects.filter(pk=stage_id).update(
-            build=Stage.Build.FAILED, message=BUILD_FAILED.format(detail=detail)
-        )
+        _said(stage_id, msg(BUILD_FAILED, detail=detail), build=Stage.Build.FAILED)
     finally:
         beating.close()
     stage.refresh_from_db()

@@ -13,7 +13,9 @@ from ..models import Entrant, Stage, Tie
 
 def cups_player_anonymised(*, player: Player, names: tuple[str, ...], name: str, **_: Any) -> None:
     """The player's entries take ``name``; the club's walkover notes, seeding notes and
-    the stages' notes (a tie-break "Level on 9 points with ...") name them no more."""
+    the stages' notes (a tie-break "Level on 9 points with ...") name them no more, in
+    their English text nor in the values kept for the pages' languages (``note_data``,
+    ``notes_data``, ``message_data``)."""
     Entrant.objects.filter(player=player).update(name=name)
     found = text_names.pattern(names)
     if found is None:
@@ -23,19 +25,23 @@ def cups_player_anonymised(*, player: Player, names: tuple[str, ...], name: str,
         Entrant.objects.filter(cup__club_id=club).filter(
             text_names.contains_any(["name", "note"], names)
         ),
-        ["name", "note"],
+        ["name", "note", "note_data"],
+        found,
+        name,
+    )
+    # Every tie with a note (a few: walkovers, level games): its values may name the
+    # player where its English text, cut at 200 characters, no longer does.
+    text_names.rows_replaced(
+        Tie.objects.filter(cup__club_id=club).exclude(note="").only("id", "note", "note_data"),
+        ["note", "note_data"],
         found,
         name,
     )
     text_names.rows_replaced(
-        Tie.objects.filter(cup__club_id=club).filter(text_names.contains_any(["note"], names)),
-        ["note"],
-        found,
-        name,
-    )
-    text_names.rows_replaced(
-        Stage.objects.filter(cup__club_id=club).only("id", "notes", "message"),
-        ["notes", "message"],
+        Stage.objects.filter(cup__club_id=club).only(
+            "id", "notes", "notes_data", "message", "message_data"
+        ),
+        ["notes", "notes_data", "message", "message_data"],
         found,
         name,
     )

@@ -31,8 +31,10 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from clabber_league.clubs.models import Player
+from clabber_league.core import messages
 from clabber_league.core.errors import CONFLICT
 from clabber_league.games.models import Game
+from clabber_league.rules.errors import gettext_noop, msg
 
 from .. import bracket as planner
 from ..hooks import tie_walked_over
@@ -49,10 +51,16 @@ TIE_GAME_IN_PROGRESS = gettext_lazy(
     "Game {number} of this tie is in progress: finish it (or abandon it) first."
 )
 TIE_TOO_MANY_GAMES = gettext_lazy("A tie takes at most {cap} games.")
-TIED_GAME = gettext_lazy(
+#: The notes the server writes on a tie (``Tie.note`` in English, ``Tie.note_data`` for
+#: the pages: ``core.messages``).
+TIED_GAME = gettext_noop(
     "Game {number} ended level: a knockout tie needs a winner. Play a deciding game "
     "(a rule set with tie_at_target: play_on never ends level)."
 )
+WALKOVER_ABSENT = gettext_noop("Walkover: {name} did not play.")
+WALKOVER_ALONE = gettext_noop("Walkover: {name} was the only one to turn up.")
+#: Two players who play heads-up at a table a player short (a value of SHORT_NOTE).
+TWO_PLAYERS = gettext_noop("{first} and {second}")
 TEAM_OTHER_CLUB = gettext_lazy("{team} is not one of the club's teams.")
 ABSENT_SIDE = gettext_lazy("Say which side did not turn up: home or away.")
 CUP_NOT_DRAWN = gettext_lazy("This cup is not drawn yet.")
@@ -60,7 +68,9 @@ ABSENT_NOT_PLAYING = gettext_lazy("The {side} side is not playing at this table.
 HEADS_UP_NONE = gettext_lazy(
     "This table is a player short, and {ruleset} has no two-handed game to play heads-up."
 )
-SHORT_NOTE = gettext_lazy("{name} did not turn up: {others} play heads-up ({rules}).")
+SHORT_NOTE = gettext_noop("{name} did not turn up: {others} play heads-up ({rules}).")
+#: A table of three a player short whose rule set has no two-handed game (SHORT_NOTE's rules).
+NO_HEADS_UP_GAME = gettext_noop("no two-handed game")
 MAX_TIE_GAMES = 15
 
 #: A three-handed rule set's two-handed game, played at a table a player short.
@@ -78,6 +88,19 @@ def heads_up_rules(rules: Any) -> Any:
             return None
         return {"base": base, "options": dict(rules.get("options") or {})}
     return None
+
+
+def _set_note(tie: Tie, typed: str = "", written: Any = None) -> list[str]:
+    """The tie's note: the one the secretary ``typed`` (kept as typed), else the sentence
+    the server ``written`` (``msg``: its English in ``note``, its template and values in
+    ``note_data``), else none. The fields to save."""
+    if typed:
+        tie.note, tie.note_data = typed[:200], {}
+    elif written is not None:
+        tie.note, tie.note_data = str(written)[:200], messages.part(written)
+    else:
+        tie.note, tie.note_data = "", {}
+    return ["note", "note_data"]
 
 
 def _entrant_label(entrant: Entrant | None, source: str) -> str:
@@ -133,12 +156,12 @@ def _decide_from_games(tie: Tie) -> bool:
         tie.loser = None if tie.cup.sides == 3 else (tie.away if won == "home" else tie.home)
         tie.status = Tie.Status.DECIDED
         tie.decided_at = timezone.now()
-        tie.note = ""
-        tie.save(update_fields=["winner", "loser", "status", "decided_at", "note"])
+        noted = _set_note(tie)
+        tie.save(update_fields=["winner", "loser", "status", "decided_at", *noted])
         return True
     tie.status = Tie.Status.PLAYING if _open_game(games) else Tie.Status.READY
-    tie.note = TIED_GAME.format(number=level) if level is not None else ""
-    tie.save(update_fields=["status", "note"])
+    noted = _set_note(tie, written=msg(TIED_GAME, number=level) if level is not None else None)
+    tie.save(update_fields=["status", *noted])
     return False
 
 
@@ -336,8 +359,8 @@ def tie_walkover(*, tie: Tie, absent: str, note: str = "", user: Any = None) -> 
     tie.loser = tie.home if absent == "home" else tie.away
     tie.status = Tie.Status.WALKOVER
     tie.decided_at = timezone.now()
-    tie.note = (note or f"Walkover: {tie.loser.name} did not play.")[:200]
-    tie.save(update_fields=["winner", "loser", "status", "decided_at", "note"])
+    noted = _set_note(tie, note, msg(WALKOVER_ABSENT, name=tie.loser.name))
+    tie.save(update_fields=["winner", "loser", "status", "decided_at", *noted])
     cup_sync(cup=tie.cup)
     tie_walked_over.send(tie=tie)
     return tie
@@ -356,16 +379,23 @@ def _table_walkover(tie: Tie, absent: str, note: str) -> Tie:
         tie.winner, tie.loser = winner, None
         tie.status = Tie.Status.WALKOVER
         tie.decided_at = timezone.now()
-        tie.note = (note or f"Walkover: {winner.name} was the only one to turn up.")[:200]
-        tie.save(update_fields=["absent", "winner", "loser", "status", "decided_at", "note"])
+        noted = _set_note(tie, note, msg(WALKOVER_ALONE, name=winner.name))
+        tie.save(update_fields=["absent", "winner", "loser", "status", "decided_at", *noted])
         cup_sync(cup=tie.cup)
         tie_walked_over.send(tie=tie)
         return tie
-    others = " and ".join(e.name for e in present.values())
+    names = [e.name for e in present.values()]
+    others = msg(TWO_PLAYERS, first=names[0], second=names[1]) if len(names) == 2 else names
     rules = heads_up_rules(tie.cup.rules)
-    shown = rules if isinstance(rules, str) else (rules or {}).get("base", "no two-handed game")
-    tie.note = (note or SHORT_NOTE.format(name=gone.name, others=others, rules=shown))[:200]
-    tie.save(update_fields=["absent", "note"])
+    base = rules if isinstance(rules, str) else (rules or {}).get("base")
+    written = msg(
+        SHORT_NOTE,
+        name=gone.name,
+        others=others if len(names) == 2 else ", ".join(names),
+        rules=base or msg(NO_HEADS_UP_GAME),
+    )
+    noted = _set_note(tie, note, written)
+    tie.save(update_fields=["absent", *noted])
     return tie
 
 

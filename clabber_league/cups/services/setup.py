@@ -23,7 +23,7 @@ and lets the byes through. A bracket with a result in it is never drawn again (4
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
@@ -31,10 +31,12 @@ from django.db.models import Avg, Count, F
 from django.utils.translation import gettext_lazy, ngettext
 
 from clabber_league.clubs.models import Club, Player
+from clabber_league.core import messages
 from clabber_league.core.commitments import seed_from_nonce, seed_new
 from clabber_league.core.errors import CONFLICT
 from clabber_league.leagues.models import Division, Team
 from clabber_league.rules import RulesError, get_ruleset
+from clabber_league.rules.errors import gettext_noop, msg
 from clabber_league.scheduling.models import Fixture, ScheduleConfig
 from clabber_league.standings.models import PlayerRating
 
@@ -69,20 +71,45 @@ TEAM_WITHDRAWN = gettext_lazy("{team} has withdrawn from its division.")
 DIVISION_OTHER_CLUB = gettext_lazy("This division is not one of the club's.")
 DIVISIONS_MISSING = gettext_lazy("Give the division(s) whose top teams go through.")
 TOP_RANGE = gettext_lazy("How many go through: 2 to {cap}.")
-TOO_FEW_QUALIFY = gettext_lazy(
+#: Why a play-off's knockout is not built (a refusal, and the stage's message when its
+#: task is refused): sentences kept with their values (``msg``) for the page's language.
+TOO_FEW_QUALIFY = gettext_noop(
     "{division} has {teams} team(s): fewer than the {top} that go through."
+)
+TOO_FEW_OVERALL = gettext_noop(
+    "The stage has {teams} team(s): fewer than the {top} that go through."
 )
 SEEDING_UNKNOWN = gettext_lazy("Seed by standings, ratings, random or list.")
 SEEDING_STANDINGS_NEEDS_STAGE = gettext_lazy(
     "Seeding from the standings needs a league stage (divisions)."
 )
-STAGE_UNFINISHED = gettext_lazy(
+STAGE_UNFINISHED = gettext_noop(
     "{division} is not finished: {why}. The knockout is seeded when it is."
 )
-NO_FIXTURES = "it has no fixtures yet"
-OPEN_FIXTURES = gettext_lazy("{count} fixture(s) have no result yet")
-SWISS_ROUNDS_LEFT = gettext_lazy("{played} of its {rounds} Swiss rounds are paired")
-UNCONFIRMED = gettext_lazy("{count} game(s) are not confirmed yet")
+NO_FIXTURES = gettext_noop("it has no fixtures yet")
+OPEN_FIXTURES = gettext_noop("{count} fixture(s) have no result yet")
+SWISS_ROUNDS_LEFT = gettext_noop("{played} of its {rounds} Swiss rounds are paired")
+UNCONFIRMED = gettext_noop("{count} game(s) are not confirmed yet")
+#: How a knockout was seeded (``Stage.notes`` in English, ``Stage.notes_data`` for the
+#: pages) and why an entrant has its seed (``Entrant.note``/``note_data``).
+SEEDED_BY_RATING_TEAMS = gettext_noop(
+    "Seeded by rating (OpenSkill, mu - 3 sigma; a team's is the mean of its players'), "
+    "best first; the unrated last, by name."
+)
+SEEDED_BY_RATING_PLAYERS = gettext_noop(
+    "Seeded by rating (OpenSkill, mu - 3 sigma), best first; the unrated last, by name."
+)
+SEEDED_AT_RANDOM_TEAMS = gettext_noop(
+    "Seeded by a random draw from seed '{seed}' (Python's random.Random(seed).shuffle of "
+    "the entrants in order of their team ids): anyone can repeat it."
+)
+SEEDED_AT_RANDOM_PLAYERS = gettext_noop(
+    "Seeded by a random draw from seed '{seed}' (Python's random.Random(seed).shuffle of "
+    "the entrants in order of their player ids): anyone can repeat it."
+)
+SEEDED_AS_LISTED = gettext_noop("Seeded in the order the entrants were given.")
+RATED = gettext_noop("rating {rating}")
+UNRATED = gettext_noop("no rating yet")
 HAS_RESULTS = gettext_lazy(
     "This cup's bracket has results in it: it can no longer be seeded or drawn again."
 )
@@ -110,6 +137,7 @@ TIE_COLUMNS = (
     "status",
     "winner_id",
     "note",
+    "note_data",
 )
 
 
@@ -326,7 +354,7 @@ def cup_create(
         return cup
     Stage.objects.create(cup=cup, number=1, kind=Stage.Kind.KNOCKOUT, build=Stage.Build.DONE)
     chosen = list(teams) if entrant_kind == Cup.Kind.TEAMS else list(players)
-    _seed_from(cup, [Candidate(thing=t, note="") for t in chosen], seeding)
+    _seed_from(cup, [Candidate(thing=t) for t in chosen], seeding)
     return cup
 
 
@@ -349,11 +377,18 @@ def _stage_errors(
 
 @dataclass
 class Candidate:
-    """A team or player on its way into the cup, and why it has its place."""
+    """A team or player on its way into the cup, and why it has its place: the sentences
+    of its note (``msg``), joined by "; "."""
 
     thing: Team | Player
-    note: str
+    note: list[Any] = field(default_factory=list)
     sort: tuple = ()
+
+
+def stored_notes(notes: Sequence[Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """Sentences (``msg``) as a stage keeps them: the English text (``Stage.notes``, the
+    API's) and each one's template and values (``Stage.notes_data``, the pages')."""
+    return [str(n) for n in notes], [messages.part(n) for n in notes]
 
 
 def _rating_of(cup: Cup, things: Sequence[Team | Player]) -> dict[int, float | None]:
@@ -375,44 +410,33 @@ def _rating_of(cup: Cup, things: Sequence[Team | Player]) -> dict[int, float | N
 def _seed_from(cup: Cup, candidates: list[Candidate], seeding: str) -> None:
     """Order ``candidates`` by the cup's seeding and store them as its entrants (replacing
     any before), each with the reason for its seed."""
-    notes: list[str] = []
+    notes: list[Any] = []
+    teams = cup.entrant_kind == Cup.Kind.TEAMS
     if seeding == Cup.Seeding.RATINGS:
         ratings = _rating_of(cup, [c.thing for c in candidates])
         for c in candidates:
             value = ratings.get(c.thing.pk)
             c.sort = (value is None, -(value or 0.0), c.thing.name.casefold())
-            rated = f"rating {value:.1f}" if value is not None else "no rating yet"
-            c.note = f"{c.note}; {rated}" if c.note else rated
+            rated = msg(RATED, rating=f"{value:.1f}") if value is not None else msg(UNRATED)
+            c.note = [*c.note, rated]
         candidates.sort(key=lambda c: c.sort)
-        notes.append(
-            "Seeded by rating (OpenSkill, mu - 3 sigma"
-            + (
-                "; a team's is the mean of its players'"
-                if cup.entrant_kind == Cup.Kind.TEAMS
-                else ""
-            )
-            + "), best first; the unrated last, by name."
-        )
+        notes.append(msg(SEEDED_BY_RATING_TEAMS if teams else SEEDED_BY_RATING_PLAYERS))
     elif seeding == Cup.Seeding.RANDOM:
         # From the entrants in order of their ids, not as listed or as last seeded: the
         # same entrants and seed give the same draw however often it is seeded again.
         by_id = sorted(candidates, key=lambda c: c.thing.pk)
         candidates = planner.random_seeding(by_id, cup.seed_text)
-        kind = "team" if cup.entrant_kind == Cup.Kind.TEAMS else "player"
-        notes.append(
-            f"Seeded by a random draw from seed {cup.seed_text!r} (Python's "
-            f"random.Random(seed).shuffle of the entrants in order of their {kind} ids): "
-            "anyone can repeat it."
-        )
+        template = SEEDED_AT_RANDOM_TEAMS if teams else SEEDED_AT_RANDOM_PLAYERS
+        notes.append(msg(template, seed=cup.seed_text))
     elif seeding == Cup.Seeding.LIST:
-        notes.append("Seeded in the order the entrants were given.")
+        notes.append(msg(SEEDED_AS_LISTED))
     Entrant.objects.filter(cup=cup).delete()
     # Plain rows, no instances: a 1,024-entrant cup's go in one COPY on PostgreSQL
     # (``store.write_rows``).
     is_team = cup.entrant_kind == Cup.Kind.TEAMS
     write_rows(
         Entrant,
-        ("cup_id", "seed", "team_id", "player_id", "name", "note"),
+        ("cup_id", "seed", "team_id", "player_id", "name", "note", "note_data"),
         (
             (
                 cup.pk,
@@ -420,15 +444,19 @@ def _seed_from(cup: Cup, candidates: list[Candidate], seeding: str) -> None:
                 c.thing.pk if is_team else None,
                 None if is_team else c.thing.pk,
                 c.thing.name,
-                c.note[:200],
+                "; ".join(str(n) for n in c.note)[:200],
+                [messages.part(n) for n in c.note],
             )
             for seed, c in enumerate(candidates, start=1)
         ),
     )
     knockout = cup.stages.filter(kind=Stage.Kind.KNOCKOUT).first()
     if knockout is not None:
-        knockout.notes = (knockout.notes if seeding == Cup.Seeding.STANDINGS else []) + notes
-        knockout.save(update_fields=["notes"])
+        texts, data = stored_notes(notes)
+        if seeding == Cup.Seeding.STANDINGS:  # after the build's notes (``build.qualifiers``)
+            texts, data = knockout.notes + texts, (knockout.notes_data or []) + data
+        knockout.notes, knockout.notes_data = texts, data
+        knockout.save(update_fields=["notes", "notes_data"])
 
 
 def cup_seed_of(cup: Cup) -> str:
@@ -482,11 +510,11 @@ def cup_seed(*, cup: Cup, seeding: str | None = None) -> Cup:
 
         candidates, notes = qualifiers(stage=league, cup=cup)
         knockout = cup.stages.get(kind=Stage.Kind.KNOCKOUT)
-        knockout.notes = notes
-        knockout.save(update_fields=["notes"])
+        knockout.notes, knockout.notes_data = stored_notes(notes)
+        knockout.save(update_fields=["notes", "notes_data"])
     else:
         candidates = [
-            Candidate(thing=e.team or e.player, note="") for e in sorted(entrants, key=_entry_order)
+            Candidate(thing=e.team or e.player) for e in sorted(entrants, key=_entry_order)
         ]
     _seed_from(cup, candidates, seeding)
     return cup
@@ -572,6 +600,7 @@ def cup_draw(*, cup: Cup) -> Cup:
             status,
             winner,
             "",
+            {},
         )
 
     write_rows(Tie, TIE_COLUMNS, (tie(order, m) for order, m in enumerate(plan.matches)))
@@ -582,26 +611,26 @@ def cup_draw(*, cup: Cup) -> Cup:
     return cup
 
 
-def division_unfinished(division: Division) -> str | None:
+def division_unfinished(division: Division) -> Any:
     """Why a division's season is not finished yet (``None``: it is): a fixture without a
     result, Swiss rounds not yet paired, a game not confirmed."""
     fixtures = Fixture.objects.filter(division=division)
     total = fixtures.count()
     if not total:
-        return NO_FIXTURES
+        return msg(NO_FIXTURES)
     open_count = fixtures.exclude(status__in=Fixture.DONE).count()
     if open_count:
-        return OPEN_FIXTURES.format(count=open_count)
+        return msg(OPEN_FIXTURES, count=open_count)
     config = ScheduleConfig.objects.filter(division=division).first()
     if config is not None and config.format == ScheduleConfig.Format.SWISS:
         paired = fixtures.values("round_number").distinct().count()
         if paired < config.swiss_rounds:
-            return SWISS_ROUNDS_LEFT.format(played=paired, rounds=config.swiss_rounds)
+            return msg(SWISS_ROUNDS_LEFT, played=paired, rounds=config.swiss_rounds)
     from clabber_league.games.models import Game
 
     unconfirmed = Game.objects.filter(division=division, status=Game.Status.FINISHED).count()
     if unconfirmed:
-        return UNCONFIRMED.format(count=unconfirmed)
+        return msg(UNCONFIRMED, count=unconfirmed)
     return None
 
 
