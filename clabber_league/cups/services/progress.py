@@ -104,7 +104,11 @@ def _set_note(tie: Tie, typed: str = "", written: Any = None) -> list[str]:
 
 
 def _entrant_label(entrant: Entrant | None, source: str) -> str:
-    return entrant.name if entrant is not None else source
+    """The entrant's name, or where the side will come from in the active language
+    ("Winnaar van M1-2" on a Dutch page)."""
+    from ..selectors import source_shown
+
+    return entrant.name if entrant is not None else source_shown(source)
 
 
 def _tie_games(tie: Tie) -> list[TieGame]:
