@@ -45,10 +45,8 @@ def _recreate_postgres(url: str) -> None:
 
 def settled_backend() -> int:
     """``VACUUM ANALYZE`` the bench database, as autovacuum would leave a club played for a
-    while, and return this connection's PostgreSQL backend pid (to read its CPU time)."""
-    from django.db import connection
+    while, and return this connection's PostgreSQL backend pid (to read its CPU time):
+    ``core.store.database_settle``."""
+    from clabber_league.core.store import database_settle
 
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
-        cursor.execute("SELECT pg_backend_pid()")
-        return cursor.fetchone()[0]
+    return database_settle()

@@ -1,6 +1,7 @@
 """The kernel's database access, for the few things every app needs from the connection
 itself rather than from a model: which database this is, whether a transaction is open, a
-second connection of one's own, the replica's connection for a hand-written read.
+second connection of one's own, the replica's connection for a hand-written read, and the
+planner's statistics gathered at once (for a benchmark's freshly loaded rows).
 
 Everything else that needs the connection lives in the store module of its aggregate
 (``<app>/store.py``); ``ruff``'s banned-API rule (TID251, ``pyproject.toml``) keeps
@@ -55,3 +56,14 @@ def connection_of_its_own(alias: str) -> Any:
 def close_thread_connection() -> None:
     """Close this thread's connection (a thread of one's own ends with it)."""
     connection.close()
+
+
+def database_settle() -> int | None:
+    """Gather the planner's statistics now, as a database in use for a while has them from
+    autovacuum (``VACUUM ANALYZE`` on PostgreSQL, outside a transaction; ``ANALYZE`` on
+    SQLite): a benchmark times its reads on rows it has just bulk-loaded. Returns this
+    connection's PostgreSQL backend pid (None on SQLite), whose CPU time the benchmark
+    reads from ``/proc``."""
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE" if is_postgresql() else "ANALYZE")
+    return connection.connection.info.backend_pid if is_postgresql() else None

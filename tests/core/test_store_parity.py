@@ -47,3 +47,24 @@ def test_a_connection_of_its_own_sees_committed_rows_only():
                 assert [r[0] for r in cursor.fetchall()] == ["The Crown"]
     finally:
         own.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_settling_gathers_the_statistics_of_the_rows_the_orm_wrote():
+    """After ``database_settle`` the planner counts the rows the ORM has just written, and
+    the backend pid is the one this connection's own query names (PostgreSQL)."""
+    club = ClubFactory()
+    Venue.objects.bulk_create([Venue(club=club, name=f"Hall {i}") for i in range(40)])
+    pid = store.database_settle()
+    with connection.cursor() as cursor:
+        if store.is_postgresql():
+            cursor.execute(
+                "SELECT reltuples FROM pg_class WHERE relname = %s", [Venue._meta.db_table]
+            )
+            assert cursor.fetchone()[0] == Venue.objects.count() == 40
+            cursor.execute("SELECT pg_backend_pid()")
+            assert pid == cursor.fetchone()[0]
+        else:
+            cursor.execute("SELECT stat FROM sqlite_stat1 WHERE tbl = %s", [Venue._meta.db_table])
+            assert any(row[0].startswith("40") for row in cursor.fetchall())
+            assert pid is None
