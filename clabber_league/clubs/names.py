@@ -66,6 +66,27 @@ def rows_replaced(rows: Iterable[Any], fields: Iterable[str], found, name: str) 
     return changed
 
 
+def names_replaced(
+    rows: Any,
+    fields: Iterable[str],
+    names: Iterable[str],
+    name: str,
+    *,
+    look_in: Iterable[str] | None = None,
+) -> int:
+    """A handler's whole step: every name of ``names`` replaced by ``name`` in ``fields``
+    (text or JSON) of ``rows`` (a queryset), first narrowed to the rows whose text fields
+    ``look_in`` hold one of the names, when given. How many rows changed; none when there
+    is no name to look for."""
+    names = tuple(names)
+    found = pattern(names)
+    if found is None:
+        return 0
+    if look_in is not None:
+        rows = rows.filter(contains_any(look_in, names))
+    return rows_replaced(rows, fields, found, name)
+
+
 def contains_any(fields: Iterable[str], names: Iterable[str]):
     """A filter for rows whose text ``fields`` hold one of ``names`` (in any case): the
     rows a handler then reads and replaces in (``rows_replaced``, whole words only)."""

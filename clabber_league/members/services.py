@@ -809,22 +809,14 @@ def members_player_anonymised(
     more."""
     Invitation.objects.filter(player=player).update(email="", note="")
     PlayerPerson.objects.filter(player=player).delete()
-    found = text_names.pattern(names)
-    if found is None:
-        return
-    text_names.rows_replaced(
-        Invitation.objects.filter(club_id=player.club_id).filter(
-            text_names.contains_any(["note"], names)
-        ),
-        ["note"],
-        found,
+    invitations, disputes = ["note"], ["reason", "resolution"]
+    text_names.names_replaced(
+        Invitation.objects.filter(club_id=player.club_id),
+        invitations,
+        names,
         name,
+        look_in=invitations,
     )
-    text_names.rows_replaced(
-        Dispute.objects.filter(club_id=player.club_id).filter(
-            text_names.contains_any(["reason", "resolution"], names)
-        ),
-        ["reason", "resolution"],
-        found,
-        name,
+    text_names.names_replaced(
+        Dispute.objects.filter(club_id=player.club_id), disputes, names, name, look_in=disputes
     )

@@ -731,14 +731,7 @@ def notify_player_anonymised(
 ) -> None:
     """``clubs.hooks.player_anonymised``: a person erased. The club's notifications (a
     draw's table, a game awaiting acceptance, a night's winner) name them no more."""
-    found = text_names.pattern(names)
-    if found is None:
-        return
-    text_names.rows_replaced(
-        Notification.objects.filter(club_id=player.club_id).filter(
-            text_names.contains_any(["title", "body"], names)
-        ),
-        ["title", "body"],
-        found,
-        name,
+    fields = ["title", "body"]
+    text_names.names_replaced(
+        Notification.objects.filter(club_id=player.club_id), fields, names, name, look_in=fields
     )

@@ -316,15 +316,7 @@ def reports_player_anonymised(*, player: Any, names: tuple[str, ...], name: str,
     """``clubs.hooks.player_anonymised``: a person erased. The club's reports (the text
     written and the text the service generated, drafts and published alike) name them no
     more."""
-    found = text_names.pattern(names)
-    if found is None:
-        return
     fields = ["title", "body", "generated_title", "generated"]
-    text_names.rows_replaced(
-        Report.objects.filter(club_id=player.club_id).filter(
-            text_names.contains_any(fields, names)
-        ),
-        fields,
-        found,
-        name,
+    text_names.names_replaced(
+        Report.objects.filter(club_id=player.club_id), fields, names, name, look_in=fields
     )

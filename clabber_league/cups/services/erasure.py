@@ -17,31 +17,24 @@ def cups_player_anonymised(*, player: Player, names: tuple[str, ...], name: str,
     their English text nor in the values kept for the pages' languages (``note_data``,
     ``notes_data``, ``message_data``)."""
     Entrant.objects.filter(player=player).update(name=name)
-    found = text_names.pattern(names)
-    if found is None:
-        return
     club = player.club_id
-    text_names.rows_replaced(
-        Entrant.objects.filter(cup__club_id=club).filter(
-            text_names.contains_any(["name", "note"], names)
-        ),
+    text_names.names_replaced(
+        Entrant.objects.filter(cup__club_id=club),
         ["name", "note", "note_data"],
-        found,
+        names,
         name,
+        look_in=["name", "note"],
     )
     # Every tie with a note (a few: walkovers, level games): its values may name the
     # player where its English text, cut at 200 characters, no longer does.
-    text_names.rows_replaced(
-        Tie.objects.filter(cup__club_id=club).exclude(note="").only("id", "note", "note_data"),
-        ["note", "note_data"],
-        found,
+    ties = ["note", "note_data"]
+    text_names.names_replaced(
+        Tie.objects.filter(cup__club_id=club).exclude(note="").only("id", *ties),
+        ties,
+        names,
         name,
     )
-    text_names.rows_replaced(
-        Stage.objects.filter(cup__club_id=club).only(
-            "id", "notes", "notes_data", "message", "message_data"
-        ),
-        ["notes", "notes_data", "message", "message_data"],
-        found,
-        name,
+    stages = ["notes", "notes_data", "message", "message_data"]
+    text_names.names_replaced(
+        Stage.objects.filter(cup__club_id=club).only("id", *stages), stages, names, name
     )

@@ -15,14 +15,10 @@ from ..models import Round
 def events_player_anonymised(
     *, player: Player, names: tuple[str, ...], name: str, **_: Any
 ) -> None:
-    found = text_names.pattern(names)
-    if found is None:
-        return
-    text_names.rows_replaced(
-        Round.objects.filter(event__club_id=player.club_id).only(
-            "id", "notes", "message", "message_data"
-        ),
-        ["notes", "message", "message_data"],
-        found,
+    fields = ["notes", "message", "message_data"]
+    text_names.names_replaced(
+        Round.objects.filter(event__club_id=player.club_id).only("id", *fields),
+        fields,
+        names,
         name,
     )

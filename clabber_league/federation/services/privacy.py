@@ -181,12 +181,8 @@ def _erase_one(record: FederationPlayer, now: datetime.datetime) -> None:
         # The row, and every text its club's apps stored naming it (clubs.hooks).
         player_anonymise(player=club_player, name=name, names=known)
     anonymous = anonymous_name(record.number)
-    found = text_names.pattern(known)
-    text_names.rows_replaced(
-        PlayerMerge.objects.filter(Q(kept=record) | Q(merged=record)),
-        ["reason"],
-        found,
-        anonymous,
+    text_names.names_replaced(
+        PlayerMerge.objects.filter(Q(kept=record) | Q(merged=record)), ["reason"], known, anonymous
     )
     # The layers above: the exchange's imported rows and files (federation.hooks).
     player_erased.send(federation_player=record, name=anonymous, names=known)
