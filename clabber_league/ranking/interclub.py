@@ -15,10 +15,10 @@ club* and hands them the fixture's table link (``games.table_links``), the exist
 that lets one phone score one game and nothing else. Nobody gets a role in the organiser
 space for it; the space's own admins (the federation's) manage the competition.
 
-**A championship**: qualifiers (each member club's cup) feeding a final in the space,
-seeded in the qualifiers' order from their champions (``championship_final_create``).
-A qualifier of teams sends its winning team (mirrored as an inter-club team of the final's
-division); one of players, its winning player.
+**A championship**: member clubs' qualifiers (cups, club nights, series of nights) feeding
+a final in the space: ``championship.py``, which mirrors a cup's winning team here as an
+inter-club team of the final's division (``interclub_team_register``) and a player through
+``space_player``.
 
 **Played at the home club's venue, by its rules.** An inter-club team may name a venue of
 its home club (``InterclubTeam.venue``) and the rules its home fixtures are played by: a
@@ -63,7 +63,6 @@ from clabber_league.clubs.access import club_access
 from clabber_league.clubs.models import Club, Membership, Player, Role
 from clabber_league.clubs.services import player_get_or_create
 from clabber_league.core.errors import CONFLICT, FORBIDDEN, ServiceError
-from clabber_league.cups.models import Cup
 from clabber_league.federation.models import (
     Federation,
     FederationClub,
@@ -98,9 +97,6 @@ RULES_SIDES = gettext_noop(
     "These rules are played by {sides} sides; the division's fixtures are between two teams."
 )
 NOT_SPACE_ADMIN = gettext_noop("Only an admin of the organiser space may change its teams.")
-WINNER_UNLINKED = gettext_noop(
-    "The winner of {name} has no federation number: link them before the final is seeded."
-)
 
 
 class InterclubError(ServiceError):
@@ -349,29 +345,3 @@ def interclub_fixture_enter(*, fixture: Fixture, user: Any) -> TableLink:
             return link
     link = table_links.fixture_link_live(fixture=fixture)
     return link or table_links.fixture_link_issue(fixture=fixture, user=user)
-
-
-def championship_final_create(
-    *,
-    federation: Federation,
-    name: str,
-    qualifiers: Sequence[Any],
-    division: Division | None = None,
-    rules: Any = None,
-    user: Any = None,
-    **options: Any,
-) -> Cup:
-    """The federation's final, a cup of its organiser space seeded from the qualifiers in
-    the order given: member clubs' cups (their champions), club nights and series of
-    nights (their top N). Built in ``championship.py``."""
-    from .championship import championship_final_create as create
-
-    return create(
-        federation=federation,
-        name=name,
-        qualifiers=qualifiers,
-        division=division,
-        rules=rules,
-        user=user,
-        **options,
-    )

@@ -11,7 +11,7 @@ from clabber_league.cups.services import progress, setup
 from clabber_league.federation.models import FederationClub, Officer, PlayerLink
 from clabber_league.games import table_links
 from clabber_league.games.models import Game
-from clabber_league.ranking import interclub
+from clabber_league.ranking import championship, interclub
 from clabber_league.ranking.models import NationalRating
 from clabber_league.ranking.services import ranking_recompute
 from clabber_league.scheduling.services.fixture_changes import fixture_create
@@ -136,7 +136,7 @@ def test_the_final_is_seeded_from_the_qualifiers_winners(federation, clubs, spac
     north_cup, north_teams = _qualifier(federation, clubs[0], ["Aces", "Bells"])
     south_cup, south_teams = _qualifier(federation, clubs[1], ["Dads", "Mules"])
     with pytest.raises(interclub.InterclubError) as err:
-        interclub.championship_final_create(
+        championship.championship_final_create(
             federation=federation,
             name="Final",
             qualifiers=[north_cup, south_cup],
@@ -147,7 +147,7 @@ def test_the_final_is_seeded_from_the_qualifiers_winners(federation, clubs, spac
     progress.tie_walkover(tie=south_cup.ties.get(), absent="away")  # Dads win the south
     north_cup.refresh_from_db()
     south_cup.refresh_from_db()
-    final = interclub.championship_final_create(
+    final = championship.championship_final_create(
         federation=federation,
         name="National final",
         qualifiers=[south_cup, north_cup],
