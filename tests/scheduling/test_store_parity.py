@@ -198,15 +198,24 @@ def test_progress_writer_writes_what_the_orm_update_writes(league):
         club_id=division.club_id, division=division, state=ScheduleRun.State.RUNNING
     )
     at = dt.datetime(2027, 1, 2, 3, 4, 5, tzinfo=dt.UTC)
+    data = {
+        "parts": [
+            {
+                "template": "Writing fixtures: {written} of {total}.",
+                "params": {"written": {"number": 1200}, "total": {"number": 4000}},
+            }
+        ]
+    }
     writer = store.ProgressWriter(run.pk)
     try:
-        writer.write(percent=42, message="Planning the rounds." * 20, at=at)
+        writer.write(percent=42, message="Planning the rounds." * 20, at=at, data=data)
     finally:
         writer.close()
     run.refresh_from_db()
     message = "Planning the rounds." * 20
     assert (run.progress, run.heartbeat_at) == (42, at)
     assert run.message == message[:300]
+    assert run.message_data == data  # the JSON column, as the ORM reads it back
     with transaction.atomic():  # a finished run is not written (PostgreSQL), nor mid-transaction
         ScheduleRun.objects.filter(pk=run.pk).update(state=ScheduleRun.State.DONE)
         if not kernel.is_postgresql():
