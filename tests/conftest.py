@@ -11,6 +11,7 @@ Django is imported lazily so that ``tests/rules`` also runs with ``-p no:django`
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -174,6 +175,34 @@ def celery_worker_process(_celery_worker_session) -> Iterator[dict | None]:
         parked = f"{worker['queue']}.parked"
         app.conf.task_default_queue = parked
         use_routes(app, {name: {"queue": parked} for name in worker["routes"]})
+
+
+@contextlib.contextmanager
+def tasks_eager() -> Iterator[None]:
+    """Tasks queued in the block run in this process (as with eager Celery), on PostgreSQL
+    and Redis too (CI): otherwise they go to the broker, where nobody runs them (see
+    ``celery_worker_process``) or a worker runs them after the page is read."""
+    from clabber_league.config.celery import app
+
+    # An override of the app's own, taken back after: setting the value read before would
+    # leave an override behind that hides the Django setting from every later test.
+    overridden = "task_always_eager" in app.conf.changes
+    before = app.conf.changes.get("task_always_eager")
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        if overridden:
+            app.conf.task_always_eager = before
+        else:
+            app.conf.changes.pop("task_always_eager", None)
+
+
+@pytest.fixture
+def tasks_in_process() -> Iterator[None]:
+    """The test's queued tasks run in this process (``tasks_eager``)."""
+    with tasks_eager():
+        yield
 
 
 @pytest.fixture

@@ -248,22 +248,3 @@ def assert_accessible(page, *, impacts: set[str] = AXE_BLOCKING) -> None:
             for v in found
         ]
         pytest.fail(f"axe-core on {page.url}:\n" + "\n".join(lines))
-
-
-@pytest.fixture
-def tasks_in_process() -> Iterator[None]:
-    """Tasks queued on commit run in this process (as with eager Celery), on PostgreSQL and
-    Redis too (CI): otherwise they go to the broker, where a session's worker may run them
-    after the page is read, or nobody does."""
-    from clabber_league.config.celery import app
-
-    # An override of the app's own, taken back after: setting the value read before would
-    # leave an override behind that hides the Django setting from every later test.
-    overridden = "task_always_eager" in app.conf.changes
-    before = app.conf.changes.get("task_always_eager")
-    app.conf.task_always_eager = True
-    yield
-    if overridden:
-        app.conf.task_always_eager = before
-    else:
-        app.conf.changes.pop("task_always_eager", None)

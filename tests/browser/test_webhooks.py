@@ -5,8 +5,6 @@ passes on each page and nothing scrolls sideways."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import expect
 from standardwebhooks import Webhook
@@ -23,28 +21,11 @@ PASSWORD = "hook-line-42"
 FITS = "() => document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth"
 
 
-@pytest.fixture
-def in_process() -> Iterator[None]:
-    """The live server sends deliveries itself, with or without a Celery worker."""
-    from clabber_league.config.celery import app
-
-    # An override of the app's own, taken back after: setting the value read before would
-    # leave an override behind that hides the Django setting from every later test.
-    overridden = "task_always_eager" in app.conf.changes
-    before = app.conf.changes.get("task_always_eager")
-    app.conf.task_always_eager = True
-    yield
-    if overridden:
-        app.conf.task_always_eager = before
-    else:
-        app.conf.changes.pop("task_always_eager", None)
-
-
 def test_a_club_admin_adds_tests_pauses_and_deletes_a_webhook(
     live_server,
     page,
     receiver,  # noqa: F811
-    in_process,
+    tasks_in_process,
 ):
     club = ClubFactory(slug="hooks", name="Hooked Clabber Club")
     MembershipFactory(

@@ -116,18 +116,8 @@ def _push_keys(settings, vapid) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _eager(request) -> Iterator[None]:
+def _eager(tasks_in_process) -> None:
     """Notifications are sent in this process (as with eager Celery)."""
-    from clabber_league.config.celery import app
-
-    overridden = "task_always_eager" in app.conf.changes
-    before = app.conf.changes.get("task_always_eager")
-    app.conf.task_always_eager = True
-    yield
-    if overridden:
-        app.conf.task_always_eager = before
-    else:
-        app.conf.changes.pop("task_always_eager", None)
 
 
 @pytest.fixture

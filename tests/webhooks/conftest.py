@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from clabber_league.webhooks import services
+from tests.conftest import tasks_eager
 
 # A club night's fixtures: its secretary (an admin), their access, twenty players.
 from tests.events.conftest import access, members, secretary  # noqa: F401
@@ -116,15 +117,5 @@ def _deliveries_in_process(request) -> Iterator[None]:
     if request.node.get_closest_marker("worker"):
         yield
         return
-    from clabber_league.config.celery import app
-
-    # An override of the app's own, taken back after: setting the value read before would
-    # leave an override behind that hides the Django setting from every later test.
-    overridden = "task_always_eager" in app.conf.changes
-    before = app.conf.changes.get("task_always_eager")
-    app.conf.task_always_eager = True
-    yield
-    if overridden:
-        app.conf.task_always_eager = before
-    else:
-        app.conf.changes.pop("task_always_eager", None)
+    with tasks_eager():
+        yield
